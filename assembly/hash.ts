@@ -1,0 +1,239 @@
+// The hash functions behind the three schemes. Each has a one-shot form for
+// items that fit the scratch region and a streamed form (begin / update /
+// digest) for longer ones; both give the same value for the same input.
+// The pure-TypeScript twin is src/reference/hash.ts.
+
+import { STRIPE_PTR } from "./layout";
+
+// ---------------------------------------------------------------- XXH64
+// XXH64 as specified in https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md
+
+const PRIME64_1: u64 = 0x9e3779b185ebca87;
+const PRIME64_2: u64 = 0xc2b2ae3d27d4eb4f;
+const PRIME64_3: u64 = 0x165667b19e3779f9;
+const PRIME64_4: u64 = 0x85ebca77c2b2ae63;
+const PRIME64_5: u64 = 0x27d4eb2f165667c5;
+
+// @ts-ignore: decorator
+@inline function round(acc: u64, lane: u64): u64 {
+  return rotl<u64>(acc + lane * PRIME64_2, 31) * PRIME64_1;
+}
+
+// @ts-ignore: decorator
+@inline function mergeRound(acc: u64, lane: u64): u64 {
+  return (acc ^ round(0, lane)) * PRIME64_1 + PRIME64_4;
+}
+
+// @ts-ignore: decorator
+@inline function convergeLanes(v1: u64, v2: u64, v3: u64, v4: u64): u64 {
+  let h = rotl<u64>(v1, 1) + rotl<u64>(v2, 7) + rotl<u64>(v3, 12) + rotl<u64>(v4, 18);
+  h = mergeRound(h, v1);
+  h = mergeRound(h, v2);
+  h = mergeRound(h, v3);
+  return mergeRound(h, v4);
+}
+
+/** Consumes the last (len < 32) bytes and avalanches. */
+// @ts-ignore: decorator
+@inline function finishTail(h: u64, ptr: usize, len: usize): u64 {
+  const end = ptr + len;
+  while (ptr + 8 <= end) {
+    h = rotl<u64>(h ^ round(0, load<u64>(ptr)), 27) * PRIME64_1 + PRIME64_4;
+    ptr += 8;
+  }
+  if (ptr + 4 <= end) {
+    h = rotl<u64>(h ^ (<u64>load<u32>(ptr) * PRIME64_1), 23) * PRIME64_2 + PRIME64_3;
+    ptr += 4;
+  }
+  while (ptr < end) {
+    h = rotl<u64>(h ^ (<u64>load<u8>(ptr) * PRIME64_5), 11) * PRIME64_1;
+    ptr++;
+  }
+  h ^= h >> 33;
+  h *= PRIME64_2;
+  h ^= h >> 29;
+  h *= PRIME64_3;
+  return h ^ (h >> 32);
+}
+
+/** XXH64 of `len` bytes at `ptr`. */
+export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
+  const end = ptr + len;
+  let h: u64;
+  if (len >= 32) {
+    let v1 = seed + PRIME64_1 + PRIME64_2;
+    let v2 = seed + PRIME64_2;
+    let v3 = seed;
+    let v4 = seed - PRIME64_1;
+    const limit = end - 32;
+    do {
+      v1 = round(v1, load<u64>(ptr));
+      v2 = round(v2, load<u64>(ptr, 8));
+      v3 = round(v3, load<u64>(ptr, 16));
+      v4 = round(v4, load<u64>(ptr, 24));
+      ptr += 32;
+    } while (ptr <= limit);
+    h = convergeLanes(v1, v2, v3, v4);
+  } else {
+    h = seed + PRIME64_5;
+  }
+  return finishTail(h + <u64>len, ptr, end - ptr);
+}
+
+// Streamed XXH64: the four lanes, the total length, and a partial stripe
+// kept at STRIPE_PTR between updates.
+let streamV1: u64 = 0;
+let streamV2: u64 = 0;
+let streamV3: u64 = 0;
+let streamV4: u64 = 0;
+let streamSeed: u64 = 0;
+let streamTotal: u64 = 0;
+let stripeLen: usize = 0;
+
+/** Starts a streamed XXH64. */
+export function xxh64Begin(seed: u64): void {
+  streamSeed = seed;
+  streamV1 = seed + PRIME64_1 + PRIME64_2;
+  streamV2 = seed + PRIME64_2;
+  streamV3 = seed;
+  streamV4 = seed - PRIME64_1;
+  streamTotal = 0;
+  stripeLen = 0;
+}
+
+// @ts-ignore: decorator
+@inline function consumeStripe(ptr: usize): void {
+  streamV1 = round(streamV1, load<u64>(ptr));
+  streamV2 = round(streamV2, load<u64>(ptr, 8));
+  streamV3 = round(streamV3, load<u64>(ptr, 16));
+  streamV4 = round(streamV4, load<u64>(ptr, 24));
+}
+
+/** Feeds `len` more bytes at `ptr` into the streamed XXH64. */
+export function xxh64Update(ptr: usize, len: usize): void {
+  streamTotal += <u64>len;
+  const end = ptr + len;
+  if (stripeLen > 0) {
+    const take = min<usize>(32 - stripeLen, len);
+    memory.copy(STRIPE_PTR + stripeLen, ptr, take);
+    stripeLen += take;
+    ptr += take;
+    if (stripeLen < 32) return;
+    consumeStripe(STRIPE_PTR);
+    stripeLen = 0;
+  }
+  while (ptr + 32 <= end) {
+    consumeStripe(ptr);
+    ptr += 32;
+  }
+  stripeLen = end - ptr;
+  memory.copy(STRIPE_PTR, ptr, stripeLen);
+}
+
+/** Finishes the streamed XXH64 and returns the hash. */
+export function xxh64Digest(): u64 {
+  const h = streamTotal >= 32
+    ? convergeLanes(streamV1, streamV2, streamV3, streamV4)
+    : streamSeed + PRIME64_5;
+  return finishTail(h + streamTotal, STRIPE_PTR, stripeLen);
+}
+
+/** splitmix64's output function (Steele, Lea and Flood, 2014): the second, independent-looking hash. */
+// @ts-ignore: decorator
+@inline export function splitmix64(z: u64): u64 {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
+
+// ------------------------------------------------------------------ poly
+// Seed 000's SeenFilter hashes: h1 = (h1*31 + c) mod 1,000,000,007 and
+// h2 = (h2*37 + c) mod 1,000,000,009 over character codes.
+//
+// Reducing after every character costs a 64-bit division each. Instead six
+// characters are folded at once: h*31^6 + c0*31^5 + ... + c5 < 2^30 * 31^6
+// + 2^16 * 31^6 < 2^61 (and < 2^63 for 37), so nothing overflows u64 and
+// one reduction gives exactly the value of six stepwise ones.
+
+export const POLY_MOD_1: u64 = 1_000_000_007;
+export const POLY_MOD_2: u64 = 1_000_000_009;
+
+export let polyH1: u64 = 0;
+export let polyH2: u64 = 0;
+
+/** Starts a poly hash. */
+export function polyBegin(): void {
+  polyH1 = 0;
+  polyH2 = 0;
+}
+
+/** Feeds `count` codes at `ptr` (u16 code units when `wide`, else bytes). */
+export function polyUpdate(ptr: usize, count: usize, wide: bool): void {
+  let h1 = polyH1;
+  let h2 = polyH2;
+  let i: usize = 0;
+  if (wide) {
+    for (; i + 6 <= count; i += 6) {
+      const p = ptr + (i << 1);
+      const c0 = <u64>load<u16>(p), c1 = <u64>load<u16>(p, 2), c2 = <u64>load<u16>(p, 4);
+      const c3 = <u64>load<u16>(p, 6), c4 = <u64>load<u16>(p, 8), c5 = <u64>load<u16>(p, 10);
+      h1 = (h1 * 887503681 + c0 * 28629151 + c1 * 923521 + c2 * 29791 + c3 * 961 + c4 * 31 + c5) % POLY_MOD_1;
+      h2 = (h2 * 2565726409 + c0 * 69343957 + c1 * 1874161 + c2 * 50653 + c3 * 1369 + c4 * 37 + c5) % POLY_MOD_2;
+    }
+    for (; i < count; i++) {
+      const c = <u64>load<u16>(ptr + (i << 1));
+      h1 = (h1 * 31 + c) % POLY_MOD_1;
+      h2 = (h2 * 37 + c) % POLY_MOD_2;
+    }
+  } else {
+    for (; i + 6 <= count; i += 6) {
+      const p = ptr + i;
+      const c0 = <u64>load<u8>(p), c1 = <u64>load<u8>(p, 1), c2 = <u64>load<u8>(p, 2);
+      const c3 = <u64>load<u8>(p, 3), c4 = <u64>load<u8>(p, 4), c5 = <u64>load<u8>(p, 5);
+      h1 = (h1 * 887503681 + c0 * 28629151 + c1 * 923521 + c2 * 29791 + c3 * 961 + c4 * 31 + c5) % POLY_MOD_1;
+      h2 = (h2 * 2565726409 + c0 * 69343957 + c1 * 1874161 + c2 * 50653 + c3 * 1369 + c4 * 37 + c5) % POLY_MOD_2;
+    }
+    for (; i < count; i++) {
+      const c = <u64>load<u8>(ptr + i);
+      h1 = (h1 * 31 + c) % POLY_MOD_1;
+      h2 = (h2 * 37 + c) % POLY_MOD_2;
+    }
+  }
+  polyH1 = h1;
+  polyH2 = h2;
+}
+
+// --------------------------------------------------------------- bytesum
+// Seed 001's SSTable hashes over UTF-8 bytes: h1 = sum(b) mod m and
+// h2 = sum((index+1) * b) mod m.
+
+export let byteSum: u64 = 0;
+export let weightedSum: u64 = 0;
+let byteIndex: u64 = 0;
+
+/** Starts a bytesum hash. */
+export function bytesumBegin(): void {
+  byteSum = 0;
+  weightedSum = 0;
+  byteIndex = 0;
+}
+
+/**
+ * Feeds `len` (at most 65,536) bytes. The weighted sum is reduced mod m once
+ * per update: (index+1)*255 < 2^43 for any item below 2^35 bytes, so 2^16
+ * such terms stay below 2^59 and the u64 cannot overflow in between.
+ */
+export function bytesumUpdate(ptr: usize, len: usize, m: u64): void {
+  let s1 = byteSum;
+  let s2: u64 = 0;
+  let index = byteIndex;
+  for (let i: usize = 0; i < len; i++) {
+    const b = <u64>load<u8>(ptr + i);
+    index++;
+    s1 += b;
+    s2 += index * b;
+  }
+  byteSum = s1;
+  weightedSum = (weightedSum + s2 % m) % m;
+  byteIndex = index;
+}

@@ -1,0 +1,42 @@
+// Linear-memory layout of one filter instance. Every filter gets its own
+// WebAssembly instance, so these regions belong to exactly one filter.
+//
+//   [AssemblyScript statics][probe positions u64[64]][positions out f64[64]]
+//   [xxh64 stripe buffer 32 B][scratch 64 KiB][bits ...]
+//
+// The bits come last so that growing memory at configure time is all it
+// takes to make room for them; memory never grows after that.
+
+/** The largest k any scheme accepts; sizes the two position regions. */
+export const MAX_HASHES: i32 = 64;
+
+/** Bytes in the scratch region that JS copies items into. */
+export const SCRATCH_SIZE: u32 = 65536;
+
+/** u64[MAX_HASHES]: the positions of the current item, in probe order. */
+export const PROBES_PTR: usize = (__heap_base + 15) & ~15;
+
+/** f64[MAX_HASHES]: the same positions as doubles, for JS to read without BigInt. */
+export const POSITIONS_OUT_PTR: usize = PROBES_PTR + (<usize>MAX_HASHES << 3);
+
+/** 32 bytes: the partial stripe of a streamed XXH64 input. */
+export const STRIPE_PTR: usize = POSITIONS_OUT_PTR + (<usize>MAX_HASHES << 3);
+
+/** The scratch region: items, or chunks of long items, are copied here. */
+export const SCRATCH_PTR: usize = (STRIPE_PTR + 32 + 63) & ~63;
+
+/** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
+export const BITS_PTR: usize = SCRATCH_PTR + SCRATCH_SIZE;
+
+/**
+ * Grows memory so that `bytes` bytes fit at BITS_PTR. Returns false when the
+ * engine refuses the growth (address space or the 4 GiB wasm32 limit).
+ */
+export function reserveBits(bytes: u64): bool {
+  const end: u64 = <u64>BITS_PTR + bytes;
+  if (end > 0x1_0000_0000) return false;
+  const needPages = <i32>((end + 0xffff) >> 16);
+  const havePages = memory.size();
+  if (needPages <= havePages) return true;
+  return memory.grow(needPages - havePages) >= 0;
+}

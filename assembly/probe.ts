@@ -1,0 +1,53 @@
+// From an item's hash values to its k bit positions, per scheme. Positions
+// are written, in probe order, to the u64 array at PROBES_PTR.
+// The pure-TypeScript twin is src/reference/probe.ts.
+
+import { PROBES_PTR } from "./layout";
+import { splitmix64 } from "./hash";
+
+/**
+ * The xxh64 scheme's probes: enhanced double hashing (Dillinger and
+ * Manolios, "Bloom Filters in Probabilistic Verification", FMCAD 2004).
+ * a = h mod m, b = splitmix64(h) mod m; each step i = 1..k-1 runs
+ * a = (a + b) mod m, then b = (b + i) mod m.
+ *
+ * Source 002 demands k distinct spots: a probe that repeats an earlier
+ * position of the same item moves forward by +1 mod m until it is unused.
+ * Only the emitted position moves; a and b carry on unchanged. k <= m, so
+ * a free spot always exists.
+ */
+export function probeEnhancedDouble(h: u64, m: u64, k: i32): void {
+  let a = h % m;
+  let b = splitmix64(h) % m;
+  store<u64>(PROBES_PTR, a);
+  for (let i = 1; i < k; i++) {
+    a += b;
+    if (a >= m) a -= m;
+    b += <u64>i;
+    if (b >= m) b %= m;
+    let p = a;
+    // Linear scan: k <= 64, and repeats are rare once m is much larger than k.
+    let j = 0;
+    while (j < i) {
+      if (load<u64>(PROBES_PTR + (<usize>j << 3)) == p) {
+        p = p + 1 == m ? 0 : p + 1;
+        j = 0;
+      } else {
+        j++;
+      }
+    }
+    store<u64>(PROBES_PTR + (<usize>i << 3), p);
+  }
+}
+
+/**
+ * The poly and bytesum schemes' probes: plain double hashing,
+ * position i = (h1 + i*h2) mod m for i = 0..k-1, repeats allowed, exactly
+ * as seeds 000 and 001 define them. h1, h2 < 2^35 and i < 64, so the sum
+ * cannot overflow u64.
+ */
+export function probeDouble(h1: u64, h2: u64, m: u64, k: i32): void {
+  for (let i = 0; i < k; i++) {
+    store<u64>(PROBES_PTR + (<usize>i << 3), (h1 + <u64>i * h2) % m);
+  }
+}

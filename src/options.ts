@@ -1,0 +1,88 @@
+// Parameter checks and the scheme registry, shared by the wasm filter and
+// its reference twin so that both refuse exactly the same inputs.
+
+import { BloomRangeError, BloomTypeError } from './errors.js';
+
+/** The hash schemes. Their ids (the index here) are part of the file format. */
+export const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
+
+/** A hash scheme name: `xxh64` (default), `poly` (seed 000) or `bytesum` (seed 001). */
+export type Scheme = (typeof SCHEMES)[number];
+
+/**
+ * The most bits a filter may have: what fits in the 4 GiB of a wasm32 memory
+ * after 128 KiB kept for the scratch region and statics (2^35 - 2^20).
+ */
+export const MAX_BITS = (2 ** 32 - 2 ** 17) * 8;
+
+/** The most hash positions per item. */
+export const MAX_HASHES = 64;
+
+/** Construction options shared by every filter. */
+export interface FilterOptions {
+  /** Hash scheme; default `xxh64`. */
+  scheme?: Scheme;
+  /** XXH64 seed, an unsigned 64-bit integer; default 0. Only `xxh64` uses it. */
+  seed?: number | bigint;
+}
+
+/** Validated filter parameters. */
+export interface FilterParams {
+  bits: number;
+  hashes: number;
+  scheme: Scheme;
+  schemeId: number;
+  seed: bigint;
+}
+
+const U64_LIMIT = 1n << 64n;
+
+/** Checks `value` is an integer in [min, max]; the error names `parameter`. */
+export function checkInteger(parameter: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, `an integer in [${min}, ${max}]`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new BloomRangeError(parameter, value, `an integer in [${min}, ${max}]`);
+  }
+  return value;
+}
+
+/** Checks and normalises the constructor's arguments. */
+export function checkParams(bits: unknown, hashes: unknown, options: FilterOptions | undefined): FilterParams {
+  const m = checkInteger('bits', bits, 1, MAX_BITS);
+  const k = checkInteger('hashes', hashes, 1, MAX_HASHES);
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new BloomTypeError('options', options, 'an object or undefined');
+  }
+  const scheme = options?.scheme ?? 'xxh64';
+  const schemeId = SCHEMES.indexOf(scheme as Scheme);
+  if (schemeId < 0) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
+  const seed = checkSeed(options?.seed ?? 0);
+  if (scheme === 'xxh64' && k > m) {
+    throw new BloomRangeError('hashes', k, `at most bits (${m}) under xxh64, whose positions are distinct`);
+  }
+  if (scheme !== 'xxh64' && seed !== 0n) {
+    throw new BloomRangeError('seed', options?.seed, `0 under ${scheme}, which has no seed`);
+  }
+  return { bits: m, hashes: k, scheme: scheme as Scheme, schemeId, seed };
+}
+
+/** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */
+export function checkSeed(seed: unknown): bigint {
+  const allowed = 'an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number)';
+  if (typeof seed === 'bigint') {
+    if (seed < 0n || seed >= U64_LIMIT) throw new BloomRangeError('seed', seed, allowed);
+    return seed;
+  }
+  if (typeof seed === 'number') {
+    if (!Number.isSafeInteger(seed) || seed < 0) throw new BloomRangeError('seed', seed, allowed);
+    return BigInt(seed);
+  }
+  throw new BloomTypeError('seed', seed, allowed);
+}
+
+/** Throws unless `item` is a string or a Uint8Array. */
+export function checkItem(item: unknown): asserts item is string | Uint8Array {
+  if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
+    throw new BloomTypeError('item', item, 'a string or a Uint8Array');
+  }
+}

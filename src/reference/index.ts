@@ -1,0 +1,19 @@
+/**
+ * bloomwasm/reference: the pure-TypeScript twin of bloomwasm, with the same
+ * surface and the same bits. Written for a reader checking the specs.
+ */
+import { SeenFilterOver } from '../seen-filter.js';
+import { BloomFilter } from './filter.js';
+
+export { BloomFilter };
+export { BloomAllocationError, BloomRangeError, BloomTypeError } from '../errors.js';
+export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
+export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
+
+/** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
+export class SeenFilter extends SeenFilterOver {
+  /** An empty filter of m bits and k positions per URL. */
+  constructor(m: number, k: number) {
+    super(new BloomFilter(m, k, { scheme: 'poly' }));
+  }
+}

@@ -1,0 +1,35 @@
+// Seed 000's SeenFilter: add / mightContain / bitsSet over a `poly`-scheme
+// filter. The wasm package and the reference twin subclass this with their
+// own BloomFilter, so the seed's semantics are written once.
+
+/** What SeenFilter needs of a BloomFilter. */
+export interface PolyFilter {
+  add(item: string): boolean;
+  has(item: string): boolean;
+  bitsSet(): number;
+}
+
+/** The crawler's seen-set of seed 000, over any filter on the `poly` scheme. */
+export class SeenFilterOver {
+  private readonly filter: PolyFilter;
+
+  /** Wraps a filter built with `{ scheme: 'poly' }`. */
+  constructor(filter: PolyFilter) {
+    this.filter = filter;
+  }
+
+  /** Sets the URL's k bits. */
+  add(url: string): void {
+    this.filter.add(url);
+  }
+
+  /** True when all k bits of the URL are 1. */
+  mightContain(url: string): boolean {
+    return this.filter.has(url);
+  }
+
+  /** How many of the m bits are 1. */
+  bitsSet(): number {
+    return this.filter.bitsSet();
+  }
+}

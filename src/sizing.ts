@@ -1,0 +1,72 @@
+// Sizing math for a Bloom filter of m bits, n items and k hashes.
+// False-positive rate: Bloom, "Space/Time Trade-offs in Hash Coding with
+// Allowable Errors", CACM 13(7), 1970; the optimum and the lower bound are
+// derived in Broder and Mitzenmacher, "Network Applications of Bloom
+// Filters: A Survey", Internet Mathematics 1(4), 2004.
+
+import { BloomRangeError, BloomTypeError } from './errors.js';
+import { MAX_HASHES } from './options.js';
+
+function checkCount(parameter: string, value: unknown): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a positive integer');
+  if (!Number.isSafeInteger(value) || value < 1) throw new BloomRangeError(parameter, value, 'a positive integer');
+  return value;
+}
+
+function checkRate(parameter: string, value: unknown): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a number in (0, 1)');
+  if (!(value > 0 && value < 1)) throw new BloomRangeError(parameter, value, 'a number in (0, 1)');
+  return value;
+}
+
+/** Bits for n items at false-positive rate p: ceil(-n ln p / (ln 2)^2). */
+export function optimalBits(expectedItems: number, falsePositiveRate: number): number {
+  const n = checkCount('expectedItems', expectedItems);
+  const p = checkRate('falsePositiveRate', falsePositiveRate);
+  return Math.ceil((-n * Math.log(p)) / (Math.LN2 * Math.LN2));
+}
+
+/** Hashes that minimise the false-positive rate: max(1, round((m/n) ln 2)), at most 64. */
+export function optimalHashes(bits: number, expectedItems: number): number {
+  const m = checkCount('bits', bits);
+  const n = checkCount('expectedItems', expectedItems);
+  return Math.min(MAX_HASHES, Math.max(1, Math.round((m / n) * Math.LN2)));
+}
+
+/** Expected false-positive rate after n items: (1 - e^(-kn/m))^k. */
+export function falsePositiveRate(bits: number, expectedItems: number, hashes: number): number {
+  const m = checkCount('bits', bits);
+  const k = checkCount('hashes', hashes);
+  if (typeof expectedItems !== 'number') throw new BloomTypeError('expectedItems', expectedItems, 'a non-negative integer');
+  if (!Number.isSafeInteger(expectedItems) || expectedItems < 0) {
+    throw new BloomRangeError('expectedItems', expectedItems, 'a non-negative integer');
+  }
+  return Math.pow(1 - Math.exp((-k * expectedItems) / m), k);
+}
+
+/**
+ * The information-theoretic lower bound on bits for n items at rate p,
+ * n log2(1/p) / ln 2 = 1.44 n log2(1/p): no filter with these guarantees
+ * can be smaller (seed 003). A real value, not rounded.
+ */
+export function minimumBits(expectedItems: number, falsePositiveRate: number): number {
+  const n = checkCount('expectedItems', expectedItems);
+  const p = checkRate('falsePositiveRate', falsePositiveRate);
+  return (n * Math.log2(1 / p)) / Math.LN2;
+}
+
+/**
+ * The m and k that forCapacity builds: m = optimalBits(n, p) and
+ * k = optimalHashes(m, n), refused when m exceeds `maxBits`.
+ */
+export function capacityParams(expectedItems: number, rate: number, maxBits: number): { bits: number; hashes: number } {
+  const bits = optimalBits(expectedItems, rate);
+  if (bits > maxBits) {
+    throw new BloomRangeError(
+      'expectedItems',
+      expectedItems,
+      `small enough that ${bits} bits (needed at falsePositiveRate ${rate}) stay within ${maxBits}`,
+    );
+  }
+  return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
+}
