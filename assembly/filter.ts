@@ -1,0 +1,115 @@
+// One filter's state (every instance holds exactly one filter) and the
+// steps shared by the exports: hash the staged item into probe positions,
+// then set, test or export them.
+
+import { MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, reserveBits } from "./layout";
+import { clearBits, getBit, setBit } from "./bit-array";
+import {
+  byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
+  weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
+} from "./hash";
+import { probeDouble, probeEnhancedDouble } from "./probe";
+
+/** Scheme ids, part of the file format. */
+export const SCHEME_XXH64 = 0;
+export const SCHEME_POLY = 1;
+export const SCHEME_BYTESUM = 2;
+
+/** m, k, scheme and seed of this instance's filter; the counters of set bits and of new adds. */
+export let bits: u64 = 1;
+export let hashes: i32 = 1;
+export let scheme: i32 = SCHEME_XXH64;
+export let seed: u64 = 0;
+export let setCount: u64 = 0;
+export let newAddCount: u64 = 0;
+export let streamWide: bool = false;
+
+/**
+ * Sets the filter's parameters and makes room for its bits. The caller has
+ * validated them. Returns 0, or 1 when memory for the bits cannot be had.
+ */
+export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
+  bits = <u64>m;
+  hashes = min(k, MAX_HASHES);
+  scheme = schemeId;
+  seed = (<u64>seedHi << 32) | <u64>seedLo;
+  if (!reserveBits(byteLength())) return 1;
+  clear();
+  return 0;
+}
+
+/** Bytes of the packed bit array: ceil(m / 8). */
+export function byteLength(): u64 {
+  return (bits + 7) >> 3;
+}
+
+/** Hashes `len` units in the scratch region into the probe positions. */
+export function probeScratch(len: usize, wide: bool): void {
+  if (scheme == SCHEME_XXH64) {
+    probeEnhancedDouble(xxh64(SCRATCH_PTR, len, seed), bits, hashes);
+  } else if (scheme == SCHEME_POLY) {
+    polyBegin();
+    polyUpdate(SCRATCH_PTR, len, wide);
+    probeDouble(polyH1, polyH2, bits, hashes);
+  } else {
+    bytesumBegin();
+    bytesumUpdate(SCRATCH_PTR, len, bits);
+    probeDouble(byteSum % bits, weightedSum, bits, hashes);
+  }
+}
+
+/** Sets the probed bits; true when any went from 0 to 1. */
+export function setProbed(): bool {
+  let fresh: u64 = 0;
+  for (let i = 0; i < hashes; i++) {
+    if (setBit(load<u64>(PROBES_PTR + (<usize>i << 3)))) fresh++;
+  }
+  setCount += fresh;
+  if (fresh) newAddCount++;
+  return fresh != 0;
+}
+
+/** True when every probed bit is set. */
+export function testProbed(): bool {
+  for (let i = 0; i < hashes; i++) {
+    if (!getBit(load<u64>(PROBES_PTR + (<usize>i << 3)))) return false;
+  }
+  return true;
+}
+
+/** Copies the probe positions out as doubles (exact: positions < 2^35). */
+export function exportProbed(): void {
+  for (let i = 0; i < hashes; i++) {
+    store<f64>(POSITIONS_OUT_PTR + (<usize>i << 3), <f64>load<u64>(PROBES_PTR + (<usize>i << 3)));
+  }
+}
+
+
+/** Zeroes the bits and both counters. */
+export function clear(): void {
+  clearBits(byteLength());
+  setCount = 0;
+  newAddCount = 0;
+}
+
+/** Starts a streamed item, for items longer than the scratch region. */
+export function streamBegin(wide: bool): void {
+  streamWide = wide;
+  if (scheme == SCHEME_XXH64) xxh64Begin(seed);
+  else if (scheme == SCHEME_POLY) polyBegin();
+  else bytesumBegin();
+}
+
+/** Feeds the next `len` units of a streamed item from scratch. */
+export function streamUpdate(len: u32): void {
+  if (scheme == SCHEME_XXH64) xxh64Update(SCRATCH_PTR, len);
+  else if (scheme == SCHEME_POLY) polyUpdate(SCRATCH_PTR, len, streamWide);
+  else bytesumUpdate(SCRATCH_PTR, len, bits);
+}
+
+/** Finishes a streamed hash into the probe positions. */
+export function streamProbe(): void {
+  if (scheme == SCHEME_XXH64) probeEnhancedDouble(xxh64Digest(), bits, hashes);
+  else if (scheme == SCHEME_POLY) probeDouble(polyH1, polyH2, bits, hashes);
+  else probeDouble(byteSum % bits, weightedSum, bits, hashes);
+}
