@@ -2,10 +2,13 @@
 // scratch region (assembly/layout.ts) and calls one of these; the work is
 // in the helpers they name.
 
-import { BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE } from "./layout";
+import {
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+} from "./layout";
 import { exportProbed, newAddCount, probeScratch, setCount, setProbed, streamProbe, testProbed } from "./filter";
 
 export { clear, configure, streamBegin, streamUpdate } from "./filter";
+export { addBatch, hasBatch } from "./batch";
 
 /** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
 export function add(len: u32, wide: bool): bool {
@@ -71,4 +74,19 @@ export function positionsPtr(): usize {
 /** Offset of the packed bits. */
 export function bitsPtr(): usize {
   return BITS_PTR;
+}
+
+/** Offset of the batch offsets region (u32[batchMax() + 1], byte offsets into scratch). */
+export function batchOffsetsPtr(): usize {
+  return BATCH_OFFSETS_PTR;
+}
+
+/** Offset of the batch results region (u8[batchMax()]). */
+export function batchFlagsPtr(): usize {
+  return BATCH_FLAGS_PTR;
+}
+
+/** The most items in one batch chunk. */
+export function batchMax(): u32 {
+  return BATCH_MAX;
 }

@@ -1,8 +1,8 @@
 // From an item's hash values to its k bit positions, per scheme. Positions
-// are written, in probe order, to the u64 array at PROBES_PTR.
+// are written, in probe order, to a u64 array at `out` (PROBES_PTR for a
+// single item, a slot of BATCH_PROBES_PTR for a batch item).
 // The pure-TypeScript twin is src/reference/probe.ts.
 
-import { PROBES_PTR } from "./layout";
 import { splitmix64 } from "./hash";
 
 /**
@@ -16,10 +16,10 @@ import { splitmix64 } from "./hash";
  * Only the emitted position moves; a and b carry on unchanged. k <= m, so
  * a free spot always exists.
  */
-export function probeEnhancedDouble(h: u64, m: u64, k: i32): void {
+export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
   let a = h % m;
   let b = splitmix64(h) % m;
-  store<u64>(PROBES_PTR, a);
+  store<u64>(out, a);
   for (let i = 1; i < k; i++) {
     a += b;
     if (a >= m) a -= m;
@@ -29,25 +29,31 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32): void {
     // Linear scan: k <= 64, and repeats are rare once m is much larger than k.
     let j = 0;
     while (j < i) {
-      if (load<u64>(PROBES_PTR + (<usize>j << 3)) == p) {
+      if (load<u64>(out + (<usize>j << 3)) == p) {
         p = p + 1 == m ? 0 : p + 1;
         j = 0;
       } else {
         j++;
       }
     }
-    store<u64>(PROBES_PTR + (<usize>i << 3), p);
+    store<u64>(out + (<usize>i << 3), p);
   }
 }
 
 /**
  * The poly and bytesum schemes' probes: plain double hashing,
  * position i = (h1 + i*h2) mod m for i = 0..k-1, repeats allowed, exactly
- * as seeds 000 and 001 define them. h1, h2 < 2^35 and i < 64, so the sum
- * cannot overflow u64.
+ * as seeds 000 and 001 define them. Computed incrementally: with
+ * a = h1 mod m and b = h2 mod m, (h1 + i*h2) mod m = (a + i*b) mod m, so
+ * each step adds b and subtracts m at most once instead of dividing.
  */
-export function probeDouble(h1: u64, h2: u64, m: u64, k: i32): void {
-  for (let i = 0; i < k; i++) {
-    store<u64>(PROBES_PTR + (<usize>i << 3), (h1 + <u64>i * h2) % m);
+export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void {
+  let a = h1 % m;
+  const b = h2 % m;
+  store<u64>(out, a);
+  for (let i = 1; i < k; i++) {
+    a += b;
+    if (a >= m) a -= m;
+    store<u64>(out + (<usize>i << 3), a);
   }
 }

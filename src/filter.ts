@@ -4,6 +4,7 @@
 
 import { bitString } from './bit-string.js';
 import { Engine } from './engine.js';
+import { checkBatch, type BatchItems } from './items.js';
 import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from './options.js';
 import { capacityParams } from './sizing.js';
 
@@ -51,6 +52,16 @@ export class BloomFilter {
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
     return this.engine.positions(item);
+  }
+
+  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
+  addMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatch(items), 0);
+  }
+
+  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
+  hasMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatch(items), 1);
   }
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */

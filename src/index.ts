@@ -7,6 +7,7 @@ import { SeenFilterOver } from './seen-filter.js';
 
 export { BloomFilter };
 export { BloomAllocationError, BloomRangeError, BloomTypeError } from './errors.js';
+export type { BatchItems, Item, PackedItems } from './items.js';
 export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from './options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './sizing.js';
 

@@ -4,6 +4,8 @@
 import { bitString } from '../bit-string.js';
 import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from '../options.js';
 import { capacityParams } from '../sizing.js';
+import { checkBatch, type BatchItems } from '../items.js';
+import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
@@ -75,6 +77,16 @@ export class BloomFilter {
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     return this.positions(item).every((p) => this.array.get(p));
+  }
+
+  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
+  addMany(items: BatchItems): Uint8Array {
+    return addBatch(this, checkBatch(items));
+  }
+
+  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
+  hasMany(items: BatchItems): Uint8Array {
+    return hasBatch(this, checkBatch(items));
   }
 
   /** How many bits are 1. */
