@@ -21,6 +21,9 @@ const itemArb: fc.Arbitrary<Item> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.uint8Array({ maxLength: 80 }),
   fc.constantFrom('', 'https://example.com/', 'a'),
+  // Longer than the 256 units a batch joins into one encodeInto call.
+  fc.string({ minLength: 257, maxLength: 400 }),
+  fc.string({ unit: 'grapheme', minLength: 150, maxLength: 300 }),
 );
 
 function pack(items: Uint8Array[]): { bytes: Uint8Array; offsets: number[] } {
