@@ -30,7 +30,7 @@ function random(seed: number): () => number {
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-const PATH = 'abcdefghijklmnopqrstuvwxyz0123456789/-_';
+const PATH = new TextEncoder().encode('abcdefghijklmnopqrstuvwxyz0123456789/-_');
 
 /**
  * n distinct ASCII items. `marker` is written right after the prefix and
@@ -40,6 +40,8 @@ const PATH = 'abcdefghijklmnopqrstuvwxyz0123456789/-_';
 function generate(n: number, seed: number, marker: string, shape: (r: () => number, i: number) => { prefix: string; length: number }): Packed {
   const r = random(seed);
   const encoder = new TextEncoder();
+  // xorshift32 for the filler characters: one step per character keeps generation to a few seconds.
+  let x = (Math.imul(seed, 0x9e3779b1) >>> 0) || 1;
   let bytes = new Uint8Array(n * 80);
   const offsets = new Uint32Array(n + 1);
   let at = 0;
@@ -52,7 +54,12 @@ function generate(n: number, seed: number, marker: string, shape: (r: () => numb
       bytes = grown;
     }
     at += encoder.encodeInto(head, bytes.subarray(at)).written;
-    for (let c = head.length; c < length; c++) bytes[at++] = PATH.charCodeAt(Math.floor(r() * PATH.length));
+    for (let c = head.length; c < length; c++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      bytes[at++] = PATH[(x >>> 0) % PATH.length];
+    }
     offsets[i + 1] = at;
   }
   return { bytes: bytes.slice(0, at), offsets };
