@@ -20,6 +20,10 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
   let a = h % m;
   let b = splitmix64(h) % m;
   store<u64>(out, a);
+  // seen: bit (p & 63) is set for every position emitted so far. A clear bit
+  // proves p is not among them, so the scan below is skipped for most
+  // probes; a set bit may be a different position, and the scan decides.
+  let seen: u64 = <u64>1 << (a & 63);
   for (let i = 1; i < k; i++) {
     a += b;
     if (a >= m) a -= m;
@@ -27,15 +31,13 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
     if (b >= m) b %= m;
     let p = a;
     // Linear scan: k <= 64, and repeats are rare once m is much larger than k.
-    let j = 0;
-    while (j < i) {
-      if (load<u64>(out + (<usize>j << 3)) == p) {
-        p = p + 1 == m ? 0 : p + 1;
-        j = 0;
-      } else {
-        j++;
-      }
+    while ((seen >> (p & 63)) & 1) {
+      let j = 0;
+      while (j < i && load<u64>(out + (<usize>j << 3)) != p) j++;
+      if (j == i) break;
+      p = p + 1 == m ? 0 : p + 1;
     }
+    seen |= <u64>1 << (p & 63);
     store<u64>(out + (<usize>i << 3), p);
   }
 }
