@@ -106,6 +106,7 @@ export class BloomFilter {
    * Throws BloomMismatchError naming what differs when bits, hashes, scheme or seed do.
    */
   union(other: BloomFilter): this {
+    checkOperands('union', this, other);
     this.combine(other, 'union', this.addedCount() + other.addedCount());
     return this;
   }
@@ -115,6 +116,7 @@ export class BloomFilter {
    * every item added to both. addedCount becomes the smaller of the two.
    */
   intersect(other: BloomFilter): this {
+    checkOperands('intersect', this, other);
     this.combine(other, 'intersect', Math.min(this.addedCount(), other.addedCount()));
     return this;
   }
@@ -132,7 +134,6 @@ export class BloomFilter {
   }
 
   private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
-    checkOperands(operation, this, other);
     this.engine.combine(other.engine, operation);
     this.engine.x.setCounters(this.bitsSet(), adds);
   }
