@@ -4,13 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
+import { twins } from './twins.js';
 import { checksum } from '../src/reference/checksum.js';
 import { xxh64 } from '../src/reference/hash.js';
 
-const twins = [
-  { name: 'wasm', ...wasm },
-  { name: 'reference', ...reference },
-] as const;
 const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
 const { BloomFormatError } = wasm;
 
