@@ -31,7 +31,7 @@ function partialTemp(): number {
 describe('saveFile under SIGKILL', () => {
   it('leaves the previous file whole when the process dies mid-write', async () => {
     const path = join(dir, 'filter.bin');
-    const child = spawn(process.execPath, [bundleChild('save-loop'), path, String(BITS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bundleChild('save-loop', mkdtempSync(join(dir, 'child-'))), path, String(BITS)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const generations = new Map<number, { bitsSet: number; addedCount: number }>();
     let saved = 0;
     let buffered = '';
