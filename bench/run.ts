@@ -639,6 +639,25 @@ console.table(fpRows.map((f) => ({ workload: f.workload, contestant: f.contestan
 console.log('\n== targets of issue 3 (ratios from this run)');
 console.table(targets.map((t) => ({ target: t.target, measured: t.measured, met: t.met ? 'yes' : 'NO' })));
 
+// The same rows as a Markdown table (ns/op, one column per operation), for the README.
+{
+  const ops: Op[] = ['add', 'has present', 'has absent'];
+  const lines = ['', '== Markdown', '', '| workload | contestant | add | has present | has absent |', '|---|---|---:|---:|---:|'];
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const key = `${r.workload}|${r.contestant}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const cell = (op: Op) => {
+      const hit = rows.find((x) => x.workload === r.workload && x.contestant === r.contestant && x.op === op);
+      return hit ? hit.nsPerOp.toFixed(0) : '';
+    };
+    const cells = r.op === 'encode' ? [r.nsPerOp.toFixed(0), r.nsPerOp.toFixed(0), r.nsPerOp.toFixed(0)] : ops.map(cell);
+    lines.push(`| ${r.workload.split(',')[0]} | ${r.contestant} | ${cells.join(' | ')} |`);
+  }
+  console.log(lines.join('\n'));
+}
+
 const seconds = (Date.now() - started) / 1000;
 writeFileSync(
   `${process.cwd()}/bench/results.json`,

@@ -93,10 +93,10 @@ const SCHEME_POLY = 1;
 const SHORT_STRING = 24;
 
 /**
- * In a batch, runs of strings up to this many units are joined and encoded in
- * one encodeInto call. Measured in bench/: about 4x cheaper per URL than one
- * call per string into a fresh subarray, and slower for 1 KiB strings, which
- * joining copies once more.
+ * In a batch, strings up to this many units are joined and encoded in one
+ * encodeInto call per chunk. Measured in bench/: about 4x cheaper per URL
+ * than one call per string into a fresh subarray. Longer strings take the
+ * single-item path: joining would copy them once more.
  */
 const JOIN_MAX = 256;
 
@@ -338,7 +338,9 @@ export class Engine {
   /**
    * A list: runs of strings and runs of Uint8Arrays become separate chunks.
    * A string chunk holds at most maxUtf8Units units, so its UTF-8 fits the
-   * scratch region whatever the characters.
+   * scratch region whatever the characters. Strings longer than JOIN_MAX
+   * units go through the single-item path, in order: one crossing is small
+   * next to hashing them, and it encodes them straight into scratch.
    */
   private batchList(list: readonly Item[], op: 0 | 1, flags: Uint8Array): void {
     const table = this.batchOffsets;
@@ -349,24 +351,27 @@ export class Engine {
     let n = 0;
     const flush = (): void => {
       if (n > 0) {
-        if (strings) this.runStrings(n, op, flags, first);
+        if (strings) this.runStrings(n, units, op, flags, first);
         else this.runChunk(n, 0, op, flags, first);
       }
       first += n;
       n = 0;
       units = 0;
-      pending.length = 0;
+      // Truncating costs a runtime call even on an empty array: skip it then.
+      if (pending.length !== 0) pending.length = 0;
     };
     table[0] = 0;
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       const isString = typeof item === 'string';
       const size = item.length;
-      if (isString !== strings || n === this.batchMax || units + size > (isString ? this.maxUtf8Units : this.scratchSize)) {
+      const limit = isString ? this.maxUtf8Units : this.scratchSize;
+      if (isString !== strings || n === this.batchMax || units + size > limit) {
         flush();
         strings = isString;
       }
-      if (size > (isString ? this.maxUtf8Units : this.scratchSize)) {
+      if (size > (isString ? JOIN_MAX : limit)) {
+        flush();
         flags[i] = this.single(item, op);
         first = i + 1;
         continue;
@@ -384,50 +389,34 @@ export class Engine {
   }
 
   /**
-   * Encodes the pending strings into scratch and runs them. Runs of strings of
-   * at most JOIN_MAX units are joined and encoded by one encodeInto call;
-   * when every unit was ASCII (written equals the run's length) the offsets
-   * are the running string lengths, else the run is encoded again string by
-   * string. Longer strings are encoded on their own: joining would copy them
-   * once more. Under the poly scheme a chunk with any non-ASCII string is
-   * copied again as UTF-16 code units.
+   * Encodes the pending strings (each at most JOIN_MAX units, `units` in all)
+   * into scratch and runs them. They are joined and encoded by one
+   * encodeInto call; when every unit was ASCII (written equals the joined
+   * length) the offsets are the running string lengths. Otherwise each string
+   * is encoded again on its own, or, under the poly scheme, copied as UTF-16
+   * code units.
    */
-  private runStrings(n: number, op: 0 | 1, flags: Uint8Array, first: number): void {
+  private runStrings(n: number, units: number, op: 0 | 1, flags: Uint8Array, first: number): void {
     const pending = this.pending;
     const table = this.batchOffsets;
     const scratch = this.scratch;
-    let ascii = true;
-    let pos = 0;
-    let j = 0;
-    while (j < n) {
-      const s = pending[j];
-      if (s.length > JOIN_MAX) {
-        const written = encoder.encodeInto(s, scratch.subarray(pos)).written;
-        if (written !== s.length) ascii = false;
-        table[++j] = pos += written;
-        continue;
-      }
-      let end = j;
-      let units = 0;
-      while (end < n && pending[end].length <= JOIN_MAX) units += pending[end++].length;
-      const run = end - j === 1 ? s : j === 0 && end === n ? pending.join('') : pending.slice(j, end).join('');
-      if (encoder.encodeInto(run, pos === 0 ? scratch : scratch.subarray(pos)).written === units) {
-        for (; j < end; j++) table[j + 1] = pos += pending[j].length;
-      } else {
-        ascii = false;
-        for (; j < end; j++) table[j + 1] = pos += encoder.encodeInto(pending[j], scratch.subarray(pos)).written;
-      }
-    }
+    const joined = n === 1 ? pending[0] : pending.join('');
     let wide = 0;
-    if (!ascii && this.unitsForStrings) {
+    if (encoder.encodeInto(joined, scratch).written === units) {
+      let at = 0;
+      for (let j = 0; j < n; j++) table[j + 1] = at += pending[j].length;
+    } else if (this.unitsForStrings) {
       const codes = this.scratchUnits;
       let at = 0;
-      for (j = 0; j < n; j++) {
+      for (let j = 0; j < n; j++) {
         const s = pending[j];
         for (let c = 0; c < s.length; c++) codes[at++] = s.charCodeAt(c);
         table[j + 1] = at << 1;
       }
       wide = 1;
+    } else {
+      let at = 0;
+      for (let j = 0; j < n; j++) table[j + 1] = at += encoder.encodeInto(pending[j], scratch.subarray(at)).written;
     }
     this.runChunk(n, wide, op, flags, first);
   }
