@@ -72,3 +72,8 @@ export function positionsPtr(): usize {
 export function bitsPtr(): usize {
   return BITS_PTR;
 }
+
+export {
+  linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
+  linesRead, linesStreamEnd,
+} from "./lines";

@@ -73,3 +73,8 @@ export class BloomFilter {
     return bitString(this.engine.bitsView(), this.bits);
   }
 }
+
+/** The engine behind a wasm filter, for modules that drive its exports directly (src/lines.ts); not public API. */
+export function engineOf(filter: BloomFilter): Engine {
+  return filter['engine'];
+}
