@@ -43,8 +43,8 @@ export function reserveBits(bytes: u64): bool {
 
 // The lines region (assembly/lines.ts) sits after the bit array, 64-byte
 // aligned: an input area that JS reads file bytes into, then an output area
-// of the same size plus 64 bytes (the newline added to a last line, and
-// room for 8-byte loads that run past the input). It exists only in
+// of the same size plus 64 bytes (room for the newline added to a last
+// line that had none). It exists only in
 // instances that run `bloom dedupe`, and is reserved once, before the first
 // chunk, so memory never grows inside the hot loop.
 

@@ -43,6 +43,15 @@ interface FilterExports {
   linesStreamEnd(): number;
   linesRead(): number;
   linesPrinted(): number;
+  unionScratch(offset: number, len: number): void;
+  intersectScratch(offset: number, len: number): void;
+  recountBits(): number;
+  setCounters(bitsSet: number, adds: number): void;
+  popcountScratch(len: number): number;
+  checksumStart(): void;
+  checksumScratch(len: number): void;
+  checksumBits(): void;
+  checksumEnd(): void;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -139,6 +148,54 @@ export class Engine {
     return true;
   }
 
+  /**
+   * The file checksum, XXH64 (seed 0) of `header` and then the payload:
+   * this filter's own bits when `payload` is omitted, read in place, or the
+   * given bytes, streamed through scratch. Runs begin to end synchronously,
+   * so no streamed item can interleave with it.
+   */
+  checksum(header: Uint8Array, payload?: Uint8Array): bigint {
+    this.x.checksumStart();
+    this.eachChunk(header, (len) => this.x.checksumScratch(len));
+    if (payload === undefined) this.x.checksumBits();
+    else this.eachChunk(payload, (len) => this.x.checksumScratch(len));
+    this.x.checksumEnd();
+    return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
+  }
+
+  /** The number of 1 bits in `bytes`, counted in wasm through scratch. */
+  popcount(bytes: Uint8Array): number {
+    let ones = 0;
+    this.eachChunk(bytes, (len) => (ones += this.x.popcountScratch(len)));
+    return ones;
+  }
+
+  /**
+   * ORs (union) or ANDs (intersect) another instance's bits into this one's:
+   * they live in another linear memory, so they come over through scratch a
+   * chunk at a time and the word-wise loop runs here. Then bitsSet is
+   * recounted exactly with popcnt.
+   */
+  combine(other: Engine, operation: 'union' | 'intersect'): void {
+    const theirs = other.bitsView();
+    const step = operation === 'union' ? this.x.unionScratch : this.x.intersectScratch;
+    for (let at = 0; at < theirs.length; at += this.scratchSize) {
+      const len = Math.min(this.scratchSize, theirs.length - at);
+      this.scratch.set(theirs.subarray(at, at + len));
+      step(at, len);
+    }
+    this.x.recountBits();
+  }
+
+  /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
+  private eachChunk(bytes: Uint8Array, use: (len: number) => void): void {
+    for (let at = 0; at < bytes.length; at += this.scratchSize) {
+      const len = Math.min(this.scratchSize, bytes.length - at);
+      this.scratch.set(bytes.subarray(at, at + len));
+      use(len);
+    }
+  }
+
   /** A live view of the packed bits (valid for the filter's life). */
   bitsView(): Uint8Array {
     return new Uint8Array(this.x.memory.buffer, this.bitsPtr, this.byteLength);
@@ -222,4 +279,16 @@ export class Engine {
     }
     return -1;
   }
+}
+
+let checker: Engine | undefined;
+
+/**
+ * A shared 8-bit instance for checksums and popcounts of bytes that are not
+ * yet any filter's: fromBytes validates a whole input with it before the
+ * filter the header asks for is allocated.
+ */
+export function checkerEngine(): Engine {
+  checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+  return checker;
 }
