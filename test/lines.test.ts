@@ -32,14 +32,18 @@ function firstOccurrences(bytes: Uint8Array, invert: boolean): Uint8Array {
   if (lines[lines.length - 1] === '') lines.pop();
   const seen = new Set<string>();
   let out = '';
-  for (const line of lines) {
-    const item = line.endsWith('\r') ? line.slice(0, -1) : line;
+  for (const [i, line] of lines.entries()) {
+    // A \r is stripped only before a \n: a last line without one keeps it.
+    const ended = i < lines.length - 1 || text.endsWith('\n');
+    const item = ended && line.endsWith('\r') ? line.slice(0, -1) : line;
     const isNew = !seen.has(item);
     seen.add(item);
     if (isNew !== invert) out += line + '\n';
   }
   return Uint8Array.from(Buffer.from(out, 'latin1'));
 }
+
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 
 const lineBytes = fc.array(fc.constantFrom(0x61, 0x62, 0x0d, 0x0a, 0xff, 0xc3, 0x20), { maxLength: 40 });
 const streams = fc.array(fc.oneof(lineBytes, fc.constant([0x61, 0x0a]), fc.constant([0x0d, 0x0a])), { maxLength: 30 })
@@ -50,15 +54,16 @@ describe('lines: wasm equals the reference twin and the spec', () => {
     it(`prints first occurrences, in order (${scheme})`, () => {
       fc.assert(
         fc.property(streams, fc.integer({ min: 1, max: 50 }), fc.constantFrom(16, 32, 4096), fc.boolean(), (bytes, chunk, size, invert) => {
-          const bits = scheme === 'xxh64' ? 1 << 20 : 1_000_003;
+          const bits = scheme === 'xxh64' ? 1 << 16 : 65_537;
           const wasm = new BloomFilter(bits, 7, { scheme });
           const ref = new ReferenceFilter(bits, 7, { scheme });
           const a = run(wasmLines(wasm, invert, [size]), bytes, chunk);
           const b = run(new ReferenceLines(ref, size, invert), bytes, chunk);
-          expect(a).toEqual(b);
-          expect(wasm.bitArray()).toEqual(ref.bitArray());
+          // Buffer.equals: toEqual walks a typed array element by element, far too slowly here.
+          expect(latin1(a)).toBe(latin1(b));
+          expect(Buffer.from(wasm.bitArray()).equals(ref.bitArray())).toBe(true);
           // bytesum and poly collide on permutations; only xxh64 is checked against the exact set.
-          if (scheme === 'xxh64') expect(a).toEqual(firstOccurrences(bytes, invert));
+          if (scheme === 'xxh64') expect(latin1(a)).toBe(latin1(firstOccurrences(bytes, invert)));
         }),
         { numRuns: 300, seed: 5 },
       );
@@ -74,7 +79,7 @@ describe('lines: wasm equals the reference twin and the spec', () => {
     expect(Buffer.from(out).equals(Buffer.concat([text, Buffer.from('\n')]))).toBe(true);
     const check = new BloomFilter(1 << 20, 7);
     for (const item of [Buffer.from('a'), Buffer.from('b'), new Uint8Array(0), long, Buffer.from('c')]) check.add(item);
-    expect(filter.bitArray()).toEqual(check.bitArray());
+    expect(Buffer.from(filter.bitArray()).equals(check.bitArray())).toBe(true);
     expect(filter.has('a') && filter.has('') && filter.has(long) && filter.has('c')).toBe(true);
   });
 });
