@@ -25,10 +25,14 @@ export function fail(code: number, message: string): number {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** parseArgs in strict mode, with its errors rethrown as UsageError. */
-export function parse<O extends Options>(argv: string[], options: O, allowPositionals: boolean) {
+/** The parsed values of `O`: strings for string options, booleans for flags, plus --help. */
+export type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string } & { help?: boolean };
+
+/** parseArgs in strict mode (with -h/--help added), its errors rethrown as UsageError. */
+export function parse<O extends Options>(argv: string[], options: O, allowPositionals: boolean): { values: Values<O>; positionals: string[] } {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return { values: parsed.values as Values<O>, positionals: parsed.positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
