@@ -8,7 +8,7 @@
 // and on SIGINT/SIGTERM. Saves happen only between chunks, when every line
 // in the filter has had its output written; a partial last line is neither.
 
-import { closeSync, fstatSync, openSync, read, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { BloomFormatError } from '../errors.js';
 import { BloomFilter } from '../filter.js';
 import { LineDeduper, wasmLines } from '../lines.js';
@@ -73,18 +73,32 @@ function readRegular(input: Input, into: Uint8Array): number {
   return readSync(input.fd, into, 0, into.length, null);
 }
 
-/** Reads into `into` from a pipe or terminal on the thread pool, so signals are handled while it waits. */
-function readStream(input: Input, into: Uint8Array): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const attempt = (): void => {
-      read(input.fd, into, 0, into.length, null, (error, n) => {
-        if (error === null) resolve(n);
-        else if (error.code === 'EAGAIN') setTimeout(attempt, 1);
-        else reject(error);
-      });
-    };
-    attempt();
-  });
+/**
+ * Reads from a pipe or terminal through a Node stream (libuv polls it on the
+ * event loop), so signals are handled while it waits. Not fs.read: a read
+ * blocked in the thread pool would keep process.exit from returning.
+ */
+class StreamReader {
+  private readonly chunks: AsyncIterator<Buffer>;
+  private left: Buffer = Buffer.alloc(0);
+
+  constructor(input: Input) {
+    const stream = input.fd === 0 ? process.stdin : createReadStream('', { fd: input.fd, autoClose: false });
+    this.chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  }
+
+  /** Copies the next bytes into `into`; 0 at the end of the stream. */
+  async read(into: Uint8Array): Promise<number> {
+    while (this.left.length === 0) {
+      const next = await this.chunks.next();
+      if (next.done) return 0;
+      this.left = next.value;
+    }
+    const n = Math.min(into.length, this.left.length);
+    into.set(this.left.subarray(0, n));
+    this.left = this.left.subarray(n);
+    return n;
+  }
 }
 
 function openInputs(names: string[]): Input[] {
@@ -192,9 +206,10 @@ export async function run(argv: string[]): Promise<number> {
       let lastSave = performance.now();
       let lastYield = lastSave;
       for (const input of inputs) {
+        const stream = input.regular ? null : new StreamReader(input);
         for (;;) {
           const room = dedupe.input();
-          const n = input.regular ? readRegular(input, room) : await readStream(input, room);
+          const n = stream === null ? readRegular(input, room) : await stream.read(room);
           if (n === 0) break;
           bytesRead += n;
           for (const chunk of dedupe.push(n)) writeAll(1, chunk);

@@ -172,7 +172,8 @@ export function crawl(web: SyntheticWeb, fpp: number): CrawlReport {
 }
 
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
-const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const mib = (bytes: number): string =>
+  bytes < 2 ** 20 ? `${(bytes / 2 ** 10).toFixed(1)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /** The printed report. */
 export function formatReport(r: CrawlReport, fpp: number, seed: number): string {
