@@ -29,9 +29,9 @@ Options:
   -h, --help  show this help
 `;
 
-/** Mean out-degree is MIN_LINKS * (ALPHA - 1) / (ALPHA - 2) = 9 links per page. */
+/** Mean out-degree is MIN_LINKS * (ALPHA - 1) / (ALPHA - 2) = 6.75 links per page (Pareto). */
 const MIN_LINKS = 3;
-const ALPHA = 2.5;
+const ALPHA = 2.8;
 const MAX_LINKS = 200;
 /** Share of links that go to a page drawn by popularity (the rest are uniform). */
 const POPULAR_SHARE = 0.7;
