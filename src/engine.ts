@@ -149,25 +149,38 @@ export class Engine {
   }
 
   /**
-   * The file checksum, XXH64 (seed 0) of `header` and then the payload:
-   * this filter's own bits when `payload` is omitted, read in place, or the
-   * given bytes, streamed through scratch. Runs begin to end synchronously,
-   * so no streamed item can interleave with it.
+   * The file checksum, XXH64 (seed 0) of `header` and then this filter's
+   * bits, read in place. Runs begin to end synchronously, so no streamed
+   * item can interleave with it.
    */
-  checksum(header: Uint8Array, payload?: Uint8Array): bigint {
+  checksum(header: Uint8Array): bigint {
     this.x.checksumStart();
     this.eachChunk(header, (len) => this.x.checksumScratch(len));
-    if (payload === undefined) this.x.checksumBits();
-    else this.eachChunk(payload, (len) => this.x.checksumScratch(len));
+    this.x.checksumBits();
     this.x.checksumEnd();
+    return this.digest();
+  }
+
+  /** The u64 that checksumEnd left in the first 8 bytes of scratch. */
+  private digest(): bigint {
     return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
   }
 
-  /** The number of 1 bits in `bytes`, counted in wasm through scratch. */
-  popcount(bytes: Uint8Array): number {
+  /**
+   * The checksum of `header` then `payload`, and the number of 1 bits in
+   * `payload`, in one pass through scratch: what fromBytes needs to know
+   * about bytes that are not yet any filter's.
+   */
+  inspect(header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
     let ones = 0;
-    this.eachChunk(bytes, (len) => (ones += this.x.popcountScratch(len)));
-    return ones;
+    this.x.checksumStart();
+    this.eachChunk(header, (len) => this.x.checksumScratch(len));
+    this.eachChunk(payload, (len) => {
+      this.x.checksumScratch(len);
+      ones += this.x.popcountScratch(len);
+    });
+    this.x.checksumEnd();
+    return { checksum: this.digest(), ones };
   }
 
   /**
@@ -284,9 +297,8 @@ export class Engine {
 let checker: Engine | undefined;
 
 /**
- * A shared 8-bit instance for checksums and popcounts of bytes that are not
- * yet any filter's: fromBytes validates a whole input with it before the
- * filter the header asks for is allocated.
+ * A shared 8-bit instance for inspect(): fromBytes validates a whole input
+ * with it before the filter the header asks for is allocated.
  */
 export function checkerEngine(): Engine {
   checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });

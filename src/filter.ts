@@ -157,9 +157,8 @@ export class BloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
-    const checker = checkerEngine();
-    const checksum = checker.checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
-    checkPayload(header, checksum, payload[payload.length - 1], checker.popcount(payload));
+    const { checksum, ones } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
     filter.engine.x.setCounters(header.bitsSet, header.addedCount);

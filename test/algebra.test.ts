@@ -4,11 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
+import { twins } from './twins.js';
 
-const twins = [
-  { name: 'wasm', ...wasm },
-  { name: 'reference', ...reference },
-] as const;
 
 const or = (a: Uint8Array, b: Uint8Array) => a.map((x, i) => x | b[i]);
 const and = (a: Uint8Array, b: Uint8Array) => a.map((x, i) => x & b[i]);

@@ -4,11 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
+import { twins } from './twins.js';
 
-const twins = [
-  { name: 'wasm', ...wasm },
-  { name: 'reference', ...reference },
-] as const;
 
 type Filter = InstanceType<typeof wasm.BloomFilter> | InstanceType<typeof reference.BloomFilter>;
 type Ctor = typeof wasm.BloomFilter | typeof reference.BloomFilter;

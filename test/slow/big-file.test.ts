@@ -55,7 +55,7 @@ describe('a filter above 2^32 bits', () => {
     expect(statSync(pathSync).size).toBe(56 + BYTES);
     expect(sameFiles(pathSync, pathAsync)).toBe(true);
 
-    const child = bundleChild('load-report');
+    const child = bundleChild('load-report', dir);
     for (const [mode, path] of [['sync', pathSync], ['async', pathAsync]]) {
       const report = JSON.parse(execFileSync(process.execPath, [child, path, mode, itemsPath], { encoding: 'utf8', maxBuffer: 1 << 20 }));
       expect(report).toMatchObject({ bits: BITS, hashes: 5, bitsSet: expected.bitsSet, addedCount: expected.addedCount, header, found: items.length });

@@ -2,14 +2,12 @@
 // script is bundled from the current sources with esbuild, so the child tests
 // exactly the code under test (no stale dist/).
 import { buildSync } from 'esbuild';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Bundles test/slow/children/<name>.ts into a temporary .mjs and returns its path. */
-export function bundleChild(name: string): string {
-  const outfile = join(mkdtempSync(join(tmpdir(), 'bloomwasm-child-')), `${name}.mjs`);
+/** Bundles test/slow/children/<name>.ts into `<dir>/<name>.mjs` (the caller's temporary directory) and returns its path. */
+export function bundleChild(name: string, dir: string): string {
+  const outfile = join(dir, `${name}.mjs`);
   buildSync({
     entryPoints: [fileURLToPath(new URL(`./children/${name}.ts`, import.meta.url))],
     bundle: true,
