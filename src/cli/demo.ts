@@ -10,7 +10,6 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { BloomFilter } from '../filter.js';
-import { falsePositiveRate } from '../sizing.js';
 import { guard, intOption, parse, rateOption } from './common.js';
 
 /** The help text of `bloom demo`. */
@@ -29,9 +28,9 @@ Options:
   -h, --help  show this help
 `;
 
-/** Mean out-degree is MIN_LINKS * (ALPHA - 1) / (ALPHA - 2) = 6.75 links per page (Pareto). */
-const MIN_LINKS = 3;
-const ALPHA = 2.8;
+/** Mean out-degree is MIN_LINKS * (ALPHA - 1) / (ALPHA - 2) = 5 links per page (Pareto). */
+const MIN_LINKS = 2;
+const ALPHA = 2.67;
 const MAX_LINKS = 200;
 /** Share of links that go to a page drawn by popularity (the rest are uniform). */
 const POPULAR_SHARE = 0.7;
@@ -124,13 +123,16 @@ export function crawl(web: SyntheticWeb, fpp: number): CrawlReport {
   let wrong = 0;
   let predicted = 0;
   let added = 0;
+  const m = filter.bits;
+  const k = filter.hashes;
   const admit = (page: number): void => {
     const url = web.url(page);
     linksSeen++;
     const known = exact!.has(url);
-    // The chance that a new URL is taken for seen, with `added` items in the filter (Bloom, 1970).
+    // The chance that a new URL is taken for seen with `added` items in the filter,
+    // (1 - e^(-kn/m))^k (Bloom, 1970; see falsePositiveRate in src/sizing.ts).
     if (!known) {
-      predicted += added === 0 ? 0 : falsePositiveRate(filter.bits, added, filter.hashes);
+      predicted += Math.pow(1 - Math.exp((-k * added) / m), k);
       exact!.add(url);
     }
     if (filter.add(url)) {
