@@ -175,20 +175,23 @@ describe('bloom dedupe', () => {
     expect(r.stderr.toString()).toMatch(/^bloom: cannot open .*absent\.txt/);
   });
 
-  it('SIGINT saves the state before exiting', async () => {
-    const state = join(dir, 'sigint.blmw');
-    const child = spawn(process.execPath, [BIN, 'dedupe', '--state', state, '--capacity', '1000'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stdin.write('alpha\nbeta\nalpha\n');
-    await until(() => out === 'alpha\nbeta\n');
-    const code = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    child.kill('SIGINT');
-    expect(await code).toBe(130);
-    const filter = loadFileSync(state);
-    expect(filter.has('alpha') && filter.has('beta')).toBe(true);
-    expect(filter.addedCount()).toBe(2);
-  });
+  for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal} saves the state before exiting (status ${status})`, async () => {
+      const state = join(dir, `${signal}.blmw`);
+      const child = spawn(process.execPath, [BIN, 'dedupe', '--state', state, '--capacity', '1000'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      // stdin stays open: the process is waiting for more input when the signal comes.
+      child.stdin.write('alpha\nbeta\nalpha\n');
+      await until(() => out === 'alpha\nbeta\n');
+      const code = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      child.kill(signal);
+      expect(await code).toBe(status);
+      const filter = loadFileSync(state);
+      expect(filter.has('alpha') && filter.has('beta')).toBe(true);
+      expect(filter.addedCount()).toBe(2);
+    });
+  }
 
   it('SIGKILL in the middle of a run leaves a state file that loads', async () => {
     const state = join(dir, 'sigkill.blmw');
