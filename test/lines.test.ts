@@ -9,7 +9,7 @@ import { BloomFilter as ReferenceFilter } from '../src/reference/filter.js';
 import { ReferenceLines } from '../src/reference/lines.js';
 import type { Scheme } from '../src/options.js';
 
-/** Runs `bytes` through a deduper, reading at most `chunk` bytes at a time. */
+/** Runs `bytes` through a deduper, reading at most `chunk` bytes at a time; records its counts in `counts`. */
 function run(core: LinesCore, bytes: Uint8Array, chunk: number): Uint8Array {
   const dedupe = new LineDeduper(core);
   const out: number[] = [];
@@ -22,8 +22,12 @@ function run(core: LinesCore, bytes: Uint8Array, chunk: number): Uint8Array {
     for (const c of dedupe.push(n)) out.push(...c);
   }
   for (const c of dedupe.finish()) out.push(...c);
+  counts.push([dedupe.linesRead, dedupe.linesPrinted]);
   return Uint8Array.from(out);
 }
+
+/** [lines read, lines printed] of each run, in order. */
+const counts: [number, number][] = [];
 
 /** The spec, computed with an exact set over the items (latin1 keys keep every byte). */
 function firstOccurrences(bytes: Uint8Array, invert: boolean): Uint8Array {
@@ -59,6 +63,7 @@ describe('lines: wasm equals the reference twin and the spec', () => {
           const ref = new ReferenceFilter(bits, 7, { scheme });
           const a = run(wasmLines(wasm, invert, [size]), bytes, chunk);
           const b = run(new ReferenceLines(ref, size, invert), bytes, chunk);
+          expect(counts[counts.length - 2]).toEqual(counts[counts.length - 1]);
           // Buffer.equals: toEqual walks a typed array element by element, far too slowly here.
           expect(latin1(a)).toBe(latin1(b));
           expect(Buffer.from(wasm.bitArray()).equals(ref.bitArray())).toBe(true);
