@@ -4,7 +4,7 @@
 
 import { bitString } from './bit-string.js';
 import { Engine } from './engine.js';
-import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from './options.js';
+import { checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, type FilterOptions, type Scheme } from './options.js';
 import { capacityParams } from './sizing.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
@@ -51,6 +51,13 @@ export class BloomFilter {
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
     return this.engine.positions(item);
+  }
+
+  /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
+  shardOf(item: string | Uint8Array, shards: number): number {
+    checkItem(item);
+    checkInteger('shards', shards, 1, MAX_SHARDS);
+    return this.engine.shardPositions(item, shards);
   }
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */

@@ -2,11 +2,12 @@
 // computed in plain TypeScript from src/reference/{hash,probe,bit-array}.ts.
 
 import { bitString } from '../bit-string.js';
-import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from '../options.js';
+import { checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, type FilterOptions, type Scheme } from '../options.js';
 import { capacityParams } from '../sizing.js';
 import { BitArray } from './bit-array.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
+import { pairKey, shardIndex } from './shard.js';
 
 const encoder = new TextEncoder();
 
@@ -62,6 +63,19 @@ export class BloomFilter {
     }
     const { h1, h2 } = bytesum(utf8(item), m);
     return probeDouble(h1, h2, m, k);
+  }
+
+  /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
+  shardOf(item: string | Uint8Array, shards: number): number {
+    checkItem(item);
+    checkInteger('shards', shards, 1, MAX_SHARDS);
+    if (this.scheme === 'xxh64') return shardIndex(xxh64(utf8(item), this.seed), shards);
+    if (this.scheme === 'poly') {
+      const { h1, h2 } = poly(codeUnits(item));
+      return shardIndex(pairKey(h1, h2), shards);
+    }
+    const { h1, h2 } = bytesum(utf8(item), this.bits);
+    return shardIndex(pairKey(h1, h2), shards);
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */

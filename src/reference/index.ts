@@ -7,7 +7,7 @@ import { BloomFilter } from './filter.js';
 
 export { BloomFilter };
 export { BloomAllocationError, BloomRangeError, BloomTypeError } from '../errors.js';
-export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
+export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
