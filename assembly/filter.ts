@@ -42,15 +42,17 @@ export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u3
 }
 
 /**
- * Sets the parameters only, reserving no bits: for an instance that computes
- * positions and shards for bits kept elsewhere (bloomwasm/redis). Its add,
- * has and clear must never be called.
+ * Sets the parameters and makes room for the scratch region only, reserving
+ * no bits: for an instance that computes positions and shards for bits kept
+ * elsewhere (bloomwasm/redis). Its add, has and clear must never be called.
+ * Returns 0, or 1 when memory cannot be had.
  */
-export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): void {
+export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
   bits = <u64>m;
   hashes = min(k, MAX_HASHES);
   scheme = schemeId;
   seed = (<u64>seedHi << 32) | <u64>seedLo;
+  return reserveBits(0) ? 0 : 1;
 }
 
 /** Bytes of the packed bit array: ceil(m / 8). */

@@ -17,7 +17,7 @@ import { WASM_BASE64 } from './wasm-bytes.generated.js';
 interface FilterExports {
   memory: WebAssembly.Memory;
   configure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
-  configureHashing(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): void;
+  configureHashing(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
   add(len: number, wide: number): number;
   has(len: number, wide: number): number;
   positions(len: number, wide: number): void;
@@ -86,11 +86,10 @@ export class Engine {
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
     this.byteLength = Math.ceil(params.bits / 8);
-    if (hashOnly) {
-      this.x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
-    } else if (this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
-      throw new BloomAllocationError(params.bits, this.byteLength);
-    }
+    const status = hashOnly
+      ? this.x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
+      : this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
+    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
     const buffer = this.x.memory.buffer;
     const ptr = this.x.scratchPtr();
     this.scratchSize = this.x.scratchSize();
