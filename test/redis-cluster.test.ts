@@ -20,7 +20,19 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
   let servers: RedisServer[] = [];
   let cluster: RedisClusterType;
   const monitors: RedisClientType[] = [];
+  const pokers: RedisClientType[] = [];
   const lines = new Map<number, string[]>();
+  let marks = 0;
+
+  /** Waits until every node's MONITOR stream has caught up (an ECHO sent now has shown up in it). */
+  async function drain(): Promise<void> {
+    const token = `bloomwasm-mark-${++marks}`;
+    await Promise.all(pokers.map((p) => p.echo(token)));
+    for (let i = 0; [...lines.values()].some((list) => !list.some((l) => l.includes(token))); i++) {
+      if (i > 500) throw new Error('MONITOR streams did not catch up');
+      await sleep(10);
+    }
+  }
 
   beforeAll(async () => {
     for (let i = 0; i < 3; i++) servers.push(await RedisServer.start({ cluster: true }));
@@ -43,11 +55,15 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
       lines.set(s.port, []);
       await m.monitor((line: string) => lines.get(s.port)!.push(line));
       monitors.push(m);
+      const poker: RedisClientType = createClient({ url: s.url });
+      poker.on('error', () => {});
+      await poker.connect();
+      pokers.push(poker);
     }
   });
 
   afterAll(async () => {
-    for (const m of monitors) await m.close().catch(() => {});
+    for (const m of [...monitors, ...pokers]) await m.close().catch(() => {});
     await cluster?.close().catch(() => {});
     for (const s of servers) await s.stop();
     servers = [];
@@ -55,7 +71,7 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
 
   it('keeps each batch on its shard\'s slot, one script call per shard per batch', async () => {
     const shards = 6;
-    const rf = await RedisBloomFilter.reserve(cluster, 'clustered', { bits: 6 * 50_021, hashes: 7 }, { shards });
+    const rf = await RedisBloomFilter.reserve(cluster, 'clustered', { bits: 6 * 50_021, hashes: 7 }, { shards, batchSize: 1000 });
     const local = Array.from({ length: shards }, () => new BloomFilter(rf.shardBits, 7));
     const batch = (round: number) => Array.from({ length: 1200 }, (_, i) => `https://cluster.example/${round}/${i}`);
     // Slots and owners: CLUSTER KEYSLOT for the keys, CLUSTER NODES for who serves what.
@@ -83,16 +99,16 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
     expect(await rf.hasMany(warm)).toEqual(warm.map(() => true));
 
     for (let round = 1; round <= 3; round++) {
+      await drain();
       for (const list of lines.values()) list.length = 0;
       const items = batch(round);
       const expected = items.map((x) => local[rf.shardOf(x)].add(x));
       expect(await rf.addMany(items)).toEqual(expected);
       expect(await rf.hasMany(items)).toEqual(items.map(() => true));
       const touched = new Set(items.map((x) => rf.shardOf(x)));
-      // MONITOR lines arrive asynchronously: wait for all script calls.
-      const calls = () => [...lines.values()].flat().filter((l) => /\] "(evalsha|eval|evalsha_ro|eval_ro)" /i.test(l));
-      for (let i = 0; i < 200 && calls().length < 2 * touched.size; i++) await sleep(20);
-      expect(calls().length).toBe(2 * touched.size); // one add and one has call per shard
+      await drain();
+      const calls = [...lines.values()].flat().filter((l) => /\] "(evalsha|eval|evalsha_ro|eval_ro)" /i.test(l));
+      expect(calls.length).toBe(2 * touched.size); // one add and one has call per shard
       let innerCommands = 0;
       for (const [port, list] of lines) {
         let scriptSlot = -1;

@@ -1,6 +1,7 @@
 // The one place that talks to node-redis: a single client or a cluster,
-// both through sendCommand, so every call can carry an AbortSignal (which
-// removes a command that has not been written yet) and be routed by its key.
+// both through sendCommand, each call routed by its key. No AbortSignal is
+// used: withdrawing queued commands corrupts node-redis 5.12's write queue
+// (removing its head leaves a stale link, and later commands never go out).
 
 import type { RedisClientType, RedisClusterType } from 'redis';
 import { RedisBloomAuthError, RedisBloomConfigError } from './errors.js';
@@ -12,7 +13,6 @@ export type RedisConnection = RedisClientType<any, any, any, any, any> | RedisCl
 
 /** Per-call options passed through to node-redis. */
 export interface SendOptions {
-  abortSignal?: AbortSignal;
   typeMapping?: Record<number, unknown>;
 }
 
@@ -47,11 +47,6 @@ export function isErrorReply(err: unknown): err is Error {
     if ((p as { constructor?: { name?: string } }).constructor?.name === 'ErrorReply') return true;
   }
   return false;
-}
-
-/** True for node-redis's AbortError: the command was removed before it was written. */
-export function isAbortError(err: unknown): boolean {
-  return err instanceof Error && err.constructor?.name === 'AbortError';
 }
 
 // Error replies that the server gives before a script runs, or that our

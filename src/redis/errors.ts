@@ -29,7 +29,7 @@ export interface BatchOutcome<T> {
   results: (boolean | undefined)[];
   /** Items whose add may or may not have reached Redis: treat them as new. */
   uncertain: T[];
-  /** Items certainly not added: never sent, or refused before any bit was set. */
+  /** Items certainly not added: Redis refused their call before any bit was set (auth, configuration, OOM, ...). */
   notAdded: T[];
 }
 
