@@ -58,7 +58,6 @@ describeRedis('RedisBloomFilter when the server dies mid-batch', () => {
       const notAdded = new Set(failure.notAdded);
       const acknowledged = items.filter((_, i) => failure.results[i] === true);
       expect(uncertain.size).toBeGreaterThan(0);
-      expect(notAdded.size).toBe(0); // a lost reply is never reported as "not added"
       expect(acknowledged.length).toBeGreaterThan(0);
       // Every item is in exactly one of: answered, uncertain, not added.
       const placed = items.filter(

@@ -219,64 +219,65 @@ export class RedisBloomFilter {
 
   /**
    * Adds every item: a shard's share of the batch goes out as script calls
-   * of at most batchSize items, all written at once, and shards run in
-   * parallel. Per item, true when it was new, exactly as sequential add()
-   * calls would answer. On failure rejects with RedisBloomBatchError, which
-   * lists the uncertain items; nothing is retried.
+   * of at most batchSize items, each written as soon as it is full, and
+   * shards run in parallel. Per item, true when it was new, exactly as
+   * sequential add() calls would answer. On failure rejects with
+   * RedisBloomBatchError, which lists the uncertain items; nothing is retried.
    */
   async addMany(items: Items): Promise<boolean[]> {
     const list = itemList(items);
     if (list.length === 0) return [];
-    const batches = this.plan(list);
     const results = new Array<boolean | undefined>(list.length);
-    const done = new Set<Batch>();
+    const sent: Batch[] = [];
+    const answered = new Set<Batch>();
     const refused = new Map<Batch, unknown>();
-    return new Promise<boolean[]>((resolve, reject) => {
-      let pending = batches.length;
-      let settled = false;
-      const finish = (lost?: { batch: Batch; err: unknown }) => {
-        settled = true;
-        if (lost === undefined && refused.size === 0) return resolve(results as boolean[]);
-        // A lost connection settles at once: its unanswered calls may never
-        // be answered. Calls already handed to node-redis stay in its queue
-        // (with disableOfflineQueue they are dropped with the connection),
-        // so every unanswered item is uncertain, never "not added".
-        const uncertain: Item[] = [];
-        const notAdded: Item[] = [];
-        for (const batch of batches) {
-          if (done.has(batch)) continue;
-          const into = refused.has(batch) && refusedBeforeRunning(refused.get(batch)) ? notAdded : uncertain;
-          for (const i of batch.indices) into.push(list[i]);
-        }
-        const cause = typedError(lost?.err ?? refused.values().next().value, this.name);
-        reject(new RedisBloomBatchError({ results: results.slice(), uncertain, notAdded }, cause));
-      };
-      for (const batch of batches) {
-        runScript(this.send, ADD_SCRIPT, false, batch.args).then(
-          (reply) => {
-            if (settled) return;
-            try {
-              const flags = replyText(reply, batch.indices.length);
-              for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) === 49;
-              done.add(batch);
-            } catch (err) {
-              refused.set(batch, err);
-            }
-            if (--pending === 0) finish();
-          },
-          (err: unknown) => {
-            if (settled) return;
-            // An error reply leaves the connection usable: wait for the other calls.
-            if (isErrorReply(err)) {
-              refused.set(batch, err);
-              if (--pending === 0) finish();
-            } else {
-              finish({ batch, err });
-            }
-          },
-        );
-      }
-    });
+    let lost: { err: unknown } | undefined;
+    let pending = 0;
+    let wake: (() => void) | undefined;
+    const dispatch = (batch: Batch): void => {
+      sent.push(batch);
+      pending++;
+      runScript(this.send, ADD_SCRIPT, false, batch.args).then(
+        (reply) => {
+          try {
+            const flags = replyText(reply, batch.indices.length);
+            for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) === 49;
+            answered.add(batch);
+          } catch (err) {
+            refused.set(batch, err);
+          }
+          pending--;
+          wake?.();
+        },
+        (err: unknown) => {
+          // An error reply leaves the connection usable: the other calls still
+          // answer. Anything else (a lost connection) settles at once.
+          if (isErrorReply(err)) refused.set(batch, err);
+          else lost ??= { err };
+          pending--;
+          wake?.();
+        },
+      );
+    };
+    await this.dispatchAll(list, dispatch, () => lost !== undefined);
+    while (pending > 0 && lost === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    if (lost === undefined && refused.size === 0) return results as boolean[];
+    // Unanswered calls are uncertain: they may have run. Calls already handed
+    // to node-redis stay in its queue unless the client has
+    // disableOfflineQueue, so they are never reported "not added"; only calls
+    // Redis refused before running, and items never handed over, are.
+    const uncertain: Item[] = [];
+    const notAdded: Item[] = [];
+    const handed = new Uint8Array(list.length);
+    for (const batch of sent) {
+      for (const i of batch.indices) handed[i] = 1;
+      if (answered.has(batch)) continue;
+      const into = refused.has(batch) && refusedBeforeRunning(refused.get(batch)) ? notAdded : uncertain;
+      for (const i of batch.indices) into.push(list[i]);
+    }
+    for (let i = 0; i < list.length; i++) if (!handed[i]) notAdded.push(list[i]);
+    const cause = typedError(lost !== undefined ? lost.err : refused.values().next().value, this.name);
+    throw new RedisBloomBatchError({ results: results.slice(), uncertain, notAdded }, cause);
   }
 
   /** False when the item was certainly never added; true when it may have been. Read-only. */
@@ -290,17 +291,20 @@ export class RedisBloomFilter {
     const list = itemList(items);
     const results = new Array<boolean>(list.length);
     if (list.length === 0) return [];
-    await Promise.all(
-      this.plan(list).map(async (batch) => {
-        try {
-          const reply = await runScript(this.send, HAS_SCRIPT, true, batch.args);
+    const calls: Promise<void>[] = [];
+    let failed = false;
+    await this.dispatchAll(list, (batch) => {
+      calls.push(
+        runScript(this.send, HAS_SCRIPT, true, batch.args).then((reply) => {
           const flags = replyText(reply, batch.indices.length);
           for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) === 49;
-        } catch (err) {
+        }, (err: unknown) => {
+          failed = true;
           throw typedError(err, this.name);
-        }
-      }),
-    );
+        }),
+      );
+    }, () => failed);
+    await Promise.all(calls);
     return results;
   }
 
@@ -351,12 +355,17 @@ export class RedisBloomFilter {
     await this.call(this.send(configKey(this.name), false, ['DEL', configKey(this.name)]));
   }
 
-  /** Groups items by shard into script calls of at most batchSize items, with their Redis bit offsets. */
-  private plan(list: Item[]): Batch[] {
+  /**
+   * Groups items by shard into script calls of at most batchSize items, with
+   * their Redis bit offsets, and hands each call to `send` as soon as it is
+   * full. After each, it yields one macrotask so node-redis writes the call
+   * and Redis runs it while the next one is hashed. Stops early when `stop`
+   * says so; the leftover calls go out at the end, in shard order.
+   */
+  private async dispatchAll(list: Item[], send: (batch: Batch) => void, stop: () => boolean): Promise<void> {
     const k = this.hashes;
     const probed = this.engine.probed;
     const open = new Array<Batch | undefined>(this.shards);
-    const batches: Batch[] = [];
     const head = [this.fingerprint, String(this.shardBytes), String(k)];
     for (let i = 0; i < list.length; i++) {
       const s = this.engine.shardPositions(list[i], this.shards);
@@ -364,13 +373,19 @@ export class RedisBloomFilter {
       if (batch === undefined) {
         batch = { indices: [], args: scriptArgs([bitmapKey(this.name, s), metaKey(this.name, s)], head) };
         open[s] = batch;
-        batches.push(batch);
       }
       batch.indices.push(i);
       for (let j = 0; j < k; j++) batch.args.push(String(redisOffset(probed[j])));
-      if (batch.indices.length === this.batchSize) open[s] = undefined;
+      if (batch.indices.length === this.batchSize) {
+        open[s] = undefined;
+        send(batch);
+        if (i + 1 < list.length) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (stop()) return;
+        }
+      }
     }
-    return batches;
+    for (const batch of open) if (batch !== undefined) send(batch);
   }
 
   /** The configuration hash's fields. */
