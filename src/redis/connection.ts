@@ -3,13 +3,27 @@
 // used: withdrawing queued commands corrupts node-redis 5.12's write queue
 // (removing its head leaves a stale link, and later commands never go out).
 
-import type { RedisClientType, RedisClusterType } from 'redis';
 import { RedisBloomAuthError, RedisBloomConfigError } from './errors.js';
 import type { Script } from './scripts.js';
 
-/** A connected node-redis v5 client or cluster (createClient / createCluster), used as given. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RedisConnection = RedisClientType<any, any, any, any, any> | RedisClusterType<any, any, any, any, any>;
+/**
+ * A connected node-redis v5 client or cluster (createClient / createCluster),
+ * used as given. Typed by the one method used, so that clients with any
+ * modules, scripts or RESP version fit, and so that these declarations do
+ * not need the optional `redis` package.
+ */
+export type RedisConnection = RedisClientLike | RedisClusterLike;
+
+/** What the filter uses of a node-redis client. */
+export interface RedisClientLike {
+  sendCommand(args: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** What the filter uses of a node-redis cluster (its `masters` tells it from a client). */
+export interface RedisClusterLike {
+  readonly masters: unknown;
+  sendCommand(firstKey: unknown, isReadonly: unknown, args: unknown, options?: unknown): Promise<unknown>;
+}
 
 /** Per-call options passed through to node-redis. */
 export interface SendOptions {

@@ -5,5 +5,5 @@
  */
 export { RedisBloomFilter, type Item, type Items, type OpenOptions, type RedisBloomInfo, type ReserveOptions, type Sizing } from './filter.js';
 export { RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, type BatchOutcome } from './errors.js';
-export type { RedisConnection } from './connection.js';
+export type { RedisClientLike, RedisClusterLike, RedisConnection } from './connection.js';
 export { MAX_SHARD_BITS } from './layout.js';
