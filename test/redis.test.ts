@@ -197,6 +197,12 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     expect(String((batchError.cause as Error).message)).toContain('hashes=4');
     expect([batchError.notAdded, batchError.uncertain]).toEqual([['b'], []]);
     await expect(rf.has('a')).rejects.toThrow(RedisBloomConfigError);
+    // Many calls, all refused before running: every item is "not added", none uncertain.
+    const many = Array.from({ length: 1000 }, (_, i) => `https://many.example/${i}`);
+    await expect(rf.hasMany(many)).rejects.toThrow(RedisBloomConfigError);
+    const refusedMany = (await rf.addMany(many).catch((err: unknown) => err)) as RedisBloomBatchError;
+    expect([refusedMany.notAdded.length, refusedMany.uncertain.length]).toEqual([1000, 0]);
+    expect(refusedMany.results.every((r) => r === undefined)).toBe(true);
     // A shard deleted behind the filter's back (as eviction would) is refused, not silently recreated.
     await client.del('{mismatch:0}');
     const evicted = await replaced.add('c').catch((err: unknown) => err);

@@ -294,15 +294,16 @@ export class RedisBloomFilter {
     const calls: Promise<void>[] = [];
     let failed = false;
     await this.dispatchAll(list, (batch) => {
-      calls.push(
-        runScript(this.send, HAS_SCRIPT, true, batch.args).then((reply) => {
-          const flags = replyText(reply, batch.indices.length);
-          for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) === 49;
-        }, (err: unknown) => {
-          failed = true;
-          throw typedError(err, this.name);
-        }),
-      );
+      const call = runScript(this.send, HAS_SCRIPT, true, batch.args).then((reply) => {
+        const flags = replyText(reply, batch.indices.length);
+        for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) === 49;
+      }, (err: unknown) => {
+        failed = true;
+        throw typedError(err, this.name);
+      });
+      // Handled below by Promise.all; marked now, since a call may fail while later ones are still being hashed.
+      call.catch(() => {});
+      calls.push(call);
     }, () => failed);
     await Promise.all(calls);
     return results;
