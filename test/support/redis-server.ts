@@ -45,9 +45,19 @@ export async function freePort(bus = false): Promise<number> {
 }
 
 const live = new Set<ChildProcess>();
-process.on('exit', () => {
+const killLive = (): void => {
   for (const child of live) child.kill('SIGKILL');
-});
+};
+process.on('exit', killLive);
+// A test that times out never reaches its finally; the runner then ends the
+// worker with a signal, which skips 'exit'. Kill the servers, then let the
+// signal do what it would have done.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killLive();
+    process.kill(process.pid, signal);
+  });
+}
 
 /** Options of RedisServer.start. */
 export interface ServerOptions {
