@@ -8,7 +8,9 @@ import { BloomTypeError } from './errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from './format.js';
-import { checkCompatible, checkItem, checkParams, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+import {
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+} from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 
@@ -66,6 +68,13 @@ export class BloomFilter {
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
     return this.engine.batch(checkBatch(items), 1);
+  }
+
+  /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
+  shardOf(item: string | Uint8Array, shards: number): number {
+    checkItem(item);
+    checkInteger('shards', shards, 1, MAX_SHARDS);
+    return this.engine.shardPositions(item, shards);
   }
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */
