@@ -228,3 +228,16 @@ describe('bad batches', () => {
     });
   }
 });
+
+describe('batches after memory grows', () => {
+  it('addMany and hasMany still match single calls after the lines region (bloom dedupe) grows memory', () => {
+    const grown = new BloomFilter(100_003, 7);
+    const plain = new BloomFilter(100_003, 7);
+    const engine = (grown as unknown as { engine: { reserveLines(size: number, printSeen: boolean): boolean } }).engine;
+    expect(engine.reserveLines(1 << 20, false)).toBe(true);
+    const items = Array.from({ length: 5000 }, (_, i) => `item-${i}`);
+    expect(Array.from(grown.addMany(items))).toEqual(singles(plain, items, 'add'));
+    expect(Array.from(grown.hasMany(['item-1', 'nope']))).toEqual([1, 0]);
+    expect(grown.bitArray()).toEqual(plain.bitArray());
+  });
+});
