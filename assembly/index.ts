@@ -72,3 +72,10 @@ export function positionsPtr(): usize {
 export function bitsPtr(): usize {
   return BITS_PTR;
 }
+
+// A Bitmap (seed 004) is an instance of this same module configured by
+// bitmapConfigure instead of configure; see assembly/bitmap.ts.
+export {
+  bitmapClear, bitmapClearAll, bitmapConfigure, bitmapCount, bitmapFirstInvalid, bitmapHas,
+  bitmapHasMany, bitmapNextValues, bitmapSet, bitmapSetMany,
+} from "./bitmap";

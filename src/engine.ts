@@ -14,7 +14,7 @@ import type { FilterParams } from './options.js';
 import { WASM_BASE64 } from './wasm-bytes.generated.js';
 
 /** The exports of assembly/index.ts. */
-interface FilterExports {
+export interface FilterExports {
   memory: WebAssembly.Memory;
   configure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
   add(len: number, wide: number): number;
@@ -32,12 +32,23 @@ interface FilterExports {
   scratchSize(): number;
   positionsPtr(): number;
   bitsPtr(): number;
+  // The Bitmap's exports (assembly/bitmap.ts); values are passed as i32 and read as u32.
+  bitmapConfigure(size: number): number;
+  bitmapClearAll(): void;
+  bitmapCount(): number;
+  bitmapSet(value: number): number;
+  bitmapHas(value: number): number;
+  bitmapClear(value: number): number;
+  bitmapFirstInvalid(n: number, signed: number): number;
+  bitmapSetMany(n: number): number;
+  bitmapHasMany(n: number, signed: number): number;
+  bitmapNextValues(from: number, max: number): number;
 }
 
 let compiled: WebAssembly.Module | undefined;
 
 /** Compiles the embedded module once, synchronously, on first use. */
-function filterModule(): WebAssembly.Module {
+export function filterModule(): WebAssembly.Module {
   if (compiled === undefined) {
     const text = atob(WASM_BASE64);
     const bytes = new Uint8Array(text.length);

@@ -9,6 +9,8 @@ export { BloomFilter };
 export { BloomAllocationError, BloomRangeError, BloomTypeError } from './errors.js';
 export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from './options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './sizing.js';
+export { Bitmap } from './bitmap.js';
+export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap-values.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {
