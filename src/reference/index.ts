@@ -11,6 +11,8 @@ export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from '
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
 export { Bitmap } from './bitmap.js';
 export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap-values.js';
+export { ScalableBloomFilter } from './scalable.js';
+export { MAX_GROWTH, type BatchItems, type PackedItems, type ScalableMember, type ScalableOptions } from '../scalable-plan.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
 export class SeenFilter extends SeenFilterOver {
