@@ -30,9 +30,9 @@ let setCount: u64 = 0;
  */
 export function bitmapConfigure(values: f64): i32 {
   size = <u64>values;
-  if (!reserveBits(wordBytes())) return 1;
-  bitmapClearAll();
-  return 0;
+  setCount = 0;
+  // Freshly grown pages are zero: a new bitmap needs no clearing.
+  return reserveBits(wordBytes()) ? 0 : 1;
 }
 
 /** Zeroes every bit and the counter. */

@@ -7,7 +7,7 @@
 // scratch region in chunks, so one call crosses into wasm per chunk.
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './bitmap-values.js';
-import { filterModule, type FilterExports } from './engine.js';
+import { instantiate, type FilterExports } from './engine.js';
 import { BloomAllocationError } from './errors.js';
 
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
@@ -30,17 +30,18 @@ export class Bitmap implements Iterable<number> {
   /** An empty bitmap for integers in [0, size); size is at most 2^32. */
   constructor(size: number) {
     this.size = checkBitmapSize(size);
-    this.x = new WebAssembly.Instance(filterModule(), {}).exports as unknown as FilterExports;
-    if (this.x.bitmapConfigure(this.size) !== 0) throw new BloomAllocationError(this.size, Math.ceil(this.size / 8));
+    const bytes = Math.ceil(this.size / 8);
+    this.x = instantiate(this.size, bytes);
+    if (this.x.bitmapConfigure(this.size) !== 0) throw new BloomAllocationError(this.size, bytes);
     // Memory grew once, in bitmapConfigure; it never grows again, so views
     // built now stay attached for the bitmap's life.
     const buffer = this.x.memory.buffer;
     const ptr = this.x.scratchPtr();
-    const bytes = this.x.scratchSize();
-    this.scratchU32 = new Uint32Array(buffer, ptr, bytes >> 2);
-    this.scratchI32 = new Int32Array(buffer, ptr, bytes >> 2);
-    this.scratchBytes = new Uint8Array(buffer, ptr, bytes);
-    this.hasChunk = Math.floor(bytes / 5);
+    const scratchSize = this.x.scratchSize();
+    this.scratchU32 = new Uint32Array(buffer, ptr, scratchSize >> 2);
+    this.scratchI32 = new Int32Array(buffer, ptr, scratchSize >> 2);
+    this.scratchBytes = new Uint8Array(buffer, ptr, scratchSize);
+    this.hasChunk = Math.floor(scratchSize / 5);
     this.bitsPtr = this.x.bitsPtr();
   }
 

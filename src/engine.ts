@@ -64,7 +64,7 @@ export function filterModule(): WebAssembly.Module {
  * cannot; that is the same failure as an oversized filter, so it is
  * reported as one.
  */
-function instantiate(bits: number, bytes: number): FilterExports {
+export function instantiate(bits: number, bytes: number): FilterExports {
   try {
     return new WebAssembly.Instance(filterModule(), {}).exports as unknown as FilterExports;
   } catch (error) {
