@@ -5,6 +5,10 @@
 // with the same layout: value v is bit (v & 7) of byte BITS_PTR + (v >> 3).
 // The pure-TypeScript twin is src/reference/bitmap.ts.
 //
+// Single values are set and tested by JS directly in the bits region (a
+// call into wasm costs more than the bit operation itself), and JS keeps
+// the count; what runs here are the loops over many values.
+//
 // Batches arrive in the scratch region as u32[n] (an Int32Array's bytes are
 // passed as they are and read as i32 when `signed`). The JS side validates
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
@@ -15,8 +19,6 @@ import { clearBits, getBit, setBit } from "./bit-array";
 
 /** The number of representable values: members are in [0, size); at most 2^32. */
 let size: u64 = 0;
-/** How many values are set, kept on every 0-to-1 and 1-to-0 transition so count() is O(1). */
-let setCount: u64 = 0;
 
 /** Bytes of the bits region, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
 // @ts-ignore: decorator
@@ -30,43 +32,13 @@ let setCount: u64 = 0;
  */
 export function bitmapConfigure(values: f64): i32 {
   size = <u64>values;
-  setCount = 0;
   // Freshly grown pages are zero: a new bitmap needs no clearing.
   return reserveBits(wordBytes()) ? 0 : 1;
 }
 
-/** Zeroes every bit and the counter. */
+/** Zeroes every bit. */
 export function bitmapClearAll(): void {
   clearBits(wordBytes());
-  setCount = 0;
-}
-
-/** The number of set values. */
-export function bitmapCount(): f64 {
-  return <f64>setCount;
-}
-
-/** Sets value v; true when it was not set before. */
-export function bitmapSet(v: u32): bool {
-  if (!setBit(<u64>v)) return false;
-  setCount++;
-  return true;
-}
-
-/** True when value v is set. */
-export function bitmapHas(v: u32): bool {
-  return getBit(<u64>v);
-}
-
-/** Clears value v; true when it was set. */
-export function bitmapClear(v: u32): bool {
-  const ptr = BITS_PTR + <usize>(v >> 3);
-  const mask = <u32>1 << (v & 7);
-  const byte = <u32>load<u8>(ptr);
-  if (!(byte & mask)) return false;
-  store<u8>(ptr, byte & ~mask);
-  setCount--;
-  return true;
 }
 
 /**
@@ -89,7 +61,6 @@ export function bitmapSetMany(n: u32): u32 {
   for (let i: u32 = 0; i < n; i++) {
     if (setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)))) fresh++;
   }
-  setCount += <u64>fresh;
   return fresh;
 }
 

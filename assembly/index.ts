@@ -76,6 +76,5 @@ export function bitsPtr(): usize {
 // A Bitmap (seed 004) is an instance of this same module configured by
 // bitmapConfigure instead of configure; see assembly/bitmap.ts.
 export {
-  bitmapClear, bitmapClearAll, bitmapConfigure, bitmapCount, bitmapFirstInvalid, bitmapHas,
-  bitmapHasMany, bitmapNextValues, bitmapSet, bitmapSetMany,
+  bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";

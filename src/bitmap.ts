@@ -3,8 +3,12 @@
 // the wasm side is assembly/bitmap.ts.
 //
 // Each Bitmap owns one instance of the filter module, configured as a bit
-// array instead of a filter. Batches and iteration go through the instance's
-// scratch region in chunks, so one call crosses into wasm per chunk.
+// array instead of a filter. Single values are set and tested here, in a
+// view of the wasm bits: a call into wasm costs more than one bit operation
+// (measured: about 2x slower per single has), so only the loops over many
+// values run in wasm. Batches and iteration go through the instance's
+// scratch region in chunks, one call into wasm per chunk. The count is kept
+// here, raised and lowered by single operations and by what setMany reports.
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './bitmap-values.js';
 import { instantiate, type FilterExports } from './engine.js';
@@ -24,8 +28,10 @@ export class Bitmap implements Iterable<number> {
   private readonly scratchBytes: Uint8Array;
   /** Values per hasMany chunk: 4 bytes in, 1 byte out each, within the scratch. */
   private readonly hasChunk: number;
-  /** Offset of the packed bits. */
-  private readonly bitsPtr: number;
+  /** The packed bits in wasm memory: value v is bit (v & 7) of byte v >> 3. */
+  private readonly bits: Uint8Array;
+  /** How many values are set. */
+  private setCount = 0;
 
   /** An empty bitmap for integers in [0, size); size is at most 2^32. */
   constructor(size: number) {
@@ -42,32 +48,47 @@ export class Bitmap implements Iterable<number> {
     this.scratchI32 = new Int32Array(buffer, ptr, scratchSize >> 2);
     this.scratchBytes = new Uint8Array(buffer, ptr, scratchSize);
     this.hasChunk = Math.floor(scratchSize / 5);
-    this.bitsPtr = this.x.bitsPtr();
+    this.bits = new Uint8Array(buffer, this.x.bitsPtr(), bytes);
   }
 
   /** Adds value; true when it was not already set. */
   set(value: number): boolean {
-    return this.x.bitmapSet(checkValue('value', value, this.size)) !== 0;
+    const v = checkValue('value', value, this.size);
+    // v < 2^32: the unsigned shift gives the byte index, v & 7 the bit.
+    const byte = v >>> 3;
+    const mask = 1 << (v & 7);
+    if (this.bits[byte] & mask) return false;
+    this.bits[byte] |= mask;
+    this.setCount++;
+    return true;
   }
 
   /** True when value is set. */
   has(value: number): boolean {
-    return this.x.bitmapHas(checkValue('value', value, this.size)) !== 0;
+    const v = checkValue('value', value, this.size);
+    return (this.bits[v >>> 3] & (1 << (v & 7))) !== 0;
   }
 
   /** Removes value; true when it was set. */
   clear(value: number): boolean {
-    return this.x.bitmapClear(checkValue('value', value, this.size)) !== 0;
+    const v = checkValue('value', value, this.size);
+    const byte = v >>> 3;
+    const mask = 1 << (v & 7);
+    if (!(this.bits[byte] & mask)) return false;
+    this.bits[byte] &= ~mask;
+    this.setCount--;
+    return true;
   }
 
   /** Removes every value. */
   clearAll(): void {
     this.x.bitmapClearAll();
+    this.setCount = 0;
   }
 
   /** How many values are set, in O(1). */
   count(): number {
-    return this.x.bitmapCount();
+    return this.setCount;
   }
 
   /**
@@ -84,7 +105,7 @@ export class Bitmap implements Iterable<number> {
       const bad = this.x.bitmapFirstInvalid(len, batch instanceof Int32Array ? 1 : 0);
       if (bad >= 0) throw invalidValue(batch, at + bad, this.size);
       // One chunk is still staged: set it now rather than copying it again.
-      if (n <= chunk) return this.x.bitmapSetMany(len);
+      if (n <= chunk) return this.counted(this.x.bitmapSetMany(len));
     }
     return this.setChecked(batch, chunk);
   }
@@ -146,7 +167,7 @@ export class Bitmap implements Iterable<number> {
 
   /** A copy of the packed bits: value v is bit (v & 7) of byte v >> 3. */
   bitArray(): Uint8Array {
-    return new Uint8Array(this.x.memory.buffer, this.bitsPtr, Math.ceil(this.size / 8)).slice();
+    return this.bits.slice();
   }
 
   /** Copies batch[at, end) into scratch and returns its length. */
@@ -162,6 +183,12 @@ export class Bitmap implements Iterable<number> {
     for (let at = 0; at < batch.length; at += chunk) {
       fresh += this.x.bitmapSetMany(this.stage(batch, at, Math.min(batch.length, at + chunk)));
     }
+    return this.counted(fresh);
+  }
+
+  /** Adds `fresh` newly set values to the count and returns it. */
+  private counted(fresh: number): number {
+    this.setCount += fresh;
     return fresh;
   }
 }

@@ -32,13 +32,9 @@ export interface FilterExports {
   scratchSize(): number;
   positionsPtr(): number;
   bitsPtr(): number;
-  // The Bitmap's exports (assembly/bitmap.ts); values are passed as i32 and read as u32.
+  // The Bitmap's exports (assembly/bitmap.ts).
   bitmapConfigure(size: number): number;
   bitmapClearAll(): void;
-  bitmapCount(): number;
-  bitmapSet(value: number): number;
-  bitmapHas(value: number): number;
-  bitmapClear(value: number): number;
   bitmapFirstInvalid(n: number, signed: number): number;
   bitmapSetMany(n: number): number;
   bitmapHasMany(n: number, signed: number): number;
