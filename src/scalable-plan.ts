@@ -119,30 +119,19 @@ export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   return { capacity, falsePositiveRate, bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
 }
 
-/** What the estimates need of a member. */
+/** What the compound rate needs of a member. */
 export interface MemberState {
-  bits: number;
-  hashes: number;
-  bitsSet(): number;
-}
-
-/**
- * The Swamidass-Baldi estimate of the items in one filter, -(m/k) ln(1 - X/m)
- * with X = bitsSet (Swamidass and Baldi, "Mathematical correction for
- * fingerprint similarity measures", J. Chem. Inf. Model. 47(3), 2007).
- */
-export function estimatedItems(filter: MemberState): number {
-  return (-filter.bits / filter.hashes) * Math.log(1 - filter.bitsSet() / filter.bits);
+  currentFalsePositiveRate(): number;
 }
 
 /**
  * The chain's current false-positive rate, 1 - prod_i (1 - (X_i/m_i)^k_i):
- * each member's rate from its fill, then the chance at least one reports an
- * absent item.
+ * each member's rate from its fill (BloomFilter.currentFalsePositiveRate),
+ * then the chance that at least one member reports an absent item.
  */
 export function compoundRate(filters: readonly MemberState[]): number {
   let allMiss = 1;
-  for (const f of filters) allMiss *= 1 - (f.bitsSet() / f.bits) ** f.hashes;
+  for (const f of filters) allMiss *= 1 - f.currentFalsePositiveRate();
   return 1 - allMiss;
 }
 

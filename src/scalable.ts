@@ -9,10 +9,14 @@
 
 import { BloomFilter } from './filter.js';
 import type { Scheme } from './options.js';
+import { decodeChain, encodeChain, type DecodedChain } from './scalable-format.js';
 import {
-  batchItems, checkScalableOptions, compoundRate, estimatedItems, memberPlan,
+  batchItems, checkScalableOptions, compoundRate, memberPlan,
   type BatchItems, type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './scalable-plan.js';
+
+/** A decoded chain for the constructor to adopt instead of starting a member (set only inside fromBytes). */
+let restoring: DecodedChain<BloomFilter> | undefined;
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */
 export class ScalableBloomFilter {
@@ -40,14 +44,47 @@ export class ScalableBloomFilter {
 
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
-    this.plan = checkScalableOptions(options);
+    const loaded = restoring;
+    restoring = undefined;
+    this.plan = loaded ? loaded.plan : checkScalableOptions(options);
     this.initialCapacity = this.plan.initialCapacity;
     this.falsePositiveRate = this.plan.falsePositiveRate;
     this.growth = this.plan.growth;
     this.tightening = this.plan.tightening;
     this.scheme = this.plan.scheme;
     this.seed = this.plan.seed;
-    this.startMember();
+    if (!loaded) {
+      this.startMember();
+      return;
+    }
+    loaded.members.forEach((filter, i) => {
+      const p = memberPlan(this.plan, i);
+      this.members.push(filter);
+      this.capacities.push(p.capacity);
+      this.rates.push(p.falsePositiveRate);
+      this.counts.push(loaded.counts[i]);
+    });
+  }
+
+  /** The chain in the chain format (README, "Chain format"): a 64-byte header, then each member as a version-1 filter file. */
+  toBytes(): Uint8Array {
+    return encodeChain(this.plan, this.members);
+  }
+
+  /**
+   * Reads a chain written by toBytes (here or by the reference twin). The
+   * header and every member's header are checked against the chain's plan,
+   * and the length, before any member is allocated; any fault throws
+   * BloomFormatError naming the field and its byte offset.
+   */
+  static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
+    const chain = decodeChain(bytes, (member) => BloomFilter.fromBytes(member));
+    restoring = chain;
+    try {
+      return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
+    } finally {
+      restoring = undefined;
+    }
   }
 
   /**
@@ -99,7 +136,7 @@ export class ScalableBloomFilter {
   /** The sum of the members' Swamidass-Baldi estimates, -(m/k) ln(1 - X/m). */
   estimatedCount(): number {
     let n = 0;
-    for (const f of this.members) n += estimatedItems(f);
+    for (const f of this.members) n += f.estimatedCount();
     return n;
   }
 

@@ -4,8 +4,9 @@
 // same plan (src/scalable-plan.ts), so both chains hold the same bits.
 
 import type { Scheme } from '../options.js';
+import { decodeChain, encodeChain, type DecodedChain } from '../scalable-format.js';
 import {
-  batchItems, checkScalableOptions, compoundRate, estimatedItems, memberPlan,
+  batchItems, checkScalableOptions, compoundRate, memberPlan,
   type BatchItems, type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from '../scalable-plan.js';
 import { BloomFilter } from './filter.js';
@@ -17,6 +18,9 @@ interface Member {
   falsePositiveRate: number;
   addedCount: number;
 }
+
+/** A decoded chain for the constructor to adopt (set only inside fromBytes). */
+let restoring: DecodedChain<BloomFilter> | undefined;
 
 /** A chain of Bloom filters that grows with the items and keeps its false-positive bound, in plain TypeScript. */
 export class ScalableBloomFilter {
@@ -38,14 +42,36 @@ export class ScalableBloomFilter {
 
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
-    this.plan = checkScalableOptions(options);
+    const loaded = restoring;
+    restoring = undefined;
+    this.plan = loaded ? loaded.plan : checkScalableOptions(options);
     this.initialCapacity = this.plan.initialCapacity;
     this.falsePositiveRate = this.plan.falsePositiveRate;
     this.growth = this.plan.growth;
     this.tightening = this.plan.tightening;
     this.scheme = this.plan.scheme;
     this.seed = this.plan.seed;
-    this.members.push(this.newMember(0));
+    this.members = loaded
+      ? loaded.members.map((filter, i) => {
+          const p = memberPlan(this.plan, i);
+          return { filter, capacity: p.capacity, falsePositiveRate: p.falsePositiveRate, addedCount: loaded.counts[i] };
+        })
+      : [this.newMember(0)];
+  }
+
+  /** The chain in the chain format: a 64-byte header, then each member as a version-1 filter file. */
+  toBytes(): Uint8Array {
+    return encodeChain(this.plan, this.members.map((m) => m.filter));
+  }
+
+  /** Reads a chain written by toBytes (here or by the wasm chain), checking all of it as the wasm chain does. */
+  static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
+    restoring = decodeChain(bytes, (member) => BloomFilter.fromBytes(member));
+    try {
+      return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
+    } finally {
+      restoring = undefined;
+    }
   }
 
   /** Adds the item unless a member already reports it; true when it was new. */
@@ -84,7 +110,7 @@ export class ScalableBloomFilter {
 
   /** The sum of the members' Swamidass-Baldi estimates, -(m/k) ln(1 - X/m). */
   estimatedCount(): number {
-    return this.members.reduce((n, m) => n + estimatedItems(m.filter), 0);
+    return this.members.reduce((n, m) => n + m.filter.estimatedCount(), 0);
   }
 
   /** The compound rate now: 1 - prod_i (1 - (X_i/m_i)^k_i). */
