@@ -91,3 +91,16 @@ describe.each([
     expect([...b]).toEqual([2 ** 31, 2 ** 31 + 1, 2 ** 31 + 63]);
   });
 });
+
+describe('the largest Bitmap', () => {
+  it('holds 0 and 2^32 - 1 in 2^32 bits (512 MiB of wasm memory)', () => {
+    const b = new Bitmap(2 ** 32);
+    expect(b.set(2 ** 32 - 1)).toBe(true);
+    expect(b.set(0)).toBe(true);
+    expect(b.has(2 ** 32 - 1)).toBe(true);
+    expect(Array.from(b.hasMany(new Uint32Array([0, 1, 2 ** 32 - 1])))).toEqual([1, 0, 1]);
+    expect([...b]).toEqual([0, 2 ** 32 - 1]);
+    expect(() => b.set(2 ** 32)).toThrow('value must be an integer in [0, 4294967295]; got 4294967296');
+    expect(() => new Bitmap(2 ** 32 + 1)).toThrow('size must be an integer in [1, 4294967296]; got 4294967297');
+  });
+});
