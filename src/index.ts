@@ -10,7 +10,7 @@ export {
   BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
 } from './errors.js';
 export { FORMAT_VERSION } from './format.js';
-export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './sizing.js';
 export { Bitmap } from './bitmap.js';
 export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap-values.js';
