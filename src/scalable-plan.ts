@@ -135,6 +135,10 @@ export function compoundRate(filters: readonly MemberState[]): number {
   return 1 - allMiss;
 }
 
+// The batch input of addMany/hasMany, as the shared API contract defines it
+// (issue 3 gives BloomFilter the same shape in src/items.ts; these are not
+// exported from the package index, so the two never clash).
+
 /** Packed items: item i is bytes[offsets[i], offsets[i+1]). */
 export interface PackedItems {
   bytes: Uint8Array;
