@@ -147,3 +147,9 @@ export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
   linesRead, linesStreamEnd,
 } from "./lines";
+
+// A Bitmap (seed 004) is an instance of this same module configured by
+// bitmapConfigure instead of configure; see assembly/bitmap.ts.
+export {
+  bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
+} from "./bitmap";

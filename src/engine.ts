@@ -21,7 +21,7 @@ import type { FilterParams } from './options.js';
 import { WASM_BASE64 } from './wasm-bytes.generated.js';
 
 /** The exports of assembly/index.ts. */
-interface FilterExports {
+export interface FilterExports {
   memory: WebAssembly.Memory;
   configure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
   configureHashing(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
@@ -66,12 +66,19 @@ interface FilterExports {
   checksumScratch(len: number): void;
   checksumBits(): void;
   checksumEnd(): void;
+  // The Bitmap's exports (assembly/bitmap.ts).
+  bitmapConfigure(size: number): number;
+  bitmapClearAll(): void;
+  bitmapFirstInvalid(n: number, signed: number): number;
+  bitmapSetMany(n: number): number;
+  bitmapHasMany(n: number, signed: number): number;
+  bitmapNextValues(from: number, max: number): number;
 }
 
 let compiled: WebAssembly.Module | undefined;
 
 /** Compiles the embedded module once, synchronously, on first use. */
-function filterModule(): WebAssembly.Module {
+export function filterModule(): WebAssembly.Module {
   if (compiled === undefined) {
     const text = atob(WASM_BASE64);
     const bytes = new Uint8Array(text.length);
@@ -87,7 +94,7 @@ function filterModule(): WebAssembly.Module {
  * cannot; that is the same failure as an oversized filter, so it is
  * reported as one.
  */
-function instantiate(bits: number, bytes: number): FilterExports {
+export function instantiate(bits: number, bytes: number): FilterExports {
   try {
     return new WebAssembly.Instance(filterModule(), {}).exports as unknown as FilterExports;
   } catch (error) {
