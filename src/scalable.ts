@@ -10,9 +10,10 @@
 import { BloomFilter } from './filter.js';
 import type { Scheme } from './options.js';
 import { decodeChain, encodeChain, type DecodedChain } from './scalable-format.js';
+import { batchItem, checkBatch, type BatchItems, type CheckedBatch } from './items.js';
 import {
-  batchItems, checkScalableOptions, compoundRate, memberPlan,
-  type BatchItems, type ScalableMember, type ScalableOptions, type ScalablePlan,
+  checkScalableOptions, compoundRate, memberPlan,
+  type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './scalable-plan.js';
 
 /** A decoded chain for the constructor to adopt instead of starting a member (set only inside fromBytes). */
@@ -93,14 +94,7 @@ export class ScalableBloomFilter {
    * the newest, which is replaced by a fresh one once it holds its capacity.
    */
   add(item: string | Uint8Array): boolean {
-    const last = this.members.length - 1;
-    for (let i = 0; i < last; i++) if (this.members[i].has(item)) return false;
-    if (this.counts[last] >= this.capacities[last]) {
-      if (this.members[last].has(item)) return false;
-      this.startMember();
-      return this.addToNewest(item);
-    }
-    return this.addToNewest(item);
+    return this.addAfter(item, 0);
   }
 
   /** False when the item was certainly never added; true when a member reports it. */
@@ -110,20 +104,28 @@ export class ScalableBloomFilter {
     return false;
   }
 
-  /** add() for each item in order; 1 where it was new. A bad batch throws before anything is added. */
+  /**
+   * add() for each item in order; 1 where it was new. A bad batch throws
+   * before anything is added. The members that are full when the call
+   * starts cannot change during it, so each is asked about the whole batch
+   * at once (BloomFilter.hasMany: one wasm crossing per chunk); only the
+   * items none of them reports go one by one to the newest member.
+   */
   addMany(items: BatchItems): Uint8Array {
-    const list = batchItems(items);
-    const out = new Uint8Array(list.length);
-    for (let i = 0; i < list.length; i++) out[i] = this.add(list[i]) ? 1 : 0;
+    const batch = checkBatch(items);
+    const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
+    const reported = this.askMembers(batch, full);
+    const out = new Uint8Array(batch.count);
+    for (let i = 0; i < batch.count; i++) {
+      if (!reported[i]) out[i] = this.addAfter(batchItem(batch, i), full) ? 1 : 0;
+    }
     return out;
   }
 
-  /** has() for each item; 1 where a member reports it. */
+  /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
   hasMany(items: BatchItems): Uint8Array {
-    const list = batchItems(items);
-    const out = new Uint8Array(list.length);
-    for (let i = 0; i < list.length; i++) out[i] = this.has(list[i]) ? 1 : 0;
-    return out;
+    const batch = checkBatch(items);
+    return this.askMembers(batch, this.members.length);
   }
 
   /** Adds that reported new, over all members. */
@@ -169,6 +171,37 @@ export class ScalableBloomFilter {
     this.rates.length = 0;
     this.counts.length = 0;
     this.startMember();
+  }
+
+  /**
+   * add() for an item that members [0, checked) are known not to report:
+   * asks the rest of the full members, then adds to the newest.
+   */
+  private addAfter(item: string | Uint8Array, checked: number): boolean {
+    const last = this.members.length - 1;
+    for (let i = checked; i < last; i++) if (this.members[i].has(item)) return false;
+    if (this.isNewestFull()) {
+      if (last >= checked && this.members[last].has(item)) return false;
+      this.startMember();
+    }
+    return this.addToNewest(item);
+  }
+
+  /** Whether the newest member holds its capacity, so the next insert starts a new one. */
+  private isNewestFull(): boolean {
+    const last = this.members.length - 1;
+    return this.counts[last] >= this.capacities[last];
+  }
+
+  /** 1 where any of members [0, count) reports the item (their hasMany results ORed). */
+  private askMembers(batch: CheckedBatch, count: number): Uint8Array {
+    const out = new Uint8Array(batch.count);
+    const input: BatchItems = batch.packed ? { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] } : batch.list;
+    for (let m = 0; m < count; m++) {
+      const answers = this.members[m].hasMany(input);
+      for (let i = 0; i < out.length; i++) out[i] |= answers[i];
+    }
+    return out;
   }
 
   /** Adds to the newest member, counting it when it was new. */

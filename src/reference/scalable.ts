@@ -5,9 +5,10 @@
 
 import type { Scheme } from '../options.js';
 import { decodeChain, encodeChain, type DecodedChain } from '../scalable-format.js';
+import { batchItem, checkBatch, type BatchItems } from '../items.js';
 import {
-  batchItems, checkScalableOptions, compoundRate, memberPlan,
-  type BatchItems, type ScalableMember, type ScalableOptions, type ScalablePlan,
+  checkScalableOptions, compoundRate, memberPlan,
+  type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from '../scalable-plan.js';
 import { BloomFilter } from './filter.js';
 
@@ -95,12 +96,18 @@ export class ScalableBloomFilter {
 
   /** add() for each item in order; 1 where it was new. A bad batch throws before anything is added. */
   addMany(items: BatchItems): Uint8Array {
-    return Uint8Array.from(batchItems(items), (item) => (this.add(item) ? 1 : 0));
+    const batch = checkBatch(items);
+    const out = new Uint8Array(batch.count);
+    for (let i = 0; i < batch.count; i++) out[i] = this.add(batchItem(batch, i)) ? 1 : 0;
+    return out;
   }
 
   /** has() for each item; 1 where a member reports it. */
   hasMany(items: BatchItems): Uint8Array {
-    return Uint8Array.from(batchItems(items), (item) => (this.has(item) ? 1 : 0));
+    const batch = checkBatch(items);
+    const out = new Uint8Array(batch.count);
+    for (let i = 0; i < batch.count; i++) out[i] = this.has(batchItem(batch, i)) ? 1 : 0;
+    return out;
   }
 
   /** Adds that reported new, over all members. */
