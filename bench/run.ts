@@ -17,8 +17,10 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import BloomFilters from 'bloom-filters';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
 import { Bench } from 'tinybench';
-import { BloomFilter, falsePositiveRate, SeenFilter } from '../src/index.js';
-import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+import { Bitmap, BloomFilter, falsePositiveRate, ScalableBloomFilter, SeenFilter } from '../src/index.js';
+import {
+  Bitmap as ReferenceBitmap, BloomFilter as ReferenceFilter, ScalableBloomFilter as ReferenceScalable,
+} from '../src/reference/index.js';
 import { longKeys, shortKeys, urls, type ItemSet, type Packed } from './data.js';
 import { SeenFilter as SeedSeenFilter } from './seed000.js';
 
@@ -437,6 +439,9 @@ async function heapGrowth(call: string, calls: number, fn: (i: number) => unknow
 // --------------------------------------------------------------- main
 
 const started = Date.now();
+/** Issue 8's extra figures for results.json (workloads e and f). */
+let scalableSummary: Record<string, number> = {};
+let bitmapSummary: Record<string, number> = {};
 const log = (msg: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${msg}`);
 const N = Math.round(1_000_000 * SCALE);
 const machine = {
@@ -588,6 +593,117 @@ gc();
   await measure(c.specs);
 }
 
+// (e) issue 8: a ScalableBloomFilter that starts at n/100 and grows to hold the
+// URLs, against a fixed filter sized for exactly the final n at the same rate
+// (the "wasm single" row, so the ratio column is the cost of not knowing n).
+log('workload (e): scalable chain vs a fixed filter of the final size');
+{
+  const workload = '(e) ScalableBloomFilter n0=n/100 vs fixed, URLs, n=1e6, p=1%';
+  const n = N;
+  const options = { initialCapacity: Math.max(1, Math.round(n / 100)), falsePositiveRate: 0.01 };
+  const fixed = BloomFilter.forCapacity(n, 0.01);
+  fixed.addMany(urlPresent.strings);
+  const chain = new ScalableBloomFilter(options);
+  chain.addMany(urlPresent.strings);
+  const refChain = new ReferenceScalable(options);
+  for (let i = 0; i < 20_000; i++) refChain.add(urlPresent.strings[i]);
+  let fixedAdd = BloomFilter.forCapacity(n, 0.01);
+  let chainAdd = new ScalableBloomFilter(options);
+  let chainBatchAdd = new ScalableBloomFilter(options);
+  let refAdd = new ReferenceScalable(options);
+  const blocks = { present: blocksOf(urlPresent.strings, 1000), absent: blocksOf(urlAbsent.strings, 1000) };
+  const loop = (f: (s: string) => unknown, set: ItemSet) => (from: number, b: number) => {
+    let c = 0;
+    for (let i = from; i < from + b; i++) if (f(set.strings[i])) c++;
+    return c;
+  };
+  const note = 'add: a fresh chain each pass, so the mean over its growth';
+  const specs: Spec[] = [
+    { workload, op: 'add', contestant: 'wasm single', block: 1000, total: n, reset: () => (fixedAdd = BloomFilter.forCapacity(n, 0.01)), run: loop((s) => fixedAdd.add(s), urlPresent), note: 'fixed filter for n' },
+    { workload, op: 'has present', contestant: 'wasm single', block: 1000, total: n, run: loop((s) => fixed.has(s), urlPresent), note: 'fixed filter for n' },
+    { workload, op: 'has absent', contestant: 'wasm single', block: 1000, total: n, run: loop((s) => fixed.has(s), urlAbsent), note: 'fixed filter for n' },
+    { workload, op: 'add', contestant: 'scalable single', block: 1000, total: n, reset: () => (chainAdd = new ScalableBloomFilter(options)), run: loop((s) => chainAdd.add(s), urlPresent), note },
+    { workload, op: 'has present', contestant: 'scalable single', block: 1000, total: n, run: loop((s) => chain.has(s), urlPresent) },
+    { workload, op: 'has absent', contestant: 'scalable single', block: 1000, total: n, run: loop((s) => chain.has(s), urlAbsent) },
+    { workload, op: 'add', contestant: 'scalable batch', block: 1000, total: n, reset: () => (chainBatchAdd = new ScalableBloomFilter(options)), run: (from) => chainBatchAdd.addMany(blocks.present[from / 1000])[0], note },
+    { workload, op: 'has present', contestant: 'scalable batch', block: 1000, total: n, run: (from) => chain.hasMany(blocks.present[from / 1000])[0] },
+    { workload, op: 'has absent', contestant: 'scalable batch', block: 1000, total: n, run: (from) => chain.hasMany(blocks.absent[from / 1000])[0] },
+    { workload, op: 'add', contestant: 'scalable reference', block: 20, total: 20_000, reset: () => (refAdd = new ReferenceScalable(options)), run: loop((s) => refAdd.add(s), urlPresent), note: 'first 20,000 items only' },
+    { workload, op: 'has absent', contestant: 'scalable reference', block: 20, total: 20_000, run: loop((s) => refChain.has(s), urlAbsent), note: 'a chain of 20,000 items' },
+  ];
+  await measure(specs);
+  let chainHits = 0;
+  let fixedHits = 0;
+  for (const s of urlAbsent.strings) {
+    if (chain.has(s)) chainHits++;
+    if (fixed.has(s)) fixedHits++;
+  }
+  const chainBits = chain.filters.reduce((sum, f) => sum + f.bits, 0);
+  console.log(
+    `   chain: ${chain.filters.length} members, ${chainBits} bits (fixed: ${fixed.bits}), measured FP ${(chainHits / n).toFixed(5)} ` +
+      `(compound estimate ${chain.currentFalsePositiveRate().toFixed(5)}, bound 0.01); fixed ${(fixedHits / n).toFixed(5)}`,
+  );
+  scalableSummary = { members: chain.filters.length, chainBits, fixedBits: fixed.bits, chainFalsePositives: chainHits, fixedFalsePositives: fixedHits, queries: n };
+}
+
+// (f) issue 8: seed 004's Bitmap, 1e6 random integers in [1, 1e8], against a JS Set.
+log('workload (f): Bitmap');
+{
+  const workload = '(f) Bitmap of 1e8+1 bits, 1e6 random integers';
+  const n = N;
+  let r = 4;
+  const next = () => {
+    r = (r + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(r ^ (r >>> 15), r | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+  const present = new Uint32Array(n).map(() => 1 + (next() % 100_000_000));
+  const full = new Bitmap(100_000_001);
+  full.setMany(present);
+  const absent = new Uint32Array(n);
+  for (let i = 0; i < n; ) {
+    const v = 1 + (next() % 100_000_000);
+    if (!full.has(v)) absent[i++] = v;
+  }
+  const refFull = new ReferenceBitmap(100_000_001);
+  refFull.setMany(present);
+  const set = new Set(present);
+  let single = new Bitmap(100_000_001);
+  let batch = new Bitmap(100_000_001);
+  let ref = new ReferenceBitmap(100_000_001);
+  let jsSet = new Set<number>();
+  const each = (f: (v: number) => unknown, values: Uint32Array) => (from: number, b: number) => {
+    let c = 0;
+    for (let i = from; i < from + b; i++) if (f(values[i])) c++;
+    return c;
+  };
+  const specs: Spec[] = [
+    { workload, op: 'add', contestant: 'wasm single', block: 1000, total: n, reset: () => single.clearAll(), run: each((v) => single.set(v), present) },
+    { workload, op: 'has present', contestant: 'wasm single', block: 1000, total: n, run: each((v) => full.has(v), present) },
+    { workload, op: 'has absent', contestant: 'wasm single', block: 1000, total: n, run: each((v) => full.has(v), absent) },
+    { workload, op: 'add', contestant: 'wasm batch', block: 1000, total: n, reset: () => batch.clearAll(), run: (from, b) => batch.setMany(present.subarray(from, from + b)) },
+    { workload, op: 'has present', contestant: 'wasm batch', block: 1000, total: n, run: (from, b) => full.hasMany(present.subarray(from, from + b))[0] },
+    { workload, op: 'has absent', contestant: 'wasm batch', block: 1000, total: n, run: (from, b) => full.hasMany(absent.subarray(from, from + b))[0] },
+    { workload, op: 'add', contestant: 'reference', block: 1000, total: n, reset: () => ref.clearAll(), run: each((v) => ref.set(v), present) },
+    { workload, op: 'has present', contestant: 'reference', block: 1000, total: n, run: each((v) => refFull.has(v), present) },
+    { workload, op: 'has absent', contestant: 'reference', block: 1000, total: n, run: each((v) => refFull.has(v), absent) },
+    { workload, op: 'add', contestant: 'Set<number>', block: 1000, total: n, reset: () => (jsSet = new Set()), run: each((v) => jsSet.add(v), present) },
+    { workload, op: 'has present', contestant: 'Set<number>', block: 1000, total: n, run: each((v) => set.has(v), present) },
+    { workload, op: 'has absent', contestant: 'Set<number>', block: 1000, total: n, run: each((v) => set.has(v), absent) },
+  ];
+  await measure(specs);
+  const t0 = performance.now();
+  const sorted = full.toArray();
+  const t1 = performance.now();
+  present.slice().sort();
+  const t2 = performance.now();
+  console.log(`   iteration: toArray() of ${sorted.length} values ${(t1 - t0).toFixed(1)} ms; Uint32Array sort of the ${n} inputs ${(t2 - t1).toFixed(1)} ms`);
+  bitmapSummary = { values: n, distinct: sorted.length, toArrayMs: t1 - t0, sortMs: t2 - t1 };
+  single = batch = new Bitmap(1);
+  ref = new ReferenceBitmap(1);
+}
+
 // -------------------------------------------------------------- targets
 
 function ns(workload: string, op: Op, contestant: string): number {
@@ -661,6 +777,6 @@ console.table(targets.map((t) => ({ target: t.target, measured: t.measured, met:
 const seconds = (Date.now() - started) / 1000;
 writeFileSync(
   `${process.cwd()}/bench/results.json`,
-  JSON.stringify({ date: new Date().toISOString(), machine, taskTimeMs: TIME, scale: SCALE, seconds, rows, falsePositives: fpRows, heap: heapRows, targets, sink }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), machine, taskTimeMs: TIME, scale: SCALE, seconds, rows, falsePositives: fpRows, heap: heapRows, scalable: scalableSummary, bitmap: bitmapSummary, targets, sink }, null, 2) + '\n',
 );
 log(`done in ${seconds.toFixed(0)} s; wrote bench/results.json`);

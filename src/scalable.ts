@@ -142,7 +142,7 @@ export class ScalableBloomFilter {
     return n;
   }
 
-  /** The compound rate now: 1 - prod_i (1 - (X_i/m_i)^k_i), at most falsePositiveRate at the members' capacities. */
+  /** The compound rate now: 1 - prod_i (1 - (X_i/m_i)^k_i); its expectation stays at or below falsePositiveRate. */
   currentFalsePositiveRate(): number {
     return compoundRate(this.members);
   }
