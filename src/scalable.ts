@@ -16,6 +16,11 @@ import {
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './scalable-plan.js';
 
+const encoder = new TextEncoder();
+
+/** Strings longer than this go to each member as they are, rather than through the shared buffer. */
+const SHARED_ENCODE_UNITS = 1 << 16;
+
 /** A decoded chain for the constructor to adopt instead of starting a member (set only inside fromBytes). */
 let restoring: DecodedChain<BloomFilter> | undefined;
 
@@ -42,6 +47,8 @@ export class ScalableBloomFilter {
   private readonly rates: number[] = [];
   /** Adds to members[i] that reported new. */
   private readonly counts: number[] = [];
+  /** Holds one string's UTF-8, encoded once and shown to every member. */
+  private utf8 = new Uint8Array(256);
 
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
@@ -94,13 +101,14 @@ export class ScalableBloomFilter {
    * the newest, which is replaced by a fresh one once it holds its capacity.
    */
   add(item: string | Uint8Array): boolean {
-    return this.addAfter(item, 0);
+    return this.addAfter(this.shared(item), 0);
   }
 
   /** False when the item was certainly never added; true when a member reports it. */
   has(item: string | Uint8Array): boolean {
+    const shared = this.shared(item);
     // Newest first: it is the largest and holds the most items.
-    for (let i = this.members.length - 1; i >= 0; i--) if (this.members[i].has(item)) return true;
+    for (let i = this.members.length - 1; i >= 0; i--) if (this.members[i].has(shared)) return true;
     return false;
   }
 
@@ -117,7 +125,7 @@ export class ScalableBloomFilter {
     const reported = this.askMembers(batch, full);
     const out = new Uint8Array(batch.count);
     for (let i = 0; i < batch.count; i++) {
-      if (!reported[i]) out[i] = this.addAfter(batchItem(batch, i), full) ? 1 : 0;
+      if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
     }
     return out;
   }
@@ -187,6 +195,19 @@ export class ScalableBloomFilter {
     return this.addToNewest(item);
   }
 
+  /**
+   * The item as every member will hash it, encoded once: under xxh64 and
+   * bytesum a string hashes exactly as its UTF-8 bytes (lone surrogates as
+   * U+FFFD, as in the members), so the members are shown those bytes and
+   * skip encoding; poly hashes UTF-16 code units, so its strings pass as they
+   * are. The bytes live in a buffer reused by the next call.
+   */
+  private shared(item: string | Uint8Array): string | Uint8Array {
+    if (typeof item !== 'string' || this.scheme === 'poly' || item.length > SHARED_ENCODE_UNITS) return item;
+    if (item.length * 3 > this.utf8.length) this.utf8 = new Uint8Array(item.length * 3);
+    return this.utf8.subarray(0, encoder.encodeInto(item, this.utf8).written);
+  }
+
   /** Whether the newest member holds its capacity, so the next insert starts a new one. */
   private isNewestFull(): boolean {
     const last = this.members.length - 1;
@@ -196,7 +217,11 @@ export class ScalableBloomFilter {
   /** 1 where any of members [0, count) reports the item (their hasMany results ORed). */
   private askMembers(batch: CheckedBatch, count: number): Uint8Array {
     const out = new Uint8Array(batch.count);
-    const input: BatchItems = batch.packed ? { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] } : batch.list;
+    let input: BatchItems;
+    if (batch.packed) input = { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] };
+    else if (this.scheme === 'poly' || count < 2) input = batch.list;
+    // Encoded once here instead of once per member (xxh64 and bytesum hash a string as its UTF-8).
+    else input = batch.list.map((item) => (typeof item === 'string' ? encoder.encode(item) : item));
     for (let m = 0; m < count; m++) {
       const answers = this.members[m].hasMany(input);
       for (let i = 0; i < out.length; i++) out[i] |= answers[i];
