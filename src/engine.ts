@@ -47,6 +47,21 @@ function filterModule(): WebAssembly.Module {
   return compiled;
 }
 
+/**
+ * A new instance for a filter of `bits` bits. The engine reserves address
+ * space for every wasm memory up front and throws a RangeError when it
+ * cannot; that is the same failure as an oversized filter, so it is
+ * reported as one.
+ */
+function instantiate(bits: number, bytes: number): FilterExports {
+  try {
+    return new WebAssembly.Instance(filterModule(), {}).exports as unknown as FilterExports;
+  } catch (error) {
+    if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
+    throw error;
+  }
+}
+
 const encoder = new TextEncoder();
 const SCHEME_POLY = 1;
 
@@ -74,10 +89,10 @@ export class Engine {
   readonly byteLength: number;
 
   constructor(params: FilterParams) {
-    this.x = new WebAssembly.Instance(filterModule(), {}).exports as unknown as FilterExports;
+    this.byteLength = Math.ceil(params.bits / 8);
+    this.x = instantiate(params.bits, this.byteLength);
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
-    this.byteLength = Math.ceil(params.bits / 8);
     if (this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
       throw new BloomAllocationError(params.bits, this.byteLength);
     }

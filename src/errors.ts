@@ -32,8 +32,11 @@ export class BloomTypeError extends TypeError {
 
 /** A filter whose bits the engine could not allocate. */
 export class BloomAllocationError extends RangeError {
-  constructor(bits: number, bytes: number) {
-    super(`bits = ${bits} needs ${bytes} bytes of WebAssembly memory, which the engine refused to allocate`);
+  constructor(bits: number, bytes: number, cause?: string) {
+    super(
+      `bits = ${bits} needs ${bytes} bytes of WebAssembly memory, which the engine refused to allocate` +
+        (cause ? ` (${cause})` : ''),
+    );
     this.name = 'BloomAllocationError';
   }
 }

@@ -1,0 +1,123 @@
+// The wasm path and the reference twin must set the same bits for every
+// scheme, m, k and item: this suite is what keeps them from drifting.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BloomFilter, SCHEMES, type Scheme } from '../src/index.js';
+import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+
+type Item = string | Uint8Array;
+
+/** Lone surrogates and every other code unit, which fc.string never mixes this freely. */
+const codeUnitString = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 40 }).map((u) => String.fromCharCode(...u));
+
+/** Items around and beyond the 64 KiB scratch region (21,845 UTF-16 units fit as UTF-8, 32,768 as units). */
+const longItems: Item[] = [
+  'a'.repeat(21_845),
+  'a'.repeat(21_846),
+  'é'.repeat(32_769),
+  'x'.repeat(21_844) + '😀' + 'y'.repeat(50_000), // a surrogate pair across the UTF-8 chunk boundary
+  'x'.repeat(32_767) + '😀' + 'z'.repeat(40_000), // and across the UTF-16 chunk boundary
+  'q'.repeat(21_844) + '\ud800' + 'r'.repeat(30_000), // a lone high surrogate at the boundary
+  new Uint8Array(65_536).map((_, i) => (i * 31) & 255),
+  new Uint8Array(200_003).map((_, i) => (i * 7 + 3) & 255),
+];
+
+const item: fc.Arbitrary<Item> = fc.oneof(
+  { arbitrary: fc.string({ maxLength: 30 }), weight: 12 },
+  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }), weight: 9 },
+  { arbitrary: codeUnitString, weight: 9 },
+  { arbitrary: fc.constantFrom('', '😀', '\ud800', '\udfff', 'a\ud83d', 'cats.io', 'apple'), weight: 3 },
+  { arbitrary: fc.uint8Array({ maxLength: 80 }), weight: 9 },
+  { arbitrary: fc.string({ minLength: 32, maxLength: 300 }), weight: 6 },
+  { arbitrary: fc.constantFrom(...longItems), weight: 1 },
+);
+
+/** m: tiny, small non-powers of two, up to 2^32 (the filters are allocated, so beyond that is its own suite). */
+const bits = fc.oneof(
+  fc.integer({ min: 1, max: 70 }),
+  fc.integer({ min: 71, max: 100_000 }),
+  fc.integer({ min: 100_001, max: 4_000_000 }),
+  fc.constantFrom(1, 2, 63, 64, 65, 100, 1_024, 10_007),
+);
+
+function samePositionsAndBits(scheme: Scheme, m: number, k: number, items: Item[]): void {
+  const wasm = new BloomFilter(m, k, { scheme });
+  const ref = new ReferenceFilter(m, k, { scheme });
+  for (const it of items) {
+    expect(wasm.positions(it)).toEqual(ref.positions(it));
+    expect(wasm.has(it)).toBe(ref.has(it));
+    expect(wasm.add(it)).toBe(ref.add(it));
+    expect(wasm.has(it)).toBe(true);
+  }
+  expect(wasm.bitsSet()).toBe(ref.bitsSet());
+  expect(Buffer.compare(wasm.bitArray(), ref.bitArray())).toBe(0);
+}
+
+describe.each(SCHEMES)('wasm equals reference: %s', (scheme) => {
+  it('agrees on positions, answers, bits and bitsSet over 10,000 random cases', () => {
+    const kFor = (m: number, k: number) => (scheme === 'xxh64' ? Math.min(k, m) : k);
+    fc.assert(
+      fc.property(bits, fc.integer({ min: 1, max: 64 }), fc.array(item, { minLength: 1, maxLength: 6 }), (m, k, items) => {
+        samePositionsAndBits(scheme, m, kFor(m, k), items);
+      }),
+      { numRuns: 10_000, seed: 0x5eed + SCHEMES.indexOf(scheme) },
+    );
+  });
+
+  it('agrees on every long item (streamed through the scratch region)', () => {
+    samePositionsAndBits(scheme, 1_000_003, 7, longItems);
+  });
+
+  it('agrees with a seed (xxh64) across the whole u64 range', () => {
+    if (scheme !== 'xxh64') return;
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), item, (seed, it) => {
+        const wasm = new BloomFilter(100_003, 9, { seed });
+        const ref = new ReferenceFilter(100_003, 9, { seed });
+        expect(wasm.positions(it)).toEqual(ref.positions(it));
+      }),
+      { numRuns: 2_000, seed: 7 },
+    );
+  });
+});
+
+describe('wasm equals reference above 2^32 bits', () => {
+  // Two filters of about 2^32 + 2^30 bits (640 MiB each, per twin): positions
+  // past 2^32 must survive the 64-bit index math on both sides.
+  const m = 2 ** 32 + 2 ** 30 + 7;
+
+  it.each(SCHEMES)('%s: same positions, answers and bits', (scheme) => {
+    const wasm = new BloomFilter(m, 64, { scheme });
+    const ref = new ReferenceFilter(m, 64, { scheme });
+    let beyond = 0;
+    fc.assert(
+      fc.property(item, (it) => {
+        const positions = wasm.positions(it);
+        expect(positions).toEqual(ref.positions(it));
+        beyond += positions.filter((p) => p >= 2 ** 32).length;
+        expect(wasm.add(it)).toBe(ref.add(it));
+        expect(wasm.has(it)).toBe(true);
+      }),
+      { numRuns: 1_000, seed: 11 },
+    );
+    expect(wasm.bitsSet()).toBe(ref.bitsSet());
+    expect(Buffer.compare(wasm.bitArray(), ref.bitArray())).toBe(0);
+    // bytesum of short items never reaches 2^32, poly's h1 + i*h2 and xxh64 do.
+    if (scheme !== 'bytesum') expect(beyond).toBeGreaterThan(1_000);
+  });
+});
+
+describe('no false negatives', () => {
+  it.each(SCHEMES)('%s: every added item is found, in both twins', (scheme) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 64, max: 50_000 }), fc.array(item, { maxLength: 200 }), (m, items) => {
+        for (const Filter of [BloomFilter, ReferenceFilter]) {
+          const f = new Filter(m, 7, { scheme });
+          for (const it of items) f.add(it);
+          for (const it of items) expect(f.has(it)).toBe(true);
+        }
+      }),
+      { numRuns: 300, seed: 3 },
+    );
+  });
+});
