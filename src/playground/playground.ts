@@ -295,6 +295,9 @@ function renderChart(): void {
     ctx.lineTo(W - right, py(state.plannedRate));
     ctx.stroke();
     ctx.setLineDash([]);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(`planned p = ${fmtRate(state.plannedRate)}`, W - right - 4, py(state.plannedRate) - 3);
   }
 
   ctx.strokeStyle = '#1e3a8a';
