@@ -68,6 +68,30 @@ describeBrowser('the playground in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('replays seed 000 step by step, bit by bit', async () => {
+    await page.click('#example-000');
+    await page.click('#step');
+    expect(await text(page, '#stat-set')).toBe('0');
+    expect(await text(page, '#step')).toBe('Next: add “cats.io” (1 of 7)');
+    const seen: [string, number[], string][] = [];
+    for (let i = 0; i < 7; i++) {
+      await page.click('#step');
+      seen.push([await text(page, '#stat-set'), await hitCells(page), await text(page, '#verdict .token')]);
+    }
+    expect(seen).toEqual([
+      ['3', [1, 2, 3], 'ADDED'],
+      ['6', [7, 8, 9], 'ADDED'],
+      ['9', [5, 11, 15], 'ADDED'],
+      ['9', [5, 11, 15], 'bitsSet()'],
+      ['9', [7, 8, 9], 'MAYBE'],
+      ['9', [2, 12, 15], 'NO'],
+      ['9', [1, 7, 11], 'MAYBE'],
+    ]);
+    expect(await text(page, '#verdict .fp')).toBe('false positive');
+    expect(await text(page, '#step')).toBe('Replay it step by step');
+    expect(await text(page, '#step-status')).toBe('Seed 000: all 7 calls done.');
+  });
+
   it('loads seed 001: apple sets 30, 24, 18 and banana answers NO on 9, 51, 93', async () => {
     await page.click('#example-001');
     expect(await text(page, '#stat-set')).toBe('3');

@@ -35,6 +35,8 @@ const ui = {
   item: $<HTMLInputElement>('item'),
   check: $<HTMLButtonElement>('check'),
   verdict: $<HTMLParagraphElement>('verdict'),
+  step: $<HTMLButtonElement>('step'),
+  stepStatus: $<HTMLParagraphElement>('step-status'),
   bulk: $<HTMLButtonElement>('bulk'),
   clear: $<HTMLButtonElement>('clear'),
   log: $<HTMLOListElement>('log'),
@@ -445,32 +447,101 @@ function bulkAdd(): void {
   render();
 }
 
-/** Loads a worked example from the source documents: resets the form and replays its calls. */
-function example(id: '000' | '001'): void {
+/** One call of a worked example. */
+type Step = { op: 'add' | 'check'; item: string } | { op: 'bitsSet' };
+
+/** The worked examples of the source documents, as calls to replay. */
+const EXAMPLES: Record<'000' | '001', { bits: number; hashes: number; scheme: Scheme; steps: Step[] }> = {
+  // Seed 000: new SeenFilter(16, 3); add cats.io, dogs.io, owls.io;
+  // bitsSet() is 9; dogs.io MAYBE, yaks.io NO, bats.io MAYBE (a false positive).
+  '000': {
+    bits: 16,
+    hashes: 3,
+    scheme: 'poly',
+    steps: [
+      { op: 'add', item: 'cats.io' },
+      { op: 'add', item: 'dogs.io' },
+      { op: 'add', item: 'owls.io' },
+      { op: 'bitsSet' },
+      { op: 'check', item: 'dogs.io' },
+      { op: 'check', item: 'yaks.io' },
+      { op: 'check', item: 'bats.io' },
+    ],
+  },
+  // Seed 001: BLOOM-NEW with m = 100, k = 3; apple sets {30, 24, 18};
+  // banana needs {9, 51, 93}, all 0, so BLOOM-CHECK banana prints NO.
+  '001': {
+    bits: 100,
+    hashes: 3,
+    scheme: 'bytesum',
+    steps: [
+      { op: 'add', item: 'apple' },
+      { op: 'check', item: 'apple' },
+      { op: 'check', item: 'banana' },
+    ],
+  },
+};
+
+/** The example being replayed step by step, and the index of its next step. */
+let replay: { id: '000' | '001'; next: number } | null = null;
+let lastExample: '000' | '001' | null = null;
+
+function describeStep(step: Step): string {
+  return step.op === 'bitsSet' ? 'bitsSet()' : `${step.op === 'add' ? 'add' : 'check'} ${quote(step.item)}`;
+}
+
+function runStep(step: Step): void {
+  if (step.op === 'add') addItem(step.item);
+  else if (step.op === 'check') checkItem(step.item);
+  else {
+    const n = state.filter.bitsSet();
+    log(`bitsSet() → ${n}`);
+    setVerdict('added', 'bitsSet()', `${n} of the ${state.filter.bits} bits are 1.`);
+  }
+  if (step.op !== 'bitsSet') ui.item.value = step.item;
+}
+
+/** Resets the form and the filter to an example's m, k and scheme. */
+function loadExample(id: '000' | '001'): void {
+  const ex = EXAMPLES[id];
   for (const input of ui.paramsForm.querySelectorAll<HTMLInputElement>('input[name=mode]')) input.checked = input.value === 'mk';
   showMode();
-  if (id === '000') {
-    // Seed 000: new SeenFilter(16, 3); add cats.io, dogs.io, owls.io;
-    // bitsSet() is 9; dogs.io MAYBE, yaks.io NO, bats.io MAYBE (a false positive).
-    ui.bits.value = '16';
-    ui.hashes.value = '3';
-    ui.scheme.value = 'poly';
-    newFilterFromForm();
-    for (const url of ['cats.io', 'dogs.io', 'owls.io']) addItem(url);
-    log(`bitsSet() → ${state.filter.bitsSet()}`);
-    for (const url of ['dogs.io', 'yaks.io', 'bats.io']) checkItem(url);
-    ui.item.value = 'bats.io';
+  ui.bits.value = String(ex.bits);
+  ui.hashes.value = String(ex.hashes);
+  ui.scheme.value = ex.scheme;
+  ui.item.value = '';
+  newFilterFromForm();
+}
+
+/** Loads a worked example from the source documents and plays all its calls. */
+function example(id: '000' | '001'): void {
+  loadExample(id);
+  for (const step of EXAMPLES[id].steps) runStep(step);
+  replay = null;
+  lastExample = id;
+  ui.step.hidden = false;
+  ui.step.textContent = 'Replay it step by step';
+  ui.stepStatus.textContent = `Seed ${id}: ${EXAMPLES[id].steps.length} calls played.`;
+  render();
+}
+
+/** The step button: starts a replay from an empty filter, then runs one call per press. */
+function step(): void {
+  if (lastExample === null) return;
+  if (replay === null) {
+    loadExample(lastExample);
+    replay = { id: lastExample, next: 0 };
   } else {
-    // Seed 001: BLOOM-NEW with m = 100, k = 3; apple sets {30, 24, 18};
-    // banana needs {9, 51, 93}, all 0, so BLOOM-CHECK banana prints NO.
-    ui.bits.value = '100';
-    ui.hashes.value = '3';
-    ui.scheme.value = 'bytesum';
-    newFilterFromForm();
-    addItem('apple');
-    checkItem('apple');
-    checkItem('banana');
-    ui.item.value = 'banana';
+    runStep(EXAMPLES[replay.id].steps[replay.next++]);
+  }
+  const steps = EXAMPLES[replay.id].steps;
+  if (replay.next < steps.length) {
+    ui.step.textContent = `Next: ${describeStep(steps[replay.next])} (${replay.next + 1} of ${steps.length})`;
+    ui.stepStatus.textContent = replay.next === 0 ? `Seed ${replay.id}: an empty filter.` : `Seed ${replay.id}: ${replay.next} of ${steps.length} calls done.`;
+  } else {
+    ui.step.textContent = 'Replay it step by step';
+    ui.stepStatus.textContent = `Seed ${replay.id}: all ${steps.length} calls done.`;
+    replay = null;
   }
   render();
 }
@@ -481,6 +552,11 @@ ui.paramsForm.addEventListener('change', (e) => {
 ui.paramsForm.addEventListener('submit', (e) => {
   e.preventDefault();
   newFilterFromForm();
+  // A filter of the user's own ends any example replay.
+  replay = null;
+  lastExample = null;
+  ui.step.hidden = true;
+  ui.stepStatus.textContent = '';
 });
 ui.itemForm.addEventListener('submit', (e) => {
   e.preventDefault();
@@ -511,6 +587,7 @@ ui.clear.addEventListener('click', () => {
 });
 $<HTMLButtonElement>('example-000').addEventListener('click', () => example('000'));
 $<HTMLButtonElement>('example-001').addEventListener('click', () => example('001'));
+ui.step.addEventListener('click', step);
 
 showMode();
 newFilterFromForm();
