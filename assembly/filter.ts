@@ -2,8 +2,9 @@
 // steps shared by the exports: hash the staged item into probe positions,
 // then set, test or export them.
 
-import { MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, reserveBits } from "./layout";
+import { BITS_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
+import { andInto, orInto, popcount } from "./algebra";
 import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
@@ -90,6 +91,31 @@ export function clear(): void {
   clearBits(byteLength());
   setCount = 0;
   newAddCount = 0;
+}
+
+/**
+ * ORs the `len` bytes staged in scratch (another filter's bits) into the
+ * bits at byte `offset`. setCount is stale until recount().
+ */
+export function unionScratch(offset: u32, len: u32): void {
+  orInto(BITS_PTR + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+}
+
+/** ANDs the `len` bytes staged in scratch into the bits at byte `offset`; then recount(). */
+export function intersectScratch(offset: u32, len: u32): void {
+  andInto(BITS_PTR + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+}
+
+/** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */
+export function recount(): u64 {
+  setCount = popcount(BITS_PTR, <usize>byteLength());
+  return setCount;
+}
+
+/** Sets both counters, for a copy or a load whose bits were written from JS. */
+export function restoreCounters(set: u64, adds: u64): void {
+  setCount = set;
+  newAddCount = adds;
 }
 
 /** Starts a streamed item, for items longer than the scratch region. */

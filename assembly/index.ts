@@ -3,9 +3,11 @@
 // in the helpers they name.
 
 import { BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE } from "./layout";
-import { exportProbed, newAddCount, probeScratch, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import { byteLength, exportProbed, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import { popcount } from "./algebra";
+import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 
-export { clear, configure, streamBegin, streamUpdate } from "./filter";
+export { clear, configure, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
 
 /** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
 export function add(len: u32, wide: bool): bool {
@@ -71,4 +73,39 @@ export function positionsPtr(): usize {
 /** Offset of the packed bits. */
 export function bitsPtr(): usize {
   return BITS_PTR;
+}
+
+/** Recounts the 1 bits exactly (popcnt over the whole array); returns the count. */
+export function recountBits(): f64 {
+  return <f64>recount();
+}
+
+/** Sets the counters of set bits and of new adds (both below 2^53). */
+export function setCounters(set: f64, adds: f64): void {
+  restoreCounters(<u64>set, <u64>adds);
+}
+
+/** The 1 bits among the first `len` bytes of scratch. */
+export function popcountScratch(len: u32): f64 {
+  return <f64>popcount(SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+}
+
+/** Starts the file checksum (XXH64, seed 0). */
+export function checksumStart(): void {
+  checksumBegin();
+}
+
+/** Feeds the first `len` bytes of scratch to the checksum. */
+export function checksumScratch(len: u32): void {
+  checksumUpdate(SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+}
+
+/** Feeds the whole packed bit array to the checksum, straight from memory. */
+export function checksumBits(): void {
+  checksumUpdate(BITS_PTR, <usize>byteLength());
+}
+
+/** Finishes the checksum and stores it, a little-endian u64, in the first 8 bytes of scratch. */
+export function checksumEnd(): void {
+  store<u64>(SCRATCH_PTR, checksumDigest());
 }

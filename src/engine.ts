@@ -32,6 +32,15 @@ interface FilterExports {
   scratchSize(): number;
   positionsPtr(): number;
   bitsPtr(): number;
+  unionScratch(offset: number, len: number): void;
+  intersectScratch(offset: number, len: number): void;
+  recountBits(): number;
+  setCounters(bitsSet: number, adds: number): void;
+  popcountScratch(len: number): number;
+  checksumStart(): void;
+  checksumScratch(len: number): void;
+  checksumBits(): void;
+  checksumEnd(): void;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -105,6 +114,67 @@ export class Engine {
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.unitsForStrings = params.schemeId === SCHEME_POLY;
     this.bitsPtr = this.x.bitsPtr();
+  }
+
+  /**
+   * The file checksum, XXH64 (seed 0) of `header` and then this filter's
+   * bits, read in place. Runs begin to end synchronously, so no streamed
+   * item can interleave with it.
+   */
+  checksum(header: Uint8Array): bigint {
+    this.x.checksumStart();
+    this.eachChunk(header, (len) => this.x.checksumScratch(len));
+    this.x.checksumBits();
+    this.x.checksumEnd();
+    return this.digest();
+  }
+
+  /** The u64 that checksumEnd left in the first 8 bytes of scratch. */
+  private digest(): bigint {
+    return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
+  }
+
+  /**
+   * The checksum of `header` then `payload`, and the number of 1 bits in
+   * `payload`, in one pass through scratch: what fromBytes needs to know
+   * about bytes that are not yet any filter's.
+   */
+  inspect(header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
+    let ones = 0;
+    this.x.checksumStart();
+    this.eachChunk(header, (len) => this.x.checksumScratch(len));
+    this.eachChunk(payload, (len) => {
+      this.x.checksumScratch(len);
+      ones += this.x.popcountScratch(len);
+    });
+    this.x.checksumEnd();
+    return { checksum: this.digest(), ones };
+  }
+
+  /**
+   * ORs (union) or ANDs (intersect) another instance's bits into this one's:
+   * they live in another linear memory, so they come over through scratch a
+   * chunk at a time and the word-wise loop runs here. Then bitsSet is
+   * recounted exactly with popcnt.
+   */
+  combine(other: Engine, operation: 'union' | 'intersect'): void {
+    const theirs = other.bitsView();
+    const step = operation === 'union' ? this.x.unionScratch : this.x.intersectScratch;
+    for (let at = 0; at < theirs.length; at += this.scratchSize) {
+      const len = Math.min(this.scratchSize, theirs.length - at);
+      this.scratch.set(theirs.subarray(at, at + len));
+      step(at, len);
+    }
+    this.x.recountBits();
+  }
+
+  /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
+  private eachChunk(bytes: Uint8Array, use: (len: number) => void): void {
+    for (let at = 0; at < bytes.length; at += this.scratchSize) {
+      const len = Math.min(this.scratchSize, bytes.length - at);
+      this.scratch.set(bytes.subarray(at, at + len));
+      use(len);
+    }
   }
 
   /** A live view of the packed bits (valid for the filter's life). */
@@ -190,4 +260,15 @@ export class Engine {
     }
     return -1;
   }
+}
+
+let checker: Engine | undefined;
+
+/**
+ * A shared 8-bit instance for inspect(): fromBytes validates a whole input
+ * with it before the filter the header asks for is allocated.
+ */
+export function checkerEngine(): Engine {
+  checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+  return checker;
 }

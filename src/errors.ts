@@ -40,3 +40,43 @@ export class BloomAllocationError extends RangeError {
     this.name = 'BloomAllocationError';
   }
 }
+
+/**
+ * Serialized filter bytes (or a file) that are not a valid filter. `field`
+ * names the header field or region at fault and `offset` its byte offset.
+ */
+export class BloomFormatError extends Error {
+  /** The header field (or `payload`) at fault. */
+  readonly field: string;
+  /** The byte offset of that field, or where the input ended. */
+  readonly offset: number;
+  constructor(field: string, offset: number, problem: string) {
+    super(`invalid bloomwasm filter data: ${field} at byte ${offset}: ${problem}`);
+    this.name = 'BloomFormatError';
+    this.field = field;
+    this.offset = offset;
+  }
+}
+
+/**
+ * Two filters that cannot be combined because their bits, hashes, scheme or
+ * seed differ; `parameters` lists which, and the message gives both values.
+ */
+export class BloomMismatchError extends Error {
+  /** The parameters that differ, in the order bits, hashes, scheme, seed. */
+  readonly parameters: string[];
+  constructor(operation: string, differences: Array<[parameter: string, mine: unknown, theirs: unknown]>) {
+    const list = differences.map(([p, a, b]) => `${p} ${show(a)} vs ${show(b)}`).join(', ');
+    super(`cannot ${operation} filters that differ in ${list} (bits, hashes, scheme and seed must all be equal)`);
+    this.name = 'BloomMismatchError';
+    this.parameters = differences.map(([p]) => p);
+  }
+}
+
+/** A filter that changed while an asynchronous save was writing it; the save was abandoned. */
+export class BloomConcurrencyError extends Error {
+  constructor(operation: string) {
+    super(`the filter changed during ${operation}; nothing was written to the destination (do not add to a filter until its save settles)`);
+    this.name = 'BloomConcurrencyError';
+  }
+}

@@ -3,9 +3,13 @@
 // sets the same bits; the parity tests hold them together.
 
 import { bitString } from './bit-string.js';
-import { Engine } from './engine.js';
-import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from './options.js';
-import { capacityParams } from './sizing.js';
+import { checkerEngine, Engine } from './engine.js';
+import { BloomTypeError } from './errors.js';
+import {
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
+} from './format.js';
+import { checkCompatible, checkItem, checkParams, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -72,4 +76,136 @@ export class BloomFilter {
   toBitString(): string {
     return bitString(this.engine.bitsView(), this.bits);
   }
+
+  /** How many adds reported a new item (set at least one bit). */
+  addedCount(): number {
+    return this.engine.x.newAdds();
+  }
+
+  /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
+  estimatedCount(): number {
+    return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
+  }
+
+  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  currentFalsePositiveRate(): number {
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+  }
+
+  /** An independent copy with the same parameters, bits and counters. */
+  clone(): BloomFilter {
+    const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
+    copy.engine.bitsView().set(this.engine.bitsView());
+    copy.engine.x.setCounters(this.bitsSet(), this.addedCount());
+    return copy;
+  }
+
+  /**
+   * Adds every item of `other` in place: the bits become the OR of both.
+   * addedCount becomes the sum of both (an upper bound: shared items count twice).
+   * Throws BloomMismatchError naming what differs when bits, hashes, scheme or seed do.
+   */
+  union(other: BloomFilter): this {
+    checkOperands('union', this, other);
+    this.combine(other, 'union', this.addedCount() + other.addedCount());
+    return this;
+  }
+
+  /**
+   * Keeps only the bits set in both, in place: the AND, which answers true for
+   * every item added to both. addedCount becomes the smaller of the two.
+   */
+  intersect(other: BloomFilter): this {
+    checkOperands('intersect', this, other);
+    this.combine(other, 'intersect', Math.min(this.addedCount(), other.addedCount()));
+    return this;
+  }
+
+  /** A new filter holding the union of `a` and `b`, which are left unchanged. */
+  static union(a: BloomFilter, b: BloomFilter): BloomFilter {
+    checkOperands('union', a, b);
+    return a.clone().union(b);
+  }
+
+  /** A new filter holding the intersection of `a` and `b`, which are left unchanged. */
+  static intersect(a: BloomFilter, b: BloomFilter): BloomFilter {
+    checkOperands('intersect', a, b);
+    return a.clone().intersect(b);
+  }
+
+  private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
+    this.engine.combine(other.engine, operation);
+    this.engine.x.setCounters(this.bitsSet(), adds);
+  }
+
+  /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
+  toBytes(): Uint8Array {
+    const header = fileHeader(this);
+    const out = new Uint8Array(HEADER_BYTES + this.engine.byteLength);
+    out.set(header);
+    out.set(this.engine.bitsView(), HEADER_BYTES);
+    return out;
+  }
+
+  /**
+   * Reads a filter written by toBytes (here or by the reference twin). The
+   * whole input is checked (header fields, length, checksum, padding,
+   * bitsSet) before the filter is allocated; any fault throws
+   * BloomFormatError naming the field and its byte offset.
+   */
+  static fromBytes(bytes: Uint8Array): BloomFilter {
+    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    const header = parseHeader(bytes, bytes.length);
+    const payload = bytes.subarray(HEADER_BYTES);
+    const { checksum, ones } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    checkPayload(header, checksum, payload[payload.length - 1], ones);
+    const filter = emptyFilterFor(header);
+    filter.engine.bitsView().set(payload);
+    filter.engine.x.setCounters(header.bitsSet, header.addedCount);
+    return filter;
+  }
+}
+
+function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {
+  if (!(a instanceof BloomFilter)) throw new BloomTypeError('this', a, 'a BloomFilter from bloomwasm');
+  if (!(b instanceof BloomFilter)) throw new BloomTypeError('other', b, 'a BloomFilter from bloomwasm (not the reference twin)');
+  checkCompatible(operation, a, b);
+}
+
+/** The wasm instance behind a filter; for src/node, which streams bits in and out of it. @internal */
+export function engineOf(filter: BloomFilter): Engine {
+  return filter['engine'];
+}
+
+/** The 56-byte version-1 header of `filter`, its checksum computed in wasm over the bits in place. @internal */
+export function fileHeader(filter: BloomFilter): Uint8Array {
+  const header = encodeHeader({
+    scheme: filter.scheme,
+    schemeId: SCHEMES.indexOf(filter.scheme),
+    hashes: filter.hashes,
+    seed: filter.seed,
+    bits: filter.bits,
+    bitsSet: filter.bitsSet(),
+    addedCount: filter.addedCount(),
+  });
+  setChecksum(header, filter['engine'].checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  return header;
+}
+
+/** An empty filter with the parameters of a checked header. @internal */
+export function emptyFilterFor(header: FileHeader): BloomFilter {
+  return new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
+}
+
+/**
+ * Finishes a load whose payload was written straight into the filter's
+ * memory: checks the checksum, padding and bitsSet, then sets the counters.
+ * @internal
+ */
+export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
+  const engine = filter['engine'];
+  const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  const bits = engine.bitsView();
+  checkPayload(header, checksum, bits[bits.length - 1], engine.x.recountBits());
+  engine.x.setCounters(header.bitsSet, header.addedCount);
 }

@@ -1,7 +1,7 @@
 // Parameter checks and the scheme registry, shared by the wasm filter and
 // its reference twin so that both refuse exactly the same inputs.
 
-import { BloomRangeError, BloomTypeError } from './errors.js';
+import { BloomMismatchError, BloomRangeError, BloomTypeError } from './errors.js';
 
 /** The hash schemes. Their ids (the index here) are part of the file format. */
 export const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
@@ -85,4 +85,25 @@ export function checkItem(item: unknown): asserts item is string | Uint8Array {
   if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
     throw new BloomTypeError('item', item, 'a string or a Uint8Array');
   }
+}
+
+/** What set algebra compares. */
+interface Shape {
+  bits: number;
+  hashes: number;
+  scheme: Scheme;
+  seed: bigint;
+}
+
+/**
+ * Throws BloomMismatchError unless the two filters have equal bits, hashes,
+ * scheme and seed: only then does one item map to the same positions in
+ * both, so that OR and AND of the bits mean union and intersection.
+ */
+export function checkCompatible(operation: string, a: Shape, b: Shape): void {
+  const differences: Array<[string, unknown, unknown]> = [];
+  for (const key of ['bits', 'hashes', 'scheme', 'seed'] as const) {
+    if (a[key] !== b[key]) differences.push([key, a[key], b[key]]);
+  }
+  if (differences.length > 0) throw new BloomMismatchError(operation, differences);
 }

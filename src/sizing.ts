@@ -70,3 +70,20 @@ export function capacityParams(expectedItems: number, rate: number, maxBits: num
   }
   return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
 }
+
+/**
+ * The number of distinct items behind X set bits out of m with k hashes:
+ * n ≈ -(m/k) ln(1 - X/m) (Swamidass and Baldi, "Mathematical correction for
+ * fingerprint similarity measures to improve chemical retrieval", Journal of
+ * Chemical Information and Modeling 47(3), 952-964, 2007). Infinity once
+ * every bit is set, where the estimate has no finite answer.
+ */
+export function estimatedCountOf(bits: number, hashes: number, bitsSet: number): number {
+  if (bitsSet >= bits) return Infinity;
+  return (-bits / hashes) * Math.log1p(-bitsSet / bits);
+}
+
+/** The false-positive rate the filter has now: (X/m)^k, the chance that k probes all land on set bits. */
+export function currentFalsePositiveRateOf(bits: number, hashes: number, bitsSet: number): number {
+  return Math.pow(bitsSet / bits, hashes);
+}

@@ -2,9 +2,13 @@
 // computed in plain TypeScript from src/reference/{hash,probe,bit-array}.ts.
 
 import { bitString } from '../bit-string.js';
-import { checkItem, checkParams, MAX_BITS, type FilterOptions, type Scheme } from '../options.js';
-import { capacityParams } from '../sizing.js';
+import { BloomTypeError } from '../errors.js';
+import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format.js';
+import { checkCompatible, checkItem, checkParams, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
+import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../sizing.js';
+import { andInto, orInto, popcount } from './algebra.js';
 import { BitArray } from './bit-array.js';
+import { checksum } from './checksum.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
 
@@ -33,6 +37,7 @@ export class BloomFilter {
   readonly seed: bigint;
   private readonly array: BitArray;
   private setCount = 0;
+  private newAddCount = 0;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -69,6 +74,7 @@ export class BloomFilter {
     let fresh = 0;
     for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
     this.setCount += fresh;
+    if (fresh > 0) this.newAddCount++;
     return fresh > 0;
   }
 
@@ -86,6 +92,7 @@ export class BloomFilter {
   clear(): void {
     this.array.clear();
     this.setCount = 0;
+    this.newAddCount = 0;
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -97,4 +104,96 @@ export class BloomFilter {
   toBitString(): string {
     return bitString(this.array.bytes, this.bits);
   }
+
+  /** How many adds reported a new item (set at least one bit). */
+  addedCount(): number {
+    return this.newAddCount;
+  }
+
+  /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
+  estimatedCount(): number {
+    return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
+  }
+
+  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  currentFalsePositiveRate(): number {
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+  }
+
+  /** An independent copy with the same parameters, bits and counters. */
+  clone(): BloomFilter {
+    const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
+    copy.array.bytes.set(this.array.bytes);
+    copy.setCount = this.setCount;
+    copy.newAddCount = this.newAddCount;
+    return copy;
+  }
+
+  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum. */
+  union(other: BloomFilter): this {
+    checkOperands('union', this, other);
+    orInto(this.array.bytes, other.array.bytes);
+    this.setCount = popcount(this.array.bytes);
+    this.newAddCount += other.newAddCount;
+    return this;
+  }
+
+  /** Keeps only the bits set in both, in place (bits AND); addedCount becomes the smaller. */
+  intersect(other: BloomFilter): this {
+    checkOperands('intersect', this, other);
+    andInto(this.array.bytes, other.array.bytes);
+    this.setCount = popcount(this.array.bytes);
+    this.newAddCount = Math.min(this.newAddCount, other.newAddCount);
+    return this;
+  }
+
+  /** A new filter holding the union of `a` and `b`, which are left unchanged. */
+  static union(a: BloomFilter, b: BloomFilter): BloomFilter {
+    checkOperands('union', a, b);
+    return a.clone().union(b);
+  }
+
+  /** A new filter holding the intersection of `a` and `b`, which are left unchanged. */
+  static intersect(a: BloomFilter, b: BloomFilter): BloomFilter {
+    checkOperands('intersect', a, b);
+    return a.clone().intersect(b);
+  }
+
+  /** The filter in the version-1 binary format, byte-identical to the wasm filter's. */
+  toBytes(): Uint8Array {
+    const header = encodeHeader({
+      scheme: this.scheme,
+      schemeId: SCHEMES.indexOf(this.scheme),
+      hashes: this.hashes,
+      seed: this.seed,
+      bits: this.bits,
+      bitsSet: this.setCount,
+      addedCount: this.newAddCount,
+    });
+    setChecksum(header, checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES), this.array.bytes));
+    const out = new Uint8Array(HEADER_BYTES + this.array.bytes.length);
+    out.set(header);
+    out.set(this.array.bytes, HEADER_BYTES);
+    return out;
+  }
+
+  /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
+  static fromBytes(bytes: Uint8Array): BloomFilter {
+    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    const header = parseHeader(bytes, bytes.length);
+    const payload = bytes.subarray(HEADER_BYTES);
+    const sum = checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    checkPayload(header, sum, payload[payload.length - 1], popcount(payload));
+    const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
+    filter.array.bytes.set(payload);
+    filter.setCount = header.bitsSet;
+    filter.newAddCount = header.addedCount;
+    return filter;
+  }
+}
+
+function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {
+  if (!(a instanceof BloomFilter)) throw new BloomTypeError('this', a, 'a BloomFilter from bloomwasm/reference');
+  if (!(b instanceof BloomFilter)) throw new BloomTypeError('other', b, 'a BloomFilter from bloomwasm/reference (not the wasm filter)');
+  checkCompatible(operation, a, b);
 }

@@ -6,7 +6,10 @@ import { SeenFilterOver } from '../seen-filter.js';
 import { BloomFilter } from './filter.js';
 
 export { BloomFilter };
-export { BloomAllocationError, BloomRangeError, BloomTypeError } from '../errors.js';
+export {
+  BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
+} from '../errors.js';
+export { FORMAT_VERSION } from '../format.js';
 export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
 

@@ -1,0 +1,171 @@
+// The binary file format, version 1 (README, "File format"): a 56-byte
+// little-endian header and then the packed bits exactly as they lie in wasm
+// memory. This module encodes and validates the header; the wasm filter and
+// the reference twin supply the checksum (XXH64, seed 0) and the popcount,
+// so the same checks guard both, in the same order, before anything the
+// header asks for is allocated.
+
+import { BloomFormatError } from './errors.js';
+import { MAX_BITS, MAX_HASHES, SCHEMES, type Scheme } from './options.js';
+
+/** The four magic bytes that open every file: ASCII "BLMW". */
+export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);
+
+/** The format version this release writes; it reads every version up to this one. */
+export const FORMAT_VERSION = 1;
+
+/** Bytes before the payload. */
+export const HEADER_BYTES = 56;
+
+/** Byte offset of each header field. */
+export const FIELD_OFFSETS = {
+  magic: 0,
+  version: 4,
+  scheme: 6,
+  hashes: 7,
+  seed: 8,
+  bits: 16,
+  bitsSet: 24,
+  addedCount: 32,
+  payloadLength: 40,
+  checksum: 48,
+} as const;
+
+/** Bytes of header that the checksum covers (everything before the checksum itself). */
+export const CHECKSUMMED_HEADER_BYTES = FIELD_OFFSETS.checksum;
+
+/** A header's fields, decoded and range-checked. */
+export interface FileHeader {
+  version: number;
+  scheme: Scheme;
+  schemeId: number;
+  hashes: number;
+  seed: bigint;
+  bits: number;
+  bitsSet: number;
+  addedCount: number;
+  payloadLength: number;
+  checksum: bigint;
+}
+
+/** The fields a writer supplies. */
+export type HeaderFields = Omit<FileHeader, 'version' | 'payloadLength' | 'checksum'>;
+
+/** Payload bytes for m bits: ceil(m / 8). */
+export function payloadLength(bits: number): number {
+  return Math.ceil(bits / 8);
+}
+
+/**
+ * The 56 header bytes with the checksum field zeroed; the writer computes
+ * the checksum over bytes [0, 48) and the payload, then calls setChecksum.
+ */
+export function encodeHeader(fields: HeaderFields): Uint8Array {
+  const out = new Uint8Array(HEADER_BYTES);
+  const view = new DataView(out.buffer);
+  out.set(MAGIC, FIELD_OFFSETS.magic);
+  view.setUint16(FIELD_OFFSETS.version, FORMAT_VERSION, true);
+  view.setUint8(FIELD_OFFSETS.scheme, fields.schemeId);
+  view.setUint8(FIELD_OFFSETS.hashes, fields.hashes);
+  view.setBigUint64(FIELD_OFFSETS.seed, fields.seed, true);
+  view.setBigUint64(FIELD_OFFSETS.bits, BigInt(fields.bits), true);
+  view.setBigUint64(FIELD_OFFSETS.bitsSet, BigInt(fields.bitsSet), true);
+  view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(fields.addedCount), true);
+  view.setBigUint64(FIELD_OFFSETS.payloadLength, BigInt(payloadLength(fields.bits)), true);
+  return out;
+}
+
+/** Writes the checksum into an encoded header. */
+export function setChecksum(header: Uint8Array, checksum: bigint): void {
+  new DataView(header.buffer, header.byteOffset, HEADER_BYTES).setBigUint64(FIELD_OFFSETS.checksum, checksum, true);
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
+}
+
+/**
+ * Decodes and checks the header, field by field in file order, and checks
+ * that the input's total length is exactly header + payload. `prefix` holds
+ * the input's first bytes (at least min(56, totalLength) of them). Throws
+ * BloomFormatError naming the first bad field; allocates nothing sized by
+ * the header.
+ */
+export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader {
+  const available = Math.min(prefix.length, totalLength);
+  const view = new DataView(prefix.buffer, prefix.byteOffset, available);
+  const need = (field: keyof typeof FIELD_OFFSETS, size: number): number => {
+    const at = FIELD_OFFSETS[field];
+    if (at + size > available) {
+      throw new BloomFormatError(field, at, `truncated: the ${size}-byte field needs the input to reach byte ${at + size}, but it ends at byte ${totalLength}`);
+    }
+    return at;
+  };
+  // A u64 field as a number, refusing anything above `max` (which keeps it exact).
+  const u64 = (field: keyof typeof FIELD_OFFSETS, min: number, max: number, allowed: string): number => {
+    const at = need(field, 8);
+    const value = view.getBigUint64(at, true);
+    if (value < BigInt(min) || value > BigInt(max)) throw new BloomFormatError(field, at, `must be ${allowed}; got ${value}`);
+    return Number(value);
+  };
+
+  need('magic', 4);
+  const magic = prefix.subarray(0, 4);
+  if (!MAGIC.every((b, i) => magic[i] === b)) {
+    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}`);
+  }
+  const version = view.getUint16(need('version', 2), true);
+  if (version !== FORMAT_VERSION) {
+    const why = version > FORMAT_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
+    throw new BloomFormatError('version', FIELD_OFFSETS.version, `unsupported version ${version}: ${why} 1 to ${FORMAT_VERSION}`);
+  }
+  const schemeId = view.getUint8(need('scheme', 1));
+  if (schemeId >= SCHEMES.length) {
+    throw new BloomFormatError('scheme', FIELD_OFFSETS.scheme, `must be a scheme id in [0, ${SCHEMES.length - 1}] (${SCHEMES.map((s, i) => `${i} ${s}`).join(', ')}); got ${schemeId}`);
+  }
+  const scheme = SCHEMES[schemeId];
+  const hashes = view.getUint8(need('hashes', 1));
+  if (hashes < 1 || hashes > MAX_HASHES) {
+    throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be an integer in [1, ${MAX_HASHES}]; got ${hashes}`);
+  }
+  const seed = view.getBigUint64(need('seed', 8), true);
+  if (scheme !== 'xxh64' && seed !== 0n) {
+    throw new BloomFormatError('seed', FIELD_OFFSETS.seed, `must be 0 under ${scheme}, which has no seed; got ${seed}`);
+  }
+  const bits = u64('bits', 1, MAX_BITS, `an integer in [1, ${MAX_BITS}]`);
+  if (scheme === 'xxh64' && hashes > bits) {
+    throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be at most bits (${bits}) under xxh64, whose positions are distinct; got ${hashes}`);
+  }
+  const bitsSet = u64('bitsSet', 0, bits, `an integer in [0, bits = ${bits}]`);
+  const addedCount = u64('addedCount', 0, Number.MAX_SAFE_INTEGER, `an integer in [0, 2^53 - 1]`);
+  const expected = payloadLength(bits);
+  const payload = u64('payloadLength', expected, expected, `ceil(bits / 8) = ${expected}`);
+  const checksum = view.getBigUint64(need('checksum', 8), true);
+
+  const end = HEADER_BYTES + payload;
+  if (totalLength < end) {
+    throw new BloomFormatError('payload', totalLength, `truncated: ${payload} payload bytes must end at byte ${end}, but the input ends at byte ${totalLength}`);
+  }
+  if (totalLength > end) {
+    throw new BloomFormatError('payload', end, `${totalLength - end} unexpected bytes after the payload, which ends at byte ${end}`);
+  }
+  return { version, scheme, schemeId, hashes, seed, bits, bitsSet, addedCount, payloadLength: payload, checksum };
+}
+
+/**
+ * The checks that need the payload, in order: the checksum, the padding bits
+ * past m in the last byte (always 0), and bitsSet against the true count of
+ * 1 bits. The callers compute `checksum` and `ones` over the payload.
+ */
+export function checkPayload(header: FileHeader, checksum: bigint, lastByte: number, ones: number): void {
+  if (checksum !== header.checksum) {
+    throw new BloomFormatError('checksum', FIELD_OFFSETS.checksum, `XXH64 of the header and payload is 0x${checksum.toString(16).padStart(16, '0')}, but the file says 0x${header.checksum.toString(16).padStart(16, '0')}: the data is corrupt`);
+  }
+  const used = header.bits % 8;
+  if (used !== 0 && lastByte >> used !== 0) {
+    throw new BloomFormatError('payload', HEADER_BYTES + header.payloadLength - 1, `the ${8 - used} padding bits past bit ${header.bits - 1} must be 0; got byte 0x${lastByte.toString(16).padStart(2, '0')}`);
+  }
+  if (ones !== header.bitsSet) {
+    throw new BloomFormatError('bitsSet', FIELD_OFFSETS.bitsSet, `says ${header.bitsSet}, but the payload has ${ones} bits set`);
+  }
+}

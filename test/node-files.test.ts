@@ -1,0 +1,150 @@
+// bloomwasm/node: atomic saves and checked loads, sync and async.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as wasm from '../src/index.js';
+import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import * as reference from '../src/reference/index.js';
+import { checksum } from '../src/reference/checksum.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let serial = 0;
+const fresh = (name = 'filter.bin') => join(mkdtempSync(join(dir, `case${serial++}-`)), name);
+
+const helpers = [
+  { name: 'sync', save: async (f: any, p: string) => saveFileSync(f, p), load: async (p: string) => loadFileSync(p) },
+  { name: 'async', save: saveFile, load: loadFile },
+] as const;
+
+describe.each(helpers)('$name file helpers', ({ save, load }) => {
+  it.each(['xxh64', 'poly', 'bytesum'] as const)('round-trip a %s filter; the file is exactly toBytes()', async (scheme) => {
+    const f = new wasm.BloomFilter(10_007, 5, { scheme, seed: scheme === 'xxh64' ? 123n : 0 });
+    for (let i = 0; i < 500; i++) f.add(`file-${i}`);
+    const path = fresh();
+    await save(f, path);
+    expect(new Uint8Array(readFileSync(path))).toEqual(f.toBytes());
+    const g = await load(path);
+    expect(g).toBeInstanceOf(wasm.BloomFilter);
+    expect(g.toBytes()).toEqual(f.toBytes());
+    expect([g.bitsSet(), g.addedCount()]).toEqual([f.bitsSet(), f.addedCount()]);
+    for (let i = 0; i < 500; i++) expect(g.has(`file-${i}`)).toBe(true);
+  });
+
+  it('round-trips empty and full filters', async () => {
+    const empty = new wasm.BloomFilter(1, 1);
+    const full = new wasm.BloomFilter(64, 64);
+    full.add('fills every bit');
+    for (const f of [empty, full]) {
+      const path = fresh();
+      await save(f, path);
+      expect((await load(path)).toBytes()).toEqual(f.toBytes());
+    }
+  });
+
+  it('saves the reference twin, and the wasm filter loads its file', async () => {
+    const r = new reference.BloomFilter(999, 3, { scheme: 'bytesum' });
+    r.add('apple');
+    const path = fresh();
+    await save(r, path);
+    expect((await load(path)).toBytes()).toEqual(r.toBytes());
+  });
+
+  it('replaces an existing file and leaves no temporary file behind', async () => {
+    const path = fresh();
+    const f = new wasm.BloomFilter(100, 3);
+    await save(f, path);
+    f.add('second version');
+    await save(f, path);
+    expect((await load(path)).has('second version')).toBe(true);
+    expect(readdirSync(dirname(path))).toEqual(['filter.bin']);
+  });
+
+  it('fails in a missing directory and creates nothing', async () => {
+    const path = join(dir, 'no-such-dir', 'filter.bin');
+    await expect(save(new wasm.BloomFilter(100, 3), path)).rejects.toThrow(/ENOENT/);
+    expect(existsSync(dirname(path))).toBe(false);
+  });
+
+  it('refuses a corrupt file with BloomFormatError naming the field and offset', async () => {
+    const f = new wasm.BloomFilter(100, 3);
+    f.add('x');
+    const good = f.toBytes();
+    const cases: Array<[Uint8Array, string, number]> = [
+      [good.subarray(0, 40), 'payloadLength', 40],
+      [good.subarray(0, 60), 'payload', 60],
+      [new Uint8Array([...good, 1, 2, 3]), 'payload', 69],
+      [good.map((b, i) => (i === 62 ? b ^ 0x10 : b)), 'checksum', 48],
+      [new Uint8Array(0), 'magic', 0],
+    ];
+    for (const [bytes, field, offset] of cases) {
+      const path = fresh();
+      writeFileSync(path, bytes);
+      const error = await load(path).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(wasm.BloomFormatError);
+      expect(error).toMatchObject({ field, offset });
+    }
+  });
+
+  it('refuses a 100-byte file claiming 2^34 bits before allocating', async () => {
+    const header = new wasm.BloomFilter(8, 1).toBytes().subarray(0, 56);
+    const bytes = new Uint8Array(100);
+    bytes.set(header);
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(16, 1n << 34n, true);
+    view.setBigUint64(40, 1n << 31n, true);
+    view.setBigUint64(48, checksum(bytes.subarray(0, 48), bytes.subarray(56)), true);
+    const path = fresh();
+    writeFileSync(path, bytes);
+    const before = process.memoryUsage();
+    await expect(load(path)).rejects.toMatchObject({ name: 'BloomFormatError', field: 'payload', offset: 100 });
+    const after = process.memoryUsage();
+    expect(after.rss - before.rss).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('refuses bad arguments with BloomTypeError', async () => {
+    await expect(save({} as any, fresh())).rejects.toThrow(/filter must be a BloomFilter/);
+    await expect(save(new wasm.BloomFilter(8, 1), '' as any)).rejects.toThrow(/path must be a non-empty string/);
+    await expect(load(42 as any)).rejects.toThrow(wasm.BloomTypeError);
+  });
+});
+
+describe('saveFile while the filter changes', () => {
+  it('abandons the save with BloomConcurrencyError and leaves the old file in place', async () => {
+    const path = fresh();
+    const f = new wasm.BloomFilter(2 ** 27, 3); // 16 MiB: two write chunks, so the save spans several awaits
+    f.add('before');
+    saveFileSync(f, path);
+    const saving = saveFile(f, path);
+    f.add('during the save');
+    await expect(saving).rejects.toBeInstanceOf(wasm.BloomConcurrencyError);
+    const kept = loadFileSync(path);
+    expect([kept.has('before'), kept.addedCount()]).toEqual([true, 1]);
+    expect(readdirSync(dirname(path))).toEqual(['filter.bin']);
+  });
+});
+
+describe('the browser-safe core', () => {
+  it('imports nothing from node:* (the file helpers live in src/node/ only)', () => {
+    const root = resolve(fileURLToPath(new URL('../src/', import.meta.url)));
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        expect(`${file}: ${spec}`).not.toMatch(/: (node:|fs$|path$|os$|crypto$)/);
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      }
+    };
+    visit(join(root, 'index.ts'));
+    visit(join(root, 'reference/index.ts'));
+    expect([...seen].some((f) => f.endsWith('format.ts'))).toBe(true);
+    expect([...seen].some((f) => f.includes('/node/'))).toBe(false);
+  });
+});
