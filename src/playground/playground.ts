@@ -182,7 +182,6 @@ function currentPositions(): number[] {
 function render(): void {
   const { filter } = state;
   const m = filter.bits;
-  const k = filter.hashes;
   const x = filter.bitsSet();
   const bytes = filter.bitArray();
   const perCell = state.bitsPerCell;
@@ -216,11 +215,10 @@ function render(): void {
   ui.statSet.textContent = fmt.format(x);
   ui.statFill.textContent = fill.toFixed(4);
   ui.statAdded.textContent = fmt.format(state.added.size);
-  // Swamidass and Baldi, "Mathematical correction for fingerprint similarity
-  // measures to improve chemical retrieval", J. Chem. Inf. Model. 47(3), 2007.
-  ui.statEstimate.textContent = x === m ? '∞ (every bit is 1)' : fmt.format(Math.round((-m / k) * Math.log(1 - fill)));
-  // Each of an absent item's k positions is 1 with probability X/m now.
-  ui.statRate.textContent = fmtRate(Math.pow(fill, k));
+  // -(m/k) ln(1 - X/m) (Swamidass and Baldi, 2007) and (X/m)^k, from the library.
+  const estimate = filter.estimatedCount();
+  ui.statEstimate.textContent = estimate === Infinity ? '∞ (every bit is 1)' : fmt.format(Math.round(estimate));
+  ui.statRate.textContent = fmtRate(filter.currentFalsePositiveRate());
   renderSize();
   renderChart();
 }
