@@ -10,6 +10,7 @@ import {
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
 import { probeDouble, probeEnhancedDouble } from "./probe";
+import { pairKey } from "./shard";
 
 /** Scheme ids, part of the file format. */
 export const SCHEME_XXH64 = 0;
@@ -24,6 +25,8 @@ export let seed: u64 = 0;
 export let setCount: u64 = 0;
 export let newAddCount: u64 = 0;
 export let streamWide: bool = false;
+/** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
+export let itemKey: u64 = 0;
 
 /**
  * Sets the filter's parameters and makes room for its bits. The caller has
@@ -39,6 +42,20 @@ export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u3
   return reserveBits(byteLength()) ? 0 : 1;
 }
 
+/**
+ * Sets the parameters and makes room for the scratch region only, reserving
+ * no bits: for an instance that computes positions and shards for bits kept
+ * elsewhere (bloomwasm/redis). Its add, has and clear must never be called.
+ * Returns 0, or 1 when memory cannot be had.
+ */
+export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
+  bits = <u64>m;
+  hashes = min(k, MAX_HASHES);
+  scheme = schemeId;
+  seed = (<u64>seedHi << 32) | <u64>seedLo;
+  return reserveBits(0) ? 0 : 1;
+}
+
 /** Bytes of the packed bit array: ceil(m / 8). */
 export function byteLength(): u64 {
   return (bits + 7) >> 3;
@@ -47,14 +64,18 @@ export function byteLength(): u64 {
 /** Hashes `len` units in the scratch region into the probe positions. */
 export function probeScratch(len: usize, wide: bool): void {
   if (scheme == SCHEME_XXH64) {
-    probeEnhancedDouble(xxh64(SCRATCH_PTR, len, seed), bits, hashes);
+    const h = xxh64(SCRATCH_PTR, len, seed);
+    itemKey = h;
+    probeEnhancedDouble(h, bits, hashes);
   } else if (scheme == SCHEME_POLY) {
     polyBegin();
     polyUpdate(SCRATCH_PTR, len, wide);
+    itemKey = pairKey(polyH1, polyH2);
     probeDouble(polyH1, polyH2, bits, hashes);
   } else {
     bytesumBegin();
     bytesumUpdate(SCRATCH_PTR, len, bits);
+    itemKey = pairKey(byteSum % bits, weightedSum);
     probeDouble(byteSum % bits, weightedSum, bits, hashes);
   }
 }
@@ -135,7 +156,15 @@ export function streamUpdate(len: u32): void {
 
 /** Finishes a streamed hash into the probe positions. */
 export function streamProbe(): void {
-  if (scheme == SCHEME_XXH64) probeEnhancedDouble(xxh64Digest(), bits, hashes);
-  else if (scheme == SCHEME_POLY) probeDouble(polyH1, polyH2, bits, hashes);
-  else probeDouble(byteSum % bits, weightedSum, bits, hashes);
+  if (scheme == SCHEME_XXH64) {
+    const h = xxh64Digest();
+    itemKey = h;
+    probeEnhancedDouble(h, bits, hashes);
+  } else if (scheme == SCHEME_POLY) {
+    itemKey = pairKey(polyH1, polyH2);
+    probeDouble(polyH1, polyH2, bits, hashes);
+  } else {
+    itemKey = pairKey(byteSum % bits, weightedSum);
+    probeDouble(byteSum % bits, weightedSum, bits, hashes);
+  }
 }

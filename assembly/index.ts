@@ -3,11 +3,12 @@
 // in the helpers they name.
 
 import { BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE } from "./layout";
-import { byteLength, exportProbed, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import { byteLength, exportProbed, itemKey, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
+import { shardIndex } from "./shard";
 
-export { clear, configure, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
+export { clear, configure, configureHashing, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
 
 /** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
 export function add(len: u32, wide: bool): bool {
@@ -25,6 +26,20 @@ export function has(len: u32, wide: bool): bool {
 export function positions(len: u32, wide: bool): void {
   probeScratch(len, wide);
   exportProbed();
+}
+
+/** Writes the item's positions and returns its shard in [0, shards). */
+export function shardPositions(len: u32, wide: bool, shards: u32): u32 {
+  probeScratch(len, wide);
+  exportProbed();
+  return shardIndex(itemKey, shards);
+}
+
+/** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
+export function streamShardPositions(shards: u32): u32 {
+  streamProbe();
+  exportProbed();
+  return shardIndex(itemKey, shards);
 }
 
 /** Ends a streamed item and adds it. */

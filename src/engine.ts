@@ -17,6 +17,7 @@ import { WASM_BASE64 } from './wasm-bytes.generated.js';
 interface FilterExports {
   memory: WebAssembly.Memory;
   configure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
+  configureHashing(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
   add(len: number, wide: number): number;
   has(len: number, wide: number): number;
   positions(len: number, wide: number): void;
@@ -25,6 +26,8 @@ interface FilterExports {
   streamAdd(): number;
   streamHas(): number;
   streamPositions(): void;
+  shardPositions(len: number, wide: number, shards: number): number;
+  streamShardPositions(shards: number): number;
   bitsSet(): number;
   newAdds(): number;
   clear(): void;
@@ -97,14 +100,20 @@ export class Engine {
   /** Bytes of the packed bits. */
   readonly byteLength: number;
 
-  constructor(params: FilterParams) {
+  /**
+   * With `hashOnly`, the instance reserves no memory for the bits: it only
+   * computes positions and shards for bits kept elsewhere (bloomwasm/redis),
+   * and add, has, clear and bitsView must not be called.
+   */
+  constructor(params: FilterParams, hashOnly = false) {
     this.byteLength = Math.ceil(params.bits / 8);
     this.x = instantiate(params.bits, this.byteLength);
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
-    if (this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
-      throw new BloomAllocationError(params.bits, this.byteLength);
-    }
+    const status = hashOnly
+      ? this.x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
+      : this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
+    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
     const buffer = this.x.memory.buffer;
     const ptr = this.x.scratchPtr();
     this.scratchSize = this.x.scratchSize();
@@ -225,6 +234,20 @@ export class Engine {
     if (len >= 0) this.x.positions(len, this.wide);
     else this.x.streamPositions();
     return Array.from(this.positionsOut);
+  }
+
+  /**
+   * The item's shard in [0, shards); its positions are left in `probed`
+   * until the next call (read them before staging another item).
+   */
+  shardPositions(item: string | Uint8Array, shards: number): number {
+    const len = this.stage(item);
+    return len >= 0 ? this.x.shardPositions(len, this.wide, shards) : this.x.streamShardPositions(shards);
+  }
+
+  /** f64[k]: the positions written by the last positions or shardPositions call. */
+  get probed(): Float64Array {
+    return this.positionsOut;
   }
 
   private streamBytes(item: Uint8Array): number {

@@ -8,7 +8,9 @@ import { BloomTypeError } from './errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from './format.js';
-import { checkCompatible, checkItem, checkParams, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+import {
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+} from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
@@ -55,6 +57,13 @@ export class BloomFilter {
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
     return this.engine.positions(item);
+  }
+
+  /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
+  shardOf(item: string | Uint8Array, shards: number): number {
+    checkItem(item);
+    checkInteger('shards', shards, 1, MAX_SHARDS);
+    return this.engine.shardPositions(item, shards);
   }
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */

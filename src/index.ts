@@ -10,7 +10,7 @@ export {
   BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
 } from './errors.js';
 export { FORMAT_VERSION } from './format.js';
-export { MAX_BITS, MAX_HASHES, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './sizing.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */

@@ -18,6 +18,9 @@ export const MAX_BITS = (2 ** 32 - 2 ** 17) * 8;
 /** The most hash positions per item. */
 export const MAX_HASHES = 64;
 
+/** The most shards a split filter (bloomwasm/redis) may have. */
+export const MAX_SHARDS = 65536;
+
 /** Construction options shared by every filter. */
 export interface FilterOptions {
   /** Hash scheme; default `xxh64`. */

@@ -4,13 +4,16 @@
 import { bitString } from '../bit-string.js';
 import { BloomTypeError } from '../errors.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format.js';
-import { checkCompatible, checkItem, checkParams, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
+import {
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+} from '../options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
+import { pairKey, shardIndex } from './shard.js';
 
 const encoder = new TextEncoder();
 
@@ -67,6 +70,19 @@ export class BloomFilter {
     }
     const { h1, h2 } = bytesum(utf8(item), m);
     return probeDouble(h1, h2, m, k);
+  }
+
+  /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
+  shardOf(item: string | Uint8Array, shards: number): number {
+    checkItem(item);
+    checkInteger('shards', shards, 1, MAX_SHARDS);
+    if (this.scheme === 'xxh64') return shardIndex(xxh64(utf8(item), this.seed), shards);
+    if (this.scheme === 'poly') {
+      const { h1, h2 } = poly(codeUnits(item));
+      return shardIndex(pairKey(h1, h2), shards);
+    }
+    const { h1, h2 } = bytesum(utf8(item), this.bits);
+    return shardIndex(pairKey(h1, h2), shards);
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */

@@ -1,0 +1,134 @@
+// The one place that talks to node-redis: a single client or a cluster,
+// both through sendCommand, each call routed by its key. No AbortSignal is
+// used: withdrawing queued commands corrupts node-redis 5.12's write queue
+// (removing its head leaves a stale link, and later commands never go out).
+
+import { RedisBloomAuthError, RedisBloomConfigError } from './errors.js';
+import type { Script } from './scripts.js';
+
+/**
+ * A connected node-redis v5 client or cluster (createClient / createCluster),
+ * used as given. Typed by the one method used, so that clients with any
+ * modules, scripts or RESP version fit, and so that these declarations do
+ * not need the optional `redis` package.
+ */
+export type RedisConnection = RedisClientLike | RedisClusterLike;
+
+/** What the filter uses of a node-redis client. */
+export interface RedisClientLike {
+  sendCommand(args: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** What the filter uses of a node-redis cluster (its `masters` tells it from a client). */
+export interface RedisClusterLike {
+  readonly masters: unknown;
+  sendCommand(firstKey: unknown, isReadonly: unknown, args: unknown, options?: unknown): Promise<unknown>;
+}
+
+/** Per-call options passed through to node-redis. */
+export interface SendOptions {
+  typeMapping?: Record<number, unknown>;
+}
+
+/** RedisCluster.sendCommand: routed by the first key. */
+interface ClusterSend {
+  sendCommand(firstKey: string, isReadonly: boolean, args: string[], options?: SendOptions): Promise<unknown>;
+}
+
+/** RedisClient.sendCommand. */
+interface ClientSend {
+  sendCommand(args: string[], options?: SendOptions): Promise<unknown>;
+}
+
+type Send = (key: string, readonly: boolean, args: string[], options?: SendOptions) => Promise<unknown>;
+
+/** A sender routed by key: for a cluster, the key picks the node; a single client ignores it. */
+export function senderOf(client: RedisConnection): Send {
+  if (client === null || typeof client !== 'object' || typeof (client as { sendCommand?: unknown }).sendCommand !== 'function') {
+    throw new TypeError('client must be a connected node-redis client or cluster (createClient or createCluster from "redis")');
+  }
+  if ('masters' in client) {
+    const cluster = client as unknown as ClusterSend;
+    return (key, readonly, args, options) => cluster.sendCommand(key, readonly, args, options);
+  }
+  const single = client as unknown as ClientSend;
+  return (_key, _readonly, args, options) => single.sendCommand(args, options);
+}
+
+/** True for a reply the server sent as an error (node-redis's ErrorReply and subclasses). */
+export function isErrorReply(err: unknown): err is Error {
+  for (let p = err; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
+    if ((p as { constructor?: { name?: string } }).constructor?.name === 'ErrorReply') return true;
+  }
+  return false;
+}
+
+// Error replies that the server gives before a script runs, or that our
+// scripts give before touching any bit: the add certainly did not happen.
+const REFUSED_BEFORE_RUNNING = new Set([
+  'BLOOMCONFIG', 'BLOOMSHARD', 'NOAUTH', 'WRONGPASS', 'NOPERM', 'OOM', 'LOADING', 'READONLY', 'BUSY',
+  'CLUSTERDOWN', 'CROSSSLOT', 'TRYAGAIN', 'MASTERDOWN', 'MOVED', 'ASK', 'WRONGTYPE', 'NOSCRIPT',
+]);
+
+/**
+ * Redis answers an unauthenticated client's long command (more than 10
+ * arguments, as our scripts send) with this protocol error and closes the
+ * connection, before NOAUTH can be said.
+ */
+const UNAUTHENTICATED = /^ERR Protocol error: unauthenticated/;
+
+/** True when the error proves the command did not change anything. */
+export function refusedBeforeRunning(err: unknown): boolean {
+  return isErrorReply(err) && (REFUSED_BEFORE_RUNNING.has(err.message.split(' ', 1)[0]) || UNAUTHENTICATED.test(err.message));
+}
+
+/** Turns the server's auth and configuration refusals into this package's typed errors; others pass through. */
+export function typedError(err: unknown, filter: string): unknown {
+  if (!isErrorReply(err)) return err;
+  const code = err.message.split(' ', 1)[0];
+  if (code === 'NOAUTH' || code === 'WRONGPASS' || code === 'NOPERM' || UNAUTHENTICATED.test(err.message)) {
+    return new RedisBloomAuthError(
+      `Redis refused filter "${filter}": ${err.message} ` +
+        '(pass username and password, or a redis[s]://user:password@host URL, to createClient; they go straight to Redis)',
+      { cause: err },
+    );
+  }
+  if (code === 'BLOOMCONFIG' || code === 'BLOOMSHARD') {
+    const key = err.message.split(' ', 2)[1] ?? '';
+    return new RedisBloomConfigError(
+      filter,
+      code === 'BLOOMCONFIG' ? 'config' : 'bits',
+      `filter "${filter}" no longer matches its shard ${key}: ${err.message.slice(code.length + 1)} ` +
+        '(the filter was re-reserved with other parameters, or a shard was deleted or evicted; use maxmemory-policy noeviction)',
+    );
+  }
+  return err;
+}
+
+/**
+ * Runs a script by SHA1 and, when the server has not cached it (NOSCRIPT:
+ * first use on this node, a restart, or SCRIPT FLUSH), once more by source,
+ * which also caches it. NOSCRIPT means the script did not run, so sending it
+ * again cannot apply an add twice.
+ */
+export async function runScript(
+  send: Send, script: Script, readonly: boolean, args: string[], options?: SendOptions,
+): Promise<unknown> {
+  // args: [command, script, numkeys, key1, ...]; the first two are filled here.
+  const key = args[3];
+  args[0] = readonly ? 'EVALSHA_RO' : 'EVALSHA';
+  args[1] = script.sha;
+  try {
+    return await send(key, readonly, args, options);
+  } catch (err) {
+    if (!isErrorReply(err) || !err.message.startsWith('NOSCRIPT')) throw err;
+    args[0] = readonly ? 'EVAL_RO' : 'EVAL';
+    args[1] = script.source;
+    return await send(key, readonly, args, options);
+  }
+}
+
+/** Builds the argument list of a script call: placeholders for runScript, then numkeys, keys and argv. */
+export function scriptArgs(keys: string[], argv: string[]): string[] {
+  return ['', '', String(keys.length), ...keys, ...argv];
+}

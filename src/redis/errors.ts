@@ -1,0 +1,59 @@
+// The failure families of bloomwasm/redis. Like src/errors.ts, each message
+// names the filter, the field or key, the value found and the value expected.
+
+/** The filter's configuration in Redis is missing, or differs from the one asked for or opened. */
+export class RedisBloomConfigError extends Error {
+  /** The filter's name. */
+  readonly filter: string;
+  /** The configuration field or key that differs (`missing` when there is no configuration). */
+  readonly field: string;
+  constructor(filter: string, field: string, message: string) {
+    super(message);
+    this.name = 'RedisBloomConfigError';
+    this.filter = filter;
+    this.field = field;
+  }
+}
+
+/** Redis refused the client's credentials or permissions (NOAUTH, WRONGPASS, NOPERM). */
+export class RedisBloomAuthError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RedisBloomAuthError';
+  }
+}
+
+/** Items that a failed add could not report on. */
+export interface BatchOutcome<T> {
+  /** Per item: true (new), false (already seen), or undefined when unknown. */
+  results: (boolean | undefined)[];
+  /** Items whose add may or may not have reached Redis: treat them as new. */
+  uncertain: T[];
+  /** Items certainly not added: Redis refused their call before any bit was set (auth, configuration, OOM, ...). */
+  notAdded: T[];
+}
+
+/**
+ * An add or addMany that did not complete. Some items have results, and the
+ * rest are listed as uncertain (the reply was lost, so the bits may be set)
+ * or not added. Nothing is retried automatically.
+ */
+export class RedisBloomBatchError<T = string | Uint8Array> extends Error implements BatchOutcome<T> {
+  readonly results: (boolean | undefined)[];
+  readonly uncertain: T[];
+  readonly notAdded: T[];
+  constructor(outcome: BatchOutcome<T>, cause: unknown) {
+    const known = outcome.results.length - outcome.uncertain.length - outcome.notAdded.length;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `addMany: ${outcome.uncertain.length} of ${outcome.results.length} items have an uncertain outcome ` +
+        `and ${outcome.notAdded.length} were not added (${why}); ${known} have results. ` +
+        'Treat the uncertain items as new; nothing is retried automatically.',
+      { cause },
+    );
+    this.name = 'RedisBloomBatchError';
+    this.results = outcome.results;
+    this.uncertain = outcome.uncertain;
+    this.notAdded = outcome.notAdded;
+  }
+}

@@ -1,0 +1,139 @@
+// RedisBloomFilter on a 3-node Redis Cluster on loopback: adds and checks
+// agree with local filters, and MONITOR on every node shows that each batch
+// is one script call whose keys, and every key the script touches, sit in
+// the slot of its shard's hash tag, on the node that serves that slot.
+import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BloomFilter } from '../src/index.js';
+import { RedisBloomFilter } from '../src/redis/index.js';
+import { describeRedis } from './support/describe-redis.js';
+import { PASSWORD, RedisServer, redisCli } from './support/redis-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Double-quoted tokens of a MONITOR line, unescaped enough for key names. */
+function tokens(line: string): string[] {
+  return [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+}
+
+describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
+  let servers: RedisServer[] = [];
+  let cluster: RedisClusterType;
+  const monitors: RedisClientType[] = [];
+  const pokers: RedisClientType[] = [];
+  const lines = new Map<number, string[]>();
+  let marks = 0;
+
+  /** Waits until every node's MONITOR stream has caught up (an ECHO sent now has shown up in it). */
+  async function drain(): Promise<void> {
+    const token = `bloomwasm-mark-${++marks}`;
+    await Promise.all(pokers.map((p) => p.echo(token)));
+    for (let i = 0; [...lines.values()].some((list) => !list.some((l) => l.includes(token))); i++) {
+      if (i > 500) throw new Error('MONITOR streams did not catch up');
+      await sleep(10);
+    }
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < 3; i++) servers.push(await RedisServer.start({ cluster: true }));
+    await redisCli(['--cluster', 'create', ...servers.map((s) => `127.0.0.1:${s.port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    for (const s of servers) {
+      for (let i = 0; ; i++) {
+        const state = await redisCli(['-p', String(s.port), 'cluster', 'info']);
+        if (state.includes('cluster_state:ok')) break;
+        if (i > 200) throw new Error(`cluster not ok on ${s.port}:\n${state}`);
+        await sleep(50);
+      }
+    }
+    cluster = createCluster({ rootNodes: [{ url: `redis://127.0.0.1:${servers[0].port}` }], defaults: { password: PASSWORD } });
+    cluster.on('error', () => {});
+    await cluster.connect();
+    for (const s of servers) {
+      const m: RedisClientType = createClient({ url: s.url });
+      m.on('error', () => {});
+      await m.connect();
+      lines.set(s.port, []);
+      await m.monitor((line: string) => lines.get(s.port)!.push(line));
+      monitors.push(m);
+      const poker: RedisClientType = createClient({ url: s.url });
+      poker.on('error', () => {});
+      await poker.connect();
+      pokers.push(poker);
+    }
+  });
+
+  afterAll(async () => {
+    for (const m of [...monitors, ...pokers]) await m.close().catch(() => {});
+    await cluster?.close().catch(() => {});
+    for (const s of servers) await s.stop();
+    servers = [];
+  });
+
+  it('keeps each batch on its shard\'s slot, one script call per shard per batch', async () => {
+    const shards = 6;
+    const rf = await RedisBloomFilter.reserve(cluster, 'clustered', { bits: 6 * 50_021, hashes: 7 }, { shards, batchSize: 1000 });
+    const local = Array.from({ length: shards }, () => new BloomFilter(rf.shardBits, 7));
+    const batch = (round: number) => Array.from({ length: 1200 }, (_, i) => `https://cluster.example/${round}/${i}`);
+    // Slots and owners: CLUSTER KEYSLOT for the keys, CLUSTER NODES for who serves what.
+    const slotOf = new Map<string, number>();
+    const keyslot = async (key: string): Promise<number> => {
+      if (!slotOf.has(key)) slotOf.set(key, Number(await redisCli(['-p', String(servers[0].port), 'cluster', 'keyslot', key])));
+      return slotOf.get(key)!;
+    };
+    const owner = new Map<number, number>(); // slot -> port
+    for (const line of (await redisCli(['-p', String(servers[0].port), 'cluster', 'nodes'])).trim().split('\n')) {
+      const fields = line.split(' ');
+      const port = Number(fields[1].split(':')[1].split('@')[0]);
+      for (const range of fields.slice(8)) {
+        const [lo, hi = lo] = range.split('-').map(Number);
+        for (let slot = lo; slot <= hi; slot++) owner.set(slot, port);
+      }
+    }
+    const shardPorts = new Set<number>();
+    for (let s = 0; s < shards; s++) shardPorts.add(owner.get(await keyslot(`{clustered:${s}}`))!);
+    expect(shardPorts.size).toBeGreaterThan(1); // the shards really spread over nodes
+
+    // Warm-up: the first calls on each node meet NOSCRIPT and load the scripts.
+    const warm = batch(0);
+    expect(await rf.addMany(warm)).toEqual(warm.map((x) => local[rf.shardOf(x)].add(x)));
+    expect(await rf.hasMany(warm)).toEqual(warm.map(() => true));
+
+    for (let round = 1; round <= 3; round++) {
+      await drain();
+      for (const list of lines.values()) list.length = 0;
+      const items = batch(round);
+      const expected = items.map((x) => local[rf.shardOf(x)].add(x));
+      expect(await rf.addMany(items)).toEqual(expected);
+      expect(await rf.hasMany(items)).toEqual(items.map(() => true));
+      const touched = new Set(items.map((x) => rf.shardOf(x)));
+      await drain();
+      const calls = [...lines.values()].flat().filter((l) => /\] "(evalsha|eval|evalsha_ro|eval_ro)" /i.test(l));
+      expect(calls.length).toBe(2 * touched.size); // one add and one has call per shard
+      let innerCommands = 0;
+      for (const [port, list] of lines) {
+        let scriptSlot = -1;
+        for (const line of list) {
+          const t = tokens(line);
+          if (/^(evalsha|eval|evalsha_ro|eval_ro)$/i.test(t[0])) {
+            expect(t[2]).toBe('2');
+            const [a, b] = [await keyslot(t[3]), await keyslot(t[4])];
+            expect(b).toBe(a);
+            expect(owner.get(a)).toBe(port);
+            expect(t[3]).toMatch(/^\{clustered:\d\}$/);
+            scriptSlot = a;
+          } else if (line.includes(' lua] ')) {
+            // A command run inside the script: its key is in the script's slot.
+            expect(await keyslot(t[1])).toBe(scriptSlot);
+            innerCommands++;
+          }
+        }
+      }
+      expect(innerCommands).toBeGreaterThanOrEqual(3 * 2 * touched.size); // HGET, STRLEN, BITFIELD[_RO] per call
+    }
+    for (let s = 0; s < shards; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
+    const info = await rf.info();
+    expect(info.added).toBe(4 * 1200);
+    expect(info.bitsSet).toBe(local.reduce((sum, f) => sum + f.bitsSet(), 0));
+    await rf.drop();
+  });
+});

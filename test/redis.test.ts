@@ -1,0 +1,229 @@
+// RedisBloomFilter against one real redis-server (started here on a free
+// loopback port, with requirepass): the bits equal the local filter's,
+// concurrent workers see each item as new exactly once, SCRIPT FLUSH is
+// survived, and bad credentials or configurations are refused loudly.
+import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
+import { createClient, type RedisClientType } from 'redis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/index.js';
+import {
+  RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
+} from '../src/redis/index.js';
+import { describeRedis } from './support/describe-redis.js';
+import { PASSWORD, RedisServer } from './support/redis-server.js';
+
+describeRedis('RedisBloomFilter on one redis-server', () => {
+  let server: RedisServer;
+  let client: RedisClientType;
+
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    client = createClient({ url: server.url });
+    client.on('error', () => {});
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  const items = (n: number, prefix = 'https://example.com/'): string[] =>
+    Array.from({ length: n }, (_, i) => `${prefix}${i}${i % 7 === 0 ? '/é/𝄞' : ''}`);
+
+  it('stores exactly the local filter\'s bits, shard by shard, for every scheme', async () => {
+    for (const scheme of SCHEMES) {
+      const rf = await RedisBloomFilter.reserve(client, `bits-${scheme}`, { bits: 30_011, hashes: 5 }, { scheme, shards: 3 });
+      expect([rf.bits, rf.shardBits, rf.hashes, rf.shards, rf.scheme]).toEqual([30_012, 10_004, 5, 3, scheme]);
+      const local = Array.from({ length: 3 }, () => new BloomFilter(10_004, 5, { scheme }));
+      const added: (string | Uint8Array)[] = [
+        ...items(2000),
+        new Uint8Array([0, 1, 2, 255]),
+        'x'.repeat(70_000) + 'é', // longer than the wasm scratch region: streamed
+        'https://example.com/3', // a repeat inside the batch: not new the second time
+      ];
+      const expected = added.map((x) => local[local[0].shardOf(x, 3)].add(x));
+      expect(await rf.addMany(added)).toEqual(expected);
+      expect(expected.at(-1)).toBe(false);
+      for (const x of added.slice(0, 50)) {
+        const s = rf.shardOf(x);
+        expect(rf.positions(x)).toEqual(local[s].positions(x));
+      }
+      for (let s = 0; s < 3; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
+      // The raw Redis string is the same bytes: GET needs no conversion.
+      const raw = await client.sendCommand(['GET', `{bits-${scheme}:1}`], { typeMapping: { 36: Buffer } });
+      expect(new Uint8Array(raw as unknown as Buffer)).toEqual(local[1].bitArray());
+      expect(await rf.hasMany(added)).toEqual(added.map(() => true));
+      const absent = items(2000, 'https://example.org/');
+      expect(await rf.hasMany(absent)).toEqual(absent.map((x) => local[rf.shardOf(x)].has(x)));
+      const info = await rf.info();
+      expect(info.added).toBe(expected.filter(Boolean).length);
+      expect(info.bitsSet).toBe(local.reduce((sum, f) => sum + f.bitsSet(), 0));
+      if (scheme === 'xxh64') {
+        // 2,002 distinct items; the estimate's error is a few percent here.
+        expect(info.estimatedCount).toBeGreaterThan(1900);
+        expect(info.estimatedCount).toBeLessThan(2100);
+      }
+      await rf.drop();
+      expect(await client.exists([`{bits-${scheme}}:config`, `{bits-${scheme}:0}`, `{bits-${scheme}:2}:meta`])).toBe(0);
+    }
+  });
+
+  it('reserves by capacity, preallocates every shard, and adds and tests single items', async () => {
+    const rf = await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, errorRate: 0.01 }, { shards: 2 });
+    expect([rf.bits, rf.hashes, rf.shards, rf.capacity, rf.errorRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
+    expect(await client.strLen('{capacity:0}')).toBe(Math.ceil(47_926 / 8));
+    expect(await client.strLen('{capacity:1}')).toBe(Math.ceil(47_926 / 8));
+    expect(await rf.add('https://a.example/')).toBe(true);
+    expect(await rf.add('https://a.example/')).toBe(false);
+    expect(await rf.has('https://a.example/')).toBe(true);
+    expect(await rf.has('https://b.example/')).toBe(false);
+    expect(await rf.addMany([])).toEqual([]);
+    const packed = { bytes: new TextEncoder().encode('abcdef'), offsets: [0, 3, 6] };
+    expect(await rf.addMany(packed)).toEqual([true, true]);
+    expect(await rf.hasMany(['abc', 'def', 'ghi'])).toEqual([true, true, false]);
+    const again = await RedisBloomFilter.open(client, 'capacity');
+    expect([again.bits, again.hashes, again.shards, again.capacity, again.errorRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
+    expect(await again.has('abc')).toBe(true);
+    // Reserving again with the same configuration opens it.
+    await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, errorRate: 0.01 }, { shards: 2 });
+    expect(await rf.has('abc')).toBe(true);
+    const info = await rf.info();
+    expect(info).toMatchObject({ name: 'capacity', capacity: 10_000, added: 3, shards: 2, bitsSet: 21 });
+    await rf.drop();
+  });
+
+  it('reports each item new exactly once across 4 child processes adding the same 10,000 items', async () => {
+    const name = 'crawl';
+    const rf = await RedisBloomFilter.reserve(client, name, { bits: 1 << 24, hashes: 7 }, { shards: 4 });
+    const outfile = new URL('../build/test/redis-add-worker.mjs', import.meta.url).pathname;
+    await build({
+      entryPoints: [new URL('./support/redis-add-worker.ts', import.meta.url).pathname],
+      bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'warning',
+    });
+    const count = 10_000;
+    const workers = [0, 1, 2, 3].map((w) => {
+      const child = spawn(process.execPath, [outfile, server.url, name, String(w), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const ready = new Promise<void>((resolve) => {
+        const check = () => (out.startsWith('ready\n') ? resolve() : child.stdout.once('data', check));
+        check();
+      });
+      const done = new Promise<number[]>((resolve, reject) =>
+        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`worker ${w} exited ${code}: ${out}`)))),
+      );
+      return { child, ready, done };
+    });
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.child.stdin.end('go\n');
+    const fresh = await Promise.all(workers.map((w) => w.done));
+    const times = new Array(count).fill(0);
+    for (const list of fresh) for (const i of list) times[i]++;
+    expect(times.filter((t) => t !== 1)).toEqual([]);
+    // Every worker won some races: the runs really overlapped.
+    for (const list of fresh) expect(list.length).toBeGreaterThan(0);
+    expect((await rf.info()).added).toBe(count);
+    await rf.drop();
+  });
+
+  it('carries on through SCRIPT FLUSH in the middle of a run', async () => {
+    const rf = await RedisBloomFilter.reserve(client, 'flush', { bits: 200_003, hashes: 6 }, { shards: 2, batchSize: 50 });
+    const local = [new BloomFilter(rf.shardBits, 6), new BloomFilter(rf.shardBits, 6)];
+    const flusher = createClient({ url: server.url });
+    flusher.on('error', () => {});
+    await flusher.connect();
+    const before = await noscriptErrors();
+    for (let round = 0; round < 20; round++) {
+      const batch = items(300, `https://flush.example/${round}/`);
+      const expected = batch.map((x) => local[rf.shardOf(x)].add(x));
+      // The flush lands between (or among) the round's script calls.
+      const [results] = await Promise.all([rf.addMany(batch), flusher.scriptFlush()]);
+      expect(results).toEqual(expected);
+      expect(await rf.hasMany(batch)).toEqual(batch.map(() => true));
+    }
+    expect(await noscriptErrors()).toBeGreaterThan(before);
+    for (let s = 0; s < 2; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
+    await flusher.close();
+    await rf.drop();
+  });
+
+  async function noscriptErrors(): Promise<number> {
+    const stats = await client.info('errorstats');
+    return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(stats)?.[1] ?? 0);
+  }
+
+  it('refuses a wrong password, and names the problem for an unauthenticated client', async () => {
+    const wrong = createClient({ url: `redis://:not-${PASSWORD}@127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    wrong.on('error', () => {});
+    await expect(wrong.connect()).rejects.toThrow(/WRONGPASS/);
+    const anonymous = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    anonymous.on('error', () => {});
+    await anonymous.connect();
+    const refused = RedisBloomFilter.reserve(anonymous, 'auth', { bits: 1000, hashes: 3 });
+    await expect(refused).rejects.toThrow(RedisBloomAuthError);
+    await expect(refused).rejects.toThrow(/unauthenticated.*pass username and password/);
+    // Redis closes the connection after that protocol error; a fresh one gets NOAUTH.
+    const again = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    again.on('error', () => {});
+    await again.connect();
+    await expect(RedisBloomFilter.open(again, 'auth')).rejects.toThrow(/^Redis refused filter "auth": NOAUTH/);
+    await again.close().catch(() => {});
+    await anonymous.close().catch(() => {});
+  });
+
+  it('refuses a mismatched or missing configuration, and a filter re-reserved under an open one', async () => {
+    const rf = await RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 });
+    await rf.add('a');
+    const other = RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 4 });
+    await expect(other).rejects.toThrow(RedisBloomConfigError);
+    await expect(other).rejects.toThrow('filter "mismatch" already exists with hashes = 3; reserve asked for hashes = 4');
+    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1001, hashes: 3 })).rejects.toThrow('with shardBits = 1000');
+    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 }, { scheme: 'poly' })).rejects.toThrow(
+      'with scheme = xxh64; reserve asked for scheme = poly',
+    );
+    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 }, { seed: 5 })).rejects.toThrow('with seed = 0');
+    const missing = RedisBloomFilter.open(client, 'nobody');
+    await expect(missing).rejects.toThrow(RedisBloomConfigError);
+    await expect(missing).rejects.toThrow('no Bloom filter named "nobody": {nobody}:config does not exist');
+    // Someone drops the filter and reserves it again with another k while rf is open.
+    await rf.drop();
+    const replaced = await RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 4 });
+    const failed = await rf.add('b').catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(RedisBloomBatchError);
+    const batchError = failed as RedisBloomBatchError;
+    expect(batchError.cause).toBeInstanceOf(RedisBloomConfigError);
+    expect(String((batchError.cause as Error).message)).toContain('hashes=4');
+    expect([batchError.notAdded, batchError.uncertain]).toEqual([['b'], []]);
+    await expect(rf.has('a')).rejects.toThrow(RedisBloomConfigError);
+    // Many calls, all refused before running: every item is "not added", none uncertain.
+    const many = Array.from({ length: 1000 }, (_, i) => `https://many.example/${i}`);
+    await expect(rf.hasMany(many)).rejects.toThrow(RedisBloomConfigError);
+    const refusedMany = (await rf.addMany(many).catch((err: unknown) => err)) as RedisBloomBatchError;
+    expect([refusedMany.notAdded.length, refusedMany.uncertain.length]).toEqual([1000, 0]);
+    expect(refusedMany.results.every((r) => r === undefined)).toBe(true);
+    // A shard deleted behind the filter's back (as eviction would) is refused, not silently recreated.
+    await client.del('{mismatch:0}');
+    const evicted = await replaced.add('c').catch((err: unknown) => err);
+    expect((evicted as RedisBloomBatchError).cause).toBeInstanceOf(RedisBloomConfigError);
+    expect(String((evicted as Error).message)).toContain('{mismatch:0} is 0 bytes; expected 125');
+    await replaced.drop();
+  });
+
+  it('rejects bad arguments before talking to Redis', async () => {
+    await expect(RedisBloomFilter.reserve(client, 'a{b', { bits: 100, hashes: 3 })).rejects.toThrow(BloomRangeError);
+    await expect(RedisBloomFilter.reserve(client, 'x', { bits: 0, hashes: 3 })).rejects.toThrow('bits must be an integer in [1, ');
+    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 1e9, errorRate: 0.01 }, { shards: 2 })).rejects.toThrow(
+      'shards must be an integer in [3, 65536] (a shard holds at most 2^32 bits, and m = 9585058378); got 2',
+    );
+    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, errorRate: 1 })).rejects.toThrow(BloomRangeError);
+    await expect(RedisBloomFilter.reserve(client, 'x', {} as never)).rejects.toThrow(BloomTypeError);
+    await expect(RedisBloomFilter.reserve({} as never, 'x', { bits: 100, hashes: 3 })).rejects.toThrow('client must be');
+    const rf = await RedisBloomFilter.reserve(client, 'args', { bits: 100, hashes: 3 });
+    await expect(rf.add(5 as never)).rejects.toThrow(BloomTypeError);
+    await expect(rf.addMany([`ok`, null] as never)).rejects.toThrow(BloomTypeError);
+    await expect(rf.bitArray(1)).rejects.toThrow('shard must be an integer in [0, 0]; got 1');
+    await rf.drop();
+  });
+});

@@ -1,0 +1,45 @@
+// A crawler worker for the concurrency test: opens the shared filter, waits
+// for "go" on stdin, adds the same items as its siblings in its own order,
+// and prints the indices of the items it was told were new (JSON).
+// Usage: node redis-add-worker.mjs <url> <name> <worker> <count>
+import { createInterface } from 'node:readline';
+import { createClient } from 'redis';
+import { RedisBloomFilter } from '../../src/redis/index.js';
+
+const [url, name, workerText, countText] = process.argv.slice(2);
+const worker = Number(workerText);
+const count = Number(countText);
+
+const client = createClient({ url });
+client.on('error', (err) => console.error('worker', worker, err));
+await client.connect();
+const filter = await RedisBloomFilter.open(client, name, { batchSize: 100 });
+
+// Each worker visits the items in its own order (a seeded Fisher-Yates
+// shuffle, mulberry32), so the four runs collide all over the set.
+let state = 0x9e3779b9 ^ worker;
+const random = (): number => {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+};
+const order = Array.from({ length: count }, (_, i) => i);
+for (let i = count - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [order[i], order[j]] = [order[j], order[i]];
+}
+
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
+
+const fresh: number[] = [];
+for (let at = 0; at < count; at += 500) {
+  const chunk = order.slice(at, at + 500);
+  const results = await filter.addMany(chunk.map((i) => `https://example.com/crawl/${i}`));
+  results.forEach((isNew, j) => {
+    if (isNew) fresh.push(chunk[j]);
+  });
+}
+process.stdout.write(JSON.stringify(fresh) + '\n');
+await client.close();
