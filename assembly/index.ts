@@ -124,3 +124,8 @@ export function checksumBits(): void {
 export function checksumEnd(): void {
   store<u64>(SCRATCH_PTR, checksumDigest());
 }
+
+export {
+  linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
+  linesRead, linesStreamEnd,
+} from "./lines";

@@ -40,3 +40,31 @@ export function reserveBits(bytes: u64): bool {
   if (needPages <= havePages) return true;
   return memory.grow(needPages - havePages) >= 0;
 }
+
+// The lines region (assembly/lines.ts) sits after the bit array, 64-byte
+// aligned: an input area that JS reads file bytes into, then an output area
+// of the same size plus 64 bytes (room for the newline added to a last
+// line that had none). It exists only in
+// instances that run `bloom dedupe`, and is reserved once, before the first
+// chunk, so memory never grows inside the hot loop.
+
+/** Offset of the lines region for a bit array of `bitsBytes` bytes. */
+// @ts-ignore: decorator
+@inline export function linesBase(bitsBytes: u64): u64 {
+  return (<u64>BITS_PTR + bitsBytes + 63) & ~(<u64>63);
+}
+
+/** Slack after the output area of the lines region. */
+export const LINES_SLACK: u32 = 64;
+
+/**
+ * Grows memory so that it holds at least `end` bytes. Returns false when the
+ * engine refuses, or `end` passes the 4 GiB of wasm32.
+ */
+export function reserveEnd(end: u64): bool {
+  if (end > 0x1_0000_0000) return false;
+  const needPages = <i32>((end + 0xffff) >> 16);
+  const havePages = memory.size();
+  if (needPages <= havePages) return true;
+  return memory.grow(needPages - havePages) >= 0;
+}

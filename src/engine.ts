@@ -5,9 +5,10 @@
 // the filter drops the instance, and the engine frees the memory with it; no
 // dispose() is needed, and one filter may use up to 4 GiB on its own.
 //
-// Memory grows exactly once, in configure(), before any view is made. Growing
-// would detach the ArrayBuffer behind every view, so the views are built
-// after it and stay valid for the filter's life.
+// Memory grows in configure(), before any view is made, and at most once more
+// when `bloom dedupe` reserves its lines region (reserveLines). Growing
+// detaches the ArrayBuffer behind every view, so the views are built after
+// each growth (bindViews) and never inside a hot loop.
 
 import { BloomAllocationError } from './errors.js';
 import type { FilterParams } from './options.js';
@@ -35,6 +36,16 @@ interface FilterExports {
   scratchSize(): number;
   positionsPtr(): number;
   bitsPtr(): number;
+  linesConfigure(size: number, printSeen: number): number;
+  linesProcess(n: number): number;
+  linesFinish(): number;
+  linesInput(): number;
+  linesOutput(): number;
+  linesCarry(): number;
+  linesPiece(): number;
+  linesStreamEnd(): number;
+  linesRead(): number;
+  linesPrinted(): number;
   unionScratch(offset: number, len: number): void;
   intersectScratch(offset: number, len: number): void;
   recountBits(): number;
@@ -82,17 +93,19 @@ export class Engine {
   /** The instance's exports. */
   readonly x: FilterExports;
   /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
-  private readonly scratch: Uint8Array;
+  private scratch: Uint8Array;
   /** The same region as UTF-16 code units, for the poly scheme's strings. */
-  private readonly scratchUnits: Uint16Array;
+  private scratchUnits: Uint16Array;
   /** f64[k] at positionsPtr: positions() writes here. */
-  private readonly positionsOut: Float64Array;
+  private positionsOut: Float64Array;
   /** Byte length of the scratch region. */
   private readonly scratchSize: number;
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
   private readonly maxUtf8Units: number;
   /** Whether strings are hashed as UTF-16 code units (poly) rather than UTF-8. */
   private readonly unitsForStrings: boolean;
+  /** k, the length of positionsOut. */
+  private readonly hashes: number;
   /** Whether the staged item is u16 code units; passed to the exports. */
   private wide = 0;
   /** Offset of the packed bits. */
@@ -114,15 +127,34 @@ export class Engine {
       ? this.x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
       : this.x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
     if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
-    const buffer = this.x.memory.buffer;
-    const ptr = this.x.scratchPtr();
     this.scratchSize = this.x.scratchSize();
-    this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
-    this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
-    this.positionsOut = new Float64Array(buffer, this.x.positionsPtr(), params.hashes);
+    this.hashes = params.hashes;
+    [this.scratch, this.scratchUnits, this.positionsOut] = this.bindViews();
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.unitsForStrings = params.schemeId === SCHEME_POLY;
     this.bitsPtr = this.x.bitsPtr();
+  }
+
+  /** Fresh views of the scratch region and the positions region over the current buffer. */
+  private bindViews(): [Uint8Array, Uint16Array, Float64Array] {
+    const buffer = this.x.memory.buffer;
+    const ptr = this.x.scratchPtr();
+    return [
+      new Uint8Array(buffer, ptr, this.scratchSize),
+      new Uint16Array(buffer, ptr, this.scratchSize >> 1),
+      new Float64Array(buffer, this.x.positionsPtr(), this.hashes),
+    ];
+  }
+
+  /**
+   * Reserves the lines region of assembly/lines.ts (input and output areas
+   * of `size` bytes each) and rebinds the views that the growth detached.
+   * False when memory cannot grow that far.
+   */
+  reserveLines(size: number, printSeen: boolean): boolean {
+    if (this.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+    [this.scratch, this.scratchUnits, this.positionsOut] = this.bindViews();
+    return true;
   }
 
   /**

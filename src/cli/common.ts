@@ -1,0 +1,69 @@
+// Shared pieces of the `bloom` subcommands: argument parsing that turns
+// mistakes into exit code 2, and one-line errors on stderr.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** What each src/cli/<name>.ts exports. */
+export interface Subcommand {
+  /** Runs the subcommand on its arguments; resolves to the exit code. */
+  run(argv: string[]): Promise<number>;
+}
+
+/** A usage mistake: reported on one line, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Prints `bloom: message` on stderr and returns `code`. */
+export function fail(code: number, message: string): number {
+  process.stderr.write(`bloom: ${message.split('\n')[0]}\n`);
+  return code;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The parsed values of `O`: strings for string options, booleans for flags, plus --help. */
+export type Values<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string } & { help?: boolean };
+
+/** parseArgs in strict mode (with -h/--help added), its errors rethrown as UsageError. */
+export function parse<O extends Options>(argv: string[], options: O, allowPositionals: boolean): { values: Values<O>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Parses a whole number option in [min, max]. */
+export function intOption(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\s*[+]?\d+(e\d+)?\s*$/i.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer in [${min}, ${max}]; got '${value}'`);
+  }
+  return n;
+}
+
+/** Parses a number option in the open interval (min, max). */
+export function rateOption(name: string, value: string | undefined, fallback: number, min = 0, max = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !(n > min && n < max)) {
+    throw new UsageError(`--${name} must be a number in (${min}, ${max}); got '${value}'`);
+  }
+  return n;
+}
+
+/** Runs `body`, mapping UsageError to exit 2 and any other error to exit 1, each as one line. */
+export async function guard(body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, error.message);
+    return fail(1, error instanceof Error ? error.message : String(error));
+  }
+}

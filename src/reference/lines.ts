@@ -1,0 +1,154 @@
+// The reference twin of assembly/lines.ts: the same areas, calls and
+// results, written plainly over the reference BloomFilter. A streamed
+// (long) line is simply collected whole and added at its end.
+
+import type { LinesCore } from '../lines.js';
+import type { BloomFilter } from './filter.js';
+
+const NEWLINE = 10;
+const RETURN = 13;
+
+/** Line splitting and test-and-set over a reference filter, mirroring assembly/lines.ts. */
+export class ReferenceLines implements LinesCore {
+  /** Carried bytes of an unfinished line, then the bytes read. */
+  readonly inputArea: Uint8Array;
+  /** The lines to print, then the piece of a streamed line. */
+  readonly outputArea: Uint8Array;
+  private readonly filter: BloomFilter;
+  private readonly invert: boolean;
+  private carry = 0;
+  /** The streamed line's bytes so far, or null when not streaming. */
+  private streamed: number[] | null = null;
+  private pieceLen = 0;
+  private streamEnd = 0;
+  private lineCount = 0;
+  private printedCount = 0;
+
+  /** The twin of linesConfigure(size, printSeen) on `filter`. */
+  constructor(filter: BloomFilter, size: number, printSeen: boolean) {
+    this.filter = filter;
+    this.inputArea = new Uint8Array(size);
+    this.outputArea = new Uint8Array(size + 64);
+    this.invert = printSeen;
+  }
+
+  /** Test-and-set of one line's item; true when it is printed. */
+  private decide(item: Uint8Array): boolean {
+    this.lineCount++;
+    const print = this.filter.add(item) !== this.invert;
+    if (print) this.printedCount++;
+    return print;
+  }
+
+  /** The item of the line [start, nl): one \r before the \n is stripped. */
+  private item(start: number, nl: number): Uint8Array {
+    const end = nl > start && this.inputArea[nl - 1] === RETURN ? nl - 1 : nl;
+    return this.inputArea.slice(start, end);
+  }
+
+  /** Streams [p, end) as a piece at output offset `out`, holding back a last \r. */
+  private feedPiece(p: number, end: number, out: number): void {
+    let fed = end;
+    if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
+    for (let i = p; i < fed; i++) this.streamed!.push(this.inputArea[i]);
+    this.outputArea.set(this.inputArea.subarray(p, fed), out);
+    this.pieceLen = fed - p;
+    this.keep(fed, end);
+  }
+
+  private keep(from: number, end: number): void {
+    this.inputArea.copyWithin(0, from, end);
+    this.carry = end - from;
+  }
+
+  /** See assembly/lines.ts linesProcess. */
+  linesProcess(n: number): number {
+    const input = this.inputArea;
+    const end = this.carry + n;
+    let p = 0;
+    let out = 0;
+    this.pieceLen = 0;
+    this.streamEnd = 0;
+    if (this.streamed !== null) {
+      const nl = input.subarray(0, end).indexOf(NEWLINE);
+      if (nl < 0) {
+        this.feedPiece(0, end, 0);
+        return 0;
+      }
+      const tail = this.item(0, nl);
+      const whole = Uint8Array.from([...this.streamed, ...tail]);
+      this.streamed = null;
+      if (this.decide(whole)) {
+        this.outputArea.set(input.subarray(0, nl + 1), out);
+        out += nl + 1;
+        this.streamEnd = 1;
+      } else {
+        this.streamEnd = 2;
+      }
+      p = nl + 1;
+    }
+    for (;;) {
+      const found = input.subarray(p, end).indexOf(NEWLINE);
+      if (found < 0) break;
+      const nl = p + found;
+      if (this.decide(this.item(p, nl))) {
+        this.outputArea.set(input.subarray(p, nl + 1), out);
+        out += nl + 1 - p;
+      }
+      p = nl + 1;
+    }
+    if (end - p >= this.inputArea.length >> 1) {
+      this.streamed = [];
+      this.feedPiece(p, end, out);
+    } else {
+      this.keep(p, end);
+    }
+    return out;
+  }
+
+  /** See assembly/lines.ts linesFinish. */
+  linesFinish(): number {
+    this.pieceLen = 0;
+    this.streamEnd = 0;
+    const wasStreaming = this.streamed !== null;
+    if (!wasStreaming && this.carry === 0) return 0;
+    const last = this.inputArea.slice(0, this.carry);
+    const item = wasStreaming ? Uint8Array.from([...this.streamed!, ...last]) : last;
+    this.streamed = null;
+    let out = 0;
+    const print = this.decide(item);
+    if (print) {
+      this.outputArea.set(last, 0);
+      this.outputArea[last.length] = NEWLINE;
+      out = last.length + 1;
+    }
+    if (wasStreaming) this.streamEnd = print ? 1 : 2;
+    this.carry = 0;
+    return out;
+  }
+
+  /** Bytes carried at the start of the input area. */
+  linesCarry(): number {
+    return this.carry;
+  }
+
+  /** Bytes of the streamed line's piece after the printed lines. */
+  linesPiece(): number {
+    return this.pieceLen;
+  }
+
+  /** 1: a streamed line ended and is printed; 2: ended and dropped; 0: neither. */
+  linesStreamEnd(): number {
+    return this.streamEnd;
+  }
+
+  /** Lines read. */
+  linesRead(): number {
+    return this.lineCount;
+  }
+
+  /** Lines printed. */
+  linesPrinted(): number {
+    return this.printedCount;
+  }
+}
