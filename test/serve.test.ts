@@ -31,16 +31,17 @@ describe('bloom serve', () => {
 
   it('exits 2 with a message naming the problem on a usage error', async () => {
     for (const [argv, message] of [
-      [['--port', 'http'], '--port must be an integer in [0, 65535]; got "http"'],
-      [['--port', '70000'], '--port must be an integer in [0, 65535]; got "70000"'],
-      [['--port', '-1'], '--port'],
-      [['--verbose'], "Unknown option '--verbose'"],
-      [['extra'], 'extra'],
+      [['--port', 'http'], "bloom: --port must be an integer in [0, 65535]; got 'http'\n"],
+      [['--port', '70000'], "bloom: --port must be an integer in [0, 65535]; got '70000'\n"],
+      [['--port', '-1'], "bloom: Option '--port' argument is ambiguous."],
+      [['--verbose'], "bloom: Unknown option '--verbose'"],
+      [['extra'], "bloom: Unexpected argument 'extra'"],
     ] as const) {
       const { code, err } = await serve([...argv]);
       expect(code, argv.join(' ')).toBe(2);
       expect(err).toContain(message);
-      expect(err).toContain('Usage: bloom serve');
+      // One line, as every bloom error.
+      expect(err.split('\n').filter(Boolean)).toHaveLength(1);
     }
   });
 
@@ -49,7 +50,7 @@ describe('bloom serve', () => {
     const { code, err } = await serve(['--port', String(other.port)]);
     await other.close();
     expect(code).toBe(1);
-    expect(err).toContain(`cannot listen on 127.0.0.1:${other.port}`);
+    expect(err).toMatch(new RegExp(`^bloom: cannot listen on 127\\.0\\.0\\.1:${other.port}: .*EADDRINUSE`));
   });
 
   it('serves the playground on 127.0.0.1 until interrupted, then exits 0', async () => {
@@ -67,5 +68,24 @@ describe('bloom serve', () => {
       expect((await fetch(url + 'index.html', { method: 'POST' })).status).toBe(405);
     });
     expect(code).toBe(0);
+  });
+});
+
+describe('bloom serve through the bloom command', () => {
+  it('serves until SIGINT and exits 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const main = new URL('../dist/cli/main.js', import.meta.url);
+    const child = spawn(process.execPath, [main.pathname, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await vi.waitFor(() => expect(out).toMatch(/^bloomwasm playground: http:\/\/127\.0\.0\.1:\d+\/ /), { timeout: 30_000 });
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0];
+      expect(await (await fetch(url)).text()).toContain('<title>bloomwasm playground</title>');
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
   });
 });

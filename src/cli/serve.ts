@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { guard, intOption, parse } from './common.js';
 
 const USAGE = `Usage: bloom serve [--port N]
 
@@ -97,46 +97,30 @@ export async function startServer(port: number, root: string = PLAYGROUND_DIR): 
 
 /** `bloom serve`: returns 0 after an interrupt, 1 when the server cannot start, 2 on a usage error. */
 export async function run(argv: string[]): Promise<number> {
-  let values: { port?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { port: { type: 'string', short: 'p' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (e) {
-    process.stderr.write(`bloom serve: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
+  return guard(async () => {
+    const { values } = parse(argv, { port: { type: 'string', short: 'p' } }, false);
+    if (values.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    const port = intOption('port', values.port, 8080, 0, 65535);
+    try {
+      await stat(join(PLAYGROUND_DIR, 'index.html'));
+    } catch {
+      throw new Error(`the playground is not built (no ${join(PLAYGROUND_DIR, 'index.html')}); run npm run build`);
+    }
+    let server: PlaygroundServer;
+    try {
+      server = await startServer(port);
+    } catch (e) {
+      throw new Error(`cannot listen on 127.0.0.1:${port}: ${(e as Error).message}`);
+    }
+    process.stdout.write(`bloomwasm playground: ${server.url} (Ctrl+C stops it)\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.close();
     return 0;
-  }
-  const portText = values.port ?? '8080';
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) {
-    process.stderr.write(`bloom serve: --port must be an integer in [0, 65535]; got ${JSON.stringify(portText)}\n\n${USAGE}`);
-    return 2;
-  }
-  try {
-    await stat(join(PLAYGROUND_DIR, 'index.html'));
-  } catch {
-    process.stderr.write(`bloom serve: the playground is not built (no ${join(PLAYGROUND_DIR, 'index.html')}); run npm run build\n`);
-    return 1;
-  }
-  let server: PlaygroundServer;
-  try {
-    server = await startServer(port);
-  } catch (e) {
-    process.stderr.write(`bloom serve: cannot listen on 127.0.0.1:${port}: ${(e as Error).message}\n`);
-    return 1;
-  }
-  process.stdout.write(`bloomwasm playground: ${server.url} (Ctrl+C stops it)\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
   });
-  await server.close();
-  return 0;
 }
