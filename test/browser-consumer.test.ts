@@ -3,13 +3,13 @@
 // (import, require, tsc --noEmit, the bin) and from a browser bundle built
 // by esbuild and run in Chromium.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeBrowser, launchChromium } from './helpers/chromium.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -101,6 +101,22 @@ export const used = [isNew, where, rate, twin.bitsSet(), b.hashes, BloomRangeErr
 
   it('runs `npx bloom --help`', () => {
     expect(sh('npx', ['--no-install', 'bloom', '--help'])).toMatch(/Usage: bloom/);
+  });
+
+  it('serves the installed playground with `bloom serve`', async () => {
+    const child = spawn(join(project, 'node_modules/.bin/bloom'), ['serve', '--port', '0'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await vi.waitFor(() => expect(out).toMatch(/http:\/\/127\.0\.0\.1:\d+\//), { timeout: 30_000 });
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)![0];
+      expect(await (await fetch(url)).text()).toContain('<title>bloomwasm playground</title>');
+      expect((await fetch(url + 'playground.js')).status).toBe(200);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
   });
 });
 
