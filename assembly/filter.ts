@@ -61,34 +61,44 @@ export function byteLength(): u64 {
   return (bits + 7) >> 3;
 }
 
-/** Hashes `len` units in the scratch region into the probe positions. */
-export function probeScratch(len: usize, wide: bool): void {
+/** Hashes `len` units at `ptr` (u16 code units when `wide`) into k positions at `out`. */
+export function probeItem(ptr: usize, len: usize, wide: bool, out: usize): void {
   if (scheme == SCHEME_XXH64) {
-    const h = xxh64(SCRATCH_PTR, len, seed);
+    const h = xxh64(ptr, len, seed);
     itemKey = h;
-    probeEnhancedDouble(h, bits, hashes);
+    probeEnhancedDouble(h, bits, hashes, out);
   } else if (scheme == SCHEME_POLY) {
     polyBegin();
-    polyUpdate(SCRATCH_PTR, len, wide);
+    polyUpdate(ptr, len, wide);
     itemKey = pairKey(polyH1, polyH2);
-    probeDouble(polyH1, polyH2, bits, hashes);
+    probeDouble(polyH1, polyH2, bits, hashes, out);
   } else {
     bytesumBegin();
-    bytesumUpdate(SCRATCH_PTR, len, bits);
+    bytesumUpdate(ptr, len, bits);
     itemKey = pairKey(byteSum % bits, weightedSum);
-    probeDouble(byteSum % bits, weightedSum, bits, hashes);
+    probeDouble(byteSum, weightedSum, bits, hashes, out);
   }
 }
 
-/** Sets the probed bits; true when any went from 0 to 1. */
-export function setProbed(): bool {
+/** Hashes `len` units in the scratch region into the probe positions. */
+export function probeScratch(len: usize, wide: bool): void {
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+}
+
+/** Sets the k bits whose positions are at `probes`; true when any went from 0 to 1. */
+export function setProbedAt(probes: usize): bool {
   let fresh: u64 = 0;
   for (let i = 0; i < hashes; i++) {
-    if (setBit(load<u64>(PROBES_PTR + (<usize>i << 3)))) fresh++;
+    if (setBit(load<u64>(probes + (<usize>i << 3)))) fresh++;
   }
   setCount += fresh;
   if (fresh) newAddCount++;
   return fresh != 0;
+}
+
+/** Sets the probed bits; true when any went from 0 to 1. */
+export function setProbed(): bool {
+  return setProbedAt(PROBES_PTR);
 }
 
 /** True when every probed bit is set. */
@@ -97,6 +107,19 @@ export function testProbed(): bool {
     if (!getBit(load<u64>(PROBES_PTR + (<usize>i << 3)))) return false;
   }
   return true;
+}
+
+/**
+ * True when all k bits at `probes` are set, read without an early exit: the
+ * k loads do not wait on each other's branches, so their cache misses
+ * overlap. The batch path uses it.
+ */
+export function testProbedAll(probes: usize): bool {
+  let all: u32 = 1;
+  for (let i = 0; i < hashes; i++) {
+    all &= <u32>getBit(load<u64>(probes + (<usize>i << 3)));
+  }
+  return all != 0;
 }
 
 /** Copies the probe positions out as doubles (exact: positions < 2^35). */
@@ -159,12 +182,12 @@ export function streamProbe(): void {
   if (scheme == SCHEME_XXH64) {
     const h = xxh64Digest();
     itemKey = h;
-    probeEnhancedDouble(h, bits, hashes);
+    probeEnhancedDouble(h, bits, hashes, PROBES_PTR);
   } else if (scheme == SCHEME_POLY) {
     itemKey = pairKey(polyH1, polyH2);
-    probeDouble(polyH1, polyH2, bits, hashes);
+    probeDouble(polyH1, polyH2, bits, hashes, PROBES_PTR);
   } else {
     itemKey = pairKey(byteSum % bits, weightedSum);
-    probeDouble(byteSum % bits, weightedSum, bits, hashes);
+    probeDouble(byteSum, weightedSum, bits, hashes, PROBES_PTR);
   }
 }

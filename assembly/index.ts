@@ -2,13 +2,16 @@
 // scratch region (assembly/layout.ts) and calls one of these; the work is
 // in the helpers they name.
 
-import { BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE } from "./layout";
+import {
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+} from "./layout";
 import { byteLength, exportProbed, itemKey, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
 
 export { clear, configure, configureHashing, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
+export { addBatch, hasBatch } from "./batch";
 
 /** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
 export function add(len: u32, wide: bool): bool {
@@ -90,6 +93,21 @@ export function bitsPtr(): usize {
   return BITS_PTR;
 }
 
+/** Offset of the batch offsets region (u32[batchMax() + 1], byte offsets into scratch). */
+export function batchOffsetsPtr(): usize {
+  return BATCH_OFFSETS_PTR;
+}
+
+/** Offset of the batch results region (u8[batchMax()]). */
+export function batchFlagsPtr(): usize {
+  return BATCH_FLAGS_PTR;
+}
+
+/** The most items in one batch chunk. */
+export function batchMax(): u32 {
+  return BATCH_MAX;
+}
+
 /** Recounts the 1 bits exactly (popcnt over the whole array); returns the count. */
 export function recountBits(): f64 {
   return <f64>recount();
@@ -129,3 +147,9 @@ export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
   linesRead, linesStreamEnd,
 } from "./lines";
+
+// A Bitmap (seed 004) is an instance of this same module configured by
+// bitmapConfigure instead of configure; see assembly/bitmap.ts.
+export {
+  bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
+} from "./bitmap";

@@ -2,7 +2,8 @@
 // WebAssembly instance, so these regions belong to exactly one filter.
 //
 //   [AssemblyScript statics][probe positions u64[64]][positions out f64[64]]
-//   [xxh64 stripe buffer 32 B][scratch 64 KiB][bits ...]
+//   [xxh64 stripe buffer 32 B][batch offsets u32[4097]][batch flags u8[4096]]
+//   [batch probes u64[8 * 64]][scratch 64 KiB][bits ...]
 //
 // The bits come last so that growing memory at configure time is all it
 // takes to make room for them; memory never grows after that.
@@ -22,8 +23,23 @@ export const POSITIONS_OUT_PTR: usize = PROBES_PTR + (<usize>MAX_HASHES << 3);
 /** 32 bytes: the partial stripe of a streamed XXH64 input. */
 export const STRIPE_PTR: usize = POSITIONS_OUT_PTR + (<usize>MAX_HASHES << 3);
 
-/** The scratch region: items, or chunks of long items, are copied here. */
-export const SCRATCH_PTR: usize = (STRIPE_PTR + 32 + 63) & ~63;
+/** The most items in one batch chunk (one call into wasm). */
+export const BATCH_MAX: u32 = 4096;
+
+/** Items hashed ahead of probing in a batch: their bit loads overlap in the memory system. */
+export const BATCH_GROUP: u32 = 8;
+
+/** u32[BATCH_MAX + 1]: byte offsets into scratch; batch item i is [offsets[i], offsets[i+1]). */
+export const BATCH_OFFSETS_PTR: usize = STRIPE_PTR + 32;
+
+/** u8[BATCH_MAX]: one 0/1 result per batch item. */
+export const BATCH_FLAGS_PTR: usize = BATCH_OFFSETS_PTR + ((<usize>BATCH_MAX + 1) << 2);
+
+/** u64[BATCH_GROUP * MAX_HASHES]: the positions of one group of batch items. */
+export const BATCH_PROBES_PTR: usize = (BATCH_FLAGS_PTR + <usize>BATCH_MAX + 7) & ~7;
+
+/** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
+export const SCRATCH_PTR: usize = (BATCH_PROBES_PTR + ((<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3) + 63) & ~63;
 
 /** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
 export const BITS_PTR: usize = SCRATCH_PTR + SCRATCH_SIZE;

@@ -17,7 +17,7 @@
 // JS as a "piece" to hold until the line ends and the filter says whether
 // it is printed. So a line of any length works with a fixed-size area.
 
-import { LINES_SLACK, linesBase, reserveEnd } from "./layout";
+import { LINES_SLACK, PROBES_PTR, linesBase, reserveEnd } from "./layout";
 import {
   SCHEME_POLY, SCHEME_XXH64, bits, byteLength, hashes, scheme, seed, setProbed, streamBegin, streamProbe,
 } from "./filter";
@@ -95,7 +95,7 @@ function feed(ptr: usize, len: usize): void {
 // @ts-ignore: decorator
 @inline function addLine(ptr: usize, len: usize): bool {
   if (scheme == SCHEME_XXH64) {
-    probeEnhancedDouble(xxh64(ptr, len, seed), bits, hashes);
+    probeEnhancedDouble(xxh64(ptr, len, seed), bits, hashes, PROBES_PTR);
   } else {
     streamBegin(false);
     feed(ptr, len);

@@ -1,8 +1,8 @@
 // From an item's hash values to its k bit positions, per scheme. Positions
-// are written, in probe order, to the u64 array at PROBES_PTR.
+// are written, in probe order, to a u64 array at `out` (PROBES_PTR for a
+// single item, a slot of BATCH_PROBES_PTR for a batch item).
 // The pure-TypeScript twin is src/reference/probe.ts.
 
-import { PROBES_PTR } from "./layout";
 import { splitmix64 } from "./hash";
 
 /**
@@ -16,10 +16,14 @@ import { splitmix64 } from "./hash";
  * Only the emitted position moves; a and b carry on unchanged. k <= m, so
  * a free spot always exists.
  */
-export function probeEnhancedDouble(h: u64, m: u64, k: i32): void {
+export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
   let a = h % m;
   let b = splitmix64(h) % m;
-  store<u64>(PROBES_PTR, a);
+  store<u64>(out, a);
+  // seen: bit (p & 63) is set for every position emitted so far. A clear bit
+  // proves p is not among them, so the scan below is skipped for most
+  // probes; a set bit may be a different position, and the scan decides.
+  let seen: u64 = <u64>1 << (a & 63);
   for (let i = 1; i < k; i++) {
     a += b;
     if (a >= m) a -= m;
@@ -27,27 +31,31 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32): void {
     if (b >= m) b %= m;
     let p = a;
     // Linear scan: k <= 64, and repeats are rare once m is much larger than k.
-    let j = 0;
-    while (j < i) {
-      if (load<u64>(PROBES_PTR + (<usize>j << 3)) == p) {
-        p = p + 1 == m ? 0 : p + 1;
-        j = 0;
-      } else {
-        j++;
-      }
+    while ((seen >> (p & 63)) & 1) {
+      let j = 0;
+      while (j < i && load<u64>(out + (<usize>j << 3)) != p) j++;
+      if (j == i) break;
+      p = p + 1 == m ? 0 : p + 1;
     }
-    store<u64>(PROBES_PTR + (<usize>i << 3), p);
+    seen |= <u64>1 << (p & 63);
+    store<u64>(out + (<usize>i << 3), p);
   }
 }
 
 /**
  * The poly and bytesum schemes' probes: plain double hashing,
  * position i = (h1 + i*h2) mod m for i = 0..k-1, repeats allowed, exactly
- * as seeds 000 and 001 define them. h1, h2 < 2^35 and i < 64, so the sum
- * cannot overflow u64.
+ * as seeds 000 and 001 define them. Computed incrementally: with
+ * a = h1 mod m and b = h2 mod m, (h1 + i*h2) mod m = (a + i*b) mod m, so
+ * each step adds b and subtracts m at most once instead of dividing.
  */
-export function probeDouble(h1: u64, h2: u64, m: u64, k: i32): void {
-  for (let i = 0; i < k; i++) {
-    store<u64>(PROBES_PTR + (<usize>i << 3), (h1 + <u64>i * h2) % m);
+export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void {
+  let a = h1 % m;
+  const b = h2 % m;
+  store<u64>(out, a);
+  for (let i = 1; i < k; i++) {
+    a += b;
+    if (a >= m) a -= m;
+    store<u64>(out + (<usize>i << 3), a);
   }
 }

@@ -12,6 +12,7 @@ import {
   checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
 } from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
+import { checkBatch, type BatchItems } from './items.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -57,6 +58,16 @@ export class BloomFilter {
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
     return this.engine.positions(item);
+  }
+
+  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
+  addMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatch(items), 0);
+  }
+
+  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
+  hasMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatch(items), 1);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */

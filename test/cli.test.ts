@@ -70,6 +70,12 @@ describe('bloom shell: the seed 001 protocol', () => {
   });
 });
 
+/** Both seen-sets of dedupe: the scalable chain (no --capacity, lines split in TS) and a fixed filter (wasm lines). */
+const MODES: [string, string[]][] = [
+  ['chain', []],
+  ['fixed filter', ['--capacity', '100000']],
+];
+
 describe('bloom dedupe', () => {
   it('prints the first occurrence of each line, in order', () => {
     const words = Array.from({ length: 3000 }, (_, i) => `https://example.com/${(i * 7919) % 1000}`);
@@ -87,9 +93,11 @@ describe('bloom dedupe', () => {
       Buffer.from('a\nb\r\n\r\n'),
       Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28]),
     ]);
-    const r = bloom(['dedupe'], input);
-    expect(r.stdout.equals(Buffer.concat([Buffer.from('a\r\nb\n\n'), Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a])]))).toBe(true);
-    expect(bloom(['dedupe', '--invert'], input).stdout.toString('latin1')).toBe('a\nb\r\n\r\n\xff\xfe\n');
+    for (const [, size] of MODES) {
+      const r = bloom(['dedupe', ...size], input);
+      expect(r.stdout.equals(Buffer.concat([Buffer.from('a\r\nb\n\n'), Buffer.from([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a])]))).toBe(true);
+      expect(bloom(['dedupe', '--invert', ...size], input).stdout.toString('latin1')).toBe('a\nb\r\n\r\n\xff\xfe\n');
+    }
   });
 
   it('a line of 10 MB works, from a file and from stdin', () => {
@@ -98,8 +106,10 @@ describe('bloom dedupe', () => {
     const path = join(dir, 'big.txt');
     writeFileSync(path, input);
     const expected = Buffer.concat([Buffer.from('x\n'), big, Buffer.from('\ny\n')]);
-    expect(bloom(['dedupe', path]).stdout.equals(expected)).toBe(true);
-    expect(bloom(['dedupe', '-'], input).stdout.equals(expected)).toBe(true);
+    for (const [, size] of MODES) {
+      expect(bloom(['dedupe', ...size, path]).stdout.equals(expected)).toBe(true);
+      expect(bloom(['dedupe', ...size, '-'], input).stdout.equals(expected)).toBe(true);
+    }
   });
 
   it('reads several files in turn, as one stream of lines', () => {

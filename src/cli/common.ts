@@ -1,7 +1,10 @@
 // Shared pieces of the `bloom` subcommands: argument parsing that turns
-// mistakes into exit code 2, and one-line errors on stderr.
+// mistakes into exit code 2, one-line errors on stderr, and telling a
+// chain file from a single filter's.
 
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CHAIN_MAGIC } from '../scalable-format.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {
@@ -65,5 +68,16 @@ export async function guard(body: () => Promise<number>): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) return fail(2, error.message);
     return fail(1, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** True when the file at `path` starts with the chain magic ("BLMC"): a ScalableBloomFilter, not a single filter. */
+export function isChainFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const magic = new Uint8Array(CHAIN_MAGIC.length);
+    return readSync(fd, magic, 0, magic.length, 0) === magic.length && magic.every((b, i) => b === CHAIN_MAGIC[i]);
+  } finally {
+    closeSync(fd);
   }
 }

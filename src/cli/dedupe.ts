@@ -11,11 +11,13 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { BloomFormatError } from '../errors.js';
 import { BloomFilter } from '../filter.js';
-import { LineDeduper, wasmLines } from '../lines.js';
+import { LINES_AREA_SIZES, LineDeduper, wasmLines } from '../lines.js';
 import { MAX_BITS } from '../options.js';
+import { ReferenceLines } from '../reference/lines.js';
+import { ScalableBloomFilter } from '../scalable.js';
 import { capacityParams } from '../sizing.js';
-import { loadFileSync, saveFileSync } from '../node/index.js';
-import { guard, intOption, parse, rateOption, UsageError } from './common.js';
+import { loadFileSync, loadScalableFileSync, saveFileSync } from '../node/index.js';
+import { guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -28,9 +30,14 @@ A line ends at \\n; a \\r before it is not part of the item; a last line
 without \\n counts (and is printed with one); bytes need not be UTF-8.
 Each line is added as filter.add(lineBytes) would add it (xxh64 by default).
 
+Without --capacity the filter is a ScalableBloomFilter: it starts sized for
+1,000,000 lines and adds larger members as lines keep coming, so an unbounded
+stream keeps the --fpp bound (its lines are split in TypeScript, not wasm).
+
 Options:
-  --capacity N        expected distinct lines, sizes a new filter (default 10000000)
-  --fpp P             false-positive rate at capacity (default 0.001)
+  --capacity N        expected distinct lines: a fixed filter sized for N
+                      (the fastest path: wasm splits, hashes and compacts)
+  --fpp P             false-positive rate (default 0.001)
   --state FILE        load the filter from FILE if it exists (its parameters win)
                       and save it back atomically at the end
   --checkpoint SECS   also save the state every SECS seconds (needs --state)
@@ -43,8 +50,12 @@ which is left untouched), 2 usage error; 130/143 after SIGINT/SIGTERM (the
 state is saved first).
 `;
 
-const DEFAULT_CAPACITY = 10_000_000;
 const DEFAULT_FPP = 0.001;
+/** The first member of the scalable chain used when --capacity is not given. */
+const CHAIN_INITIAL_CAPACITY = 1_000_000;
+
+/** What dedupe keeps lines in: a fixed filter (--capacity) or a growing chain. */
+type SeenSet = BloomFilter | ScalableBloomFilter;
 
 /** One input: its descriptor, whether it is a regular file, and its size when known. */
 interface Input {
@@ -122,10 +133,10 @@ function openInputs(names: string[]): Input[] {
   return inputs;
 }
 
-/** Loads --state when the file exists; null when it does not. Any other failure is a runtime error. */
-function loadState(path: string): BloomFilter | null {
+/** Loads --state (a filter or a chain) when the file exists; null when it does not. Any other failure is a runtime error. */
+function loadState(path: string): SeenSet | null {
   try {
-    return loadFileSync(path);
+    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
@@ -154,26 +165,31 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    const capacity = intOption('capacity', values.capacity, DEFAULT_CAPACITY, 1, Number.MAX_SAFE_INTEGER);
+    const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 0, 1, Number.MAX_SAFE_INTEGER);
     const fpp = rateOption('fpp', values.fpp, DEFAULT_FPP);
     const checkpoint = values.checkpoint === undefined ? undefined : rateOption('checkpoint', values.checkpoint, 0, 0, Infinity);
     const statePath = values.state;
     if (statePath === '') throw new UsageError('--state needs a file name');
     if (checkpoint !== undefined && statePath === undefined) throw new UsageError('--checkpoint needs --state FILE');
 
-    const sized = sizeFor(capacity, fpp);
-    let filter = statePath === undefined ? null : loadState(statePath);
-    if (filter !== null && (values.capacity !== undefined || values.fpp !== undefined)) {
-      if (sized.bits !== filter.bits || sized.hashes !== filter.hashes) {
-        process.stderr.write(
-          `bloom: --state ${statePath} has bits=${filter.bits} hashes=${filter.hashes}, which win over ` +
-            `--capacity ${capacity} --fpp ${fpp} (bits=${sized.bits} hashes=${sized.hashes})\n`,
-        );
-      }
+    const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp);
+    const loaded = statePath === undefined ? null : loadState(statePath);
+    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined)) {
+      reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
-    filter ??= new BloomFilter(sized.bits, sized.hashes);
+    const filter: SeenSet =
+      loaded ??
+      (sized === undefined
+        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp })
+        : new BloomFilter(sized.bits, sized.hashes));
     const inputs = openInputs(positionals);
-    const dedupe = new LineDeduper(wasmLines(filter, values.invert === true));
+    const invert = values.invert === true;
+    // A fixed filter runs the wasm line core in its own instance; a chain's
+    // members live in several instances, so its lines are split in TypeScript
+    // (still as bytes, never strings) and each goes to the chain's add.
+    const dedupe = new LineDeduper(
+      filter instanceof BloomFilter ? wasmLines(filter, invert) : new ReferenceLines(filter, LINES_AREA_SIZES[0], invert),
+    );
 
     const save = (): void => {
       if (statePath !== undefined) saveFileSync(filter, statePath);
@@ -252,16 +268,51 @@ function sizeFor(capacity: number, fpp: number): { bits: number; hashes: number 
   }
 }
 
+/** Tells the user that the --state file's own parameters win over the size flags. */
+function reportConflict(path: string, loaded: SeenSet, capacity: number | undefined, fpp: number, sized?: { bits: number; hashes: number }): void {
+  if (loaded instanceof ScalableBloomFilter) {
+    if (capacity !== undefined || fpp !== loaded.falsePositiveRate) {
+      process.stderr.write(
+        `bloom: --state ${path} is a scalable chain (initial capacity ${loaded.initialCapacity}, rate ${loaded.falsePositiveRate}), ` +
+          `which wins over ${capacity === undefined ? '' : `--capacity ${capacity} `}--fpp ${fpp}\n`,
+      );
+    }
+    return;
+  }
+  if (sized === undefined) {
+    process.stderr.write(`bloom: --state ${path} has bits=${loaded.bits} hashes=${loaded.hashes}, which win over --fpp ${fpp}\n`);
+  } else if (sized.bits !== loaded.bits || sized.hashes !== loaded.hashes) {
+    process.stderr.write(
+      `bloom: --state ${path} has bits=${loaded.bits} hashes=${loaded.hashes}, which win over ` +
+        `--capacity ${capacity} --fpp ${fpp} (bits=${sized.bits} hashes=${sized.hashes})\n`,
+    );
+  }
+}
+
+/** m, bits set and a description of the filter or chain, for --stats. */
+function shape(filter: SeenSet): { bits: number; bitsSet: number; text: string } {
+  if (filter instanceof BloomFilter) {
+    const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`;
+    return { bits: filter.bits, bitsSet: filter.bitsSet(), text };
+  }
+  const members = filter.filters;
+  const bits = members.reduce((sum, f) => sum + f.bits, 0);
+  const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
+  const text = `${count(bits)} (${(bits / 8 / 2 ** 20).toFixed(1)} MiB) in a chain of ${members.length}, ${filter.scheme}`;
+  return { bits, bitsSet, text };
+}
+
 /** The --stats summary. */
-function writeStats(filter: BloomFilter, dedupe: LineDeduper, bytes: number, seconds: number): void {
+function writeStats(filter: SeenSet, dedupe: LineDeduper, bytes: number, seconds: number): void {
   const read = dedupe.linesRead;
   const printed = dedupe.linesPrinted;
+  const { bits, bitsSet, text } = shape(filter);
   const rows: [string, string][] = [
     ['lines read', count(read)],
     ['emitted', count(printed)],
     ['skipped', count(read - printed)],
-    ['bits', `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`],
-    ['fill ratio', (filter.bitsSet() / filter.bits).toFixed(4)],
+    ['bits', text],
+    ['fill ratio', (bitsSet / bits).toFixed(4)],
     ['false-positive rate now', filter.currentFalsePositiveRate().toExponential(3)],
     ['estimated distinct', count(Math.round(filter.estimatedCount()))],
     ['throughput', `${(bytes / 1e6 / seconds).toFixed(1)} MB/s, ${count(Math.round(read / seconds))} lines/s (${seconds.toFixed(2)} s)`],

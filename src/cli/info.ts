@@ -5,8 +5,9 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { HEADER_BYTES, parseHeader } from '../format.js';
-import { loadFileSync } from '../node/index.js';
-import { guard, parse, UsageError } from './common.js';
+import { loadFileSync, loadScalableFileSync } from '../node/index.js';
+import { CHAIN_VERSION } from '../scalable-format.js';
+import { guard, isChainFile, parse, UsageError } from './common.js';
 
 /** The help text of `bloom info`. */
 export const HELP = `Usage: bloom info [--json] FILE
@@ -14,7 +15,9 @@ export const HELP = `Usage: bloom info [--json] FILE
 Describes a filter file saved by saveFile or 'bloom dedupe --state': format
 version, scheme, hashes (k), seed, bits (m), bits set, added count, size on
 disk, fill ratio, estimated distinct count and current false-positive rate.
-The file is verified (checksum, bit count) on the way.
+The file is verified (checksum, bit count) on the way. A ScalableBloomFilter
+chain is described as a whole (its plan and compound rate), then member by
+member.
 
 Options:
   --json      print one JSON object instead of aligned text
@@ -31,6 +34,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (positionals.length !== 1) throw new UsageError(`info takes exactly one FILE; got ${positionals.length} (try 'bloom info --help')`);
     const path = positionals[0];
+    if (isReadableChain(path)) return describeChain(path, values.json === true);
     let header;
     let size: number;
     let filter;
@@ -84,4 +88,83 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
     return 0;
   });
+}
+
+function isReadableChain(path: string): boolean {
+  try {
+    return isChainFile(path);
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Prints a chain file: its plan, its totals, then one row per member. */
+function describeChain(path: string, json: boolean): number {
+  let chain;
+  let size: number;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      size = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
+    chain = loadScalableFileSync(path);
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  const members = chain.filters;
+  const bits = members.reduce((sum, f) => sum + f.bits, 0);
+  const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
+  const info = {
+    file: path,
+    kind: 'scalable chain',
+    chainVersion: CHAIN_VERSION,
+    scheme: chain.scheme,
+    seed: chain.seed.toString(),
+    initialCapacity: chain.initialCapacity,
+    falsePositiveRate: chain.falsePositiveRate,
+    growth: chain.growth,
+    tightening: chain.tightening,
+    filterCount: members.length,
+    bits,
+    bitsSet,
+    addedCount: chain.addedCount(),
+    sizeOnDisk: size,
+    fillRatio: bitsSet / bits,
+    estimatedCount: chain.estimatedCount(),
+    currentFalsePositiveRate: chain.currentFalsePositiveRate(),
+    filters: members.map((f) => ({ ...f })),
+  };
+  if (json) {
+    process.stdout.write(JSON.stringify(info) + '\n');
+    return 0;
+  }
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const rows: [string, string][] = [
+    ['file', path],
+    ['kind', `scalable chain, version ${info.chainVersion}`],
+    ['scheme', info.scheme],
+    ['seed', info.seed],
+    ['initial capacity', n(info.initialCapacity)],
+    ['false-positive bound', String(info.falsePositiveRate)],
+    ['growth, tightening', `${info.growth}, ${info.tightening}`],
+    ['filters', String(info.filterCount)],
+    ['bits (m, all)', n(bits)],
+    ['bits set', n(bitsSet)],
+    ['added count', n(info.addedCount)],
+    ['size on disk', `${n(size)} bytes`],
+    ['fill ratio', info.fillRatio.toFixed(6)],
+    ['estimated count', n(Math.round(info.estimatedCount))],
+    ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
+  ];
+  const lines = rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`);
+  members.forEach((f, i) => {
+    lines.push(
+      `${`filter ${i}`.padEnd(21)}bits ${n(f.bits)}, hashes ${f.hashes}, capacity ${n(f.capacity)} at ${f.falsePositiveRate.toExponential(2)}, ` +
+        `added ${n(f.addedCount)}, bits set ${n(f.bitsSet)}\n`,
+    );
+  });
+  process.stdout.write(lines.join(''));
+  return 0;
 }

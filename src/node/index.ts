@@ -12,13 +12,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync,
+  closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync,
 } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BloomConcurrencyError, BloomFormatError, BloomTypeError } from '../errors.js';
 import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter.js';
 import { HEADER_BYTES, parseHeader } from '../format.js';
+import { ScalableBloomFilter } from '../scalable.js';
 
 /** Bytes moved per read or write call: large enough to stream at disk speed, small next to a big filter. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
@@ -186,6 +187,20 @@ export async function loadFile(path: string): Promise<BloomFilter> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads a ScalableBloomFilter saved by saveFile (or its toBytes). The file
+ * is read whole and then decoded, so the peak memory is the file plus the
+ * chain; every check of ScalableBloomFilter.fromBytes applies.
+ */
+export function loadScalableFileSync(path: string): ScalableBloomFilter {
+  return ScalableBloomFilter.fromBytes(new Uint8Array(readFileSync(checkPath(path))));
+}
+
+/** Reads a chain like loadScalableFileSync, without blocking the event loop. */
+export async function loadScalableFile(path: string): Promise<ScalableBloomFilter> {
+  return ScalableBloomFilter.fromBytes(new Uint8Array(await readFile(checkPath(path))));
 }
 
 /** Fills `into` from `position`; a file that shrank since fstat is reported as truncated. */

@@ -9,6 +9,8 @@ import {
 } from '../options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
+import { checkBatch, type BatchItems } from '../items.js';
+import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
 import { bytesum, poly, xxh64 } from './hash.js';
@@ -97,6 +99,16 @@ export class BloomFilter {
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     return this.positions(item).every((p) => this.array.get(p));
+  }
+
+  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
+  addMany(items: BatchItems): Uint8Array {
+    return addBatch(this, checkBatch(items));
+  }
+
+  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
+  hasMany(items: BatchItems): Uint8Array {
+    return hasBatch(this, checkBatch(items));
   }
 
   /** How many bits are 1. */

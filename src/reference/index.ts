@@ -10,8 +10,14 @@ export {
   BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
 } from '../errors.js';
 export { FORMAT_VERSION } from '../format.js';
+export type { BatchItems, Item, PackedItems } from '../items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
 export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
+export { Bitmap } from './bitmap.js';
+export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap-values.js';
+export { ScalableBloomFilter } from './scalable.js';
+export { CHAIN_VERSION } from '../scalable-format.js';
+export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from '../scalable-plan.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
 export class SeenFilter extends SeenFilterOver {

@@ -3,7 +3,11 @@
 // (long) line is simply collected whole and added at its end.
 
 import type { LinesCore } from '../lines.js';
-import type { BloomFilter } from './filter.js';
+
+/** What the line core adds each line's bytes to: a reference BloomFilter, or a ScalableBloomFilter (bloom dedupe's chain). */
+export interface LineSink {
+  add(item: Uint8Array): boolean;
+}
 
 const NEWLINE = 10;
 const RETURN = 13;
@@ -14,7 +18,7 @@ export class ReferenceLines implements LinesCore {
   readonly inputArea: Uint8Array;
   /** The lines to print, then the piece of a streamed line. */
   readonly outputArea: Uint8Array;
-  private readonly filter: BloomFilter;
+  private readonly filter: LineSink;
   private readonly invert: boolean;
   private carry = 0;
   /** The streamed line's bytes so far, or null when not streaming. */
@@ -25,7 +29,7 @@ export class ReferenceLines implements LinesCore {
   private printedCount = 0;
 
   /** The twin of linesConfigure(size, printSeen) on `filter`. */
-  constructor(filter: BloomFilter, size: number, printSeen: boolean) {
+  constructor(filter: LineSink, size: number, printSeen: boolean) {
     this.filter = filter;
     this.inputArea = new Uint8Array(size);
     this.outputArea = new Uint8Array(size + 64);

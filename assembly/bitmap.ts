@@ -1,0 +1,110 @@
+// The integer bitmap of seed 004: a set of integers in [0, size), one bit
+// each (10^7 integers in [1, 10^8] take 10^8 bits, about 12 MB). A Bitmap
+// is its own instance of the filter module, configured by bitmapConfigure
+// instead of configure; it uses the same bits region (assembly/layout.ts),
+// with the same layout: value v is bit (v & 7) of byte BITS_PTR + (v >> 3).
+// The pure-TypeScript twin is src/reference/bitmap.ts.
+//
+// Single values are set and tested by JS directly in the bits region (a
+// call into wasm costs more than the bit operation itself), and JS keeps
+// the count; what runs here are the loops over many values.
+//
+// Batches arrive in the scratch region as u32[n] (an Int32Array's bytes are
+// passed as they are and read as i32 when `signed`). The JS side validates
+// a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
+// leaves the bitmap untouched.
+
+import { BITS_PTR, SCRATCH_PTR, reserveBits } from "./layout";
+import { clearBits, getBit, setBit } from "./bit-array";
+
+/** The number of representable values: members are in [0, size); at most 2^32. */
+let size: u64 = 0;
+
+/** Bytes of the bits region, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
+// @ts-ignore: decorator
+@inline function wordBytes(): u64 {
+  return ((size + 63) >> 6) << 3;
+}
+
+/**
+ * Makes this instance a bitmap of `values` bits (1 <= values <= 2^32; the
+ * caller has validated it). Returns 0, or 1 when the memory cannot be had.
+ */
+export function bitmapConfigure(values: f64): i32 {
+  size = <u64>values;
+  // Freshly grown pages are zero: a new bitmap needs no clearing.
+  return reserveBits(wordBytes()) ? 0 : 1;
+}
+
+/** Zeroes every bit. */
+export function bitmapClearAll(): void {
+  clearBits(wordBytes());
+}
+
+/**
+ * Index of the first of the n values in scratch that is outside [0, size)
+ * (as i32 when `signed`, else as u32), or -1 when all are in range.
+ */
+export function bitmapFirstInvalid(n: u32, signed: bool): i32 {
+  const limit = size;
+  for (let i: u32 = 0; i < n; i++) {
+    const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
+    if (signed && <i32>raw < 0) return <i32>i;
+    if (<u64>raw >= limit) return <i32>i;
+  }
+  return -1;
+}
+
+/** Sets the n (validated) values in scratch; returns how many were not set before. */
+export function bitmapSetMany(n: u32): u32 {
+  let fresh: u32 = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    if (setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)))) fresh++;
+  }
+  return fresh;
+}
+
+/**
+ * Tests the n values in scratch, writing one byte (1 set, 0 not) per value
+ * right after them, at SCRATCH_PTR + 4n. Returns the index of the first
+ * value outside [0, size) (nothing after it is tested), or -1.
+ */
+export function bitmapHasMany(n: u32, signed: bool): i32 {
+  const out = SCRATCH_PTR + (<usize>n << 2);
+  const limit = size;
+  for (let i: u32 = 0; i < n; i++) {
+    const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
+    if ((signed && <i32>raw < 0) || <u64>raw >= limit) return <i32>i;
+    store<u8>(out + <usize>i, getBit(<u64>raw) ? 1 : 0);
+  }
+  return -1;
+}
+
+/**
+ * Writes to scratch, as u32, the set values v >= `from` in ascending order,
+ * at most `max` of them, and returns how many it wrote. Fewer than `max`
+ * means no set value remains after the last one written. The scan reads a
+ * u64 word (64 values) at a time and skips empty words, so iterating a
+ * sparse bitmap costs size/64 word reads plus one step per set value.
+ */
+export function bitmapNextValues(from: f64, max: u32): u32 {
+  let v = <u64>from;
+  if (v >= size || max == 0) return 0;
+  const words = (size + 63) >> 6;
+  let w = v >> 6;
+  // Mask off the bits below `from` in its own word.
+  let word = load<u64>(BITS_PTR + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
+  let written: u32 = 0;
+  while (true) {
+    while (word != 0) {
+      const bit = ctz<u64>(word);
+      store<u32>(SCRATCH_PTR + (<usize>written << 2), <u32>((w << 6) + bit));
+      written++;
+      if (written == max) return written;
+      word &= word - 1;
+    }
+    w++;
+    if (w >= words) return written;
+    word = load<u64>(BITS_PTR + (<usize>w << 3));
+  }
+}

@@ -1,0 +1,51 @@
+// Argument checks for the Bitmap (seed 004), shared by the wasm Bitmap and
+// its reference twin so that both refuse exactly the same inputs with the
+// same messages.
+
+import { BloomRangeError, BloomTypeError } from './errors.js';
+import { checkInteger } from './options.js';
+
+/** The largest bitmap: values are u32, so [0, 2^32) (512 MiB of bits). */
+export const MAX_BITMAP_SIZE = 2 ** 32;
+
+/** A batch of values: a typed array (copied into wasm as is) or an array of numbers. */
+export type BitmapValues = Int32Array | Uint32Array | readonly number[];
+
+/** Checks the constructor's size: an integer in [1, 2^32]. */
+export function checkBitmapSize(size: unknown): number {
+  return checkInteger('size', size, 1, MAX_BITMAP_SIZE);
+}
+
+/** What a value must be, for error messages. */
+export function valueRange(size: number): string {
+  return `an integer in [0, ${size - 1}]`;
+}
+
+/** Checks one value: a number that is an integer in [0, size). */
+export function checkValue(parameter: string, value: unknown, size: number): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, valueRange(size));
+  if (!Number.isInteger(value) || value < 0 || value >= size) {
+    throw new BloomRangeError(parameter, value, valueRange(size));
+  }
+  return value;
+}
+
+/**
+ * Checks a batch's container. Typed arrays hold integers by construction
+ * and are range-checked later (in wasm, or by the twin); an array of
+ * numbers is checked element by element here and returned as a Uint32Array.
+ */
+export function checkValues(values: unknown, size: number): Int32Array | Uint32Array {
+  if (values instanceof Int32Array || values instanceof Uint32Array) return values;
+  if (!Array.isArray(values)) {
+    throw new BloomTypeError('values', values, 'an Int32Array, a Uint32Array or an array of numbers');
+  }
+  const out = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = checkValue(`values[${i}]`, values[i], size);
+  return out;
+}
+
+/** The error for element i of a typed-array batch, which lies outside [0, size). */
+export function invalidValue(values: Int32Array | Uint32Array, i: number, size: number): BloomRangeError {
+  return new BloomRangeError(`values[${i}]`, values[i], valueRange(size));
+}

@@ -1,0 +1,82 @@
+// The inputs of addMany/hasMany, checked and normalised in one place so the
+// wasm filter and its reference twin accept and refuse exactly the same
+// batches. Every item is checked before any is added: a bad batch changes
+// no bits.
+
+import { BloomRangeError, BloomTypeError } from './errors.js';
+
+/** One item: a string (hashed as UTF-8, or as UTF-16 code units under `poly`) or raw bytes. */
+export type Item = string | Uint8Array;
+
+/**
+ * Items that already are bytes, packed: item i is
+ * `bytes.subarray(offsets[i], offsets[i + 1])`, so `offsets` has n + 1 entries.
+ */
+export interface PackedItems {
+  /** The items' bytes, back to back. */
+  bytes: Uint8Array;
+  /** n + 1 non-decreasing byte offsets into `bytes`. */
+  offsets: Uint32Array | readonly number[];
+}
+
+/** What addMany and hasMany take: an array or iterable of items, or the packed form. */
+export type BatchItems = Iterable<Item> | PackedItems;
+
+/** A checked batch: a list of items, or packed bytes with checked offsets. */
+export type CheckedBatch =
+  | { readonly packed: false; readonly list: readonly Item[]; readonly count: number }
+  | { readonly packed: true; readonly bytes: Uint8Array; readonly offsets: ArrayLike<number>; readonly count: number };
+
+const ITEMS_ALLOWED = 'an array or iterable of strings and Uint8Arrays, or { bytes: Uint8Array, offsets }';
+
+/** Checks a batch; throws BloomTypeError or BloomRangeError naming `items[i]` or `items.offsets[i]`. */
+export function checkBatch(items: unknown): CheckedBatch {
+  if (typeof items !== 'object' || items === null || items instanceof Uint8Array) {
+    // A lone string or Uint8Array is iterable too, but as characters or numbers: refuse it.
+    throw new BloomTypeError('items', items, ITEMS_ALLOWED);
+  }
+  if (Array.isArray(items)) return checkList(items);
+  if (typeof (items as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    return checkList(Array.from(items as Iterable<unknown>));
+  }
+  if ('bytes' in items || 'offsets' in items) return checkPacked(items as Partial<PackedItems>);
+  throw new BloomTypeError('items', items, ITEMS_ALLOWED);
+}
+
+function checkList(list: readonly unknown[]): CheckedBatch {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
+      throw new BloomTypeError(`items[${i}]`, item, 'a string or a Uint8Array');
+    }
+  }
+  return { packed: false, list: list as readonly Item[], count: list.length };
+}
+
+function checkPacked(items: Partial<PackedItems>): CheckedBatch {
+  const { bytes, offsets } = items;
+  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('items.bytes', bytes, 'a Uint8Array');
+  if (!(offsets instanceof Uint32Array) && !Array.isArray(offsets)) {
+    throw new BloomTypeError('items.offsets', offsets, 'a Uint32Array or an array of numbers');
+  }
+  if (offsets.length < 1) {
+    throw new BloomRangeError('items.offsets.length', offsets.length, 'at least 1 (n + 1 offsets for n items)');
+  }
+  let previous = 0;
+  for (let i = 0; i < offsets.length; i++) {
+    const at = offsets[i];
+    if (typeof at !== 'number') {
+      throw new BloomTypeError(`items.offsets[${i}]`, at, `an integer in [${previous}, ${bytes.length}]`);
+    }
+    if (!Number.isInteger(at) || at < previous || at > bytes.length) {
+      throw new BloomRangeError(`items.offsets[${i}]`, at, `an integer in [${previous}, ${bytes.length}]`);
+    }
+    previous = at;
+  }
+  return { packed: true, bytes, offsets, count: offsets.length - 1 };
+}
+
+/** Item i of a checked batch (a subarray view for the packed form). */
+export function batchItem(batch: CheckedBatch, i: number): Item {
+  return batch.packed ? batch.bytes.subarray(batch.offsets[i], batch.offsets[i + 1]) : batch.list[i];
+}

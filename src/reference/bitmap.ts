@@ -1,0 +1,122 @@
+// The reference twin of src/bitmap.ts (wasm side: assembly/bitmap.ts): the
+// integer bitmap of seed 004 in plain TypeScript, with the same surface and
+// the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
+// BitMap (which packs 16 per char) and as in the filter's bit array.
+
+import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap-values.js';
+
+/** A set of integers in [0, size), one bit each, in plain TypeScript. */
+export class Bitmap implements Iterable<number> {
+  /** The number of representable values: members are integers in [0, size). */
+  readonly size: number;
+  /** The packed bits. */
+  private readonly bytes: Uint8Array;
+  /** How many values are set, kept on every change so count() is O(1). */
+  private setCount = 0;
+
+  /** An empty bitmap for integers in [0, size); size is at most 2^32. */
+  constructor(size: number) {
+    this.size = checkBitmapSize(size);
+    this.bytes = new Uint8Array(Math.ceil(this.size / 8));
+  }
+
+  /** Adds value; true when it was not already set. */
+  set(value: number): boolean {
+    return this.bitmapSet(checkValue('value', value, this.size));
+  }
+
+  /** True when value is set. */
+  has(value: number): boolean {
+    return this.bitmapHas(checkValue('value', value, this.size));
+  }
+
+  /** Removes value; true when it was set. */
+  clear(value: number): boolean {
+    const v = checkValue('value', value, this.size);
+    if (!this.bitmapHas(v)) return false;
+    this.bytes[Math.floor(v / 8)] &= ~(1 << v % 8);
+    this.setCount--;
+    return true;
+  }
+
+  /** Removes every value. */
+  clearAll(): void {
+    this.bytes.fill(0);
+    this.setCount = 0;
+  }
+
+  /** How many values are set, in O(1). */
+  count(): number {
+    return this.setCount;
+  }
+
+  /**
+   * Sets every value of the batch and returns how many were not set before.
+   * The whole batch is checked first: a bad value throws and sets nothing.
+   */
+  setMany(values: BitmapValues): number {
+    const batch = checkValues(values, this.size);
+    for (let i = 0; i < batch.length; i++) {
+      if (batch[i] < 0 || batch[i] >= this.size) throw invalidValue(batch, i, this.size);
+    }
+    let fresh = 0;
+    for (let i = 0; i < batch.length; i++) if (this.bitmapSet(batch[i])) fresh++;
+    return fresh;
+  }
+
+  /** For each value of the batch, 1 when it is set and 0 when not. A bad value throws. */
+  hasMany(values: BitmapValues): Uint8Array {
+    const batch = checkValues(values, this.size);
+    const out = new Uint8Array(batch.length);
+    for (let i = 0; i < batch.length; i++) {
+      if (batch[i] < 0 || batch[i] >= this.size) throw invalidValue(batch, i, this.size);
+      out[i] = this.bitmapHas(batch[i]) ? 1 : 0;
+    }
+    return out;
+  }
+
+  /** The set values in ascending order (the article's bitmap sort). */
+  [Symbol.iterator](): IterableIterator<number> {
+    return this.values();
+  }
+
+  /** The set values in ascending order, read live, one bit at a time. */
+  *values(): IterableIterator<number> {
+    for (let v = 0; v < this.size; v++) {
+      // Skip a zero byte whole: iterating 10^8 bits one by one is slow even for an oracle.
+      if (v % 8 === 0 && this.bytes[v / 8] === 0) {
+        v += 7;
+        continue;
+      }
+      if (this.bitmapHas(v)) yield v;
+    }
+  }
+
+  /** Every set value, ascending, in one Uint32Array of count() entries. */
+  toArray(): Uint32Array {
+    const out = new Uint32Array(this.setCount);
+    let at = 0;
+    for (const v of this.values()) out[at++] = v;
+    return out;
+  }
+
+  /** A copy of the packed bits: value v is bit (v & 7) of byte v >> 3. */
+  bitArray(): Uint8Array {
+    return this.bytes.slice();
+  }
+
+  /** Sets a checked value; true when it was not set before. */
+  private bitmapSet(v: number): boolean {
+    const byte = Math.floor(v / 8);
+    const mask = 1 << v % 8;
+    if (this.bytes[byte] & mask) return false;
+    this.bytes[byte] |= mask;
+    this.setCount++;
+    return true;
+  }
+
+  /** Reads a checked value's bit. */
+  private bitmapHas(v: number): boolean {
+    return (this.bytes[Math.floor(v / 8)] & (1 << v % 8)) !== 0;
+  }
+}

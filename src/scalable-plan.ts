@@ -1,0 +1,187 @@
+// The plan of a scalable Bloom filter's chain: the options, the capacity and
+// false-positive rate of member i, and the estimates over the members. Shared
+// by the wasm ScalableBloomFilter and its reference twin, so that both build
+// the same members and refuse the same options.
+//
+// Almeida, Baquero, Preguiça and Hutchison, "Scalable Bloom Filters",
+// Information Processing Letters 101(6), 2007, section 4. Member i (from 0)
+// holds up to n_i = n_0 s^i items at false-positive rate p_i = p_0 r^i,
+// where s is `growth` and r is `tightening`. An absent item is reported
+// present when at least one member reports it, so the compound rate is
+//
+//   P = 1 - prod_i (1 - p_i) <= sum_i p_i = p_0 / (1 - r)   (union bound)
+//
+// whatever the number of members. Choosing p_0 = falsePositiveRate (1 - r)
+// keeps P at or below the requested falsePositiveRate forever.
+
+import { BloomRangeError, BloomTypeError } from './errors.js';
+import { checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
+import { optimalBits, optimalHashes } from './sizing.js';
+
+/** Options of a ScalableBloomFilter. */
+export interface ScalableOptions extends FilterOptions {
+  /** n_0: items the first member holds before the next is added. */
+  initialCapacity: number;
+  /** The bound on the compound false-positive rate, in (0, 1). */
+  falsePositiveRate: number;
+  /** s: each member holds `growth` times the items of the one before; at least 1, default 2. */
+  growth?: number;
+  /** r: each member's rate is `tightening` times the one before; in (0, 1), default 0.5. */
+  tightening?: number;
+}
+
+/** Validated chain parameters. */
+export interface ScalablePlan {
+  initialCapacity: number;
+  falsePositiveRate: number;
+  growth: number;
+  tightening: number;
+  scheme: Scheme;
+  seed: bigint;
+}
+
+/** One member's size: what forCapacity(capacity, falsePositiveRate) builds. */
+export interface MemberPlan {
+  capacity: number;
+  falsePositiveRate: number;
+  bits: number;
+  hashes: number;
+}
+
+/** A snapshot of one member of the chain, as the `filters` property lists it. */
+export interface ScalableMember {
+  /** m of this member. */
+  readonly bits: number;
+  /** k of this member. */
+  readonly hashes: number;
+  /** n_i: adds that reported new before the next member is started. */
+  readonly capacity: number;
+  /** p_i: the rate this member was sized for at its capacity. */
+  readonly falsePositiveRate: number;
+  /** Adds to this member that reported new. */
+  readonly addedCount: number;
+  /** How many of its bits are 1. */
+  readonly bitsSet: number;
+  /** bitsSet / bits. */
+  readonly fill: number;
+}
+
+/** The largest growth accepted: beyond it the second member already dwarfs any first. */
+export const MAX_GROWTH = 1024;
+
+function checkNumber(parameter: string, value: unknown, ok: (v: number) => boolean, allowed: string): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, allowed);
+  if (!ok(value)) throw new BloomRangeError(parameter, value, allowed);
+  return value;
+}
+
+/** Checks the constructor's options and fills in the defaults. */
+export function checkScalableOptions(options: unknown): ScalablePlan {
+  if (typeof options !== 'object' || options === null) {
+    throw new BloomTypeError('options', options, 'an object with initialCapacity and falsePositiveRate');
+  }
+  const o = options as Partial<ScalableOptions>;
+  const initialCapacity = checkNumber(
+    'initialCapacity', o.initialCapacity, (v) => Number.isSafeInteger(v) && v >= 1, 'a positive integer',
+  );
+  const falsePositiveRate = checkNumber('falsePositiveRate', o.falsePositiveRate, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const growth = checkNumber('growth', o.growth ?? 2, (v) => v >= 1 && v <= MAX_GROWTH, `a number in [1, ${MAX_GROWTH}]`);
+  const tightening = checkNumber('tightening', o.tightening ?? 0.5, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const scheme = o.scheme ?? 'xxh64';
+  if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
+  const seed = checkSeed(o.seed ?? 0);
+  if (scheme !== 'xxh64' && seed !== 0n) throw new BloomRangeError('seed', o.seed, `0 under ${scheme}, which has no seed`);
+  // Member 0 must exist; later members are checked when they are started.
+  const plan: ScalablePlan = { initialCapacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
+  memberPlan(plan, 0);
+  return plan;
+}
+
+/**
+ * Member i's capacity n_0 s^i (rounded) and rate p_0 r^i with
+ * p_0 = falsePositiveRate (1 - r), and the m and k forCapacity gives them.
+ * Throws BloomRangeError when the member's bits would exceed MAX_BITS.
+ */
+export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
+  const capacity = Math.max(1, Math.round(plan.initialCapacity * plan.growth ** i));
+  const falsePositiveRate = plan.falsePositiveRate * (1 - plan.tightening) * plan.tightening ** i;
+  if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
+    throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
+  }
+  const bits = optimalBits(capacity, falsePositiveRate);
+  if (bits > MAX_BITS) {
+    throw new BloomRangeError(
+      `filters[${i}].bits`,
+      bits,
+      `at most ${MAX_BITS} (capacity ${capacity} at falsePositiveRate ${falsePositiveRate}); the chain cannot grow further`,
+    );
+  }
+  return { capacity, falsePositiveRate, bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
+}
+
+/** What the compound rate needs of a member. */
+export interface MemberState {
+  currentFalsePositiveRate(): number;
+}
+
+/**
+ * The chain's current false-positive rate, 1 - prod_i (1 - (X_i/m_i)^k_i):
+ * each member's rate from its fill (BloomFilter.currentFalsePositiveRate),
+ * then the chance that at least one member reports an absent item.
+ */
+export function compoundRate(filters: readonly MemberState[]): number {
+  let allMiss = 1;
+  for (const f of filters) allMiss *= 1 - f.currentFalsePositiveRate();
+  return 1 - allMiss;
+}
+
+// The batch input of addMany/hasMany, as the shared API contract defines it
+// (issue 3 gives BloomFilter the same shape in src/items.ts; these are not
+// exported from the package index, so the two never clash).
+
+/** Packed items: item i is bytes[offsets[i], offsets[i+1]). */
+export interface PackedItems {
+  bytes: Uint8Array;
+  offsets: Uint32Array | readonly number[];
+}
+
+/** The items of a batch: an iterable of strings and Uint8Arrays, or the packed form. */
+export type BatchItems = Iterable<string | Uint8Array> | PackedItems;
+
+/**
+ * The items of a batch as an array, every item checked before any is used,
+ * so a bad batch throws without adding anything. The packed form yields
+ * subarrays (no copies).
+ */
+export function batchItems(items: BatchItems): (string | Uint8Array)[] {
+  const out: (string | Uint8Array)[] = [];
+  if (typeof items === 'object' && items !== null && !(Symbol.iterator in items)) {
+    const { bytes, offsets } = items as PackedItems;
+    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('items.bytes', bytes, 'a Uint8Array');
+    if (!(offsets instanceof Uint32Array) && !Array.isArray(offsets)) {
+      throw new BloomTypeError('items.offsets', offsets, 'a Uint32Array or an array of numbers');
+    }
+    for (let i = 0; i + 1 < offsets.length; i++) {
+      const start = offsets[i];
+      const end = offsets[i + 1];
+      if (!Number.isInteger(start) || start < 0 || start > bytes.length) {
+        throw new BloomRangeError(`items.offsets[${i}]`, start, `an integer in [0, ${bytes.length}]`);
+      }
+      if (!Number.isInteger(end) || end < start || end > bytes.length) {
+        throw new BloomRangeError(`items.offsets[${i + 1}]`, end, `an integer in [${start}, ${bytes.length}]`);
+      }
+      out.push(bytes.subarray(start, end));
+    }
+    return out;
+  }
+  if (typeof items !== 'object' || items === null || typeof (items as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+    throw new BloomTypeError('items', items, 'an iterable of strings or Uint8Arrays, or { bytes, offsets }');
+  }
+  for (const item of items as Iterable<unknown>) {
+    if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
+      throw new BloomTypeError(`items[${out.length}]`, item, 'a string or a Uint8Array');
+    }
+    out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+// ScalableBloomFilter (Almeida et al., 2007): the chain grows in the planned
+// sizes, keeps its compound false-positive bound, never loses an item, and
+// the wasm chain equals its reference twin.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  BloomRangeError, BloomTypeError, MAX_BITS, ScalableBloomFilter, optimalBits, optimalHashes,
+  type ScalableOptions,
+} from '../src/index.js';
+import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
+
+const implementations = [
+  ['wasm', ScalableBloomFilter],
+  ['reference', ReferenceScalable],
+] as const;
+
+describe('ScalableBloomFilter grows in the planned sizes', () => {
+  it('capacity n_0 2^i, rate p (1 - r) r^i, and forCapacity m and k for each member', () => {
+    const s = new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.01 });
+    expect(s.filters.length).toBe(1);
+    let fresh = 0;
+    for (let i = 0; i < 10_000; i++) if (s.add(`item-${i}`)) fresh++;
+    const f = s.filters;
+    expect(f.map((m) => m.capacity)).toEqual([1000, 2000, 4000, 8000]);
+    expect(f.map((m) => m.falsePositiveRate)).toEqual([0.005, 0.0025, 0.00125, 0.000625]);
+    expect(f.map((m) => m.bits)).toEqual([11_028, 24_941, 55_653, 122_847]);
+    expect(f.map((m) => m.hashes)).toEqual([8, 9, 10, 11]);
+    for (const m of f) {
+      expect(m.bits).toBe(optimalBits(m.capacity, m.falsePositiveRate));
+      expect(m.hashes).toBe(optimalHashes(m.bits, m.capacity));
+    }
+    // Full members hold exactly their capacity; 83 of the 10,000 items were
+    // reported by an older member and so were not added (the fixed items).
+    expect(f.map((m) => m.addedCount)).toEqual([1000, 2000, 4000, 2917]);
+    expect(fresh).toBe(9917);
+    expect(s.addedCount()).toBe(9917);
+    expect(f[3].bitsSet).toBe(28_186);
+    expect(f[3].fill).toBe(28_186 / 122_847);
+    expect(Object.isFrozen(f) && Object.isFrozen(f[0])).toBe(true);
+  });
+
+  it('starts a member only when an item must be inserted into a full newest one', () => {
+    const s = new ScalableBloomFilter({ initialCapacity: 3, falsePositiveRate: 0.01, growth: 3, tightening: 0.25 });
+    for (const item of ['a', 'b', 'c']) expect(s.add(item)).toBe(true);
+    expect(s.filters.length).toBe(1);
+    expect(s.add('a')).toBe(false); // present: no new member
+    expect(s.filters.length).toBe(1);
+    expect(s.add('d')).toBe(true);
+    expect(s.filters.map((m) => [m.capacity, m.falsePositiveRate, m.addedCount])).toEqual([
+      [3, 0.0075, 3],
+      [9, 0.001875, 1],
+    ]);
+  });
+
+  it('rounds n_0 s^i for a fractional growth', () => {
+    const s = new ScalableBloomFilter({ initialCapacity: 10, falsePositiveRate: 0.05, growth: 1.5 });
+    for (let i = 0; i < 200; i++) s.add(`x${i}`);
+    expect(s.filters.map((m) => m.capacity).slice(0, 5)).toEqual([10, 15, 23, 34, 51]);
+  });
+});
+
+describe.each([
+  { initialCapacity: 10_000, falsePositiveRate: 0.01 },
+  { initialCapacity: 10_000, falsePositiveRate: 0.001, growth: 4, tightening: 0.9 },
+] as ScalableOptions[])('ScalableBloomFilter(%o) after 10 times its initial capacity', (options) => {
+  it('keeps the measured false-positive rate over 100,000 absent items at or below the requested rate', () => {
+    const s = new ScalableBloomFilter(options);
+    const n = options.initialCapacity * 10;
+    const added = new Uint8Array(n);
+    for (let i = 0; i < n; i++) added[i] = s.add(`https://example.com/page/${i}`) ? 1 : 0;
+    // No added item is missing, whether its add reported new or not.
+    const present = s.hasMany(Array.from({ length: n }, (_, i) => `https://example.com/page/${i}`));
+    expect(present.indexOf(0)).toBe(-1);
+    const absent = s.hasMany(Array.from({ length: 100_000 }, (_, i) => `https://example.org/absent/${i}`));
+    const falsePositives = absent.reduce((a, b) => a + b, 0);
+    expect(falsePositives / 100_000).toBeLessThanOrEqual(options.falsePositiveRate);
+    expect(s.currentFalsePositiveRate()).toBeLessThanOrEqual(options.falsePositiveRate);
+    // The measured rate agrees with the compound estimate (binomial, 4 sigma).
+    const p = s.currentFalsePositiveRate();
+    expect(Math.abs(falsePositives - 100_000 * p)).toBeLessThan(4 * Math.sqrt(100_000 * p) + 5);
+    // The Swamidass-Baldi sum is within 2% of the adds that reported new.
+    const fresh = added.reduce((a, b) => a + b, 0);
+    expect(s.addedCount()).toBe(fresh);
+    expect(Math.abs(s.estimatedCount() / fresh - 1)).toBeLessThan(0.02);
+  });
+});
+
+describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
+  it('add reports new items once; has finds them in any member', () => {
+    const s = new Impl({ initialCapacity: 4, falsePositiveRate: 0.0001 });
+    const items = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    for (const item of items) expect(s.add(item)).toBe(true); // at 10^-4, none of these 40 collides
+    for (const item of items) expect(s.add(item)).toBe(false);
+    for (const item of items) expect(s.has(item)).toBe(true);
+    expect(s.add(new Uint8Array([1, 2, 3]))).toBe(true);
+    expect(s.has(new Uint8Array([1, 2, 3]))).toBe(true);
+    expect(s.filters.length).toBe(4); // 4 + 8 + 16 < 41 <= 4 + 8 + 16 + 32
+    expect(s.addedCount()).toBe(41);
+    expect(s.estimatedCount()).toBeGreaterThan(35);
+    expect(s.estimatedCount()).toBeLessThan(47);
+  });
+
+  it('keeps its options as read-only fields', () => {
+    const s = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02, scheme: 'poly' });
+    expect([s.initialCapacity, s.falsePositiveRate, s.growth, s.tightening, s.scheme, s.seed]).toEqual([
+      7, 0.02, 2, 0.5, 'poly', 0n,
+    ]);
+    const t = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02, seed: 2n ** 64n - 1n });
+    expect(t.seed).toBe(2n ** 64n - 1n);
+  });
+
+  it('addMany and hasMany equal single operations, for arrays, iterables and packed bytes', () => {
+    const a = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
+    const b = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
+    const items = ['x', 'y', 'x', 'z', 'w', 'v', 'u', 't', 'y', 's'];
+    expect(Array.from(a.addMany(items))).toEqual(items.map((i) => (b.add(i) ? 1 : 0)));
+    expect(Array.from(a.addMany(new Set(['q', 'x'])))).toEqual([1, 0]);
+    const bytes = new TextEncoder().encode('xqnope');
+    expect(Array.from(a.hasMany({ bytes, offsets: [0, 1, 2, 6] }))).toEqual([1, 1, 0]);
+    expect(Array.from(a.hasMany({ bytes, offsets: new Uint32Array([0]) }))).toEqual([]);
+    expect(a.filters.map((m) => m.addedCount)).toEqual([5, 4]); // 8 distinct letters, then q
+  });
+
+  it('refuses a bad batch before adding anything', () => {
+    const s = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
+    expect(() => s.addMany(['a', 3 as unknown as string])).toThrow('items[1] must be a string or a Uint8Array; got 3');
+    expect(() => s.addMany({ bytes: new Uint8Array(4), offsets: [0, 2, 5] })).toThrow(
+      'items.offsets[2] must be an integer in [2, 4]; got 5',
+    );
+    expect(() => s.addMany('abc' as unknown as string[])).toThrow(BloomTypeError);
+    expect(s.addedCount()).toBe(0);
+    expect(s.has('a')).toBe(false);
+  });
+
+  it('clear() goes back to one empty member', () => {
+    const s = new Impl({ initialCapacity: 2, falsePositiveRate: 0.01 });
+    for (let i = 0; i < 20; i++) s.add(`i${i}`);
+    s.clear();
+    expect(s.filters.length).toBe(1);
+    expect(s.addedCount()).toBe(0);
+    expect(s.has('i0')).toBe(false);
+    expect(s.currentFalsePositiveRate()).toBe(0);
+  });
+
+  it('refuses bad options with typed errors naming the option', () => {
+    const base = { initialCapacity: 100, falsePositiveRate: 0.01 };
+    const cases: [unknown, string][] = [
+      [undefined, 'options must be an object with initialCapacity and falsePositiveRate; got undefined'],
+      [{ ...base, initialCapacity: 0 }, 'initialCapacity must be a positive integer; got 0'],
+      [{ ...base, initialCapacity: 2.5 }, 'initialCapacity must be a positive integer; got 2.5'],
+      [{ ...base, falsePositiveRate: 1 }, 'falsePositiveRate must be a number in (0, 1); got 1'],
+      [{ ...base, falsePositiveRate: NaN }, 'falsePositiveRate must be a number in (0, 1); got NaN'],
+      [{ ...base, growth: 0.5 }, 'growth must be a number in [1, 1024]; got 0.5'],
+      [{ ...base, tightening: 1 }, 'tightening must be a number in (0, 1); got 1'],
+      [{ ...base, tightening: 0 }, 'tightening must be a number in (0, 1); got 0'],
+      [{ ...base, scheme: 'md5' }, 'scheme must be one of xxh64, poly, bytesum; got "md5"'],
+      [{ ...base, scheme: 'poly', seed: 1 }, 'seed must be 0 under poly, which has no seed; got 1'],
+      [{ ...base, seed: -1 }, 'seed must be an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number); got -1'],
+      [{ ...base, initialCapacity: 4e9 }, `filters[0].bits must be at most ${MAX_BITS}`],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => new Impl(options as ScalableOptions)).toThrow(message);
+    }
+    expect(() => new Impl({ ...base, growth: '2' as unknown as number })).toThrow(BloomTypeError);
+    expect(() => new Impl({ ...base, tightening: -1 })).toThrow(BloomRangeError);
+  });
+});
+
+describe('wasm ScalableBloomFilter equals the reference', () => {
+  const options = fc.record({
+    initialCapacity: fc.integer({ min: 1, max: 20 }),
+    falsePositiveRate: fc.double({ min: 0.001, max: 0.5, noNaN: true }),
+    growth: fc.double({ min: 1, max: 3, noNaN: true }),
+    tightening: fc.double({ min: 0.1, max: 0.95, noNaN: true }),
+    scheme: fc.constantFrom('xxh64' as const, 'poly' as const, 'bytesum' as const),
+  });
+  // A small alphabet, so items repeat and some are false positives.
+  const item = fc.oneof(fc.string({ maxLength: 4, unit: fc.constantFrom('a', 'b', 'c', 'é', '😀') }), fc.uint8Array({ maxLength: 4 }));
+
+  it('gives the same answers, members and fills for any sequence of adds', () => {
+    fc.assert(
+      fc.property(options, fc.array(item, { maxLength: 120 }), fc.array(item, { maxLength: 30 }), (o, adds, probes) => {
+        const w = new ScalableBloomFilter(o);
+        const r = new ReferenceScalable(o);
+        for (const x of adds) expect(w.add(x)).toBe(r.add(x));
+        expect(w.hasMany(probes)).toEqual(r.hasMany(probes));
+        expect(w.filters).toEqual(r.filters);
+        expect(w.addedCount()).toBe(r.addedCount());
+        expect(w.estimatedCount()).toBe(r.estimatedCount());
+        expect(w.currentFalsePositiveRate()).toBe(r.currentFalsePositiveRate());
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
