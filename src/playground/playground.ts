@@ -334,7 +334,7 @@ function renderChart(): void {
 
   const last = points[points.length - 1];
   ui.chartSummary.textContent =
-    `After ${fmt.format(last.n)} items: measured ${fmtRate(last.rate)}, theory ${fmtRate(falsePositiveRate(m, last.n, k))}.`;
+    `After ${fmt.format(last.n)} item${last.n === 1 ? '' : 's'}: measured ${fmtRate(last.rate)}, theory ${fmtRate(falsePositiveRate(m, last.n, k))}.`;
 }
 
 /** Checks PROBES items that were never added and records the share answered MAYBE. */
