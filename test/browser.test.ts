@@ -1,0 +1,158 @@
+// The browser bundle in a real Chromium: the seed vectors and a few thousand
+// fast-check parity vectors run in the page and must equal Node's results
+// (the wasm build and the reference twin) bit for bit; construction is
+// synchronous on the main thread.
+
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, launchChromium, type Browser } from './helpers/chromium.js';
+import { runCases, runSeeds } from './helpers/run-cases.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+// The page: a module script that imports the browser build and, with no
+// await, builds a filter at the top level, so the wasm compiles
+// synchronously on the main thread.
+const PAGE = `<!doctype html>
+<meta charset="utf-8"><title>bloomwasm parity</title><link rel="icon" href="data:,">
+<script type="module">
+import * as lib from './bloomwasm.js';
+import { runCases, runSeeds } from './run-cases.js';
+const f = new lib.BloomFilter(1000, 7);
+f.add('main thread');
+window.sync = { has: f.has('main thread'), absent: f.has('never'), bitsSet: f.bitsSet(), worker: typeof WorkerGlobalScope !== 'undefined' };
+window.runCases = (cases) => runCases(lib, cases);
+window.runSeeds = () => runSeeds(lib);
+document.documentElement.dataset.ready = 'true';
+</script>`;
+
+type Item = string | { bytes: number[] };
+interface Case {
+  bits: number;
+  hashes: number;
+  scheme: 'xxh64' | 'poly' | 'bytesum';
+  seed: string;
+  items: Item[];
+  probes: Item[];
+}
+
+// Strings of any UTF-16 code units (lone surrogates included), graphemes, and byte items.
+const anyUnits = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const itemArb: fc.Arbitrary<Item> = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  anyUnits,
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.uint8Array({ maxLength: 64 }).map((b) => ({ bytes: Array.from(b) })),
+);
+
+const caseArb: fc.Arbitrary<Case> = fc
+  .record({
+    bits: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 20_000 })),
+    hashes: fc.integer({ min: 1, max: 64 }),
+    scheme: fc.constantFrom('xxh64' as const, 'poly' as const, 'bytesum' as const),
+    seed: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+    items: fc.array(itemArb, { minLength: 60, maxLength: 100 }),
+    probes: fc.array(itemArb, { minLength: 40, maxLength: 60 }),
+  })
+  .map((c) => ({
+    ...c,
+    // xxh64 positions are distinct, so k <= m there; only xxh64 takes a seed.
+    hashes: c.scheme === 'xxh64' ? Math.min(c.hashes, c.bits) : c.hashes,
+    seed: c.scheme === 'xxh64' ? c.seed.toString() : '0',
+  }));
+
+/** 36 fixed cases (about 2,900 items and 1,800 probes), plus items long enough to stream through the 64 KiB scratch. */
+function parityCases(): Case[] {
+  const cases = fc.sample(caseArb, { seed: 0x6b100d, numRuns: 36 });
+  const long: Item[] = [
+    'x'.repeat(70_000) + 'é',
+    '😀'.repeat(30_000), // surrogate pairs across the UTF-8 chunk boundary
+    '\ud800'.repeat(25_000), // lone surrogates: U+FFFD in UTF-8
+    { bytes: Array.from({ length: 70_000 }, (_, i) => (i * 7) & 0xff) },
+  ];
+  for (const scheme of ['xxh64', 'poly', 'bytesum'] as const) {
+    cases.push({ bits: 4099, hashes: 5, scheme, seed: scheme === 'xxh64' ? '18446744073709551615' : '0', items: long, probes: ['x'.repeat(70_000)] });
+  }
+  return cases;
+}
+
+describeBrowser('the browser bundle in Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  let server: { url: string; close(): Promise<void> };
+  let dir: string;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bloomwasm-page-'));
+    copyFileSync(root + 'dist/browser/bloomwasm.js', join(dir, 'bloomwasm.js'));
+    copyFileSync(root + 'test/helpers/run-cases.js', join(dir, 'run-cases.js'));
+    writeFileSync(join(dir, 'index.html'), PAGE);
+    const { startServer } = await import('../dist/cli/serve.js');
+    server = await startServer(0, dir);
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(server.url);
+    await page.waitForSelector('html[data-ready]');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('constructs a filter synchronously on the main thread', async () => {
+    const sync = await page.evaluate(() => (window as unknown as { sync: unknown }).sync);
+    expect(sync).toEqual({ has: true, absent: false, bitsSet: 7, worker: false });
+    expect(errors).toEqual([]);
+  });
+
+  it('runs the seed vectors with the published numbers, equal to Node', async () => {
+    const inPage = await page.evaluate(() => (window as unknown as { runSeeds(): unknown }).runSeeds());
+    const wasm = await import('../dist/index.js');
+    const reference = await import('../dist/reference/index.js');
+    expect(inPage).toEqual(runSeeds(wasm));
+    expect(inPage).toEqual(runSeeds(reference));
+    const seeds = inPage as ReturnType<typeof runSeeds>;
+    expect(seeds.seed000).toEqual([null, null, null, 9, true, false, true]);
+    expect(seeds.seed000Positions).toEqual([[1, 2, 3], [9, 8, 7], [11, 5, 15], [2, 15, 12], [7, 1, 11]]);
+    expect(seeds.seed001.apple).toEqual([30, 24, 18]);
+    expect(seeds.seed001.banana).toEqual([9, 51, 93]);
+    expect(seeds.seed001.emptyBits).toBe('0'.repeat(100));
+    expect(seeds.seed001.emptyApple).toBe(false);
+    expect([seeds.seed001.checkApple, seeds.seed001.checkBanana, seeds.seed001.afterReset, seeds.seed001.qux]).toEqual(['MAYBE', 'NO', 'NO', 'NO']);
+    expect(seeds.seed001.bits).toBe([...'0'.repeat(100)].map((_, i) => ([18, 24, 30].includes(i) ? '1' : '0')).join(''));
+    expect(seeds.seed002.bf4.hits).toBeGreaterThanOrEqual(6);
+    expect(seeds.seed002.bf4.hits).toBeLessThanOrEqual(139);
+    expect(seeds.seed002.bf5.hits).toBeGreaterThanOrEqual(407);
+    expect(seeds.seed002.bf5.hits).toBeLessThanOrEqual(1304);
+  });
+
+  it('sets the same bits as Node (wasm and reference) on thousands of fast-check vectors', async () => {
+    const cases = parityCases();
+    const count = cases.reduce((n, c) => n + c.items.length + c.probes.length, 0);
+    expect(count).toBeGreaterThan(4000);
+    const inPage = await page.evaluate((c) => (window as unknown as { runCases(c: unknown): unknown }).runCases(c), cases);
+    const wasm = await import('../dist/index.js');
+    const reference = await import('../dist/reference/index.js');
+    const inNode = runCases(wasm, cases);
+    expect(inNode).toEqual(runCases(reference, cases));
+    // Case by case, so a failure names the case rather than dumping all of them.
+    const results = inPage as typeof inNode;
+    expect(results.length).toBe(cases.length);
+    for (let i = 0; i < cases.length; i++) {
+      expect({ case: i, ...results[i] }).toEqual({ case: i, ...inNode[i] });
+    }
+    expect(errors).toEqual([]);
+  });
+});
