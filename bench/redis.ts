@@ -10,7 +10,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { Bench } from 'tinybench';
 import { BloomFilter } from '../src/index.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
-import { RedisServer } from '../test/support/redis-server.js';
+import { RedisServer } from '../test/helpers/redis-server.js';
 
 const BATCHES = [1, 10, 100, 1000];
 const CAPACITY = 10_000_000;

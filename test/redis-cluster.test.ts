@@ -6,8 +6,8 @@ import { createClient, createCluster, type RedisClientType, type RedisClusterTyp
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BloomFilter } from '../src/index.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
-import { describeRedis } from './support/describe-redis.js';
-import { PASSWORD, RedisServer, redisCli } from './support/redis-server.js';
+import { describeRedis } from './helpers/describe-redis.js';
+import { PASSWORD, RedisServer, redisCli } from './helpers/redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,8 +4,8 @@
 import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import { RedisBloomBatchError, RedisBloomFilter } from '../src/redis/index.js';
-import { describeRedis } from './support/describe-redis.js';
-import { RedisServer } from './support/redis-server.js';
+import { describeRedis } from './helpers/describe-redis.js';
+import { RedisServer } from './helpers/redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

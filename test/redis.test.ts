@@ -10,8 +10,8 @@ import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/in
 import {
   RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
 } from '../src/redis/index.js';
-import { describeRedis } from './support/describe-redis.js';
-import { PASSWORD, RedisServer } from './support/redis-server.js';
+import { describeRedis } from './helpers/describe-redis.js';
+import { PASSWORD, RedisServer } from './helpers/redis-server.js';
 
 describeRedis('RedisBloomFilter on one redis-server', () => {
   let server: RedisServer;
@@ -99,7 +99,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const rf = await RedisBloomFilter.reserve(client, name, { bits: 1 << 24, hashes: 7 }, { shards: 4 });
     const outfile = new URL('../build/test/redis-add-worker.mjs', import.meta.url).pathname;
     await build({
-      entryPoints: [new URL('./support/redis-add-worker.ts', import.meta.url).pathname],
+      entryPoints: [new URL('./helpers/redis-add-worker.ts', import.meta.url).pathname],
       bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'warning',
     });
     const count = 10_000;
