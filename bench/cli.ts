@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capacityParams, falsePositiveRate } from '../src/sizing.js';
 import { MAX_BITS } from '../src/options.js';
+import { mulberry32 } from '../src/cli/mulberry32.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 10_000_000);
 const REPEAT_SHARE = 1 / 6;
@@ -21,16 +22,6 @@ const FPPS = [0.001, 0.01];
 // The bundle runs from build/bench/, so the bin is found from the working directory (npm runs scripts at the package root).
 const BLOOM = join(process.cwd(), 'dist/cli/main.js');
 const GNU_TIME = '/usr/bin/time';
-
-/** mulberry32: deterministic input. */
-function mulberry32(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['news', 'blog', 'shop', 'item', 'docs', 'wiki', 'user', 'tag', 'search', 'archive', '2024', 'en', 'products', 'view'];
 

@@ -4,6 +4,8 @@
 // they are flat one-byte strings like the ones a crawler reads from I/O (a
 // string built with += is a rope, which slows every per-character peer).
 
+import { mulberry32 } from '../src/cli/mulberry32.js';
+
 /** Packed items: item i is bytes[offsets[i], offsets[i + 1]). */
 export interface Packed {
   bytes: Uint8Array;
@@ -17,18 +19,6 @@ export interface ItemSet {
   views: Uint8Array[];
 }
 
-/** mulberry32: a small seeded generator, so every run sees the same items. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const PATH = new TextEncoder().encode('abcdefghijklmnopqrstuvwxyz0123456789/-_');
 
@@ -38,7 +28,7 @@ const PATH = new TextEncoder().encode('abcdefghijklmnopqrstuvwxyz0123456789/-_')
  * the item's index in base 36 follows it, so items within a set are distinct.
  */
 function generate(n: number, seed: number, marker: string, shape: (r: () => number, i: number) => { prefix: string; length: number }): Packed {
-  const r = random(seed);
+  const r = mulberry32(seed);
   const encoder = new TextEncoder();
   // xorshift32 for the filler characters: one step per character keeps generation to a few seconds.
   let x = (Math.imul(seed, 0x9e3779b1) >>> 0) || 1;

@@ -5,18 +5,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { Bitmap } from '../src/index.js';
+import { mulberry32 } from '../src/cli/mulberry32.js';
 import { Bitmap as ReferenceBitmap } from '../src/reference/index.js';
 
-/** mulberry32 (Tommy Ettinger): a fixed, seedable generator of u32s. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+/** A fixed, seedable stream of u32s (mulberry32's outputs, scaled back from [0, 1)). */
+function u32s(seed: number): () => number {
+  const next = mulberry32(seed);
+  return () => next() * 2 ** 32;
 }
 
 /** Element-wise equality; expect().toEqual is far too slow on arrays of millions. */
@@ -28,7 +23,7 @@ function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
 
 describe('seed 004: 10^7 integers in [1, 10^8]', () => {
   it('fit in 12.5 MB, are all found, and iterate in sorted order', () => {
-    const next = mulberry32(4);
+    const next = u32s(4);
     const values = new Uint32Array(10_000_000);
     for (let i = 0; i < values.length; i++) values[i] = 1 + (next() % 100_000_000);
 
@@ -64,7 +59,7 @@ describe('seed 004: 10^7 integers in [1, 10^8]', () => {
   });
 
   it('the reference twin ends with the same bits', () => {
-    const next = mulberry32(4);
+    const next = u32s(4);
     const values = new Uint32Array(10_000_000);
     for (let i = 0; i < values.length; i++) values[i] = 1 + (next() % 100_000_000);
     const wasm = new Bitmap(100_000_001);

@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { BloomFilter } from '../filter.js';
 import { guard, intOption, parse, rateOption } from './common.js';
+import { mulberry32 } from './mulberry32.js';
 
 /** The help text of `bloom demo`. */
 export const HELP = `Usage: bloom demo [--pages N] [--fpp P] [--seed S]
@@ -34,16 +35,6 @@ const ALPHA = 2.67;
 const MAX_LINKS = 200;
 /** Share of links that go to a page drawn by popularity (the rest are uniform). */
 const POPULAR_SHARE = 0.7;
-
-/** mulberry32 (Tommy Ettinger, 2017): a small, fast 32-bit generator; plenty for a synthetic web. */
-function mulberry32(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The synthetic web: page i's links are a pure function of (seed, i), so nothing is stored. */
 export class SyntheticWeb {
