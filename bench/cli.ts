@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { capacityParams, falsePositiveRate } from '../src/sizing.js';
-import { MAX_BITS } from '../src/options.js';
+import { capacityParams, falsePositiveRate } from '../src/filter/sizing.js';
+import { MAX_BITS } from '../src/filter/options.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 10_000_000);

@@ -2,22 +2,22 @@
  * bloomwasm: a Bloom filter whose hash-and-probe loop runs in WebAssembly.
  * The pure-TypeScript twin with the same surface is `bloomwasm/reference`.
  */
-import { BloomFilter } from './filter.js';
-import { SeenFilterOver } from './seen-filter.js';
+import { BloomFilter } from './filter/filter.js';
+import { SeenFilterOver } from './filter/seen-filter.js';
 
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
 } from './errors.js';
-export { FORMAT_VERSION } from './format.js';
-export type { BatchItems, Item, PackedItems } from './items.js';
-export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
-export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './sizing.js';
-export { Bitmap } from './bitmap.js';
-export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap-values.js';
-export { ScalableBloomFilter } from './scalable.js';
-export { CHAIN_VERSION } from './scalable-format.js';
-export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable-plan.js';
+export { FORMAT_VERSION } from './format/filter.js';
+export type { BatchItems, Item, PackedItems } from './filter/items.js';
+export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './filter/options.js';
+export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './filter/sizing.js';
+export { Bitmap } from './bitmap/bitmap.js';
+export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap/values.js';
+export { ScalableBloomFilter } from './scalable/scalable.js';
+export { CHAIN_VERSION } from './format/chain.js';
+export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 
 
 const or = (a: Uint8Array, b: Uint8Array) => a.map((x, i) => x | b[i]);

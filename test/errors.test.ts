@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 
 describe.each(twins)('bad input ($name)', ({ BloomFilter, SeenFilter, MAX_BITS, BloomRangeError, BloomTypeError }) => {
   const rangeCases: [string, () => unknown, RegExp][] = [

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 import { checksum } from '../src/reference/checksum.js';
 import { xxh64 } from '../src/reference/hash.js';
 

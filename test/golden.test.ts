@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 
 
 type Filter = InstanceType<typeof wasm.BloomFilter> | InstanceType<typeof reference.BloomFilter>;

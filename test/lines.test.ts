@@ -3,11 +3,11 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BloomFilter } from '../src/filter.js';
-import { LineDeduper, wasmLines, type LinesCore } from '../src/lines.js';
+import { BloomFilter } from '../src/filter/filter.js';
+import { LineDeduper, wasmLines, type LinesCore } from '../src/wasm/lines.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/filter.js';
 import { ReferenceLines } from '../src/reference/lines.js';
-import type { Scheme } from '../src/options.js';
+import type { Scheme } from '../src/filter/options.js';
 
 /** Runs `bytes` through a deduper, reading at most `chunk` bytes at a time; records its counts in `counts`. */
 function run(core: LinesCore, bytes: Uint8Array, chunk: number): Uint8Array {

@@ -1,6 +1,6 @@
 // The worked examples of the source documents, exactly as printed there.
 import { describe, expect, it } from 'vitest';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 
 describe.each(twins)('seed 000 SeenFilter ($name)', ({ SeenFilter, BloomFilter }) => {
   it('replays the example to [null, null, null, null, 9, true, false, true]', () => {

@@ -1,6 +1,6 @@
 // The sizing math of seeds 000, 003 and 004, and forCapacity built on it.
 import { describe, expect, it } from 'vitest';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 import { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../src/index.js';
 
 describe('sizing math', () => {

@@ -1,6 +1,6 @@
 // Seed 002's six-stage track, on the default xxh64 scheme.
 import { describe, expect, it } from 'vitest';
-import { twins } from './twins.js';
+import { twins } from './helpers/twins.js';
 
 /** Deterministic item names: the tester's items are distinct strings. */
 const items = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);

@@ -4,7 +4,7 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CHAIN_MAGIC } from '../scalable-format.js';
+import { CHAIN_MAGIC } from '../format/chain.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {

@@ -10,12 +10,12 @@
 
 import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { BloomFormatError } from '../errors.js';
-import { BloomFilter } from '../filter.js';
-import { LINES_AREA_SIZES, LineDeduper, wasmLines } from '../lines.js';
-import { MAX_BITS } from '../options.js';
+import { BloomFilter } from '../filter/filter.js';
+import { LINES_AREA_SIZES, LineDeduper, wasmLines } from '../wasm/lines.js';
+import { MAX_BITS } from '../filter/options.js';
 import { ReferenceLines } from '../reference/lines.js';
-import { ScalableBloomFilter } from '../scalable.js';
-import { capacityParams } from '../sizing.js';
+import { ScalableBloomFilter } from '../scalable/scalable.js';
+import { capacityParams } from '../filter/sizing.js';
 import { loadFileSync, loadScalableFileSync, saveFileSync } from '../node/index.js';
 import { guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
 

@@ -9,7 +9,7 @@
 
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { BloomFilter } from '../filter.js';
+import { BloomFilter } from '../filter/filter.js';
 import { guard, intOption, parse, rateOption } from './common.js';
 import { mulberry32 } from './mulberry32.js';
 

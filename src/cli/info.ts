@@ -4,9 +4,9 @@
 // and bit count are verified too; a bad file is a runtime error (exit 1).
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { HEADER_BYTES, parseHeader } from '../format.js';
+import { HEADER_BYTES, parseHeader } from '../format/filter.js';
 import { loadFileSync, loadScalableFileSync } from '../node/index.js';
-import { CHAIN_VERSION } from '../scalable-format.js';
+import { CHAIN_VERSION } from '../format/chain.js';
 import { guard, isChainFile, parse, UsageError } from './common.js';
 
 /** The help text of `bloom info`. */

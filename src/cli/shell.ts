@@ -8,8 +8,8 @@
 // The key is the rest of the line after one space, so keys may hold spaces.
 
 import { createInterface } from 'node:readline';
-import { BloomFilter } from '../filter.js';
-import { SCHEMES, type Scheme } from '../options.js';
+import { BloomFilter } from '../filter/filter.js';
+import { SCHEMES, type Scheme } from '../filter/options.js';
 import { guard, parse } from './common.js';
 
 /** The help text of `bloom shell`. */

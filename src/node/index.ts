@@ -17,9 +17,9 @@ import {
 import { open, readFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BloomConcurrencyError, BloomFormatError, BloomTypeError } from '../errors.js';
-import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter.js';
-import { HEADER_BYTES, parseHeader } from '../format.js';
-import { ScalableBloomFilter } from '../scalable.js';
+import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter/filter.js';
+import { HEADER_BYTES, parseHeader } from '../format/filter.js';
+import { ScalableBloomFilter } from '../scalable/scalable.js';
 
 /** Bytes moved per read or write call: large enough to stream at disk speed, small next to a big filter. */
 const CHUNK_BYTES = 8 * 1024 * 1024;

@@ -6,10 +6,10 @@
 // Test-and-set runs as one Lua script per shard batch (scripts.ts), so N
 // workers adding one item at once see exactly one `true`.
 
-import { Engine } from '../engine.js';
+import { Engine } from '../wasm/engine.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { checkInteger, checkItem, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '../options.js';
-import { optimalBits, optimalHashes } from '../sizing.js';
+import { checkInteger, checkItem, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '../filter/options.js';
+import { optimalBits, optimalHashes } from '../filter/sizing.js';
 import {
   isErrorReply, refusedBeforeRunning, runScript, scriptArgs, senderOf, typedError,
   type RedisConnection,

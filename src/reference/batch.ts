@@ -2,7 +2,7 @@
 // or tested one at a time, in order. Plain loops on purpose: this is the
 // oracle the chunked wasm batch is checked against.
 
-import { batchItem, type CheckedBatch, type Item } from '../items.js';
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 
 /** What a batch needs of a filter. */
 export interface SingleOps {

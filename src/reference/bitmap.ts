@@ -3,7 +3,7 @@
 // the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap-values.js';
+import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
 
 /** A set of integers in [0, size), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {

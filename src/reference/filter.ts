@@ -1,15 +1,15 @@
 // The reference twin of src/filter.ts: the same surface and the same bits,
 // computed in plain TypeScript from src/reference/{hash,probe,bit-array}.ts.
 
-import { bitString } from '../bit-string.js';
+import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
-import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format.js';
+import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
-} from '../options.js';
-import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../sizing.js';
+} from '../filter/options.js';
+import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
-import { checkBatch, type BatchItems } from '../items.js';
+import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';

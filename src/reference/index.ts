@@ -2,22 +2,22 @@
  * bloomwasm/reference: the pure-TypeScript twin of bloomwasm, with the same
  * surface and the same bits. Written for a reader checking the specs.
  */
-import { SeenFilterOver } from '../seen-filter.js';
+import { SeenFilterOver } from '../filter/seen-filter.js';
 import { BloomFilter } from './filter.js';
 
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
 } from '../errors.js';
-export { FORMAT_VERSION } from '../format.js';
-export type { BatchItems, Item, PackedItems } from '../items.js';
-export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../options.js';
-export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../sizing.js';
+export { FORMAT_VERSION } from '../format/filter.js';
+export type { BatchItems, Item, PackedItems } from '../filter/items.js';
+export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
+export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from '../filter/sizing.js';
 export { Bitmap } from './bitmap.js';
-export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap-values.js';
+export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap/values.js';
 export { ScalableBloomFilter } from './scalable.js';
-export { CHAIN_VERSION } from '../scalable-format.js';
-export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from '../scalable-plan.js';
+export { CHAIN_VERSION } from '../format/chain.js';
+export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from '../scalable/plan.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
 export class SeenFilter extends SeenFilterOver {

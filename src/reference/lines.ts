@@ -2,7 +2,7 @@
 // results, written plainly over the reference BloomFilter. A streamed
 // (long) line is simply collected whole and added at its end.
 
-import type { LinesCore } from '../lines.js';
+import type { LinesCore } from '../wasm/lines.js';
 
 /** What the line core adds each line's bytes to: a reference BloomFilter, or a ScalableBloomFilter (bloom dedupe's chain). */
 export interface LineSink {

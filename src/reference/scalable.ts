@@ -3,13 +3,13 @@
 // reference BloomFilters, written plainly. The member sizes come from the
 // same plan (src/scalable-plan.ts), so both chains hold the same bits.
 
-import type { Scheme } from '../options.js';
-import { decodeChain, encodeChain, type DecodedChain } from '../scalable-format.js';
-import { batchItem, checkBatch, type BatchItems } from '../items.js';
+import type { Scheme } from '../filter/options.js';
+import { decodeChain, encodeChain, type DecodedChain } from '../format/chain.js';
+import { batchItem, checkBatch, type BatchItems } from '../filter/items.js';
 import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
-} from '../scalable-plan.js';
+} from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
 
 /** One link of the chain: a filter, the size it was planned for, and its new adds. */

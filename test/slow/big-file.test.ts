@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BloomFilter } from '../../src/index.js';
-import { fileHeader } from '../../src/filter.js';
+import { fileHeader } from '../../src/filter/filter.js';
 import { saveFile, saveFileSync } from '../../src/node/index.js';
 import { bundleChild } from './bundle.js';
 

@@ -2,7 +2,7 @@
 // report: the parameters, counters, the header it would write, how many of
 // the items it finds, and the peak resident memory before and after the load.
 import { readFileSync } from 'node:fs';
-import { fileHeader } from '../../../src/filter.js';
+import { fileHeader } from '../../../src/filter/filter.js';
 import { loadFile, loadFileSync } from '../../../src/node/index.js';
 
 const [path, mode, itemsPath] = process.argv.slice(2);

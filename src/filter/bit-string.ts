@@ -1,7 +1,7 @@
 // Renders packed bits (bit p at byte p >> 3, bit p & 7) as '0'/'1' text,
 // bit 0 first, the way seed 001's BLOOM-BITS prints them.
 
-import { BloomRangeError } from './errors.js';
+import { BloomRangeError } from '../errors.js';
 
 /** V8's longest string, so toBitString fails clearly instead of deep inside the engine. */
 export const MAX_BIT_STRING = 2 ** 29 - 24;

@@ -10,11 +10,11 @@
 // each member is loaded by fromBytes (checksum, padding, bitsSet). What gets
 // allocated is never more than the input's own length.
 
-import { BloomFormatError, BloomRangeError, BloomTypeError } from './errors.js';
-import { HEADER_BYTES, parseHeader, payloadLength } from './format.js';
-import { MAX_BITS, SCHEMES } from './options.js';
-import { xxh64 } from './reference/hash.js';
-import { checkScalableOptions, memberPlan, type ScalablePlan } from './scalable-plan.js';
+import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
+import { HEADER_BYTES, parseHeader, payloadLength } from './filter.js';
+import { MAX_BITS, SCHEMES } from '../filter/options.js';
+import { xxh64 } from '../reference/hash.js';
+import { checkScalableOptions, memberPlan, type ScalablePlan } from '../scalable/plan.js';
 
 /** The four magic bytes of a chain: ASCII "BLMC" (a single filter's are "BLMW"). */
 export const CHAIN_MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x43);

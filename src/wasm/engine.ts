@@ -15,10 +15,10 @@
 // once the call site is optimised V8 does not allocate it (the bench counts
 // no GC over 1e6 calls).
 
-import { BloomAllocationError } from './errors.js';
-import type { CheckedBatch, Item } from './items.js';
-import type { FilterParams } from './options.js';
-import { WASM_BASE64 } from './wasm-bytes.generated.js';
+import { BloomAllocationError } from '../errors.js';
+import type { CheckedBatch, Item } from '../filter/items.js';
+import type { FilterParams } from '../filter/options.js';
+import { WASM_BASE64 } from './bytes.generated.js';
 
 /** The exports of assembly/index.ts. */
 export interface FilterExports {

@@ -10,9 +10,9 @@
 // scratch region in chunks, one call into wasm per chunk. The count is kept
 // here, raised and lowered by single operations and by what setMany reports.
 
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './bitmap-values.js';
-import { instantiate, type FilterExports } from './engine.js';
-import { BloomAllocationError } from './errors.js';
+import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
+import { instantiate, type FilterExports } from '../wasm/engine.js';
+import { BloomAllocationError } from '../errors.js';
 
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {

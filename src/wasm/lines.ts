@@ -3,8 +3,8 @@
 // calls push(n), and writes out the chunks it returns, in order. Lines stay
 // bytes from end to end: nothing here decodes them into strings.
 
-import { BloomAllocationError } from './errors.js';
-import { engineOf, type BloomFilter } from './filter.js';
+import { BloomAllocationError } from '../errors.js';
+import { engineOf, type BloomFilter } from '../filter/filter.js';
 
 /** The line-splitting core: assembly/lines.ts's exports, or the reference twin in src/reference/lines.ts. */
 export interface LinesCore {

@@ -1,7 +1,7 @@
 // Parameter checks and the scheme registry, shared by the wasm filter and
 // its reference twin so that both refuse exactly the same inputs.
 
-import { BloomMismatchError, BloomRangeError, BloomTypeError } from './errors.js';
+import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.js';
 
 /** The hash schemes. Their ids (the index here) are part of the file format. */
 export const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;

@@ -14,9 +14,9 @@
 // whatever the number of members. Choosing p_0 = falsePositiveRate (1 - r)
 // keeps P at or below the requested falsePositiveRate forever.
 
-import { BloomRangeError, BloomTypeError } from './errors.js';
-import { checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from './options.js';
-import { optimalBits, optimalHashes } from './sizing.js';
+import { BloomRangeError, BloomTypeError } from '../errors.js';
+import { checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
+import { optimalBits, optimalHashes } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends FilterOptions {

@@ -3,7 +3,7 @@
 // batches. Every item is checked before any is added: a bad batch changes
 // no bits.
 
-import { BloomRangeError, BloomTypeError } from './errors.js';
+import { BloomRangeError, BloomTypeError } from '../errors.js';
 
 /** One item: a string (hashed as UTF-8, or as UTF-16 code units under `poly`) or raw bytes. */
 export type Item = string | Uint8Array;

@@ -5,8 +5,8 @@
 // so the same checks guard both, in the same order, before anything the
 // header asks for is allocated.
 
-import { BloomFormatError } from './errors.js';
-import { MAX_BITS, MAX_HASHES, SCHEMES, type Scheme } from './options.js';
+import { BloomFormatError } from '../errors.js';
+import { MAX_BITS, MAX_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
 
 /** The four magic bytes that open every file: ASCII "BLMW". */
 export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);

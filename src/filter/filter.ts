@@ -3,11 +3,11 @@
 // sets the same bits; the parity tests hold them together.
 
 import { bitString } from './bit-string.js';
-import { checkerEngine, Engine } from './engine.js';
-import { BloomTypeError } from './errors.js';
+import { checkerEngine, Engine } from '../wasm/engine.js';
+import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
-} from './format.js';
+} from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
 } from './options.js';

@@ -2,8 +2,8 @@
 // its reference twin so that both refuse exactly the same inputs with the
 // same messages.
 
-import { BloomRangeError, BloomTypeError } from './errors.js';
-import { checkInteger } from './options.js';
+import { BloomRangeError, BloomTypeError } from '../errors.js';
+import { checkInteger } from '../filter/options.js';
 
 /** The largest bitmap: values are u32, so [0, 2^32) (512 MiB of bits). */
 export const MAX_BITMAP_SIZE = 2 ** 32;

@@ -4,7 +4,7 @@
 // derived in Broder and Mitzenmacher, "Network Applications of Bloom
 // Filters: A Survey", Internet Mathematics 1(4), 2004.
 
-import { BloomRangeError, BloomTypeError } from './errors.js';
+import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { MAX_HASHES } from './options.js';
 
 function checkCount(parameter: string, value: unknown): number {

@@ -7,14 +7,14 @@
 // at or below the requested one (the series is in src/scalable-plan.ts).
 // Its twin is src/reference/scalable.ts.
 
-import { BloomFilter } from './filter.js';
-import type { Scheme } from './options.js';
-import { decodeChain, encodeChain, type DecodedChain } from './scalable-format.js';
-import { batchItem, checkBatch, type BatchItems, type CheckedBatch } from './items.js';
+import { BloomFilter } from '../filter/filter.js';
+import type { Scheme } from '../filter/options.js';
+import { decodeChain, encodeChain, type DecodedChain } from '../format/chain.js';
+import { batchItem, checkBatch, type BatchItems, type CheckedBatch } from '../filter/items.js';
 import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
-} from './scalable-plan.js';
+} from './plan.js';
 
 const encoder = new TextEncoder();
 
