@@ -144,7 +144,7 @@ describe('the browser-safe core', () => {
     };
     visit(join(root, 'index.ts'));
     visit(join(root, 'reference/index.ts'));
-    expect([...seen].some((f) => f.endsWith('format.ts'))).toBe(true);
+    expect([...seen].some((f) => f.endsWith('format/filter.ts'))).toBe(true);
     expect([...seen].some((f) => f.includes('/node/'))).toBe(false);
   });
 });
