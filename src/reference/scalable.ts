@@ -11,6 +11,7 @@ import {
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
+import { xxh64 } from './hash.js';
 
 /** One link of the chain: a filter, the size it was planned for, and its new adds. */
 interface Member {
@@ -62,12 +63,12 @@ export class ScalableBloomFilter {
 
   /** The chain in the chain format: a 64-byte header, then each member as a version-1 filter file. */
   toBytes(): Uint8Array {
-    return encodeChain(this.plan, this.members.map((m) => m.filter));
+    return encodeChain(this.plan, this.members.map((m) => m.filter), (bytes) => xxh64(bytes, 0n));
   }
 
   /** Reads a chain written by toBytes (here or by the wasm chain), checking all of it as the wasm chain does. */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
-    restoring = decodeChain(bytes, (member) => BloomFilter.fromBytes(member));
+    restoring = decodeChain(bytes, (member) => BloomFilter.fromBytes(member), (b) => xxh64(b, 0n));
     try {
       return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
     } finally {

@@ -8,6 +8,7 @@
 // Its twin is src/reference/scalable.ts.
 
 import { BloomFilter } from '../filter/filter.js';
+import { checkerEngine } from '../wasm/engine.js';
 import type { Scheme } from '../filter/options.js';
 import { decodeChain, encodeChain, type DecodedChain } from '../format/chain.js';
 import { batchItem, checkBatch, type BatchItems, type CheckedBatch } from '../filter/items.js';
@@ -95,7 +96,7 @@ export class ScalableBloomFilter {
 
   /** The chain in the chain format (README, "Chain format"): a 64-byte header, then each member as a version-1 filter file. */
   toBytes(): Uint8Array {
-    return encodeChain(this.plan, this.members);
+    return encodeChain(this.plan, this.members, (bytes) => checkerEngine().xxh64(bytes));
   }
 
   /**
@@ -105,7 +106,7 @@ export class ScalableBloomFilter {
    * BloomFormatError naming the field and its byte offset.
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
-    const chain = decodeChain(bytes, (member) => BloomFilter.fromBytes(member));
+    const chain = decodeChain(bytes, (member) => BloomFilter.fromBytes(member), (b) => checkerEngine().xxh64(b));
     restoring = chain;
     try {
       return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
