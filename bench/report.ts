@@ -76,6 +76,7 @@ export interface BenchResults {
   taskTimeMs: number;
   scale: number;
   quick: boolean;
+  /** The run's length; 0 when unknown (left out of the report). */
   seconds: number;
   rows: Row[];
   falsePositives: FalsePositiveRow[];
@@ -124,9 +125,9 @@ export const formatNs = (x: number): string => (x < 10 ? x.toFixed(1) : int(x));
 export const formatRatio = (x: number): string => `${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0)}×`;
 const percent = (x: number): string => `${(x * 100).toFixed(3)}%`;
 
-/** "2026-11-30 00:49 UTC" from an ISO date. */
+/** "2026-11-30 00:49 UTC" from an ISO time; a bare date ("2026-11-30") stays a date. */
 export function formatDate(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return iso.length <= 10 ? iso : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 /** "AMD EPYC 7B13 (2 cores), 24 GiB, Node v20.20.2, linux x64, load average 0.4 at the start". */
@@ -212,7 +213,7 @@ export function renderBench(r: BenchResults): string {
     '## Library (`npm run bench`)',
     '',
     `Run of ${formatDate(r.date)} on ${formatMachine(r.machine)}; ${r.taskTimeMs} ms per task, item counts × ${r.scale}` +
-      `${r.quick ? ' (quick smoke mode: tiny sizes, the figures mean nothing)' : ''}, ${int(r.seconds)} s in all.`,
+      `${r.quick ? ' (quick smoke mode: tiny sizes, the figures mean nothing)' : ''}${r.seconds > 0 ? `, ${int(r.seconds)} s in all` : ''}.`,
   ];
   if (r.note) out.push('', r.note);
   out.push(
