@@ -2,7 +2,9 @@
 // steps shared by the exports: hash the staged item into probe positions,
 // then set, test or export them.
 
-import { BITS_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./layout";
+import {
+  BITS_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits,
+} from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
 import {
@@ -25,6 +27,44 @@ export let seed: u64 = 0;
 export let setCount: u64 = 0;
 export let newAddCount: u64 = 0;
 export let streamWide: bool = false;
+// In the shared build (ASC_FEATURE_THREADS) the two counters are common to
+// every thread, so they live in the shared header instead of the globals
+// above, and change by atomic adds: bitsSet stays exact (each 0-to-1
+// transition is seen by exactly one atomic OR), and addedCount counts the
+// adds that reported a new item, in whichever thread they ran.
+
+/** Shared build: the u64 count of 1 bits, in the shared header. */
+const SHARED_SET_COUNT_PTR: usize = SHARED_HEADER_PTR;
+/** Shared build: the u64 count of adds that set a bit, in the shared header. */
+const SHARED_ADD_COUNT_PTR: usize = SHARED_HEADER_PTR + 8;
+
+/** Counts an add that set `fresh` bits; true when it set any (the item was new). */
+// @ts-ignore: decorator
+@inline export function countAdd(fresh: u32): bool {
+  if (ASC_FEATURE_THREADS) {
+    if (fresh) {
+      atomic.add<u64>(SHARED_SET_COUNT_PTR, <u64>fresh);
+      atomic.add<u64>(SHARED_ADD_COUNT_PTR, 1);
+    }
+    return fresh != 0;
+  }
+  setCount += <u64>fresh;
+  if (fresh) newAddCount++;
+  return fresh != 0;
+}
+
+/** The number of 1 bits (the shared counter in the shared build). */
+export function setCountNow(): u64 {
+  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_SET_COUNT_PTR);
+  return setCount;
+}
+
+/** The number of adds that set a bit (the shared counter in the shared build). */
+export function addCountNow(): u64 {
+  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_ADD_COUNT_PTR);
+  return newAddCount;
+}
+
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
 export let itemKey: u64 = 0;
 
@@ -87,13 +127,11 @@ export function probeScratch(len: usize, wide: bool): void {
 
 /** Sets the k bits whose positions are at `probes`; true when any went from 0 to 1. */
 export function setProbedAt(probes: usize): bool {
-  let fresh: u64 = 0;
+  let fresh: u32 = 0;
   for (let i = 0; i < hashes; i++) {
     if (setBit(load<u64>(probes + (<usize>i << 3)))) fresh++;
   }
-  setCount += fresh;
-  if (fresh) newAddCount++;
-  return fresh != 0;
+  return countAdd(fresh);
 }
 
 /** Sets the probed bits; true when any went from 0 to 1. */
@@ -133,8 +171,7 @@ export function exportProbed(): void {
 /** Zeroes the bits and both counters. */
 export function clear(): void {
   clearBits(byteLength());
-  setCount = 0;
-  newAddCount = 0;
+  restoreCounters(0, 0);
 }
 
 /**
@@ -152,12 +189,19 @@ export function intersectScratch(offset: u32, len: u32): void {
 
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */
 export function recount(): u64 {
-  setCount = popcount(BITS_PTR, <usize>byteLength());
-  return setCount;
+  const ones = popcount(BITS_PTR, <usize>byteLength());
+  if (ASC_FEATURE_THREADS) atomic.store<u64>(SHARED_SET_COUNT_PTR, ones);
+  else setCount = ones;
+  return ones;
 }
 
 /** Sets both counters, for a copy or a load whose bits were written from JS. */
 export function restoreCounters(set: u64, adds: u64): void {
+  if (ASC_FEATURE_THREADS) {
+    atomic.store<u64>(SHARED_SET_COUNT_PTR, set);
+    atomic.store<u64>(SHARED_ADD_COUNT_PTR, adds);
+    return;
+  }
   setCount = set;
   newAddCount = adds;
 }

@@ -5,7 +5,10 @@
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { byteLength, exportProbed, itemKey, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import {
+  addCountNow, byteLength, exportProbed, itemKey, probeScratch, recount, restoreCounters, setCountNow, setProbed, streamProbe,
+  testProbed,
+} from "./filter";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
@@ -68,12 +71,12 @@ export function streamPositions(): void {
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */
 export function bitsSet(): f64 {
-  return <f64>setCount;
+  return <f64>setCountNow();
 }
 
 /** Adds that set at least one bit. */
 export function newAdds(): f64 {
-  return <f64>newAddCount;
+  return <f64>addCountNow();
 }
 
 /** Offset of the scratch region. */

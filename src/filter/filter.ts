@@ -4,18 +4,23 @@
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
+import { holdsBits } from '../wasm/shared-memory.js';
 import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions,
+  type FilterParams, type Scheme,
 } from './options.js';
+import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './shared.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
+/** Set once, by BloomFilter's static block: a filter over an engine made elsewhere (attach). */
+let filterOver: (params: FilterParams, engine: Engine) => BloomFilter;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -27,22 +32,67 @@ export class BloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly engine: Engine;
+  /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
+  private engine: Engine;
 
-  // Gives this module's internal helpers (engineOf) the engine, which stays
-  // private to everyone else.
+  // Gives this module's internal helpers (engineOf, filterOver) the engine,
+  // which stays private to everyone else.
   static {
     engineOfFilter = (filter) => filter.engine;
+    filterOver = (params, engine) => {
+      const filter = Object.create(BloomFilter.prototype) as BloomFilter;
+      return Object.assign(filter, { bits: params.bits, hashes: params.hashes, scheme: params.scheme, seed: params.seed, engine });
+    };
   }
 
-  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
+  /**
+   * Creates an empty filter; throws BloomRangeError or BloomTypeError on bad
+   * arguments. With `{ shared: true }` its bits live in shared memory from
+   * the start (see share()).
+   */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
     this.bits = params.bits;
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = new Engine(params);
+    this.engine = new Engine(params, false, checkShared(options) ? true : undefined);
+  }
+
+  /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
+  get shared(): boolean {
+    return this.engine.sharedMemory !== undefined;
+  }
+
+  /**
+   * A structured-cloneable handle to this filter's bits, for
+   * BloomFilter.attach() in another thread (docs/SHARED.md). A filter that
+   * is not shared yet moves its bits and counters into a new shared memory
+   * first, once (a copy of its bits); from then on it is shared, and every
+   * later share() returns a handle to the same memory.
+   */
+  share(): SharedFilterHandle {
+    if (this.engine.sharedMemory === undefined) {
+      const engine = new Engine(paramsOf(this), false, true);
+      engine.bitsView().set(this.engine.bitsView());
+      engine.setCounters(this.bitsSet(), this.addedCount());
+      this.engine = engine;
+    }
+    const { bits, hashes, scheme, seed } = this;
+    return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
+  }
+
+  /**
+   * A filter over the bits of `handle` (from share(), possibly in another
+   * thread): adds in any thread are seen by has in every thread. Throws
+   * BloomTypeError naming the field of a handle that is not one.
+   */
+  static attach(handle: SharedFilterHandle): BloomFilter {
+    const { params, memory } = checkHandle(handle);
+    if (!holdsBits(memory, params.bits)) {
+      throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
+    }
+    return filterOver(params, new Engine(params, false, memory));
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
@@ -193,6 +243,12 @@ export class BloomFilter {
     filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
   }
+}
+
+/** The checked parameters of an existing filter. */
+function paramsOf(filter: BloomFilter): FilterParams {
+  const { bits, hashes, scheme, seed } = filter;
+  return { bits, hashes, scheme, schemeId: SCHEMES.indexOf(scheme), seed };
 }
 
 function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {

@@ -27,6 +27,11 @@ export interface FilterOptions {
   scheme?: Scheme;
   /** XXH64 seed, an unsigned 64-bit integer; default 0. Only `xxh64` uses it. */
   seed?: number | bigint;
+  /**
+   * Put the bits in shared memory from the start, for share() and attach()
+   * across threads (docs/SHARED.md); default false.
+   */
+  shared?: boolean;
 }
 
 /** Validated filter parameters. */
@@ -67,6 +72,13 @@ export function checkParams(bits: unknown, hashes: unknown, options: FilterOptio
     throw new BloomRangeError('seed', options?.seed, `0 under ${scheme}, which has no seed`);
   }
   return { bits: m, hashes: k, scheme: scheme as Scheme, schemeId, seed };
+}
+
+/** The `shared` option, checked: a boolean or undefined (false). */
+export function checkShared(options: FilterOptions | undefined): boolean {
+  const shared = options?.shared;
+  if (shared !== undefined && typeof shared !== 'boolean') throw new BloomTypeError('shared', shared, 'a boolean');
+  return shared === true;
 }
 
 /** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */

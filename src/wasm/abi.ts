@@ -119,3 +119,22 @@ export type LinesExports = Pick<
   | 'linesRead'
   | 'linesPrinted'
 >;
+
+/** Exports the shared build leaves out: line dedupe and the Bitmap own and grow their memory. */
+type NotShared = Extract<keyof typeof ABI, `lines${string}` | `bitmap${string}`>;
+
+/**
+ * Every export of the shared build (assembly/shared.ts): the filter exports
+ * above without line dedupe and the Bitmap, plus the two that locate the
+ * shared header and size a work area.
+ */
+export const SHARED_ABI = {
+  ...(Object.fromEntries(
+    Object.entries(ABI).filter(([name]) => !name.startsWith('lines') && !name.startsWith('bitmap')),
+  ) as Omit<typeof ABI, NotShared>),
+  sharedHeaderPtr: fn(0),
+  workAreaSize: fn(0),
+} as const;
+
+/** The exports of one instance of the shared build. */
+export type SharedExports = { readonly [K in keyof typeof SHARED_ABI]: ExportOf<(typeof SHARED_ABI)[K]> };

@@ -1,0 +1,31 @@
+// The exported ABI of the shared build: the filter of assembly/index.ts,
+// compiled a second time with threads over an imported shared memory
+// (asconfig.json, target "shared"). The sources are the same; with
+// ASC_FEATURE_THREADS true, bit-array.ts sets bits with atomic OR,
+// filter.ts keeps the counters in the shared header, algebra.ts combines
+// words atomically, and layout.ts places this instance's scratch in its own
+// work area (see the layout there). One instance runs per thread; the bits
+// are common to all of them. docs/SHARED.md states the memory model.
+//
+// Line-by-line dedupe and the Bitmap are not part of this build: they own
+// their memory and grow it.
+
+export {
+  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_XXH64, add, addBatch, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
+  checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
+  intersectScratch, newAdds, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
+  setCounters, shardPositions, streamAdd, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
+  unionScratch,
+} from "./index";
+
+import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
+
+/** Offset of the shared header (counters and the free work-area table). */
+export function sharedHeaderPtr(): usize {
+  return SHARED_HEADER_PTR;
+}
+
+/** Bytes of one instance's work area. */
+export function workAreaSize(): u32 {
+  return <u32>WORK_AREA_SIZE;
+}
