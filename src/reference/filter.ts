@@ -5,13 +5,18 @@ import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions,
+  type Scheme,
 } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
 import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
-import { BitArray } from './bit-array.js';
+import { BitArray, SharedBitArray } from './bit-array.js';
+import {
+  checkReferenceHandle, COUNTERS_BYTES, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes,
+  type Counts, type ReferenceSharedHandle,
+} from './shared.js';
 import { checksum } from './checksum.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
@@ -40,11 +45,14 @@ export class BloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly array: BitArray;
-  private setCount = 0;
-  private newAddCount = 0;
+  /** Not readonly: share() moves the bits into a shared buffer, once. */
+  private array: BitArray | SharedBitArray;
+  /** The counters, beside the bits (in the shared buffer when shared). */
+  private counts: Counts;
+  /** The shared buffer, when the bits live in one. */
+  private buffer: SharedArrayBuffer | undefined;
 
-  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
+  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. `{ shared: true }` as in bloomwasm. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
     this.bits = params.bits;
@@ -52,6 +60,43 @@ export class BloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.array = new BitArray(this.bits);
+    this.counts = new LocalCounts();
+    this.buffer = undefined;
+    if (checkShared(options)) this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+  }
+
+  /** True when the bits live in a shared buffer. */
+  get shared(): boolean {
+    return this.buffer !== undefined;
+  }
+
+  /** A structured-cloneable handle for attach() in another thread; moves the bits into a shared buffer first, once. */
+  share(): ReferenceSharedHandle {
+    if (this.buffer === undefined) {
+      const { bytes } = this.array;
+      const { setCount, newAddCount } = this.counts;
+      this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+      this.array.bytes.set(bytes);
+      this.counts.setCount = setCount;
+      this.counts.newAddCount = newAddCount;
+    }
+    const { bits, hashes, scheme, seed } = this;
+    return { kind: REFERENCE_SHARED_KIND, buffer: this.buffer!, bits, hashes, scheme, seed };
+  }
+
+  /** A filter over the bits of a handle from share(), in any thread. */
+  static attach(handle: ReferenceSharedHandle): BloomFilter {
+    const { params, buffer } = checkReferenceHandle(handle);
+    const filter = new BloomFilter(params.bits, params.hashes, { scheme: params.scheme, seed: params.seed });
+    filter.useBuffer(buffer);
+    return filter;
+  }
+
+  /** Puts the bits and counters in `buffer` (whose contents they become). */
+  private useBuffer(buffer: SharedArrayBuffer): void {
+    this.buffer = buffer;
+    this.array = new SharedBitArray(this.bits, buffer, COUNTERS_BYTES);
+    this.counts = new SharedCounts(buffer);
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
@@ -91,8 +136,7 @@ export class BloomFilter {
   add(item: string | Uint8Array): boolean {
     let fresh = 0;
     for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
-    this.setCount += fresh;
-    if (fresh > 0) this.newAddCount++;
+    this.counts.count(fresh);
     return fresh > 0;
   }
 
@@ -113,14 +157,14 @@ export class BloomFilter {
 
   /** How many bits are 1. */
   bitsSet(): number {
-    return this.setCount;
+    return this.counts.setCount;
   }
 
   /** Zeroes every bit. */
   clear(): void {
     this.array.clear();
-    this.setCount = 0;
-    this.newAddCount = 0;
+    this.counts.setCount = 0;
+    this.counts.newAddCount = 0;
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -135,7 +179,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.newAddCount;
+    return this.counts.newAddCount;
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -152,26 +196,28 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.array.bytes.set(this.array.bytes);
-    copy.setCount = this.setCount;
-    copy.newAddCount = this.newAddCount;
+    copy.counts.setCount = this.counts.setCount;
+    copy.counts.newAddCount = this.counts.newAddCount;
     return copy;
   }
 
   /** Adds every item of `other` in place (bits OR); addedCount becomes the sum. */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
-    orInto(this.array.bytes, other.array.bytes);
-    this.setCount = popcount(this.array.bytes);
-    this.newAddCount += other.newAddCount;
+    if (this.array instanceof SharedBitArray) this.array.orFrom(other.array.bytes);
+    else orInto(this.array.bytes, other.array.bytes);
+    this.counts.setCount = popcount(this.array.bytes);
+    this.counts.newAddCount += other.counts.newAddCount;
     return this;
   }
 
   /** Keeps only the bits set in both, in place (bits AND); addedCount becomes the smaller. */
   intersect(other: BloomFilter): this {
     checkOperands('intersect', this, other);
-    andInto(this.array.bytes, other.array.bytes);
-    this.setCount = popcount(this.array.bytes);
-    this.newAddCount = Math.min(this.newAddCount, other.newAddCount);
+    if (this.array instanceof SharedBitArray) this.array.andFrom(other.array.bytes);
+    else andInto(this.array.bytes, other.array.bytes);
+    this.counts.setCount = popcount(this.array.bytes);
+    this.counts.newAddCount = Math.min(this.counts.newAddCount, other.counts.newAddCount);
     return this;
   }
 
@@ -195,8 +241,8 @@ export class BloomFilter {
       hashes: this.hashes,
       seed: this.seed,
       bits: this.bits,
-      bitsSet: this.setCount,
-      addedCount: this.newAddCount,
+      bitsSet: this.counts.setCount,
+      addedCount: this.counts.newAddCount,
     });
     setChecksum(header, checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES), this.array.bytes));
     const out = new Uint8Array(HEADER_BYTES + this.array.bytes.length);
@@ -214,8 +260,8 @@ export class BloomFilter {
     checkPayload(header, sum, payload[payload.length - 1], popcount(payload));
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.array.bytes.set(payload);
-    filter.setCount = header.bitsSet;
-    filter.newAddCount = header.addedCount;
+    filter.counts.setCount = header.bitsSet;
+    filter.counts.newAddCount = header.addedCount;
     return filter;
   }
 }

@@ -1,0 +1,101 @@
+// The reference twin's shared filter: its bits and counters in one
+// SharedArrayBuffer, [bitsSet u64][addedCount u64][bits, whole 32-bit
+// words], changed with Atomics (src/reference/bit-array.ts,
+// SharedBitArray). The wasm filter's shared memory has the same bits and
+// counters in another layout (src/wasm/shared-memory.ts); docs/SHARED.md
+// has the memory model, which is the same for both.
+
+import { BloomTypeError } from '../errors.js';
+import { checkParams, type FilterParams, type Scheme } from '../filter/options.js';
+
+/** The `kind` of a handle from the reference twin's share(). */
+export const REFERENCE_SHARED_KIND = 'bloomwasm/reference.SharedFilter';
+
+/** Bytes before the bits: the two u64 counters. */
+export const COUNTERS_BYTES = 16;
+
+/** What the reference twin's share() returns: structured-cloneable; its attach(handle) opens it in any thread. */
+export interface ReferenceSharedHandle {
+  /** Always REFERENCE_SHARED_KIND. */
+  readonly kind: typeof REFERENCE_SHARED_KIND;
+  /** The counters and the bits. */
+  readonly buffer: SharedArrayBuffer;
+  /** m. */
+  readonly bits: number;
+  /** k. */
+  readonly hashes: number;
+  /** The hash scheme. */
+  readonly scheme: Scheme;
+  /** The XXH64 seed. */
+  readonly seed: bigint;
+}
+
+/** Bytes of the shared buffer of an m-bit filter. */
+export function sharedBufferBytes(bits: number): number {
+  return COUNTERS_BYTES + Math.ceil(bits / 32) * 4;
+}
+
+/** The counters of a filter: in fields, or in a shared buffer. */
+export interface Counts {
+  /** The number of 1 bits. */
+  setCount: number;
+  /** The number of adds that set a bit. */
+  newAddCount: number;
+  /** Counts an add that set `fresh` bits. */
+  count(fresh: number): void;
+}
+
+/** Counters in plain fields. */
+export class LocalCounts implements Counts {
+  setCount = 0;
+  newAddCount = 0;
+  count(fresh: number): void {
+    this.setCount += fresh;
+    if (fresh > 0) this.newAddCount++;
+  }
+}
+
+/** Counters in the first 16 bytes of a shared buffer, changed with Atomics.add. */
+export class SharedCounts implements Counts {
+  private readonly cells: BigInt64Array;
+  constructor(buffer: SharedArrayBuffer) {
+    this.cells = new BigInt64Array(buffer, 0, 2);
+  }
+  get setCount(): number {
+    return Number(Atomics.load(this.cells, 0));
+  }
+  set setCount(value: number) {
+    Atomics.store(this.cells, 0, BigInt(value));
+  }
+  get newAddCount(): number {
+    return Number(Atomics.load(this.cells, 1));
+  }
+  set newAddCount(value: number) {
+    Atomics.store(this.cells, 1, BigInt(value));
+  }
+  count(fresh: number): void {
+    if (fresh === 0) return;
+    Atomics.add(this.cells, 0, BigInt(fresh));
+    Atomics.add(this.cells, 1, 1n);
+  }
+}
+
+/** Checks a handle for the reference twin's attach(). */
+export function checkReferenceHandle(handle: unknown): { params: FilterParams; buffer: SharedArrayBuffer } {
+  if (typeof handle !== 'object' || handle === null) {
+    throw new BloomTypeError('handle', handle, 'a handle from share() of bloomwasm/reference');
+  }
+  const h = handle as Partial<ReferenceSharedHandle>;
+  if (h.kind !== REFERENCE_SHARED_KIND) {
+    throw new BloomTypeError('handle.kind', h.kind, `"${REFERENCE_SHARED_KIND}" (a handle from share() of bloomwasm/reference)`);
+  }
+  const params = checkParams(h.bits, h.hashes, { scheme: h.scheme, seed: h.seed });
+  const buffer = h.buffer;
+  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer)) {
+    throw new BloomTypeError('handle.buffer', buffer, 'a SharedArrayBuffer');
+  }
+  if (buffer.byteLength < sharedBufferBytes(params.bits)) {
+    throw new BloomTypeError('handle.buffer', buffer, `a SharedArrayBuffer of at least ${sharedBufferBytes(params.bits)} bytes for ${params.bits} bits`);
+  }
+  return { params, buffer };
+}
