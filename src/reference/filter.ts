@@ -1,5 +1,5 @@
 // The reference twin of src/filter.ts: the same surface and the same bits,
-// computed in plain TypeScript from src/reference/{hash,probe,bit-array}.ts.
+// computed in plain TypeScript from src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
 
 import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
@@ -13,22 +13,8 @@ import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
-import { bytesum, poly, xxh64 } from './hash.js';
-import { probeDouble, probeEnhancedDouble } from './probe.js';
-import { pairKey, shardIndex } from './shard.js';
-
-const encoder = new TextEncoder();
-
-function utf8(item: string | Uint8Array): Uint8Array {
-  return typeof item === 'string' ? encoder.encode(item) : item;
-}
-
-function codeUnits(item: string | Uint8Array): ArrayLike<number> {
-  if (typeof item !== 'string') return item;
-  const units = new Array<number>(item.length);
-  for (let i = 0; i < item.length; i++) units[i] = item.charCodeAt(i);
-  return units;
-}
+import { itemKey, itemPositions } from './scheme.js';
+import { shardIndex } from './shard.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -63,28 +49,14 @@ export class BloomFilter {
   /** The item's k positions, in probe order. */
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
-    const m = this.bits;
-    const k = this.hashes;
-    if (this.scheme === 'xxh64') return probeEnhancedDouble(xxh64(utf8(item), this.seed), m, k);
-    if (this.scheme === 'poly') {
-      const { h1, h2 } = poly(codeUnits(item));
-      return probeDouble(h1, h2, m, k);
-    }
-    const { h1, h2 } = bytesum(utf8(item), m);
-    return probeDouble(h1, h2, m, k);
+    return itemPositions(this, item);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
   shardOf(item: string | Uint8Array, shards: number): number {
     checkItem(item);
     checkInteger('shards', shards, 1, MAX_SHARDS);
-    if (this.scheme === 'xxh64') return shardIndex(xxh64(utf8(item), this.seed), shards);
-    if (this.scheme === 'poly') {
-      const { h1, h2 } = poly(codeUnits(item));
-      return shardIndex(pairKey(h1, h2), shards);
-    }
-    const { h1, h2 } = bytesum(utf8(item), this.bits);
-    return shardIndex(pairKey(h1, h2), shards);
+    return shardIndex(itemKey(this, item), shards);
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */

@@ -15,7 +15,7 @@
 // keeps P at or below the requested falsePositiveRate forever.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
+import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { optimalBits, optimalHashes } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
@@ -90,7 +90,7 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
   const scheme = o.scheme ?? 'xxh64';
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
   const seed = checkSeed(o.seed ?? 0);
-  if (scheme !== 'xxh64' && seed !== 0n) throw new BloomRangeError('seed', o.seed, `0 under ${scheme}, which has no seed`);
+  checkSchemeSeed(scheme as Scheme, seed, o.seed);
   // Member 0 must exist; later members are checked when they are started.
   const plan: ScalablePlan = { initialCapacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
   memberPlan(plan, 0);
