@@ -101,6 +101,13 @@ export function checkSbbfShape(bits: number, hashes: number): void {
   }
 }
 
+/** The scheme an options object asks for (default xxh64), checked; for sizing before construction. */
+export function schemeOption(options: FilterOptions | undefined): Scheme {
+  const scheme = options?.scheme ?? 'xxh64';
+  if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
+  return scheme;
+}
+
 /** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */
 export function checkSeed(seed: unknown): bigint {
   const allowed = 'an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number)';
