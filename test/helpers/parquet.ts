@@ -16,6 +16,10 @@ export const PhysicalType = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOU
 export interface ColumnBloomFilter {
   /** The row group's index in the footer. */
   rowGroup: number;
+  /** The file row number of the row group's first row (the rows of the groups before it). */
+  firstRow: number;
+  /** RowGroup.num_rows. */
+  rows: number;
   /** ColumnMetaData.path_in_schema joined with '.'. */
   column: string;
   /** ColumnMetaData.type, by name. */
@@ -42,7 +46,8 @@ export function readBloomFilters(file: Uint8Array): ColumnBloomFilter[] {
   const footerStart = file.length - 8 - footerLength;
   if (footerStart < 4) throw new Error(`footer length ${footerLength} does not fit in a ${file.length}-byte file`);
   const found: ColumnBloomFilter[] = [];
-  for (const [rowGroup, chunks] of readRowGroups(new CompactReader(file.subarray(0, file.length - 8), footerStart)).entries()) {
+  let firstRow = 0;
+  for (const [rowGroup, { rows, chunks }] of readRowGroups(new CompactReader(file.subarray(0, file.length - 8), footerStart)).entries()) {
     for (const chunk of chunks) {
       if (chunk.bloomFilterOffset === undefined) continue;
       const { headerBytes, numBytes } = readBloomFilterHeader(file, chunk.bloomFilterOffset);
@@ -53,6 +58,8 @@ export function readBloomFilters(file: Uint8Array): ColumnBloomFilter[] {
       }
       found.push({
         rowGroup,
+        firstRow,
+        rows,
         column: chunk.column,
         type: PhysicalType[chunk.type],
         offset: chunk.bloomFilterOffset,
@@ -61,6 +68,7 @@ export function readBloomFilters(file: Uint8Array): ColumnBloomFilter[] {
         bitset: file.subarray(start, start + numBytes),
       });
     }
+    firstRow += rows;
   }
   return found;
 }
@@ -73,21 +81,28 @@ interface ChunkInfo {
   bloomFilterLength?: number;
 }
 
-/** FileMetaData field 4, row_groups: list<RowGroup>; RowGroup field 1, columns: list<ColumnChunk>. */
-function readRowGroups(r: CompactReader): ChunkInfo[][] {
-  const groups: ChunkInfo[][] = [];
+/**
+ * FileMetaData field 4, row_groups: list<RowGroup>; RowGroup field 1,
+ * columns: list<ColumnChunk>, and field 3, num_rows: i64.
+ */
+function readRowGroups(r: CompactReader): Array<{ rows: number; chunks: ChunkInfo[] }> {
+  const groups: Array<{ rows: number; chunks: ChunkInfo[] }> = [];
   r.struct({
     4: (type) => {
       r.expect('FileMetaData.row_groups', type, FieldType.LIST);
       r.list(() => {
-        const chunks: ChunkInfo[] = [];
+        const group = { rows: 0, chunks: [] as ChunkInfo[] };
         r.struct({
           1: (t) => {
             r.expect('RowGroup.columns', t, FieldType.LIST);
-            r.list(() => chunks.push(readColumnChunk(r)));
+            r.list(() => group.chunks.push(readColumnChunk(r)));
+          },
+          3: (t) => {
+            r.expect('RowGroup.num_rows', t, FieldType.I64);
+            group.rows = Number(r.i64());
           },
         });
-        groups.push(chunks);
+        groups.push(group);
       });
     },
   });
