@@ -9,7 +9,8 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, schemeOption, type FilterOptions,
+  type Scheme,
 } from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
@@ -36,9 +37,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
+  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -107,9 +108,9 @@ export class BloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill: (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount(). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** An independent copy with the same parameters, bits and counters. */

@@ -17,7 +17,7 @@
 
 import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
-import type { FilterParams } from '../filter/options.js';
+import { SCHEMES, type FilterParams } from '../filter/options.js';
 import { WASM_BASE64 } from './bytes.generated.js';
 
 /** The exports of assembly/index.ts. */
@@ -104,7 +104,8 @@ export function instantiate(bits: number, bytes: number): FilterExports {
 }
 
 const encoder = new TextEncoder();
-const SCHEME_POLY = 1;
+/** The scheme that hashes strings as UTF-16 code units. */
+const SCHEME_POLY = SCHEMES.indexOf('poly');
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
