@@ -13,6 +13,9 @@ import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
 
+// The scheme ids (assembly/scheme.ts), exported as globals so a test can
+// check them against the TypeScript side's SCHEMES (src/filter/options.ts).
+export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 export { clear, configure, configureHashing, intersectScratch, unionScratch } from "./filter";
 export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";

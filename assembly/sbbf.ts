@@ -19,8 +19,10 @@
 // The eight words are handled as two v128s (wasm SIMD): the eight products
 // are two i32x4.mul, and 1 << bit, which wasm SIMD has no per-lane shift
 // for, is built as the float 2^bit (exponent bits (bit + 127) << 23)
-// truncated back to an integer. Measured against a scalar loop over the
-// eight words in bench/where-time-goes.ts (docs/SCHEMES.md has the figures).
+// truncated back to an integer. A build without SIMD (the `scalar` target
+// in asconfig.json, ASC_FEATURE_SIMD false) takes the plain loop over the
+// eight words instead; bench/where-time-goes.ts measures the two side by
+// side (docs/SCHEMES.md has the figures).
 
 import { BITS_PTR } from "./layout";
 
@@ -82,9 +84,18 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
   store<u64>(out, base + 224 + <u64>laneBit(key, SALT7), 56);
 }
 
+/** 1 << bit for word i of the block, from the i-th SALT constant. */
+// @ts-ignore: decorator
+@inline function wordMask(key: u32, i: usize): u32 {
+  const salt = i == 0 ? SALT0 : i == 1 ? SALT1 : i == 2 ? SALT2 : i == 3 ? SALT3
+    : i == 4 ? SALT4 : i == 5 ? SALT5 : i == 6 ? SALT6 : SALT7;
+  return <u32>1 << laneBit(key, salt);
+}
+
 /** Sets the item's eight bits; returns how many went from 0 to 1 (0..8). */
 // @ts-ignore: decorator
 @inline export function sbbfInsert(h: u64, blocks: u64): u32 {
+  if (!ASC_FEATURE_SIMD) return sbbfInsertScalar(h, blocks);
   const ptr = blockPtr(h, blocks);
   const key = i32x4.splat(<u32>h);
   const maskLo = maskOf(key, saltsLow());
@@ -106,6 +117,7 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 /** True when all eight of the item's bits are set. */
 // @ts-ignore: decorator
 @inline export function sbbfCheck(h: u64, blocks: u64): bool {
+  if (!ASC_FEATURE_SIMD) return sbbfCheckScalar(h, blocks);
   const ptr = blockPtr(h, blocks);
   const key = i32x4.splat(<u32>h);
   const missing = v128.or(
@@ -113,4 +125,32 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
     v128.andnot(maskOf(key, saltsHigh()), v128.load(ptr, 16)),
   );
   return !v128.any_true(missing);
+}
+
+/** sbbfInsert word by word, for builds without SIMD. */
+// @ts-ignore: decorator
+@inline function sbbfInsertScalar(h: u64, blocks: u64): u32 {
+  const ptr = blockPtr(h, blocks);
+  const key = <u32>h;
+  let fresh: u32 = 0;
+  for (let i: usize = 0; i < 8; i++) {
+    const mask = wordMask(key, i);
+    const word = load<u32>(ptr + (i << 2));
+    fresh += <u32>((word & mask) == 0);
+    store<u32>(ptr + (i << 2), word | mask);
+  }
+  return fresh;
+}
+
+/** sbbfCheck word by word, for builds without SIMD: all eight words read, no early exit. */
+// @ts-ignore: decorator
+@inline function sbbfCheckScalar(h: u64, blocks: u64): bool {
+  const ptr = blockPtr(h, blocks);
+  const key = <u32>h;
+  let missing: u32 = 0;
+  for (let i: usize = 0; i < 8; i++) {
+    const mask = wordMask(key, i);
+    missing |= mask & ~load<u32>(ptr + (i << 2));
+  }
+  return missing == 0;
 }

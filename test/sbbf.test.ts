@@ -96,3 +96,36 @@ describe.each(twins)('sbbf ($name)', ({ BloomFilter }) => {
     expect(() => new BloomFilter(MAX_BITS + 256, 8, { scheme: 'sbbf' })).toThrow(/bits/);
   });
 });
+
+describe.each(twins)('sbbf everywhere a scheme goes ($name)', ({ BloomFilter }) => {
+  const items = Array.from({ length: 3_000 }, (_, i) => `https://example.com/${i % 7}/item/${i}`);
+
+  it('addMany and hasMany answer exactly as single adds and has do', () => {
+    const single = new BloomFilter(256 * 50, 8, { scheme: 'sbbf' });
+    const batched = new BloomFilter(256 * 50, 8, { scheme: 'sbbf' });
+    const mixed = [...items.slice(0, 1_500), ...items.slice(0, 100), ...items.slice(1_500).map((s) => new TextEncoder().encode(s))];
+    const flags = batched.addMany(mixed);
+    expect(Array.from(flags)).toEqual(mixed.map((item) => (single.add(item) ? 1 : 0)));
+    expect(Buffer.compare(batched.bitArray(), single.bitArray())).toBe(0);
+    expect([batched.bitsSet(), batched.addedCount()]).toEqual([single.bitsSet(), single.addedCount()]);
+    const probes = [...items, ...items.map((s) => `${s}?absent`)];
+    expect(Array.from(batched.hasMany(probes))).toEqual(probes.map((item) => (single.has(item) ? 1 : 0)));
+  });
+
+  it('union and intersect are the OR and AND of the blocks', () => {
+    const a = new BloomFilter(256 * 20, 8, { scheme: 'sbbf' });
+    const b = new BloomFilter(256 * 20, 8, { scheme: 'sbbf' });
+    a.addMany(items.slice(0, 200));
+    b.addMany(items.slice(100, 300));
+    const union = BloomFilter.union(a, b);
+    const intersection = BloomFilter.intersect(a, b);
+    const bytesA = a.bitArray();
+    const bytesB = b.bitArray();
+    expect(Array.from(union.bitArray())).toEqual(Array.from(bytesA, (x, i) => x | bytesB[i]));
+    expect(Array.from(intersection.bitArray())).toEqual(Array.from(bytesA, (x, i) => x & bytesB[i]));
+    for (const item of items.slice(0, 300)) expect(union.has(item)).toBe(true);
+    for (const item of items.slice(100, 200)) expect(intersection.has(item)).toBe(true);
+    expect(() => a.union(new BloomFilter(256 * 20, 8, { scheme: 'sbbf', seed: 1 }))).toThrow(/seed/);
+    expect(() => a.union(new BloomFilter(256 * 21, 8, { scheme: 'sbbf' }))).toThrow(/bits/);
+  });
+});
