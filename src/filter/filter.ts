@@ -218,8 +218,8 @@ export class BloomFilter {
     const bits = checkParquetBitset(bitset);
     const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
     filter.engine.bitsView().set(bitset);
-    filter.engine.x.recountBits();
-    filter.engine.x.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
+    filter.engine.recountBits();
+    filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
 }
