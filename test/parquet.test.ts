@@ -207,6 +207,19 @@ describe.each(twins)('fromParquet and toParquet refuse bad input ($name)', ({ Bl
   });
 });
 
+describe('counts and rates of a loaded DuckDB bitset', () => {
+  it('estimates the row group\'s distinct count, and its false-positive rate matches currentFalsePositiveRate()', () => {
+    const absent = Array.from({ length: 200_000 }, (_, i) => `https://example.net/absent/${i}`);
+    for (const f of filters.filter((x) => x.column === 'url')) {
+      const filter = wasm.BloomFilter.fromParquet(f.bitset);
+      expect(Math.abs(filter.estimatedCount() / f.rows - 1)).toBeLessThan(0.03);
+      const hits = filter.hasMany(absent).reduce((sum, flag) => sum + flag, 0);
+      const expected = filter.currentFalsePositiveRate() * absent.length;
+      expect(Math.abs(hits / expected - 1)).toBeLessThan(0.2);
+    }
+  });
+});
+
 describe('a loaded bitset in both twins', () => {
   it('round-trips any whole-block bitset and answers has() alike in wasm and the reference', () => {
     fc.assert(
