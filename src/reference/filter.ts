@@ -5,9 +5,10 @@ import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, schemeOption, type FilterOptions,
-  type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
+  type FilterOptions, type Scheme,
 } from '../filter/options.js';
+import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
 import { checkBatch, type BatchItems } from '../filter/items.js';
@@ -189,6 +190,22 @@ export class BloomFilter {
     filter.array.bytes.set(payload);
     filter.setCount = header.bitsSet;
     filter.newAddCount = header.addedCount;
+    return filter;
+  }
+
+  /** The bits as a Parquet split-block bitset; only an `sbbf` filter with seed 0 has it, as in the wasm filter. */
+  toParquet(): Uint8Array {
+    checkParquetFilter(this);
+    return this.bitArray();
+  }
+
+  /** An `sbbf` filter holding a Parquet column chunk's bitset, checked and counted as the wasm filter does. */
+  static fromParquet(bitset: Uint8Array): BloomFilter {
+    const bits = checkParquetBitset(bitset);
+    const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
+    filter.array.bytes.set(bitset);
+    filter.setCount = popcount(filter.array.bytes);
+    filter.newAddCount = parquetAddedCount(filter.estimatedCount(), bits);
     return filter;
   }
 }
