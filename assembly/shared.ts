@@ -11,7 +11,7 @@
 // their memory and grow it.
 
 export {
-  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_XXH64, add, addBatch, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
+  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, add, addBatch, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
   checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
   intersectScratch, newAdds, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
   setCounters, shardPositions, streamAdd, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,

@@ -16,9 +16,22 @@ const COUNT = 100_000;
  */
 const BITS = 1 << 24;
 
+/**
+ * sbbf (k = 8, one block per item) gets 2^27 bits: at 2^24 its blocks would
+ * hold 1.5 items on average, and an item whose eight bits other items set
+ * first would be new to no one, about ten times in 10^5.
+ */
+const shape = (scheme: Scheme): [number, number] => (scheme === 'sbbf' ? [1 << 27, 8] : [BITS, 7]);
+
+/** A new filter of the scheme's test shape, shared or not. */
+function make(scheme: Scheme, shared: boolean): BloomFilter {
+  const [bits, hashes] = shape(scheme);
+  return new BloomFilter(bits, hashes, { scheme, shared });
+}
+
 /** The single-threaded filter of the same items, to compare bits with. */
 function alone(scheme: Scheme, count: number): BloomFilter {
-  const filter = new BloomFilter(BITS, 7, { scheme });
+  const filter = make(scheme, false);
   filter.addMany(Array.from({ length: count }, (_, i) => item(i)));
   return filter;
 }
@@ -26,9 +39,9 @@ function alone(scheme: Scheme, count: number): BloomFilter {
 // bytesum (the sum-of-bytes scheme) maps most of these URLs onto the same
 // positions as some other URL, so even alone most of its adds report "not
 // new"; it gets the bits and no-false-negative checks, not this one.
-describe.each(['xxh64', 'poly'] as const)('shared filter (%s) across worker threads', (scheme) => {
+describe.each(['xxh64', 'sbbf', 'poly'] as const)('shared filter (%s) across worker threads', (scheme) => {
   it.each([2, 3, 4])('reports every item new to at least one of %i workers adding the same 10^5 items at once', async (workers) => {
-    const filter = new BloomFilter(BITS, 7, { scheme, shared: true });
+    const filter = make(scheme, true);
     const handle = filter.share();
     const results = await runWorkers<{ fresh: Uint8Array }>(
       Array.from({ length: workers }, (_, w) => ({ handle, job: 'race' as const, first: 0, count: COUNT, worker: w, chunk: 1000 })),
@@ -49,7 +62,7 @@ describe.each(['xxh64', 'poly'] as const)('shared filter (%s) across worker thre
   });
 
   it('reports every item new at least once when 2 workers add the same items in the same order (the worst case for duplicates)', async () => {
-    const filter = new BloomFilter(BITS, 7, { scheme, shared: true });
+    const filter = make(scheme, true);
     const handle = filter.share();
     const results = await runWorkers<{ fresh: Uint8Array }>(
       [0, 1].map((w) => ({ handle, job: 'race' as const, first: 0, count: COUNT, worker: w, chunk: 1000, sameOrder: true })),
@@ -63,9 +76,9 @@ describe.each(['xxh64', 'poly'] as const)('shared filter (%s) across worker thre
 
 });
 
-describe.each(['xxh64', 'poly', 'bytesum'] as const)('shared filter (%s) across worker threads', (scheme) => {
+describe.each(['xxh64', 'sbbf', 'poly', 'bytesum'] as const)('shared filter (%s) across worker threads', (scheme) => {
   it('ends with the bits of one thread adding the same items, whatever the interleaving', async () => {
-    const filter = new BloomFilter(BITS, 7, { scheme, shared: true });
+    const filter = make(scheme, true);
     const handle = filter.share();
     await runWorkers([0, 1, 2].map((w) => ({ handle, job: 'race' as const, first: 0, count: 30_000, worker: w, chunk: 700 })));
     const single = alone(scheme, 30_000);
@@ -74,7 +87,7 @@ describe.each(['xxh64', 'poly', 'bytesum'] as const)('shared filter (%s) across 
   });
 
   it('has no false negatives: a worker that starts after an add returned sees the item', async () => {
-    const filter = new BloomFilter(BITS, 7, { scheme, shared: true });
+    const filter = make(scheme, true);
     const handle = filter.share();
     for (const single of [false, true]) {
       const first = single ? COUNT : 0;
@@ -91,8 +104,9 @@ describe.each(['xxh64', 'poly', 'bytesum'] as const)('shared filter (%s) across 
 });
 
 describe('reference twin shared across worker threads', () => {
-  it('sets the same bits as the wasm shared filter when 3 workers race over the same items', async () => {
+  it('sets the same bits as the wasm shared filter when workers race over the same items (xxh64 and sbbf)', async () => {
     const twin = new ReferenceFilter(BITS, 7, { shared: true });
+    const twinSbbf = new ReferenceFilter(BITS, 8, { scheme: 'sbbf', shared: true });
     const count = 20_000;
     const results = await runWorkers<{ fresh: Uint8Array }>(
       [0, 1, 2].map((w) => ({ handle: twin.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })),
@@ -105,5 +119,9 @@ describe('reference twin shared across worker threads', () => {
     expect(Buffer.from(twin.bitArray()).equals(Buffer.from(wasm.bitArray()))).toBe(true);
     expect(twin.bitsSet()).toBe(wasm.bitsSet());
     expect(twin.addedCount()).toBe(times.reduce((s, t) => s + t, 0));
+    await runWorkers([0, 1].map((w) => ({ handle: twinSbbf.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })));
+    const wasmSbbf = new BloomFilter(BITS, 8, { scheme: 'sbbf', shared: true });
+    await runWorkers([0, 1, 2].map((w) => ({ handle: wasmSbbf.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })));
+    expect(Buffer.from(twinSbbf.bitArray()).equals(Buffer.from(wasmSbbf.bitArray()))).toBe(true);
   });
 });

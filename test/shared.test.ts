@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { BloomAllocationError, BloomFilter, BloomTypeError, SCHEMES, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { wasmLines } from '../src/wasm/lines.js';
+import { SHARED_ABI } from '../src/wasm/abi.js';
+import { compiledSharedModule } from '../src/wasm/module.js';
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
@@ -14,7 +16,9 @@ const item = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme'
 describe.each(SCHEMES.map((scheme) => [scheme]))('shared filter parity (%s)', (scheme: Scheme) => {
   it('sets the same bits and reports the same answers as the plain filter and the reference twin, shared or not', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 16 }), fc.array(item, { maxLength: 60 }), (m, k, items) => {
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 16 }), fc.array(item, { maxLength: 60 }), (size, kk, items) => {
+        // sbbf takes whole 256-bit blocks and exactly 8 hashes.
+        const [m, k] = scheme === 'sbbf' ? [256 * Math.ceil(size / 256), 8] : [size, kk];
         if (scheme === 'xxh64' && k > m) return;
         const filters = [
           new BloomFilter(m, k, { scheme }),
@@ -39,10 +43,11 @@ describe.each(SCHEMES.map((scheme) => [scheme]))('shared filter parity (%s)', (s
   });
 
   it('attached filters in one thread see each other and end with the bits of one filter', () => {
-    const owner = new BloomFilter(20_000, 5, { scheme, shared: true });
+    const [m, k] = scheme === 'sbbf' ? [20_480, 8] : [20_000, 5];
+    const owner = new BloomFilter(m, k, { scheme, shared: true });
     const other = BloomFilter.attach(owner.share());
-    const twin = ReferenceFilter.attach(new ReferenceFilter(20_000, 5, { scheme, shared: true }).share());
-    const plain = new BloomFilter(20_000, 5, { scheme });
+    const twin = ReferenceFilter.attach(new ReferenceFilter(m, k, { scheme, shared: true }).share());
+    const plain = new BloomFilter(m, k, { scheme });
     for (let i = 0; i < 500; i++) {
       const it = `item ${i}`;
       expect(i % 2 === 0 ? owner.add(it) : other.add(it)).toBe(plain.add(it));
@@ -53,6 +58,21 @@ describe.each(SCHEMES.map((scheme) => [scheme]))('shared filter parity (%s)', (s
     expect(same(twin.bitArray(), plain.bitArray())).toBe(true);
     expect([owner.bitsSet(), other.bitsSet(), twin.bitsSet()]).toEqual([plain.bitsSet(), plain.bitsSet(), plain.bitsSet()]);
     expect([owner.addedCount(), other.addedCount(), twin.addedCount()]).toEqual([plain.addedCount(), plain.addedCount(), plain.addedCount()]);
+  });
+});
+
+describe('the shared build', () => {
+  it('exports exactly SHARED_ABI, with the parameter counts listed', () => {
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 4, shared: true });
+    const workArea = new WebAssembly.Global({ value: 'i32', mutable: false }, 0);
+    const built = WebAssembly.Module.exports(compiledSharedModule()).map(({ name, kind }) => `${name}:${kind}`).sort();
+    expect(built).toEqual(Object.entries(SHARED_ABI).map(([name, e]) => `${name}:${e.kind}`).sort());
+    const exports = new WebAssembly.Instance(compiledSharedModule(), { env: { memory, workArea } }).exports;
+    for (const [name, entry] of Object.entries(SHARED_ABI)) {
+      if (entry.kind === 'function') expect([name, (exports[name] as () => unknown).length]).toEqual([name, entry.params]);
+    }
+    expect(WebAssembly.Module.imports(compiledSharedModule()).map(({ module, name, kind }) => `${module}.${name}:${kind}`).sort())
+      .toEqual(['env.memory:memory', 'env.workArea:global']);
   });
 });
 
