@@ -21,6 +21,7 @@ import { keyWorkloads } from './workloads/keys.js';
 import { largeWorkload } from './workloads/large.js';
 import { polyWorkload } from './workloads/poly.js';
 import { scalableWorkload } from './workloads/scalable.js';
+import { sharedWorkload } from './workloads/shared.js';
 import { urlWorkload } from './workloads/urls.js';
 
 const settings = settingsFromEnv();
@@ -60,6 +61,8 @@ await largeWorkload(ctx, present, absent);
 gc();
 await scalableWorkload(ctx, present, absent);
 await bitmapWorkload(ctx);
+gc();
+await sharedWorkload(ctx);
 
 results.seconds = (Date.now() - started) / 1000;
 const resultsPath = join(process.cwd(), settings.quick ? 'build/bench/results.json' : 'bench/results.json');

@@ -5,21 +5,25 @@ import { build } from 'esbuild';
 import { Worker } from 'node:worker_threads';
 import type { SharedJob } from './shared-worker.js';
 
-const outfile = new URL('../../build/test/shared-worker.mjs', import.meta.url).pathname;
 let built: Promise<unknown> | undefined;
 
-/** Bundles the worker (once per process). */
-function bundle(): Promise<unknown> {
+/** Bundles the worker (once per process) into build/test/ under the repository `root`. */
+function bundle(root: URL, outfile: string): Promise<unknown> {
   built ??= build({
-    entryPoints: [new URL('./shared-worker.ts', import.meta.url).pathname],
+    entryPoints: [new URL('test/helpers/shared-worker.ts', root).pathname],
     bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning',
   });
   return built;
 }
 
-/** Runs one worker per job; all of them start together once every one is ready. Resolves to their results. */
-export async function runWorkers<R>(jobs: Array<Omit<SharedJob, 'signals'>>): Promise<R[]> {
-  await bundle();
+/**
+ * Runs one worker per job; all of them start together once every one is
+ * ready. Resolves to their results. `root` is the repository's root (the
+ * benchmark, bundled elsewhere, passes it).
+ */
+export async function runWorkers<R>(jobs: Array<Omit<SharedJob, 'signals'>>, root = new URL('../../', import.meta.url)): Promise<R[]> {
+  const outfile = new URL('build/test/shared-worker.mjs', root).pathname;
+  await bundle(root, outfile);
   const signals = new SharedArrayBuffer(8);
   const started = jobs.map((job) => {
     const worker = new Worker(outfile, { workerData: { ...job, signals } });
