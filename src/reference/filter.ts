@@ -42,9 +42,9 @@ export class BloomFilter {
     this.array = new BitArray(this.bits);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
+  /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
