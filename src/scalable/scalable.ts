@@ -105,13 +105,7 @@ export class ScalableBloomFilter {
    * BloomFormatError naming the field and its byte offset.
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
-    const chain = decodeChain(bytes, (member) => BloomFilter.fromBytes(member));
-    restoring = chain;
-    try {
-      return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
-    } finally {
-      restoring = undefined;
-    }
+    return adoptChain(decodeChain(bytes, (member) => BloomFilter.fromBytes(member)));
   }
 
   /**
@@ -265,4 +259,19 @@ export class ScalableBloomFilter {
     this.rates.push(p.falsePositiveRate);
     this.counts.push(0);
   }
+}
+
+/** A chain made of decoded members, for fromBytes and src/node's streaming load. @internal */
+export function adoptChain(chain: DecodedChain<BloomFilter>): ScalableBloomFilter {
+  restoring = chain;
+  try {
+    return new ScalableBloomFilter(undefined as unknown as ScalableOptions);
+  } finally {
+    restoring = undefined;
+  }
+}
+
+/** The plan and the members, oldest first, for src/node, which streams them to a file. @internal */
+export function chainParts(chain: ScalableBloomFilter): { plan: ScalablePlan; members: readonly BloomFilter[] } {
+  return { plan: chain['plan'], members: chain['members'] };
 }
