@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeChainHeader } from '../src/format/chain.js';
+import { xxh64 } from '../src/reference/hash.js';
 import { encodeHeader, setChecksum } from '../src/format/filter.js';
 import { checkScalableOptions, memberPlan } from '../src/scalable/plan.js';
 import { Engine } from '../src/wasm/engine.js';
@@ -70,7 +71,7 @@ describe('bloom info on a sparse file whose header claims 1 GiB', () => {
     const plan = checkScalableOptions({ initialCapacity: 800_000_000, falsePositiveRate: 0.01 });
     const member = memberPlan(plan, 0);
     expect(member.bits).toBeGreaterThan(8 * GIB * 0.9);
-    const chainHeader = encodeChainHeader(plan, 1);
+    const chainHeader = encodeChainHeader(plan, 1, (b) => xxh64(b, 0n));
     const memberHeader = encodeHeader({ scheme: 'xxh64', schemeId: 0, hashes: member.hashes, seed: 0n, bits: member.bits, bitsSet: 0, addedCount: 0 });
     setChecksum(memberHeader, 42n);
     const path = sparse('chain.blmc', Buffer.concat([chainHeader, memberHeader]), 64 + 56 + Math.ceil(member.bits / 8));

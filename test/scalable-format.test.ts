@@ -331,7 +331,7 @@ function instancesCreatedBy(fn: () => unknown): number {
 /** A valid chain of `count` members as the plan sizes them, every bit 0, all but the newest marked full. */
 function emptyMembers(options: ScalableOptions, count: number): Uint8Array {
   const plan = checkScalableOptions(options);
-  const parts = [encodeChainHeader(plan, count)];
+  const parts = [encodeChainHeader(plan, count, (b) => xxh64(b, 0n))];
   for (let i = 0; i < count; i++) {
     const { bits, hashes, capacity } = memberPlan(plan, i);
     const schemeId = SCHEMES.indexOf(plan.scheme);

@@ -15,6 +15,9 @@ import {
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 
+/** Set once, by BloomFilter's static block. */
+let engineOfFilter: (filter: BloomFilter) => Engine;
+
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
   /** m: the number of bits. */
@@ -26,6 +29,12 @@ export class BloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: Engine;
+
+  // Gives this module's internal helpers (engineOf) the engine, which stays
+  // private to everyone else.
+  static {
+    engineOfFilter = (filter) => filter.engine;
+  }
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -80,12 +89,12 @@ export class BloomFilter {
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    return this.engine.x.bitsSet();
+    return this.engine.bitsSet();
   }
 
   /** Zeroes every bit. */
   clear(): void {
-    this.engine.x.clear();
+    this.engine.clear();
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -101,7 +110,7 @@ export class BloomFilter {
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
     // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
-    return Math.min(this.engine.x.newAdds(), MAX_ADDED_COUNT);
+    return Math.min(this.engine.addedCount(), MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -118,7 +127,7 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.engine.bitsView().set(this.engine.bitsView());
-    copy.engine.x.setCounters(this.bitsSet(), this.addedCount());
+    copy.engine.setCounters(this.bitsSet(), this.addedCount());
     return copy;
   }
 
@@ -158,7 +167,7 @@ export class BloomFilter {
 
   private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
     this.engine.combine(other.engine, operation);
-    this.engine.x.setCounters(this.bitsSet(), adds);
+    this.engine.setCounters(this.bitsSet(), adds);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
@@ -184,7 +193,7 @@ export class BloomFilter {
     checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
-    filter.engine.x.setCounters(header.bitsSet, header.addedCount);
+    filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
   }
 }
@@ -195,9 +204,9 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
   checkCompatible(operation, a, b);
 }
 
-/** The wasm instance behind a filter; for src/node, which streams bits in and out of it. @internal */
+/** The wasm engine behind a filter; for src/node (which streams bits in and out of it) and src/wasm/lines.ts. @internal */
 export function engineOf(filter: BloomFilter): Engine {
-  return filter['engine'];
+  return engineOfFilter(filter);
 }
 
 /** The 56-byte version-1 header of `filter`, its checksum computed in wasm over the bits in place. @internal */
@@ -211,7 +220,7 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     bitsSet: filter.bitsSet(),
     addedCount: filter.addedCount(),
   });
-  setChecksum(header, filter['engine'].checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  setChecksum(header, engineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
 }
 
@@ -226,9 +235,9 @@ export function emptyFilterFor(header: FileHeader): BloomFilter {
  * @internal
  */
 export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
-  const engine = filter['engine'];
+  const engine = engineOf(filter);
   const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   const bits = engine.bitsView();
-  checkPayload(header, checksum, bits[bits.length - 1], engine.x.recountBits());
-  engine.x.setCounters(header.bitsSet, header.addedCount);
+  checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
+  engine.setCounters(header.bitsSet, header.addedCount);
 }

@@ -15,7 +15,7 @@ import {
   CHAIN_HEADER_BYTES, checkChainEnd, checkMemberHeader, encodeChainHeader, inMember, parseChainHeader, type MemberSpan,
 } from '../format/chain.js';
 import { HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
-import { adoptChain, chainParts, ScalableBloomFilter } from '../scalable/scalable.js';
+import { adoptChain, chainParts, ScalableBloomFilter, wasmXxh64 } from '../scalable/scalable.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import type { Decoder } from './io.js';
 
@@ -49,7 +49,7 @@ export interface ChainLayout {
 export function* chainLayout(size: number): Decoder<ChainLayout> {
   const prefix = new Uint8Array(Math.min(CHAIN_HEADER_BYTES, size));
   yield { into: prefix, position: 0 };
-  const chain = parseChainHeader(prefix, size);
+  const chain = parseChainHeader(prefix, size, wasmXxh64);
   const spans: MemberSpan[] = [];
   const headers: Uint8Array[] = [];
   let start = CHAIN_HEADER_BYTES;
@@ -120,7 +120,7 @@ export function chainJob(chain: ScalableBloomFilter): SaveJob {
   const newestHeader = fileHeader(newest);
   return {
     *pieces() {
-      yield encodeChainHeader(plan, snapshot.length);
+      yield encodeChainHeader(plan, snapshot.length, wasmXxh64);
       for (const member of snapshot) {
         yield member === newest ? newestHeader : fileHeader(member);
         yield engineOf(member).bitsView();
