@@ -125,7 +125,8 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
   need('magic', 4);
   const magic = prefix.subarray(0, 4);
   if (!MAGIC.every((b, i) => magic[i] === b)) {
-    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}`);
+    const chain = hex(magic) === '42 4c 4d 43' ? ' (this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile)' : '';
+    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}${chain}`);
   }
   const version = view.getUint16(need('version', 2), true);
   if (version !== FORMAT_VERSION) {

@@ -5,9 +5,8 @@
 // one chunk of memory, whether it is sound or a sparse file of zeros.
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { CHAIN_MAGIC } from '../format/chain.js';
+import { CHAIN_MAGIC, inMember } from '../format/chain.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
-import { inMember } from '../format/chain.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
 import { chainLayout } from './decoders.js';
@@ -27,6 +26,11 @@ export interface ChainFileSummary {
   size: number;
   plan: ScalablePlan;
   members: Array<{ header: FileHeader; capacity: number }>;
+}
+
+/** Reads the file's first bytes into `into`. */
+function* readInto(into: Uint8Array): Decoder<void> {
+  yield { into, position: 0 };
 }
 
 /** Streams the payload that follows the header at `start` through `engine`, then runs the payload checks. */
@@ -75,9 +79,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
   try {
     const size = fstatSync(fd).size;
     const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
-    decodeSync(fd, (function* () {
-      yield { into: magic, position: 0 };
-    })());
+    decodeSync(fd, readInto(magic));
     const isChain = magic.length === CHAIN_MAGIC.length && CHAIN_MAGIC.every((b, i) => magic[i] === b);
     // An instance of its own: the checksum state must not be shared with other work.
     const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
