@@ -18,7 +18,10 @@ export const HELP = `Usage: bloom info [--json] FILE
 Describes a filter file saved by saveFile or 'bloom dedupe --state': format
 version, scheme, hashes (k), seed, bits (m), bits set, added count, size on
 disk, fill ratio, estimated distinct count and current false-positive rate.
-The file is verified (checksum, bit count) on the way. A ScalableBloomFilter
+An sbbf filter also shows its 256-bit blocks and whether its bits are a
+Parquet bitset (seed 0).
+The file is verified (checksum, padding, bit count) in a streaming pass,
+without loading it. A ScalableBloomFilter
 chain is described as a whole (its plan and compound rate), then member by
 member.
 
@@ -52,7 +55,8 @@ export async function run(argv: string[]): Promise<number> {
       sizeOnDisk: size,
       fillRatio: header.bitsSet / header.bits,
       estimatedCount: estimatedCountOf(header.bits, header.hashes, header.bitsSet),
-      currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet),
+      currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet, header.scheme),
+      ...sbbfFields(header.scheme, header.bits, header.seed),
     };
     if (values.json) {
       process.stdout.write(JSON.stringify(info) + '\n');
@@ -66,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       ['hashes (k)', String(info.hashes)],
       ['seed', info.seed],
       ['bits (m)', n(info.bits)],
+      ...(info.blocks === undefined ? [] : [['blocks', `${n(info.blocks)} of 256 bits, ${info.parquetCompatible ? 'the Parquet bitset as it stands (seed 0)' : 'not Parquet-compatible (seed is not 0)'}`] as [string, string]]),
       ['bits set', n(info.bitsSet)],
       ['added count', n(info.addedCount)],
       ['size on disk', `${n(size)} bytes`],
@@ -76,6 +81,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
     return 0;
   });
+}
+
+/**
+ * What an sbbf filter adds to the description: its 256-bit blocks, and
+ * whether its bits are a Parquet bitset (only seed 0 hashes as Parquet does).
+ */
+function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: number; parquetCompatible?: boolean } {
+  return scheme === 'sbbf' ? { blocks: bits / 256, parquetCompatible: seed === 0n } : {};
 }
 
 /** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
@@ -99,7 +112,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     bitsSet: header.bitsSet,
     fill: header.bitsSet / header.bits,
   }));
-  const rates = members.map((f) => ({ currentFalsePositiveRate: () => currentFalsePositiveRateOf(f.bits, f.hashes, f.bitsSet) }));
+  const rates = members.map((f) => ({ currentFalsePositiveRate: () => currentFalsePositiveRateOf(f.bits, f.hashes, f.bitsSet, plan.scheme) }));
   const bits = members.reduce((sum, f) => sum + f.bits, 0);
   const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
   const info = {
