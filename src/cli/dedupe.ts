@@ -7,17 +7,21 @@
 // saveFileSync: temporary file, fsync, rename) at the end, at checkpoints
 // and on SIGINT/SIGTERM. Saves happen only between chunks, when every line
 // in the filter has had its output written; a partial last line is neither.
+// When the reader goes away (EPIPE), lines may still sit unread in the
+// pipe, so no save can be trusted: the state file is left (or put back)
+// exactly as it was before the run, and the exit code is 141.
 
-import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync, copyFileSync, createReadStream, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync,
+} from 'node:fs';
 import { BloomFormatError } from '../errors.js';
 import { BloomFilter } from '../filter/filter.js';
-import { LINES_AREA_SIZES, LineDeduper, wasmLines } from '../wasm/lines.js';
-import { MAX_BITS } from '../filter/options.js';
-import { ReferenceLines } from '../reference/lines.js';
+import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
+import { MAX_BITS, SCHEMES, type Scheme } from '../filter/options.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { capacityParams } from '../filter/sizing.js';
 import { loadFileSync, loadScalableFileSync, saveFileSync } from '../node/index.js';
-import { guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
+import { checkWritable, guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -26,31 +30,40 @@ Prints each line of the FILEs (or stdin, also as '-') the first time it is
 seen. Lines that the filter says it may have seen are dropped, so a few new
 lines are lost to false positives (about --fpp of them at --capacity lines).
 
-A line ends at \\n; a \\r before it is not part of the item; a last line
-without \\n counts (and is printed with one); bytes need not be UTF-8.
-Each line is added as filter.add(lineBytes) would add it (xxh64 by default).
+A line ends at \\n or at the end of the input; a \\r right before that end is
+not part of the item (so "a\\r\\n", "a\\n" and a last "a\\r" are one item); a
+last line without \\n counts (and is printed with one); bytes need not be
+UTF-8. Each line is added as filter.add(lineBytes) would add it. Lines are
+split, hashed and probed in wasm in every mode.
 
 Without --capacity the filter is a ScalableBloomFilter: it starts sized for
 1,000,000 lines and adds larger members as lines keep coming, so an unbounded
-stream keeps the --fpp bound (its lines are split in TypeScript, not wasm).
+stream keeps the --fpp bound.
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
-                      (the fastest path: wasm splits, hashes and compacts)
-  --fpp P             false-positive rate (default 0.001)
-  --state FILE        load the filter from FILE if it exists (its parameters win)
-                      and save it back atomically at the end
+  --fpp P             false-positive rate, the library's falsePositiveRate
+                      (default 0.001)
+  --scheme S          hash scheme of a new filter or chain: xxh64 (default)
+  --state FILE        load the filter from FILE if it exists (its parameters
+                      and scheme win) and save it back atomically at the end;
+                      FILE's directory must be writable (checked first)
   --checkpoint SECS   also save the state every SECS seconds (needs --state)
   --invert            print only the lines already seen
   --stats             print a summary on stderr when done
   -h, --help          show this help
 
 Exit codes: 0 done, 1 runtime error (unreadable input, corrupt --state file,
-which is left untouched), 2 usage error; 130/143 after SIGINT/SIGTERM (the
-state is saved first).
+which is left untouched, or a --state that cannot be written), 2 usage
+error; 130/143 after SIGINT/SIGTERM (the state is saved first); 141 when
+the output is closed early (EPIPE, as after \`| head\`): lines may sit
+unread in the pipe, so --state is left exactly as it was before the run.
 `;
 
 const DEFAULT_FPP = 0.001;
+/** The schemes --scheme offers: the ones that hash a line's bytes once with XXH64. */
+const DEDUPE_SCHEMES = ['xxh64', 'sbbf'];
+const DEFAULT_SCHEME = 'xxh64';
 /** The first member of the scalable chain used when --capacity is not given. */
 const CHAIN_INITIAL_CAPACITY = 1_000_000;
 
@@ -154,6 +167,7 @@ export async function run(argv: string[]): Promise<number> {
       {
         capacity: { type: 'string' },
         fpp: { type: 'string' },
+        scheme: { type: 'string' },
         state: { type: 'string' },
         checkpoint: { type: 'string' },
         invert: { type: 'boolean' },
@@ -167,32 +181,41 @@ export async function run(argv: string[]): Promise<number> {
     }
     const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 0, 1, Number.MAX_SAFE_INTEGER);
     const fpp = rateOption('fpp', values.fpp, DEFAULT_FPP);
+    const scheme = schemeOption(values.scheme);
     const checkpoint = values.checkpoint === undefined ? undefined : rateOption('checkpoint', values.checkpoint, 0, 0, Infinity);
     const statePath = values.state;
     if (statePath === '') throw new UsageError('--state needs a file name');
     if (checkpoint !== undefined && statePath === undefined) throw new UsageError('--checkpoint needs --state FILE');
+    // Before any input is read: a state that cannot be saved is an error now, not after the whole stream.
+    if (statePath !== undefined) checkWritable('state', statePath);
 
     const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp);
     const loaded = statePath === undefined ? null : loadState(statePath);
-    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined)) {
-      reportConflict(statePath!, loaded, capacity, fpp, sized);
+    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
+      if (values.scheme !== undefined && loaded.scheme !== scheme) {
+        process.stderr.write(`bloom: --state ${statePath} uses scheme ${loaded.scheme}, which wins over --scheme ${scheme}\n`);
+      }
+      if (values.capacity !== undefined || values.fpp !== undefined) reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp })
-        : new BloomFilter(sized.bits, sized.hashes));
+        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
+        : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const inputs = openInputs(positionals);
     const invert = values.invert === true;
-    // A fixed filter runs the wasm line core in its own instance; a chain's
-    // members live in several instances, so its lines are split in TypeScript
-    // (still as bytes, never strings) and each goes to the chain's add.
-    const dedupe = new LineDeduper(
-      filter instanceof BloomFilter ? wasmLines(filter, invert) : new ReferenceLines(filter, LINES_AREA_SIZES[0], invert),
-    );
+    // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
+    // own instance; a chain's lines are split in a small instance and go to
+    // its members as one batch per chunk.
+    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert);
 
+    const before = statePath === undefined ? undefined : new StateBefore(statePath, loaded !== null);
     const save = (): void => {
       if (statePath !== undefined) saveFileSync(filter, statePath);
+    };
+    const checkpointSave = (): void => {
+      before!.keep();
+      save();
     };
     const progress = process.stderr.isTTY ? new Progress(inputs) : null;
     const started = performance.now();
@@ -209,6 +232,7 @@ export async function run(argv: string[]): Promise<number> {
       stopping = true;
       try {
         save();
+        before?.drop();
         report();
       } catch (error) {
         process.stderr.write(`bloom: could not save --state on ${signal}: ${(error as Error).message}\n`);
@@ -231,7 +255,7 @@ export async function run(argv: string[]): Promise<number> {
           for (const chunk of dedupe.push(n)) writeAll(1, chunk);
           const now = performance.now();
           if (checkpoint !== undefined && now - lastSave >= checkpoint * 1000) {
-            save();
+            checkpointSave();
             lastSave = performance.now();
           }
           if (now - lastYield >= 50) {
@@ -243,20 +267,84 @@ export async function run(argv: string[]): Promise<number> {
       }
       for (const chunk of dedupe.finish()) writeAll(1, chunk);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') {
-        save();
-        throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+        // The reader went away (say `| head`). Lines may still sit unread in
+        // the pipe, so no state that includes them may be saved.
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        progress?.clear();
+        if (statePath !== undefined) {
+          before!.restore();
+          process.stderr.write(`bloom: output closed before the end (EPIPE); --state ${statePath} left as it was before this run\n`);
+        }
+        return EXIT_EPIPE;
       }
-      // The reader went away (say `| head`): what was read is in the filter; stop quietly.
+      save();
+      before?.drop();
+      throw error;
     } finally {
       for (const input of inputs) if (input.fd !== 0) closeSync(input.fd);
     }
     save();
+    before?.drop();
     report();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     return 0;
   });
+}
+
+/** The exit code after EPIPE: 128 + SIGPIPE (13), as a shell reports a process that SIGPIPE ended. */
+const EXIT_EPIPE = 141;
+
+/**
+ * The --state file as it was before this run, for EPIPE. A checkpoint
+ * replaces the file, so before the first one the original is copied to a
+ * hidden sibling (one copy, not one per checkpoint); restore() puts it
+ * back, or removes the file when there was none, and drop() deletes the
+ * copy after a run that ends normally.
+ */
+class StateBefore {
+  private readonly path: string;
+  private readonly existed: boolean;
+  private copy: string | undefined;
+  private touched = false;
+
+  constructor(path: string, existed: boolean) {
+    this.path = path;
+    this.existed = existed;
+  }
+
+  /** Called before each checkpoint save. */
+  keep(): void {
+    if (this.touched) return;
+    this.touched = true;
+    if (!this.existed) return;
+    const slash = this.path.lastIndexOf('/');
+    this.copy = `${this.path.slice(0, slash + 1)}.${this.path.slice(slash + 1, slash + 1 + 100)}.${process.pid}.before`;
+    copyFileSync(this.path, this.copy);
+  }
+
+  /** Puts the file back as it was before the run. */
+  restore(): void {
+    if (!this.touched) return;
+    if (this.copy !== undefined) renameSync(this.copy, this.path);
+    else unlinkSync(this.path);
+  }
+
+  /** Forgets the copy. */
+  drop(): void {
+    if (this.copy !== undefined) unlinkSync(this.copy);
+    this.copy = undefined;
+  }
+}
+
+/** The --scheme option: xxh64 (the default) or sbbf when this build has it. */
+function schemeOption(value: string | undefined): Scheme {
+  const allowed = DEDUPE_SCHEMES.filter((s) => (SCHEMES as readonly string[]).includes(s));
+  if (value === undefined) return allowed.includes(DEFAULT_SCHEME) ? DEFAULT_SCHEME : 'xxh64';
+  if (!allowed.includes(value)) throw new UsageError(`--scheme must be one of ${allowed.join(', ')}; got '${value}'`);
+  return value as Scheme;
 }
 
 /** The bits and hashes forCapacity would choose, or a usage error naming the options. */

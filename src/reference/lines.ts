@@ -1,6 +1,8 @@
-// The reference twin of assembly/lines.ts: the same areas, calls and
-// results, written plainly over the reference BloomFilter. A streamed
-// (long) line is simply collected whole and added at its end.
+// The reference twin of assembly/lines.ts in filter mode: the same areas,
+// calls and results, written plainly over the reference BloomFilter, one
+// line at a time (the wasm groups of lines decide exactly as this does).
+// A streamed (long) line is collected as byte pieces and added whole at
+// its end.
 
 import type { LinesCore } from '../wasm/lines.js';
 
@@ -21,8 +23,8 @@ export class ReferenceLines implements LinesCore {
   private readonly filter: LineSink;
   private readonly invert: boolean;
   private carry = 0;
-  /** The streamed line's bytes so far, or null when not streaming. */
-  private streamed: number[] | null = null;
+  /** The streamed line's pieces so far, or null when not streaming. */
+  private streamed: Uint8Array[] | null = null;
   private pieceLen = 0;
   private streamEnd = 0;
   private lineCount = 0;
@@ -44,17 +46,29 @@ export class ReferenceLines implements LinesCore {
     return print;
   }
 
-  /** The item of the line [start, nl): one \r before the \n is stripped. */
-  private item(start: number, nl: number): Uint8Array {
-    const end = nl > start && this.inputArea[nl - 1] === RETURN ? nl - 1 : nl;
+  /** The item of the line [start, stop), where stop is its \n or the end of the input: one \r before it is stripped. */
+  private item(start: number, stop: number): Uint8Array {
+    const end = stop > start && this.inputArea[stop - 1] === RETURN ? stop - 1 : stop;
     return this.inputArea.slice(start, end);
+  }
+
+  /** The streamed pieces and then `tail`, as one item. */
+  private whole(tail: Uint8Array): Uint8Array {
+    const parts = [...this.streamed!, tail];
+    const item = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      item.set(part, at);
+      at += part.length;
+    }
+    return item;
   }
 
   /** Streams [p, end) as a piece at output offset `out`, holding back a last \r. */
   private feedPiece(p: number, end: number, out: number): void {
     let fed = end;
     if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
-    for (let i = p; i < fed; i++) this.streamed!.push(this.inputArea[i]);
+    this.streamed!.push(this.inputArea.slice(p, fed));
     this.outputArea.set(this.inputArea.subarray(p, fed), out);
     this.pieceLen = fed - p;
     this.keep(fed, end);
@@ -79,8 +93,7 @@ export class ReferenceLines implements LinesCore {
         this.feedPiece(0, end, 0);
         return 0;
       }
-      const tail = this.item(0, nl);
-      const whole = Uint8Array.from([...this.streamed, ...tail]);
+      const whole = this.whole(this.item(0, nl));
       this.streamed = null;
       if (this.decide(whole)) {
         this.outputArea.set(input.subarray(0, nl + 1), out);
@@ -117,7 +130,8 @@ export class ReferenceLines implements LinesCore {
     const wasStreaming = this.streamed !== null;
     if (!wasStreaming && this.carry === 0) return 0;
     const last = this.inputArea.slice(0, this.carry);
-    const item = wasStreaming ? Uint8Array.from([...this.streamed!, ...last]) : last;
+    const tail = this.item(0, this.carry);
+    const item = wasStreaming ? this.whole(tail) : tail;
     this.streamed = null;
     let out = 0;
     const print = this.decide(item);

@@ -40,6 +40,52 @@ function packUtf8(list: readonly (string | Uint8Array)[]): { bytes: Uint8Array; 
   return { bytes, offsets };
 }
 
+/** Offsets [from, to) without a copy when they are a Uint32Array. */
+function part(offsets: Uint32Array | number[], from: number, to: number): Uint32Array | number[] {
+  return offsets instanceof Uint32Array ? offsets.subarray(from, to) : offsets.slice(from, to);
+}
+
+/**
+ * The items of `view` (the undecided ones, n of them, starting at batch
+ * position `first` of `index`) that `reported` does not flag, packed anew,
+ * with their batch indices. Runs of kept items are copied at once.
+ */
+function dropReported(
+  view: { bytes: Uint8Array; offsets: Uint32Array | number[] },
+  index: Uint32Array | null,
+  first: number,
+  n: number,
+  reported: Uint8Array,
+): { items: { bytes: Uint8Array; offsets: Uint32Array }; index: Uint32Array } {
+  const { bytes, offsets } = view;
+  let kept = 0;
+  for (let i = 0; i < n; i++) kept += reported[i] ^ 1;
+  const keptIndex = new Uint32Array(kept);
+  const keptOffsets = new Uint32Array(kept + 1);
+  let size = 0;
+  for (let i = 0; i < n; i++) if (!reported[i]) size += offsets[i + 1] - offsets[i];
+  const keptBytes = new Uint8Array(size);
+  let at = 0;
+  let j = 0;
+  for (let i = 0; i < n; ) {
+    if (reported[i]) {
+      i++;
+      continue;
+    }
+    const runStart = i;
+    while (i < n && !reported[i]) {
+      keptIndex[j] = index === null ? first + i : index[first + i];
+      keptOffsets[j + 1] = keptOffsets[j] + offsets[i + 1] - offsets[i];
+      j++;
+      i++;
+    }
+    const length = offsets[i] - offsets[runStart];
+    keptBytes.set(bytes.subarray(offsets[runStart], offsets[i]), at);
+    at += length;
+  }
+  return { items: { bytes: keptBytes, offsets: keptOffsets }, index: keptIndex };
+}
+
 /** A decoded chain for the constructor to adopt instead of starting a member (set only inside fromBytes). */
 let restoring: DecodedChain<BloomFilter> | undefined;
 
@@ -133,18 +179,81 @@ export class ScalableBloomFilter {
 
   /**
    * add() for each item in order; 1 where it was new. A bad batch throws
-   * before anything is added. The members that are full when the call
-   * starts cannot change during it, so each is asked about the whole batch
-   * at once (BloomFilter.hasMany: one wasm crossing per chunk); only the
-   * items none of them reports go one by one to the newest member.
+   * before anything is added. Members that are full cannot change, so each
+   * is asked about the whole batch at once (BloomFilter.hasMany: one wasm
+   * crossing per chunk), and the items none of them reports go to the
+   * newest member as batches too, each at most its remaining capacity, so
+   * that the answers are exactly those of add() called item by item.
    */
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
+    if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
+    const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
+    return this.addPacked(bytes, offsets, batch.count);
+  }
+
+  /** addMany item by item (after the full members are asked at once): poly strings, which have no packed form. */
+  private addEach(batch: CheckedBatch): Uint8Array {
     const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
     const reported = this.askMembers(batch, full);
     const out = new Uint8Array(batch.count);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
+    }
+    return out;
+  }
+
+  /**
+   * addMany of `count` packed items. The undecided items shrink as it goes:
+   * every full member not yet asked is asked about all of them at once, and
+   * the ones it reports are dropped (their answer is 0); the newest member
+   * then adds the next ones, no more than it has room for, since each item
+   * adds at most one to its count. When it is full, it is asked about the
+   * rest like the others, and a new member starts.
+   */
+  private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
+    const out = new Uint8Array(count);
+    let items = { bytes, offsets: offsets as Uint32Array | number[] };
+    /** Batch index of each undecided item; null while they are all of them, in order. */
+    let index: Uint32Array | null = null;
+    let first = 0;
+    let n = count;
+    /** Members [0, asked) have been asked about the undecided items. */
+    let asked = 0;
+    while (n > 0) {
+      const last = this.members.length - 1;
+      const full = this.isNewestFull() ? last + 1 : last;
+      if (asked < full) {
+        const view = { bytes: items.bytes, offsets: part(items.offsets, first, first + n + 1) };
+        const reported = new Uint8Array(n);
+        let any = 0;
+        for (let m = asked; m < full; m++) {
+          const answers = this.members[m].hasMany(view);
+          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
+        }
+        asked = full;
+        if (any) {
+          ({ items, index } = dropReported(view, index, first, n, reported));
+          first = 0;
+          n = index.length;
+        }
+        continue;
+      }
+      if (this.isNewestFull()) {
+        this.startMember();
+        asked = this.members.length - 1;
+        continue;
+      }
+      const take = Math.min(n, this.capacities[last] - this.counts[last]);
+      const added = this.members[last].addMany({ bytes: items.bytes, offsets: part(items.offsets, first, first + take + 1) });
+      for (let i = 0; i < take; i++) {
+        if (added[i]) {
+          out[index === null ? first + i : index[first + i]] = 1;
+          this.counts[last]++;
+        }
+      }
+      first += take;
+      n -= take;
     }
     return out;
   }
