@@ -2,7 +2,7 @@
 // mistakes into exit code 2, one-line errors on stderr, and telling a
 // chain file from a single filter's.
 
-import { closeSync, openSync, readSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHAIN_MAGIC } from '../format/chain.js';
@@ -94,17 +94,24 @@ export function checkWritable(option: string, path: string): void {
   let target = resolve(path);
   try {
     target = realpathSync(target);
-    if (statSync(target).isDirectory()) throw new Error(`cannot use --${option} ${path}: it is a directory`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  } catch {
+    // Not there yet (or not reachable): the probe below tells which.
   }
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(target).isDirectory();
+  } catch {
+    // Not there yet: the probe decides.
+  }
+  if (isDirectory) throw new Error(`cannot use --${option} ${path}: it is a directory`);
   const dir = dirname(target);
   const probe = `${dir}/.bloom-write-check-${process.pid}`;
   try {
     closeSync(openSync(probe, 'wx'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EEXIST' ? null : `its directory ${dir} is not writable (${code})`;
+    const why =
+      code === 'ENOENT' && !existsSync(dir) ? `its directory ${dir} does not exist` : code === 'ENOTDIR' ? `${dir} is not a directory` : code === 'EEXIST' ? null : `its directory ${dir} is not writable (${code})`;
     if (why === null) return;
     throw new Error(`cannot save --${option} ${path}: ${why}`);
   }
