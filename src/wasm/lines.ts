@@ -41,6 +41,14 @@ type LinesExports = FilterExports & SplitExports;
 /** Input area sizes tried in turn: the largest that still fits after the bits wins. */
 export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
 
+/**
+ * Split mode's sizes: its region is 12 bytes per input byte (offsets and
+ * line starts are u32 per possible line), so it starts at 256 KiB, 3 MiB in
+ * all; a chunk still holds thousands of lines, and the chain's batches
+ * cross into each member once per 4,096 items anyway.
+ */
+export const SPLIT_AREA_SIZES = LINES_AREA_SIZES.slice(1);
+
 /** A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it is now. */
 function area(x: FilterExports, ptr: number, length: number): Uint8Array {
   return new Uint8Array(x.memory.buffer, ptr, length);
@@ -151,7 +159,7 @@ export class ChainLineDeduper extends LineDeduper {
   private readonly x: LinesExports;
 
   /** Splits for `chain`; prints the lines already seen when `printSeen`. */
-  constructor(chain: ScalableBloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES) {
+  constructor(chain: ScalableBloomFilter, printSeen: boolean, sizes = SPLIT_AREA_SIZES) {
     const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, true);
     const x = engine.x as LinesExports;
     const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
