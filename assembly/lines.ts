@@ -26,11 +26,10 @@
 // works with fixed-size areas.
 
 import { BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd } from "./layout";
+import { byteLength, countAdd, hashes, scheme } from "./filter";
 import {
-  SCHEME_POLY, SCHEME_XXH64, bits, byteLength, hashes, probeItem, scheme, setProbed, setProbedAt,
-  streamBegin, streamProbe, testProbedAll,
-} from "./filter";
-import { bytesumUpdate, polyUpdate, xxh64Update } from "./hash";
+  SCHEME_BYTESUM, insertProbed, probeItem, streamBegin, streamFeed, streamProbe, testProbedAll,
+} from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
 let inPtr: usize = 0;
@@ -101,33 +100,27 @@ const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
 }
 
 /** Feeds `len` bytes at `ptr` to the streamed hash started by streamBegin. */
-function feed(ptr: usize, len: usize): void {
-  if (scheme == SCHEME_XXH64) {
-    xxh64Update(ptr, len);
-  } else if (scheme == SCHEME_POLY) {
-    polyUpdate(ptr, len, false);
-  } else {
-    // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
-    while (len > 0) {
-      const n = min<usize>(len, 65536);
-      bytesumUpdate(ptr, n, bits);
-      ptr += n;
-      len -= n;
-    }
-  }
+// @ts-ignore: decorator
+@inline function feed(ptr: usize, len: usize): void {
+  streamFeed(ptr, len);
 }
 
-/** The k positions of the `len` bytes at `ptr`, hashed as add(Uint8Array) would, into `out`. */
+/** The probe record of the `len` bytes at `ptr`, hashed as add(Uint8Array) would, at `out`. */
 function probeLine(ptr: usize, len: usize, out: usize): void {
   // probeItem hashes in one call; bytesum's sums are bounded to a scratch-sized item.
-  if (scheme == SCHEME_XXH64 || len <= <usize>SCRATCH_SIZE) {
+  if (scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
     probeItem(ptr, len, false, out);
     return;
   }
   streamBegin(false);
-  feed(ptr, len);
-  streamProbe();
-  memory.copy(out, PROBES_PTR, <usize>hashes << 3);
+  streamFeed(ptr, len);
+  streamProbe(out);
+}
+
+/** Sets the bits of the probe record at `out`; true when any went from 0 to 1 (counted as an add). */
+// @ts-ignore: decorator
+@inline function addProbed(out: usize): bool {
+  return countAdd(insertProbed(out));
 }
 
 /** Moves the unfinished bytes [from, end) to the start of the input area. */
@@ -230,10 +223,10 @@ export function linesProcess(n: u32): u32 {
       return 0;
     }
     feed(p, itemEnd(p, nl) - p);
-    streamProbe();
+    streamProbe(PROBES_PTR);
     streaming = false;
     lineCount++;
-    if (setProbed() != invert) {
+    if (addProbed(PROBES_PTR) != invert) {
       printedCount++;
       memory.copy(out, p, nl + 1 - p);
       out += nl + 1 - p;
@@ -250,7 +243,7 @@ export function linesProcess(n: u32): u32 {
     // A group of up to GROUP lines: hash them all, read their bits together
     // (the cache misses overlap), then test-and-set in order. A line whose
     // bits were all set before the group is not new whatever the group adds;
-    // the others are decided by their own setProbedAt, in order.
+    // the others are decided by their own addProbed, in order.
     let count = 0;
     let q = p;
     while (count < GROUP) {
@@ -273,7 +266,7 @@ export function linesProcess(n: u32): u32 {
     for (let j = 0; j < count; j++) {
       const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
       const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
-      const isNew = (known >> j) & 1 ? false : setProbedAt(BATCH_PROBES_PTR + <usize>j * stride);
+      const isNew = (known >> j) & 1 ? false : addProbed(BATCH_PROBES_PTR + <usize>j * stride);
       lineCount++;
       if (isNew != invert) {
         printedCount++;
@@ -394,12 +387,11 @@ export function linesFinish(): u32 {
   let fresh: bool;
   if (streaming) {
     feed(inPtr, itemEnd(inPtr, last) - inPtr);
-    streamProbe();
-    fresh = setProbed();
+    streamProbe(PROBES_PTR);
   } else {
     probeLine(inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
-    fresh = setProbed();
   }
+  fresh = addProbed(PROBES_PTR);
   lineCount++;
   const print = fresh != invert;
   if (print) {

@@ -196,3 +196,39 @@ describe('shell: BLOOM-BITS of a large filter', () => {
     expect(r.peak).toBeLessThan(75e6 + 100 * 2 ** 20);
   });
 });
+
+describe('dedupe --scheme', () => {
+  it('sbbf by default, xxh64 on request, in both modes; a bad name is a usage error', () => {
+    const cases: [string[], string, RegExp][] = [
+      [['--capacity', '1000'], 'sbbf', /hashes 8, sbbf$/m],
+      [[], 'sbbf', /in a chain of 1, sbbf$/m],
+      [['--capacity', '1000', '--scheme', 'xxh64'], 'xxh64', /hashes 10, xxh64$/m],
+      [['--scheme', 'xxh64'], 'xxh64', /in a chain of 1, xxh64$/m],
+    ];
+    for (const [args, scheme, stats] of cases) {
+      const state = join(dir, `scheme-${scheme}-${args.length}.blm`);
+      const r = bloom(['dedupe', ...args, '--stats', '--state', state], 'a\nb\na\n');
+      expect(r.stdout.toString()).toBe('a\nb\n');
+      expect(r.stderr.toString()).toMatch(stats);
+      const info = JSON.parse(bloom(['info', '--json', state]).stdout.toString());
+      expect(info.scheme, args.join(' ')).toBe(scheme);
+    }
+    const bad = bloom(['dedupe', '--scheme', 'poly'], 'a\n');
+    expect([bad.status, bad.stderr.toString()]).toEqual([2, "bloom: --scheme must be one of sbbf, xxh64; got 'poly'\n"]);
+  });
+
+  it('a saved state of either scheme loads and wins over --scheme, which is reported', () => {
+    for (const [saved, asked] of [['xxh64', 'sbbf'], ['sbbf', 'xxh64']]) {
+      for (const size of [['--capacity', '1000'], []]) {
+        const state = join(dir, `wins-${saved}-${size.length}.blm`);
+        expect(bloom(['dedupe', ...size, '--scheme', saved, '--state', state], 'a\nb\n').status).toBe(0);
+        const quiet = bloom(['dedupe', '--state', state], 'a\nc\n');
+        expect([quiet.stdout.toString(), quiet.stderr.toString()]).toEqual(['c\n', '']);
+        const told = bloom(['dedupe', '--scheme', asked, '--state', state], 'b\nd\n');
+        expect(told.stdout.toString()).toBe('d\n');
+        expect(told.stderr.toString()).toBe(`bloom: --state ${state} uses scheme ${saved}, which wins over --scheme ${asked}\n`);
+        expect(JSON.parse(bloom(['info', '--json', state]).stdout.toString()).scheme).toBe(saved);
+      }
+    }
+  });
+});

@@ -9,10 +9,15 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
+  type FilterOptions, type Scheme,
 } from './options.js';
+import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
+
+/** Set once, by BloomFilter's static block. */
+let engineOfFilter: (filter: BloomFilter) => Engine;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -26,6 +31,12 @@ export class BloomFilter {
   readonly seed: bigint;
   private readonly engine: Engine;
 
+  // Gives this module's internal helpers (engineOf) the engine, which stays
+  // private to everyone else.
+  static {
+    engineOfFilter = (filter) => filter.engine;
+  }
+
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
@@ -36,9 +47,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
+  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -79,12 +90,12 @@ export class BloomFilter {
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    return this.engine.x.bitsSet();
+    return this.engine.bitsSet();
   }
 
   /** Zeroes every bit. */
   clear(): void {
-    this.engine.x.clear();
+    this.engine.clear();
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -99,7 +110,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.engine.x.newAdds();
+    return this.engine.addedCount();
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -107,16 +118,16 @@ export class BloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill: (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount(). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** An independent copy with the same parameters, bits and counters. */
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.engine.bitsView().set(this.engine.bitsView());
-    copy.engine.x.setCounters(this.bitsSet(), this.addedCount());
+    copy.engine.setCounters(this.bitsSet(), this.addedCount());
     return copy;
   }
 
@@ -155,7 +166,7 @@ export class BloomFilter {
 
   private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
     this.engine.combine(other.engine, operation);
-    this.engine.x.setCounters(this.bitsSet(), adds);
+    this.engine.setCounters(this.bitsSet(), adds);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
@@ -181,7 +192,34 @@ export class BloomFilter {
     checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
-    filter.engine.x.setCounters(header.bitsSet, header.addedCount);
+    filter.engine.setCounters(header.bitsSet, header.addedCount);
+    return filter;
+  }
+
+  /**
+   * The bits as an Apache Parquet split-block Bloom filter bitset, the bytes
+   * that follow a column chunk's BloomFilterHeader (docs/SCHEMES.md,
+   * "Parquet interoperability"). Only an `sbbf` filter with seed 0 has that
+   * layout; any other throws BloomRangeError naming the scheme or seed.
+   */
+  toParquet(): Uint8Array {
+    checkParquetFilter(this);
+    return this.bitArray();
+  }
+
+  /**
+   * An `sbbf` filter (bits = 8 · bitset.length, hashes 8, seed 0) holding a
+   * Parquet column chunk's bitset, copied. Throws BloomTypeError unless it is
+   * a Uint8Array, BloomRangeError unless its length is a positive multiple of
+   * 32. A bitset does not record its item count: addedCount() is the rounded
+   * estimatedCount() of its set bits.
+   */
+  static fromParquet(bitset: Uint8Array): BloomFilter {
+    const bits = checkParquetBitset(bitset);
+    const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
+    filter.engine.bitsView().set(bitset);
+    filter.engine.recountBits();
+    filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
 }
@@ -192,9 +230,9 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
   checkCompatible(operation, a, b);
 }
 
-/** The wasm instance behind a filter; for src/node, which streams bits in and out of it. @internal */
+/** The wasm engine behind a filter; for src/node (which streams bits in and out of it) and src/wasm/lines.ts. @internal */
 export function engineOf(filter: BloomFilter): Engine {
-  return filter['engine'];
+  return engineOfFilter(filter);
 }
 
 /** The 56-byte version-1 header of `filter`, its checksum computed in wasm over the bits in place. @internal */
@@ -208,7 +246,7 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     bitsSet: filter.bitsSet(),
     addedCount: filter.addedCount(),
   });
-  setChecksum(header, filter['engine'].checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  setChecksum(header, engineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
 }
 
@@ -223,9 +261,9 @@ export function emptyFilterFor(header: FileHeader): BloomFilter {
  * @internal
  */
 export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
-  const engine = filter['engine'];
+  const engine = engineOf(filter);
   const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   const bits = engine.bitsView();
-  checkPayload(header, checksum, bits[bits.length - 1], engine.x.recountBits());
-  engine.x.setCounters(header.bitsSet, header.addedCount);
+  checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
+  engine.setCounters(header.bitsSet, header.addedCount);
 }

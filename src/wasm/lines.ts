@@ -10,7 +10,8 @@
 import { BloomAllocationError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
-import { Engine, type FilterExports } from './engine.js';
+import type { LinesExports } from './abi.js';
+import { instantiate } from './module.js';
 
 /** The line-splitting core: assembly/lines.ts's exports in filter mode, or the reference twin in src/reference/lines.ts. */
 export interface LinesCore {
@@ -27,17 +28,6 @@ export interface LinesCore {
   linesPrinted(): number;
 }
 
-/** assembly/lines.ts's split-mode exports (beside FilterExports' filter-mode ones). */
-interface SplitExports {
-  linesConfigureSplit(size: number, printSeen: number): number;
-  linesEmit(): number;
-  linesPacked(): number;
-  linesOffsets(): number;
-  linesFlags(): number;
-}
-
-type LinesExports = FilterExports & SplitExports;
-
 /** Input area sizes tried in turn: the largest that still fits after the bits wins. */
 export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
 
@@ -50,12 +40,12 @@ export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
 export const SPLIT_AREA_SIZES = LINES_AREA_SIZES.slice(1);
 
 /** A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it is now. */
-function area(x: FilterExports, ptr: number, length: number): Uint8Array {
+function area(x: LinesExports, ptr: number, length: number): Uint8Array {
   return new Uint8Array(x.memory.buffer, ptr, length);
 }
 
 /** The filter-mode LinesCore over exports `x` whose areas hold `size` bytes. */
-function bindCore(x: FilterExports, size: number): LinesCore {
+function bindCore(x: LinesExports, size: number): LinesCore {
   let buffer: ArrayBufferLike | undefined;
   let input: Uint8Array = new Uint8Array(0);
   let output: Uint8Array = new Uint8Array(0);
@@ -90,7 +80,7 @@ export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES
   const engine = engineOf(filter);
   const size = sizes.find((s) => engine.reserveLines(s, printSeen));
   if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  return bindCore(engine.x, size);
+  return bindCore(engine.linesExports(), size);
 }
 
 /** Feeds a byte stream through a LinesCore and hands back what to print. */
@@ -160,8 +150,10 @@ export class ChainLineDeduper extends LineDeduper {
 
   /** Splits for `chain`; prints the lines already seen when `printSeen`. */
   constructor(chain: ScalableBloomFilter, printSeen: boolean, sizes = SPLIT_AREA_SIZES) {
-    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, true);
-    const x = engine.x as LinesExports;
+    // An instance of its own that holds no bits: it only splits, packs and compacts.
+    const instance = instantiate(8, 1);
+    if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
+    const x: LinesExports = instance;
     const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
     if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
     super(bindCore(x, size));

@@ -1,0 +1,132 @@
+// The exports of assembly/index.ts, listed once. The list is a runtime
+// value, so test/abi.test.ts can hold it against WebAssembly.Module.exports
+// of the built module (names, kinds and parameter counts); the TypeScript
+// type of an instance's exports is derived from it. Only src/wasm/ uses it.
+
+/** An exported function of `params` parameters that returns a number. */
+interface Fn<P extends number> {
+  readonly kind: 'function';
+  readonly params: P;
+  readonly returns: true;
+}
+
+/** An exported function of `params` parameters that returns nothing. */
+interface Proc<P extends number> {
+  readonly kind: 'function';
+  readonly params: P;
+  readonly returns: false;
+}
+
+const fn = <P extends number>(params: P): Fn<P> => ({ kind: 'function', params, returns: true });
+const proc = <P extends number>(params: P): Proc<P> => ({ kind: 'function', params, returns: false });
+const global = { kind: 'global' } as const;
+const memory = { kind: 'memory' } as const;
+
+/** Every export of the module: its kind, and for a function its parameter count and whether it returns a value. */
+export const ABI = {
+  memory,
+  // Scheme ids (assembly/scheme.ts), the other side of SCHEMES in src/filter/options.ts.
+  SCHEME_XXH64: global,
+  SCHEME_POLY: global,
+  SCHEME_BYTESUM: global,
+  SCHEME_SBBF: global,
+  // Setting up an instance (assembly/filter.ts, assembly/layout.ts).
+  configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
+  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
+  scratchPtr: fn(0),
+  scratchSize: fn(0),
+  positionsPtr: fn(0),
+  bitsPtr: fn(0),
+  batchOffsetsPtr: fn(0),
+  batchFlagsPtr: fn(0),
+  batchMax: fn(0),
+  // One item staged in scratch: (len, wide).
+  add: fn(2),
+  has: fn(2),
+  positions: proc(2),
+  shardPositions: fn(3), // (len, wide, shards) -> shard
+  // One item streamed through scratch in pieces.
+  streamBegin: proc(1), // (wide)
+  streamUpdate: proc(1), // (len)
+  streamAdd: fn(0),
+  streamHas: fn(0),
+  streamPositions: proc(0),
+  streamShardPositions: fn(1), // (shards) -> shard
+  // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
+  addBatch: fn(2),
+  hasBatch: fn(2),
+  // The bits and the counters.
+  bitsSet: fn(0),
+  newAdds: fn(0),
+  clear: proc(0),
+  recountBits: fn(0),
+  setCounters: proc(2), // (bitsSet, addedCount)
+  // Set algebra and the file checksum, over bits copied into scratch.
+  unionScratch: proc(2), // (offset, len)
+  intersectScratch: proc(2), // (offset, len)
+  popcountScratch: fn(1), // (len)
+  checksumStart: proc(0),
+  checksumScratch: proc(1), // (len)
+  checksumBits: proc(0),
+  checksumEnd: proc(0),
+  // Line-by-line dedupe (assembly/lines.ts).
+  linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
+  linesProcess: fn(1),
+  linesFinish: fn(0),
+  linesInput: fn(0),
+  linesOutput: fn(0),
+  linesCarry: fn(0),
+  linesPiece: fn(0),
+  linesStreamEnd: fn(0),
+  linesRead: fn(0),
+  linesPrinted: fn(0),
+  linesConfigureSplit: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow: split mode, for a chain
+  linesEmit: fn(0), // split mode: compacts the flagged lines -> bytes of output
+  linesPacked: fn(0),
+  linesOffsets: fn(0),
+  linesFlags: fn(0),
+  // The Bitmap (assembly/bitmap.ts).
+  bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
+  bitmapClearAll: proc(0),
+  bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapSetMany: fn(1), // (n) -> how many were new
+  bitmapHasMany: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapNextValues: fn(2), // (from, max) -> how many set values were written to scratch
+} as const;
+
+/** `P` numbers, as a parameter list. */
+type Params<P extends number, A extends number[] = []> = A['length'] extends P ? A : Params<P, [...A, number]>;
+
+/** The JavaScript type of one export, from its ABI entry. */
+type ExportOf<E> = E extends { kind: 'memory' }
+  ? WebAssembly.Memory
+  : E extends { kind: 'global' }
+    ? WebAssembly.Global
+    : E extends Fn<infer P>
+      ? (...args: Params<P>) => number
+      : E extends Proc<infer P>
+        ? (...args: Params<P>) => void
+        : never;
+
+/** The exports of one instance of the module. */
+export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
+
+/** The exports used by the line splitter of src/wasm/lines.ts. */
+export type LinesExports = Pick<
+  Exports,
+  | 'memory'
+  | 'linesProcess'
+  | 'linesFinish'
+  | 'linesInput'
+  | 'linesOutput'
+  | 'linesCarry'
+  | 'linesPiece'
+  | 'linesStreamEnd'
+  | 'linesRead'
+  | 'linesPrinted'
+  | 'linesConfigureSplit'
+  | 'linesEmit'
+  | 'linesPacked'
+  | 'linesOffsets'
+  | 'linesFlags'
+>;
