@@ -1,7 +1,8 @@
 // `bloom dedupe [FILE...]`: prints each line the first time it is seen, a
 // bounded-memory stand-in for `awk '!seen[$0]++'`. Bytes go from the file
-// descriptor straight into the filter's wasm memory (src/lines.ts); wasm
-// splits, hashes, test-and-sets and compacts; JS writes the output area out.
+// descriptor straight into wasm memory (src/wasm/lines.ts); wasm splits,
+// hashes, test-and-sets and compacts, in the filter's own instance or, for
+// a chain, through its members' batches; JS writes the output area out.
 //
 // Nothing is lost: the state file is saved atomically (bloomwasm/node's
 // saveFileSync: temporary file, fsync, rename) at the end, at checkpoints
@@ -11,17 +12,17 @@
 // pipe, so no save can be trusted: the state file is left (or put back)
 // exactly as it was before the run, and the exit code is 141.
 
-import {
-  closeSync, copyFileSync, createReadStream, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync,
-} from 'node:fs';
-import { BloomFormatError } from '../errors.js';
+import { closeSync } from 'node:fs';
 import { BloomFilter } from '../filter/filter.js';
 import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { capacityParams } from '../filter/sizing.js';
-import { loadFileSync, loadScalableFileSync, saveFileSync } from '../node/index.js';
-import { checkWritable, guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
+import { saveFileSync } from '../node/index.js';
+import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
+import { openInputs, readRegular, StreamReader, writeAll } from './io.js';
+import { Progress, writeStats } from './report.js';
+import { loadState, StateBefore, type SeenSet } from './state.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -71,98 +72,6 @@ const DEDUPE_SCHEMES = ['sbbf', 'xxh64'];
 const DEFAULT_SCHEME = 'sbbf';
 /** The first member of the scalable chain used when --capacity is not given. */
 const CHAIN_INITIAL_CAPACITY = 1_000_000;
-
-/** What dedupe keeps lines in: a fixed filter (--capacity) or a growing chain. */
-type SeenSet = BloomFilter | ScalableBloomFilter;
-
-/** One input: its descriptor, whether it is a regular file, and its size when known. */
-interface Input {
-  name: string;
-  fd: number;
-  regular: boolean;
-  size: number;
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/** Writes all of `bytes` to `fd`, waiting out EAGAIN on a non-blocking descriptor. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) {
-    try {
-      done += writeSync(fd, bytes, done, bytes.length - done);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(sleeper, 0, 0, 1);
-    }
-  }
-}
-
-/** Reads into `into` from a regular file, synchronously (the fast path). */
-function readRegular(input: Input, into: Uint8Array): number {
-  return readSync(input.fd, into, 0, into.length, null);
-}
-
-/**
- * Reads from a pipe or terminal through a Node stream (libuv polls it on the
- * event loop), so signals are handled while it waits. Not fs.read: a read
- * blocked in the thread pool would keep process.exit from returning.
- */
-class StreamReader {
-  private readonly chunks: AsyncIterator<Buffer>;
-  private left: Buffer = Buffer.alloc(0);
-
-  constructor(input: Input) {
-    const stream = input.fd === 0 ? process.stdin : createReadStream('', { fd: input.fd, autoClose: false });
-    this.chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  }
-
-  /** Copies the next bytes into `into`; 0 at the end of the stream. */
-  async read(into: Uint8Array): Promise<number> {
-    while (this.left.length === 0) {
-      const next = await this.chunks.next();
-      if (next.done) return 0;
-      this.left = next.value;
-    }
-    const n = Math.min(into.length, this.left.length);
-    into.set(this.left.subarray(0, n));
-    this.left = this.left.subarray(n);
-    return n;
-  }
-}
-
-function openInputs(names: string[]): Input[] {
-  const inputs: Input[] = [];
-  try {
-    for (const name of names.length ? names : ['-']) {
-      let fd: number;
-      try {
-        fd = name === '-' ? 0 : openSync(name, 'r');
-      } catch (error) {
-        throw new Error(`cannot open ${name}: ${(error as Error).message}`);
-      }
-      const stat = fstatSync(fd);
-      if (stat.isDirectory()) throw new Error(`cannot read ${name}: it is a directory`);
-      inputs.push({ name, fd, regular: stat.isFile(), size: stat.isFile() ? stat.size : NaN });
-    }
-  } catch (error) {
-    for (const input of inputs) if (input.fd !== 0) closeSync(input.fd);
-    throw error;
-  }
-  return inputs;
-}
-
-/** Loads --state (a filter or a chain) when the file exists; null when it does not. Any other failure is a runtime error. */
-function loadState(path: string): SeenSet | null {
-  try {
-    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
-    throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
-  }
-}
-
-const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
@@ -302,48 +211,6 @@ export async function run(argv: string[]): Promise<number> {
 /** The exit code after EPIPE: 128 + SIGPIPE (13), as a shell reports a process that SIGPIPE ended. */
 const EXIT_EPIPE = 141;
 
-/**
- * The --state file as it was before this run, for EPIPE. A checkpoint
- * replaces the file, so before the first one the original is copied to a
- * hidden sibling (one copy, not one per checkpoint); restore() puts it
- * back, or removes the file when there was none, and drop() deletes the
- * copy after a run that ends normally.
- */
-class StateBefore {
-  private readonly path: string;
-  private readonly existed: boolean;
-  private copy: string | undefined;
-  private touched = false;
-
-  constructor(path: string, existed: boolean) {
-    this.path = path;
-    this.existed = existed;
-  }
-
-  /** Called before each checkpoint save. */
-  keep(): void {
-    if (this.touched) return;
-    this.touched = true;
-    if (!this.existed) return;
-    const slash = this.path.lastIndexOf('/');
-    this.copy = `${this.path.slice(0, slash + 1)}.${this.path.slice(slash + 1, slash + 1 + 100)}.${process.pid}.before`;
-    copyFileSync(this.path, this.copy);
-  }
-
-  /** Puts the file back as it was before the run. */
-  restore(): void {
-    if (!this.touched) return;
-    if (this.copy !== undefined) renameSync(this.copy, this.path);
-    else unlinkSync(this.path);
-  }
-
-  /** Forgets the copy. */
-  drop(): void {
-    if (this.copy !== undefined) unlinkSync(this.copy);
-    this.copy = undefined;
-  }
-}
-
 /** The --scheme option: sbbf (the default) or xxh64. */
 function schemeOption(value: string | undefined): Scheme {
   if (value === undefined) return DEFAULT_SCHEME;
@@ -381,63 +248,3 @@ function reportConflict(path: string, loaded: SeenSet, capacity: number | undefi
   }
 }
 
-/** m, bits set and a description of the filter or chain, for --stats. */
-function shape(filter: SeenSet): { bits: number; bitsSet: number; text: string } {
-  if (filter instanceof BloomFilter) {
-    const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`;
-    return { bits: filter.bits, bitsSet: filter.bitsSet(), text };
-  }
-  const members = filter.filters;
-  const bits = members.reduce((sum, f) => sum + f.bits, 0);
-  const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
-  const text = `${count(bits)} (${(bits / 8 / 2 ** 20).toFixed(1)} MiB) in a chain of ${members.length}, ${filter.scheme}`;
-  return { bits, bitsSet, text };
-}
-
-/** The --stats summary. */
-function writeStats(filter: SeenSet, dedupe: LineDeduper, bytes: number, seconds: number): void {
-  const read = dedupe.linesRead;
-  const printed = dedupe.linesPrinted;
-  const { bits, bitsSet, text } = shape(filter);
-  const rows: [string, string][] = [
-    ['lines read', count(read)],
-    ['emitted', count(printed)],
-    ['skipped', count(read - printed)],
-    ['bits', text],
-    ['fill ratio', (bitsSet / bits).toFixed(4)],
-    ['false-positive rate now', filter.currentFalsePositiveRate().toExponential(3)],
-    ['estimated distinct', count(Math.round(filter.estimatedCount()))],
-    ['throughput', `${(bytes / 1e6 / seconds).toFixed(1)} MB/s, ${count(Math.round(read / seconds))} lines/s (${seconds.toFixed(2)} s)`],
-  ];
-  process.stderr.write(rows.map(([k, v]) => `${k.padEnd(24)}${v}\n`).join(''));
-}
-
-/** A one-line progress bar on a terminal's stderr. */
-class Progress {
-  private readonly total: number;
-  private shown = false;
-
-  constructor(inputs: Input[]) {
-    this.total = inputs.every((i) => i.regular) ? inputs.reduce((s, i) => s + i.size, 0) : NaN;
-  }
-
-  update(bytes: number, lines: number): void {
-    const mb = (bytes / 1e6).toFixed(1);
-    let text: string;
-    if (Number.isFinite(this.total) && this.total > 0) {
-      const share = Math.min(1, bytes / this.total);
-      const width = 30;
-      const full = Math.round(share * width);
-      text = `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(share * 100).toFixed(1)}% ${mb} / ${(this.total / 1e6).toFixed(1)} MB, ${count(lines)} lines`;
-    } else {
-      text = `${mb} MB, ${count(lines)} lines`;
-    }
-    process.stderr.write(`\r${text}\x1b[K`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (this.shown) process.stderr.write('\r\x1b[K');
-    this.shown = false;
-  }
-}

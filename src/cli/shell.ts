@@ -45,12 +45,13 @@ const BYTE_TEXT = new Uint32Array(256 * 2);
 /** The reply to BLOOM-BITS: chunks of ASCII '0'/'1', bit 0 first, the last ending in \n. */
 function* bitChunks(filter: BloomFilter): Generator<Uint8Array> {
   const m = filter.bits;
-  const words = new Uint32Array(BITS_CHUNK * 2 + 1);
-  const text = new Uint8Array(words.buffer);
   for (let first = 0; first < m; first += BITS_CHUNK * 8) {
     const count = Math.min(BITS_CHUNK * 8, m - first);
-    // A fresh view each chunk: the filter's memory never outlives a reply, but a view must not be kept.
-    const bytes = engineOf(filter).bitsView().subarray(first / 8, (first + count + 7) / 8);
+    // A new buffer per chunk: an asynchronous stdout keeps the chunk it was given until it is written.
+    const words = new Uint32Array(Math.ceil(count / 4) + 1);
+    const text = new Uint8Array(words.buffer);
+    // A fresh view per chunk, never held across a yield (memory may grow while the caller waits).
+    const bytes = engineOf(filter).bitsView().subarray(first / 8, Math.ceil((first + count) / 8));
     for (let i = 0; i < bytes.length; i++) {
       words[2 * i] = BYTE_TEXT[2 * bytes[i]];
       words[2 * i + 1] = BYTE_TEXT[2 * bytes[i] + 1];

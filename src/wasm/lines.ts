@@ -28,6 +28,16 @@ export interface LinesCore {
   linesPrinted(): number;
 }
 
+/** The split-mode core: assembly/lines.ts's split-mode exports, or ReferenceSplitLines in src/reference/lines.ts. */
+export interface SplitCore extends LinesCore {
+  /** Compacts the lines whose flags ask for printing; returns the bytes of output. */
+  linesEmit(): number;
+  /** The packed items of the last linesProcess or linesFinish: `count` items, their bytes and count + 1 offsets. */
+  packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array };
+  /** Where the chain's answer for each of the `count` items goes (1 = new). */
+  itemFlags(count: number): Uint8Array;
+}
+
 /** Input area sizes tried in turn: the largest that still fits after the bits wins. */
 export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
 
@@ -73,6 +83,29 @@ function bindCore(x: LinesExports, size: number): LinesCore {
     linesRead: () => x.linesRead(),
     linesPrinted: () => x.linesPrinted(),
   };
+}
+
+/** The split-mode SplitCore over exports `x` whose areas hold `size` bytes. */
+function bindSplit(x: LinesExports, size: number): SplitCore {
+  const core = bindCore(x, size);
+  return Object.assign(core, {
+    linesEmit: () => x.linesEmit(),
+    packedItems: (count: number) => {
+      const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets(), count + 1);
+      return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
+    },
+    itemFlags: (count: number) => area(x, x.linesFlags(), count),
+  });
+}
+
+/** Binds assembly/lines.ts in split mode in a small instance of its own, which holds no bits: it only splits, packs and compacts. */
+export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES): SplitCore {
+  const instance = instantiate(8, 1);
+  if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
+  const x: LinesExports = instance;
+  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
+  if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
+  return bindSplit(x, size);
 }
 
 /** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
@@ -146,42 +179,34 @@ export class LineDeduper {
  */
 export class ChainLineDeduper extends LineDeduper {
   private readonly chain: ScalableBloomFilter;
-  private readonly x: LinesExports;
+  private readonly split: SplitCore;
 
-  /** Splits for `chain`; prints the lines already seen when `printSeen`. */
-  constructor(chain: ScalableBloomFilter, printSeen: boolean, sizes = SPLIT_AREA_SIZES) {
-    // An instance of its own that holds no bits: it only splits, packs and compacts.
-    const instance = instantiate(8, 1);
-    if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
-    const x: LinesExports = instance;
-    const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
-    if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
-    super(bindCore(x, size));
+  /** Splits for `chain` with `split` (the wasm split-mode core by default); prints the lines already seen when `printSeen`. */
+  constructor(chain: ScalableBloomFilter, printSeen: boolean, split: SplitCore = wasmSplitLines(printSeen)) {
+    super(split);
     this.chain = chain;
-    this.x = x;
+    this.split = split;
   }
 
   override push(n: number): Uint8Array[] {
-    this.decide(this.x.linesProcess(n));
-    return this.collect(this.x.linesEmit());
+    this.decide(this.split.linesProcess(n));
+    return this.collect(this.split.linesEmit());
   }
 
   override finish(): Uint8Array[] {
-    const count = this.x.linesFinish();
+    const count = this.split.linesFinish();
     if (count === 0) return this.collect(0);
     this.decide(count);
-    return this.collect(this.x.linesEmit());
+    return this.collect(this.split.linesEmit());
   }
 
   /** Writes the chain's answer for each of the `count` packed items into the flags area, in order. */
   private decide(count: number): void {
     if (count === 0) return;
-    const x = this.x;
-    const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets(), count + 1);
-    const bytes = area(x, x.linesPacked(), offsets[count]);
-    const flags = area(x, x.linesFlags(), count);
+    const { bytes, offsets } = this.split.packedItems(count);
+    const flags = this.split.itemFlags(count);
     let first = 0;
-    if (x.linesStreamEnd() === 3) {
+    if (this.split.linesStreamEnd() === 3) {
       // Item 0 ends the streamed line: the pieces are its start (their \r held back, as in the item).
       let length = offsets[1];
       for (const piece of this.pieces) length += piece.length;
