@@ -3,7 +3,9 @@
 
 import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
-import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
+import {
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
+} from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
   schemeOption, type FilterOptions, type Scheme,
@@ -86,9 +88,9 @@ export class BloomFilter {
     this.counts = new SharedCounts(buffer);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
+  /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -152,7 +154,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.counts.newAddCount;
+    return Math.min(this.counts.newAddCount, MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -174,13 +176,13 @@ export class BloomFilter {
     return copy;
   }
 
-  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum. */
+  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum, saturated at 2^53 - 1. */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
     if (this.array instanceof SharedBitArray) this.array.orFrom(other.array.bytes);
     else orInto(this.array.bytes, other.array.bytes);
     this.counts.setCount = popcount(this.array.bytes);
-    this.counts.newAddCount += other.counts.newAddCount;
+    this.counts.newAddCount = saturatedSum(this.addedCount(), other.addedCount());
     return this;
   }
 
