@@ -12,7 +12,7 @@
 // instance per thread over one imported shared memory, so the regions an
 // item passes through cannot be fixed addresses there:
 //
-//   [statics][shared header 512 B][bits ...][work area][work area]...
+//   [statics][shared header 2 KiB][bits ...][work area][work area]...
 //
 // The work area, from the probe positions to the end of scratch, is one
 // instance's own; JS picks a free one (src/wasm/shared-memory.ts) and passes
@@ -69,8 +69,8 @@ export const WORK_AREA_SIZE: usize = SCRATCH_PTR + SCRATCH_SIZE - WORK_PTR;
  */
 export const SHARED_HEADER_PTR: usize = (__heap_base + 63) & ~63;
 
-/** Bytes of the shared header. */
-export const SHARED_HEADER_SIZE: usize = 512;
+/** Bytes of the shared header: the counters, then a u32 per work area the memory can hold (256). */
+export const SHARED_HEADER_SIZE: usize = 2048;
 
 /** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
 export const BITS_PTR: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : SCRATCH_PTR + SCRATCH_SIZE;

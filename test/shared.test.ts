@@ -1,6 +1,7 @@
 // The shared filter in one thread: share() and attach(), the handle, the
 // parity of the shared builds (wasm and reference) with the plain filters,
 // and the errors. The threads themselves are in test/shared-workers.test.ts.
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BloomAllocationError, BloomFilter, BloomTypeError, SCHEMES, type Scheme } from '../src/index.js';
@@ -177,6 +178,27 @@ describe('errors', () => {
     expect(attached.length).toBe(255);
     attached[254].add('last');
     expect(owner.has('last')).toBe(true);
+  });
+
+  it('gives work areas back when attached filters are collected, so attaching never runs out (dist/, with --expose-gc)', () => {
+    const script = `
+      import { BloomFilter } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
+      const owner = new BloomFilter(1000, 3, { shared: true });
+      const handle = owner.share();
+      const before = handle.memory.buffer.byteLength;
+      for (let round = 0; round < 10; round++) {
+        for (let i = 0; i < 150; i++) BloomFilter.attach(handle).add('item ' + round + ' ' + i);
+        globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      console.log(JSON.stringify({ has: owner.has('item 9 149'), areas: (handle.memory.buffer.byteLength - before) / 131072 }));
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const { has, areas } = JSON.parse(out);
+    expect(has).toBe(true);
+    // 1,500 attaches in rounds of 150; without reuse the 256th would throw.
+    expect(areas).toBeGreaterThanOrEqual(150);
+    expect(areas).toBeLessThan(256);
   });
 
   it('refuses line dedupe (bloom dedupe) over a shared filter', () => {

@@ -1,11 +1,12 @@
 // The shared memory of a shared filter (assembly/shared.ts), seen from JS:
 // how big to make it, and which work area each thread's instance gets.
 //
-//   [statics][shared header 512 B][bits][work area][work area]...
+//   [statics][shared header 2 KiB][bits][work area][work area]...
 //
 // The header holds the two u64 counters (+0 bitsSet, +8 addedCount; the
 // wasm side changes them with atomic adds) and from +64 a table of
-// FREE_SLOTS u32 page numbers of work areas given back. A work area is
+// MAX_WORK_AREAS u32 page numbers of work areas given back: room for every
+// area the memory can ever hold, so none is lost. A work area is
 // where one instance stages items (its scratch, batch tables and probe
 // positions); an instance must own its area alone. attach() takes one from
 // the table with a compare-exchange, or else grows the memory by one area:
@@ -21,8 +22,9 @@ import { compiledSharedModule } from './module.js';
 /** Bytes in a wasm page. */
 const PAGE = 65536;
 
-/** Entries in the free work-area table of the header. */
-const FREE_SLOTS = 64;
+
+/** Work areas a shared memory may hold at once (its maximum is sized for them), and entries in the free table. */
+export const MAX_WORK_AREAS = 256;
 
 /** Byte offset, from the header, of the free work-area table. */
 const FREE_TABLE = 64;
@@ -71,8 +73,6 @@ function bitsPages(bits: number): number {
   return Math.ceil((sharedLayout().bitsPtr + sharedBitsBytes(bits)) / PAGE);
 }
 
-/** Work areas a shared memory may hold at once (its maximum is sized for them). */
-export const MAX_WORK_AREAS = 256;
 
 /**
  * A new zeroed shared memory for an m-bit filter, with room to grow by
@@ -100,7 +100,7 @@ export function holdsBits(memory: WebAssembly.Memory, bits: number): boolean {
 
 /** The free work-area table of `memory`'s header, as Int32 for Atomics. */
 function freeTable(memory: WebAssembly.Memory): Int32Array {
-  return new Int32Array(memory.buffer, sharedLayout().headerPtr + FREE_TABLE, FREE_SLOTS);
+  return new Int32Array(memory.buffer, sharedLayout().headerPtr + FREE_TABLE, MAX_WORK_AREAS);
 }
 
 /**
@@ -110,7 +110,7 @@ function freeTable(memory: WebAssembly.Memory): Int32Array {
  */
 export function claimWorkArea(memory: WebAssembly.Memory, bits: number): number {
   const table = freeTable(memory);
-  for (let i = 0; i < FREE_SLOTS; i++) {
+  for (let i = 0; i < MAX_WORK_AREAS; i++) {
     const page = Atomics.load(table, i);
     if (page !== 0 && Atomics.compareExchange(table, i, page, 0) === page) return page * PAGE;
   }
@@ -123,11 +123,11 @@ export function claimWorkArea(memory: WebAssembly.Memory, bits: number): number 
   }
 }
 
-/** Gives a work area back for a later claimWorkArea; when the table is full, the area stays unused. */
+/** Gives a work area back for a later claimWorkArea (the table has an entry for every area there can be). */
 function releaseWorkArea(memory: WebAssembly.Memory, workArea: number): void {
   const table = freeTable(memory);
   const page = workArea / PAGE;
-  for (let i = 0; i < FREE_SLOTS; i++) {
+  for (let i = 0; i < MAX_WORK_AREAS; i++) {
     if (Atomics.compareExchange(table, i, 0, page) === 0) return;
   }
 }
