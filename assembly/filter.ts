@@ -21,12 +21,30 @@ export let blocks: u64 = 0;
 // every thread, so they live in the shared header instead of the globals
 // above, and change by atomic adds: bitsSet stays exact (each 0-to-1
 // transition is seen by exactly one atomic OR), and addedCount counts the
-// adds that reported a new item, in whichever thread they ran.
+// adds that reported a new item, in whichever thread they ran. An instance
+// sums its own counts first and adds them to the header once per exported
+// call (flushCounts, from assembly/shared.ts): one atomic add per item would
+// make every thread's every add write the same cache line.
 
 /** Shared build: the u64 count of 1 bits, in the shared header. */
 const SHARED_SET_COUNT_PTR: usize = SHARED_HEADER_PTR;
 /** Shared build: the u64 count of adds that set a bit, in the shared header. */
 const SHARED_ADD_COUNT_PTR: usize = SHARED_HEADER_PTR + 8;
+
+/** Shared build: this instance's counts not yet added to the header. */
+let pendingSetCount: u64 = 0;
+let pendingAddCount: u64 = 0;
+
+/** Shared build: adds this instance's pending counts to the shared counters. */
+export function flushCounts(): void {
+  if (ASC_FEATURE_THREADS) {
+    if (pendingAddCount == 0) return;
+    atomic.add<u64>(SHARED_SET_COUNT_PTR, pendingSetCount);
+    atomic.add<u64>(SHARED_ADD_COUNT_PTR, pendingAddCount);
+    pendingSetCount = 0;
+    pendingAddCount = 0;
+  }
+}
 
 /** The number of 1 bits (the shared counter in the shared build). */
 export function setCountNow(): u64 {
@@ -79,10 +97,8 @@ export function byteLength(): u64 {
 // @ts-ignore: decorator
 @inline export function countAdd(fresh: u32): bool {
   if (ASC_FEATURE_THREADS) {
-    if (fresh) {
-      atomic.add<u64>(SHARED_SET_COUNT_PTR, <u64>fresh);
-      atomic.add<u64>(SHARED_ADD_COUNT_PTR, 1);
-    }
+    pendingSetCount += <u64>fresh;
+    if (fresh) pendingAddCount++;
     return fresh != 0;
   }
   setCount += <u64>fresh;

@@ -11,14 +11,42 @@
 // their memory and grow it.
 
 export {
-  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, add, addBatch, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
+  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
   checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
   intersectScratch, newAdds, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
-  setCounters, shardPositions, streamAdd, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
+  setCounters, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
   unionScratch,
 } from "./index";
 
 import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
+import { flushCounts } from "./filter";
+import { add as addOne, streamAdd as streamAddOne } from "./index";
+import { addBatch as addChunk } from "./batch";
+
+// The three ways to add: each counts its adds in the instance, then adds the
+// counts to the shared header once (assembly/filter.ts, flushCounts), so the
+// counters are up to date when the call returns.
+
+/** Adds the item in scratch (as assembly/index.ts add). */
+export function add(len: u32, wide: bool): bool {
+  const fresh = addOne(len, wide);
+  flushCounts();
+  return fresh;
+}
+
+/** Ends a streamed item and adds it (as assembly/index.ts streamAdd). */
+export function streamAdd(): bool {
+  const fresh = streamAddOne();
+  flushCounts();
+  return fresh;
+}
+
+/** Adds a staged chunk (as assembly/batch.ts addBatch). */
+export function addBatch(count: u32, wide: bool): u32 {
+  const fresh = addChunk(count, wide);
+  flushCounts();
+  return fresh;
+}
 
 /** Offset of the shared header (counters and the free work-area table). */
 export function sharedHeaderPtr(): usize {

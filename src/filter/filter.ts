@@ -1,6 +1,8 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
 // sets the same bits; the parity tests hold them together.
+// Over 300 lines because it is the whole public class in one place: every
+// method is a few lines that check arguments and call the engine.
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
