@@ -12,7 +12,7 @@
 // instance per thread over one imported shared memory, so the regions an
 // item passes through cannot be fixed addresses there:
 //
-//   [statics][shared header 2 KiB][bits ...][work area][work area]...
+//   [statics][shared header 18 KiB][bits ...][work area][work area]...
 //
 // The work area, from the probe positions to the end of scratch, is one
 // instance's own; JS picks a free one (src/wasm/shared-memory.ts) and passes
@@ -64,13 +64,20 @@ export const WORK_AREA_SIZE: usize = SCRATCH_PTR + SCRATCH_SIZE - WORK_PTR;
 /**
  * Shared build only: the header of the shared memory, before the bits. It
  * holds the bitsSet and addedCount counters (u64 at +0 and +8, changed with
- * atomic adds) and, from +64, the table of free work areas that
- * src/wasm/shared-memory.ts keeps.
+ * atomic adds), from +64 the table of free work areas that
+ * src/wasm/shared-memory.ts keeps (a u32 for each of 256), and from
+ * STRIPES_OFFSET the stripe lock words of assembly/stripe.ts.
  */
 export const SHARED_HEADER_PTR: usize = (__heap_base + 63) & ~63;
 
-/** Bytes of the shared header: the counters, then a u32 per work area the memory can hold (256). */
-export const SHARED_HEADER_SIZE: usize = 2048;
+/** Offset of the stripe lock words in the shared header. */
+export const STRIPES_OFFSET: usize = 2048;
+
+/** Stripe lock words: an item's add holds the one its first probe picks (assembly/stripe.ts). */
+export const STRIPES: u32 = 4096;
+
+/** Bytes of the shared header: counters, free work-area table, stripe locks. */
+export const SHARED_HEADER_SIZE: usize = STRIPES_OFFSET + (<usize>STRIPES << 2);
 
 /** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
 export const BITS_PTR: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : SCRATCH_PTR + SCRATCH_SIZE;

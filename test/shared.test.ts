@@ -9,6 +9,7 @@ import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { wasmLines } from '../src/wasm/lines.js';
 import { SHARED_ABI } from '../src/wasm/abi.js';
 import { compiledSharedModule } from '../src/wasm/module.js';
+import { sharedLayout } from '../src/wasm/shared-memory.js';
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
@@ -74,6 +75,25 @@ describe('the shared build', () => {
     }
     expect(WebAssembly.Module.imports(compiledSharedModule()).map(({ module, name, kind }) => `${module}.${name}:${kind}`).sort())
       .toEqual(['env.memory:memory', 'env.workArea:global']);
+  });
+});
+
+describe('stripe locks', () => {
+  it('are taken over from a holder that never lets go (a worker terminated mid-add), so adds go on', () => {
+    const filter = new BloomFilter(10_000, 7, { shared: true });
+    const { memory } = filter.share();
+    // Every lock word held by token 9999, as if its thread had died holding them all.
+    const words = new Int32Array(memory.buffer, sharedLayout().headerPtr + 2048, 4096);
+    words.fill(9999);
+    expect(filter.add('after the holder died')).toBe(true);
+    expect(filter.addMany(['one more', 'after the holder died'])).toEqual(new Uint8Array([1, 0]));
+    // Taken over, then freed: the words of the two new items are 0 again (the
+    // repeat, all of whose bits were set, took no lock).
+    expect(words.filter((w) => w === 0).length).toBe(2);
+    const twin = new ReferenceFilter(10_000, 7, { shared: true });
+    new Int32Array(twin.share().buffer, 64, 4096).fill(9999);
+    expect(twin.add('after the holder died')).toBe(true);
+    expect(twin.add('after the holder died')).toBe(false);
   });
 });
 
@@ -160,7 +180,7 @@ describe('errors', () => {
     }
     expect(() => ReferenceFilter.attach(good as never)).toThrow(/^handle.kind must be "bloomwasm\/reference.SharedFilter"/);
     const twin = new ReferenceFilter(1000, 3).share();
-    expect(() => ReferenceFilter.attach({ ...twin, buffer: new SharedArrayBuffer(8) })).toThrow(/^handle.buffer must be a SharedArrayBuffer of at least 144 bytes/);
+    expect(() => ReferenceFilter.attach({ ...twin, buffer: new SharedArrayBuffer(8) })).toThrow(/^handle.buffer must be a SharedArrayBuffer of at least 16576 bytes/);
   });
 
   it('throws BloomAllocationError once the shared memory holds its maximum of work areas, and the filters already attached still work', () => {

@@ -17,7 +17,7 @@ import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
-  checkReferenceHandle, COUNTERS_BYTES, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes,
+  BITS_OFFSET, checkReferenceHandle, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes, Stripes,
   type Counts, type ReferenceSharedHandle,
 } from './shared.js';
 import { checksum } from './checksum.js';
@@ -40,6 +40,8 @@ export class BloomFilter {
   private counts: Counts;
   /** The shared buffer, when the bits live in one. */
   private buffer: SharedArrayBuffer | undefined;
+  /** Its stripe locks, which make a shared add exactly once. */
+  private stripes: Stripes | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. `{ shared: true }` as in bloomwasm. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -51,6 +53,7 @@ export class BloomFilter {
     this.array = new BitArray(this.bits);
     this.counts = new LocalCounts();
     this.buffer = undefined;
+    this.stripes = undefined;
     if (checkShared(options)) this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
   }
 
@@ -84,8 +87,9 @@ export class BloomFilter {
   /** Puts the bits and counters in `buffer` (whose contents they become). */
   private useBuffer(buffer: SharedArrayBuffer): void {
     this.buffer = buffer;
-    this.array = new SharedBitArray(this.bits, buffer, COUNTERS_BYTES);
+    this.array = new SharedBitArray(this.bits, buffer, BITS_OFFSET);
     this.counts = new SharedCounts(buffer);
+    this.stripes = new Stripes(buffer);
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
@@ -109,8 +113,14 @@ export class BloomFilter {
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
   add(item: string | Uint8Array): boolean {
-    let fresh = 0;
-    for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
+    const positions = this.positions(item);
+    const setAll = (): number => {
+      let fresh = 0;
+      for (const p of positions) if (this.array.set(p)) fresh++;
+      return fresh;
+    };
+    // Shared: under the item's stripe lock, so that one thread alone is told it is new.
+    const fresh = this.stripes === undefined ? setAll() : this.stripes.holding(this.stripes.stripeOf(positions[0]), setAll);
     this.counts.count(fresh);
     return fresh > 0;
   }
