@@ -1,12 +1,14 @@
 // The shared memory of a shared filter (assembly/shared.ts), seen from JS:
 // how big to make it, and which work area each thread's instance gets.
 //
-//   [statics][shared header 2 KiB][bits][work area][work area]...
+//   [statics][shared header 18 KiB][bits][work area][work area]...
 //
 // The header holds the two u64 counters (+0 bitsSet, +8 addedCount; the
 // wasm side changes them with atomic adds) and from +64 a table of
 // MAX_WORK_AREAS u32 page numbers of work areas given back: room for every
-// area the memory can ever hold, so none is lost. A work area is
+// area the memory can ever hold, so none is lost; from +2048 the stripe
+// lock words that only the wasm side touches (assembly/stripe.ts). A work
+// area is
 // where one instance stages items (its scratch, batch tables and probe
 // positions); an instance must own its area alone. attach() takes one from
 // the table with a compare-exchange, or else grows the memory by one area:
@@ -14,7 +16,7 @@
 // at once get different areas. An area goes back to the table when the
 // filter that held it is garbage-collected (a FinalizationRegistry); a
 // thread that ends first keeps its area, and the memory is that much
-// bigger (WORK_AREA_PAGES pages) until every thread drops the memory.
+// bigger (workAreaPages pages) until every thread drops the memory.
 
 import { BloomAllocationError } from '../errors.js';
 import { compiledSharedModule } from './module.js';
