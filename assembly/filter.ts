@@ -17,13 +17,13 @@ export const SCHEME_XXH64 = 0;
 export const SCHEME_POLY = 1;
 export const SCHEME_BYTESUM = 2;
 
-/** m, k, scheme and seed of this instance's filter; the counters of set bits and of new adds. */
+/** m, k, scheme and seed of this instance's filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;
 export let hashes: i32 = 1;
 export let scheme: i32 = SCHEME_XXH64;
 export let seed: u64 = 0;
 export let setCount: u64 = 0;
-export let newAddCount: u64 = 0;
+export let addedCount: u64 = 0;
 export let streamWide: bool = false;
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
 export let itemKey: u64 = 0;
@@ -92,7 +92,7 @@ export function setProbedAt(probes: usize): bool {
     if (setBit(load<u64>(probes + (<usize>i << 3)))) fresh++;
   }
   setCount += fresh;
-  if (fresh) newAddCount++;
+  if (fresh) addedCount++;
   return fresh != 0;
 }
 
@@ -134,7 +134,7 @@ export function exportProbed(): void {
 export function clear(): void {
   clearBits(byteLength());
   setCount = 0;
-  newAddCount = 0;
+  addedCount = 0;
 }
 
 /**
@@ -157,9 +157,9 @@ export function recount(): u64 {
 }
 
 /** Sets both counters, for a copy or a load whose bits were written from JS. */
-export function restoreCounters(set: u64, adds: u64): void {
+export function restoreCounters(set: u64, added: u64): void {
   setCount = set;
-  newAddCount = adds;
+  addedCount = added;
 }
 
 /** Starts a streamed item, for items longer than the scratch region. */

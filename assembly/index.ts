@@ -5,7 +5,7 @@
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { byteLength, exportProbed, itemKey, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import { addedCount as addedCountNow, byteLength, exportProbed, itemKey, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
@@ -71,9 +71,9 @@ export function bitsSet(): f64 {
   return <f64>setCount;
 }
 
-/** Adds that set at least one bit. */
-export function newAdds(): f64 {
-  return <f64>newAddCount;
+/** addedCount: the adds that set at least one bit. */
+export function addedCount(): f64 {
+  return <f64>addedCountNow;
 }
 
 /** Offset of the scratch region. */
@@ -116,9 +116,9 @@ export function recountBits(): f64 {
   return <f64>recount();
 }
 
-/** Sets the counters of set bits and of new adds (both below 2^53). */
-export function setCounters(set: f64, adds: f64): void {
-  restoreCounters(<u64>set, <u64>adds);
+/** Sets the counters of set bits and of added items (both below 2^53). */
+export function setCounters(set: f64, added: f64): void {
+  restoreCounters(<u64>set, <u64>added);
 }
 
 /** The 1 bits among the first `len` bytes of scratch. */
@@ -151,7 +151,7 @@ export {
   linesRead, linesStreamEnd,
 } from "./lines";
 
-// A Bitmap (seed 004) is an instance of this same module configured by
+// A Bitmap (the bitmap article's set of integers) is an instance of this same module configured by
 // bitmapConfigure instead of configure; see assembly/bitmap.ts.
 export {
   bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,

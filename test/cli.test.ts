@@ -33,7 +33,7 @@ function firstOccurrences(bytes: Buffer): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-describe('bloom shell: the seed 001 protocol', () => {
+describe('bloom shell: the SSTable command protocol', () => {
   it('apple and banana are disjoint: {30, 24, 18} and {9, 51, 93}', () => {
     const r = bloom(['shell'], 'BLOOM-NEW\nBLOOM-ADD apple\nBLOOM-CHECK apple\nBLOOM-CHECK banana\nBLOOM-BITS\nBLOOM-COUNT\n');
     const [apple, banana, bits, count] = text(r).split('\n');

@@ -49,7 +49,7 @@ describe('single-op staging paths match the reference', () => {
     samePositions('poly', 99_991, 16, extremes);
   });
 
-  it('poly: the seed 000 example, positions (h1 + i*h2) mod m', () => {
+  it('poly: the SeenFilter exercise example, positions (h1 + i*h2) mod m', () => {
     const f = new BloomFilter(16, 3, { scheme: 'poly' });
     expect(f.positions('cats.io')).toEqual([1, 2, 3]);
     expect(f.positions('dogs.io')).toEqual([9, 8, 7]);

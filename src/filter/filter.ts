@@ -45,9 +45,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS);
+  /** A filter sized for `capacity` items at `falsePositiveRate`. */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS);
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -162,9 +162,9 @@ export class BloomFilter {
     return a.clone().intersect(b);
   }
 
-  private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
+  private combine(other: BloomFilter, operation: 'union' | 'intersect', addedCount: number): void {
     this.engine.combine(other.engine, operation);
-    this.engine.setCounters(this.bitsSet(), adds);
+    this.engine.setCounters(this.bitsSet(), addedCount);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */

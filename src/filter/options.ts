@@ -6,7 +6,7 @@ import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.j
 /** The hash schemes. Their ids (the index here) are part of the file format. */
 export const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
 
-/** A hash scheme name: `xxh64` (default), `poly` (seed 000) or `bytesum` (seed 001). */
+/** A hash scheme name: `xxh64` (default), `poly` (the SeenFilter exercise) or `bytesum` (the SSTable exercise). */
 export type Scheme = (typeof SCHEMES)[number];
 
 /**

@@ -1,4 +1,4 @@
-// Sizing math for a Bloom filter of m bits, n items and k hashes.
+// Sizing math for a Bloom filter of m bits, capacity n items and k hashes.
 // False-positive rate: Bloom, "Space/Time Trade-offs in Hash Coding with
 // Allowable Errors", CACM 13(7), 1970; the optimum and the lower bound are
 // derived in Broder and Mitzenmacher, "Network Applications of Bloom
@@ -20,37 +20,37 @@ function checkRate(parameter: string, value: unknown): number {
 }
 
 /** Bits for n items at false-positive rate p: ceil(-n ln p / (ln 2)^2). */
-export function optimalBits(expectedItems: number, falsePositiveRate: number): number {
-  const n = checkCount('expectedItems', expectedItems);
+export function optimalBits(capacity: number, falsePositiveRate: number): number {
+  const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   return Math.ceil((-n * Math.log(p)) / (Math.LN2 * Math.LN2));
 }
 
 /** Hashes that minimise the false-positive rate: max(1, round((m/n) ln 2)), at most 64. */
-export function optimalHashes(bits: number, expectedItems: number): number {
+export function optimalHashes(bits: number, capacity: number): number {
   const m = checkCount('bits', bits);
-  const n = checkCount('expectedItems', expectedItems);
+  const n = checkCount('capacity', capacity);
   return Math.min(MAX_HASHES, Math.max(1, Math.round((m / n) * Math.LN2)));
 }
 
-/** Expected false-positive rate after n items: (1 - e^(-kn/m))^k. */
-export function falsePositiveRate(bits: number, expectedItems: number, hashes: number): number {
+/** Expected false-positive rate once n = capacity items are in: (1 - e^(-kn/m))^k. */
+export function falsePositiveRate(bits: number, capacity: number, hashes: number): number {
   const m = checkCount('bits', bits);
   const k = checkCount('hashes', hashes);
-  if (typeof expectedItems !== 'number') throw new BloomTypeError('expectedItems', expectedItems, 'a non-negative integer');
-  if (!Number.isSafeInteger(expectedItems) || expectedItems < 0) {
-    throw new BloomRangeError('expectedItems', expectedItems, 'a non-negative integer');
+  if (typeof capacity !== 'number') throw new BloomTypeError('capacity', capacity, 'a non-negative integer');
+  if (!Number.isSafeInteger(capacity) || capacity < 0) {
+    throw new BloomRangeError('capacity', capacity, 'a non-negative integer');
   }
-  return Math.pow(1 - Math.exp((-k * expectedItems) / m), k);
+  return Math.pow(1 - Math.exp((-k * capacity) / m), k);
 }
 
 /**
  * The information-theoretic lower bound on bits for n items at rate p,
  * n log2(1/p) / ln 2 = 1.44 n log2(1/p): no filter with these guarantees
- * can be smaller (seed 003). A real value, not rounded.
+ * can be smaller (the visited-queue article derives it). A real value, not rounded.
  */
-export function minimumBits(expectedItems: number, falsePositiveRate: number): number {
-  const n = checkCount('expectedItems', expectedItems);
+export function minimumBits(capacity: number, falsePositiveRate: number): number {
+  const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   return (n * Math.log2(1 / p)) / Math.LN2;
 }
@@ -59,16 +59,16 @@ export function minimumBits(expectedItems: number, falsePositiveRate: number): n
  * The m and k that forCapacity builds: m = optimalBits(n, p) and
  * k = optimalHashes(m, n), refused when m exceeds `maxBits`.
  */
-export function capacityParams(expectedItems: number, rate: number, maxBits: number): { bits: number; hashes: number } {
-  const bits = optimalBits(expectedItems, rate);
+export function capacityParams(capacity: number, rate: number, maxBits: number): { bits: number; hashes: number } {
+  const bits = optimalBits(capacity, rate);
   if (bits > maxBits) {
     throw new BloomRangeError(
-      'expectedItems',
-      expectedItems,
+      'capacity',
+      capacity,
       `small enough that ${bits} bits (needed at falsePositiveRate ${rate}) stay within ${maxBits}`,
     );
   }
-  return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
+  return { bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
 }
 
 /**

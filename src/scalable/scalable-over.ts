@@ -86,8 +86,8 @@ function packUtf8(list: readonly Item[]): { bytes: Uint8Array; offsets: Uint32Ar
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
 export class ScalableBloomFilterOver<F extends ChainFilter> {
-  /** n_0: the first member's capacity. */
-  readonly initialCapacity: number;
+  /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
+  readonly capacity: number;
   /** The bound on the compound false-positive rate. */
   readonly falsePositiveRate: number;
   /** s: capacity factor from one member to the next. */
@@ -121,7 +121,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
       ? (options as unknown as Restored<F>)[RESTORED]
       : undefined;
     this.plan = restored ? restored.plan : checkScalableOptions(options);
-    this.initialCapacity = this.plan.initialCapacity;
+    this.capacity = this.plan.capacity;
     this.falsePositiveRate = this.plan.falsePositiveRate;
     this.growth = this.plan.growth;
     this.tightening = this.plan.tightening;
