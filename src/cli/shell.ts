@@ -15,7 +15,8 @@ import { guard, parse } from './common.js';
 /** The help text of `bloom shell`. */
 export const HELP = `Usage: bloom shell
 
-Reads commands from stdin, one per line, and answers on stdout (the SSTable command protocol):
+Reads commands from stdin, one per line, and answers on stdout, in the SSTable
+command protocol:
   BLOOM-NEW [m k [scheme]]  reset to an empty filter; default m=100 k=3 bytesum
   BLOOM-ADD <key>           add key (prints nothing)
   BLOOM-CHECK <key>         print MAYBE or NO

@@ -9,8 +9,10 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
+  type FilterOptions, type Scheme,
 } from './options.js';
+import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 
@@ -45,9 +47,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `capacity` items at `falsePositiveRate`. */
+  /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS);
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -116,9 +118,9 @@ export class BloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill: (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount(). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** An independent copy with the same parameters, bits and counters. */
@@ -191,6 +193,33 @@ export class BloomFilter {
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
     filter.engine.setCounters(header.bitsSet, header.addedCount);
+    return filter;
+  }
+
+  /**
+   * The bits as an Apache Parquet split-block Bloom filter bitset, the bytes
+   * that follow a column chunk's BloomFilterHeader (docs/SCHEMES.md,
+   * "Parquet interoperability"). Only an `sbbf` filter with seed 0 has that
+   * layout; any other throws BloomRangeError naming the scheme or seed.
+   */
+  toParquet(): Uint8Array {
+    checkParquetFilter(this);
+    return this.bitArray();
+  }
+
+  /**
+   * An `sbbf` filter (bits = 8 · bitset.length, hashes 8, seed 0) holding a
+   * Parquet column chunk's bitset, copied. Throws BloomTypeError unless it is
+   * a Uint8Array, BloomRangeError unless its length is a positive multiple of
+   * 32. A bitset does not record its item count: addedCount() is the rounded
+   * estimatedCount() of its set bits.
+   */
+  static fromParquet(bitset: Uint8Array): BloomFilter {
+    const bits = checkParquetBitset(bitset);
+    const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
+    filter.engine.bitsView().set(bitset);
+    filter.engine.recountBits();
+    filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
 }
