@@ -1,4 +1,4 @@
-// The browser bundle in a real Chromium: the seed vectors and a few thousand
+// The browser bundle in a real Chromium: the worked examples and a few thousand
 // fast-check parity vectors run in the page and must equal Node's results
 // (the wasm build and the reference twin) bit for bit; construction is
 // synchronous on the main thread.
@@ -117,7 +117,7 @@ describeBrowser('the browser bundle in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('runs the seed vectors with the published numbers, equal to Node', async () => {
+  it('runs the worked examples of the source documents with their published numbers, equal to Node', async () => {
     const inPage = await page.evaluate(() => (window as unknown as { runSeeds(): unknown }).runSeeds());
     const wasm = await import('../dist/index.js');
     const reference = await import('../dist/reference/index.js');
