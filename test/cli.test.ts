@@ -1,5 +1,7 @@
 // The `bloom` command, run as a real process: node dist/cli/main.js.
 // `npm test` builds first; run `npm run build` before running this file alone.
+// Over 300 lines on purpose: every subcommand shares the process runner
+// and temporary-file helpers below.
 
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
