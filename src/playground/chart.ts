@@ -1,8 +1,10 @@
 // The playground's chart: the false-positive rate against the items added,
-// the theory (1 - e^(-kn/m))^k (Bloom 1970) as a curve and measured points
-// from never-added probes, with the planned rate as a dashed line.
+// the theory as a curve ((1 - e^(-kn/m))^k, Bloom 1970; the blocked formula
+// under sbbf) and measured points from never-added probes, with the planned
+// rate as a dashed line.
 
-import { falsePositiveRate, type BloomFilter } from '../index.js';
+import type { BloomFilter } from '../index.js';
+import { theoryRate } from './blocks.js';
 import { fmt, fmtRate } from './format.js';
 
 /** Never-added items checked per measured point. */
@@ -48,7 +50,7 @@ export function renderChart(canvas: HTMLCanvasElement, summary: HTMLElement, dat
   // (or the n at which k is optimal for this m: n = m ln 2 / k).
   const reach = data.plannedCapacity ?? Math.max(1, Math.round((m * Math.LN2) / k));
   const xMax = Math.max(10, Math.ceil(Math.max(data.addedCount * 1.1, reach) / 10) * 10);
-  const theoryAtEnd = falsePositiveRate(m, xMax, k);
+  const theoryAtEnd = theoryRate(filter, xMax);
   const yMax = Math.min(1, Math.max(0.01, theoryAtEnd, ...points.map((p) => p.rate)) * 1.1);
   const px = (v: number) => left + (v / xMax) * (W - left - right);
   const py = (v: number) => H - bottom - (v / yMax) * (H - top - bottom);
@@ -103,7 +105,8 @@ export function renderChart(canvas: HTMLCanvasElement, summary: HTMLElement, dat
   ctx.beginPath();
   for (let i = 0; i <= 200; i++) {
     const v = (xMax * i) / 200;
-    const y = Math.pow(1 - Math.exp((-k * v) / m), k);
+    // The classic formula inline: falsePositiveRate takes whole item counts only.
+    const y = filter.scheme === 'sbbf' ? theoryRate(filter, v) : Math.pow(1 - Math.exp((-k * v) / m), k);
     if (i === 0) ctx.moveTo(px(v), py(y));
     else ctx.lineTo(px(v), py(y));
   }
@@ -121,7 +124,7 @@ export function renderChart(canvas: HTMLCanvasElement, summary: HTMLElement, dat
   ctx.fillStyle = '#1e3a8a';
   ctx.fillRect(left, 13, 18, 3);
   ctx.fillStyle = '#111827';
-  ctx.fillText('theory (1 − e^(−kn/m))^k', left + 24, 15);
+  ctx.fillText(filter.scheme === 'sbbf' ? 'theory (split-block formula)' : 'theory (1 − e^(−kn/m))^k', left + 24, 15);
   ctx.fillStyle = '#c2410c';
   ctx.beginPath();
   ctx.arc(left + 269, 15, 4, 0, 2 * Math.PI);
@@ -131,5 +134,5 @@ export function renderChart(canvas: HTMLCanvasElement, summary: HTMLElement, dat
 
   const last = points[points.length - 1];
   summary.textContent =
-    `After ${fmt.format(last.n)} item${last.n === 1 ? '' : 's'}: measured ${fmtRate(last.rate)}, theory ${fmtRate(falsePositiveRate(m, last.n, k))}.`;
+    `After ${fmt.format(last.n)} item${last.n === 1 ? '' : 's'}: measured ${fmtRate(last.rate)}, theory ${fmtRate(theoryRate(filter, last.n))}.`;
 }

@@ -1,8 +1,10 @@
 // The playground's grid: one cell per bit of the filter, or, for large m,
-// one cell per run of bits, shaded by how many of them are 1. The positions
-// of the item being typed are outlined.
+// one cell per run of bits, shaded by how many of them are 1; an sbbf
+// filter is drawn as its 256-bit blocks (blocks.ts). The positions of the
+// item being typed are outlined.
 
 import type { BloomFilter } from '../index.js';
+import { describeBit, drawBlocks } from './blocks.js';
 import { fmt } from './format.js';
 
 /** The most grid cells drawn; above this, one cell stands for several bits. */
@@ -15,8 +17,18 @@ export interface Grid {
   readonly cells: readonly HTMLDivElement[];
 }
 
-/** Builds the cells for a filter of `bits` bits into `container` and describes them in `caption`. */
-export function buildGrid(container: HTMLElement, caption: HTMLElement, bits: number): Grid {
+/** Builds the cells for `filter`'s bits into `container` and describes them in `caption`. */
+export function buildGrid(container: HTMLElement, caption: HTMLElement, filter: BloomFilter): Grid {
+  const bits = filter.bits;
+  if (filter.scheme === 'sbbf') {
+    const picture = drawBlocks(container, bits, MAX_CELLS, (x) => fmt.format(x));
+    if (picture !== null) {
+      container.style.setProperty('--cell', picture.bitsPerCell === 1 ? '9px' : '14px');
+      caption.textContent = picture.caption;
+      return { bitsPerCell: picture.bitsPerCell, cells: picture.cells };
+    }
+  }
+  container.classList.remove('blocks', 'block-cells');
   const perCell = Math.ceil(bits / MAX_CELLS);
   const count = Math.ceil(bits / perCell);
   const numbered = bits <= 128;
@@ -49,7 +61,8 @@ export function renderGrid(container: HTMLElement, grid: Grid, filter: BloomFilt
     const last = Math.min(m, first + perCell);
     let ones = 0;
     for (let p = first; p < last; p++) ones += (bytes[p >> 3] >> (p & 7)) & 1;
-    const title = perCell === 1 ? `bit ${first}: ${ones}` : `bits ${first}–${last - 1}: ${ones} of ${last - first} are 1`;
+    const where = filter.scheme === 'sbbf' && perCell === 1 ? ` (${describeBit(first)})` : '';
+    const title = perCell === 1 ? `bit ${first}${where}: ${ones}` : `bits ${first}–${last - 1}: ${ones} of ${last - first} are 1`;
     if (perCell === 1) {
       cell.classList.toggle('on', ones === 1);
     } else {

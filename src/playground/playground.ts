@@ -9,8 +9,9 @@ import { mulberry32 } from '../cli/mulberry32.js';
 import { measureRate, renderChart, type Point } from './chart.js';
 import { ExamplePlayer, type Example, type ExampleId, type Step } from './examples.js';
 import { fmt, fmtBytes, fmtRate, quote } from './format.js';
+import { formShape } from './blocks.js';
 import { buildGrid, renderGrid, type Grid } from './grid.js';
-import { $, setVerdict, ui } from './ui.js';
+import { $, mode, setVerdict, showMode, ui } from './ui.js';
 
 /** Items per click of the bulk button, and how often the chart is measured meanwhile. */
 const BULK = 1000;
@@ -43,17 +44,6 @@ function randomWord(): string {
 let randomCount = 0;
 let probeCount = 0;
 
-function mode(): 'mk' | 'np' {
-  const checked = ui.paramsForm.querySelector<HTMLInputElement>('input[name=mode]:checked');
-  return checked?.value === 'np' ? 'np' : 'mk';
-}
-
-function showMode(): void {
-  const np = mode() === 'np';
-  ui.npFields.hidden = !np;
-  ui.mkFields.hidden = np;
-}
-
 /** Builds the filter the form describes; on bad input shows the library's error and keeps the old filter. */
 function newFilterFromForm(): boolean {
   const scheme = ui.scheme.value as Scheme;
@@ -80,7 +70,7 @@ function newFilterFromForm(): boolean {
 }
 
 function reset(filter: BloomFilter, plannedCapacity: number | null, plannedRate: number | null): void {
-  const grid = buildGrid(ui.grid, ui.gridCaption, filter.bits);
+  const grid = buildGrid(ui.grid, ui.gridCaption, filter);
   state = { filter, plannedCapacity, plannedRate, added: new Set(), addedUnits: 0, points: [{ n: 0, rate: 0 }], grid };
   ui.log.replaceChildren();
   ui.verdict.replaceChildren();
@@ -247,7 +237,14 @@ const player = new ExamplePlayer({
 });
 
 ui.paramsForm.addEventListener('change', (e) => {
-  if ((e.target as HTMLElement).getAttribute('name') === 'mode') showMode();
+  const name = (e.target as HTMLElement).getAttribute('name');
+  if (name === 'mode') showMode();
+  if (name === 'scheme') {
+    // sbbf takes k = 8 and whole 256-bit blocks: the m/k fields follow.
+    const shape = formShape(ui.scheme.value as Scheme, Number(ui.bits.value), Number(ui.hashes.value));
+    ui.bits.value = String(shape.bits);
+    ui.hashes.value = String(shape.hashes);
+  }
 });
 ui.paramsForm.addEventListener('submit', (e) => {
   e.preventDefault();

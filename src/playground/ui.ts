@@ -1,4 +1,5 @@
-// The playground's elements (index.html), and the verdict line under the item form.
+// The playground's elements (index.html), the form's mode, and the verdict
+// line under the item form.
 
 /** The element with id `id`; throws when index.html lacks it. */
 export function $<T extends HTMLElement>(id: string): T {
@@ -54,4 +55,17 @@ export function setVerdict(kind: 'maybe' | 'no' | 'added', token: string, text: 
   }
   parts.push(document.createTextNode(` ${text}`));
   ui.verdict.replaceChildren(...parts);
+}
+
+/** Whether the form sizes by m and k, or by n and p. */
+export function mode(): 'mk' | 'np' {
+  const checked = ui.paramsForm.querySelector<HTMLInputElement>('input[name=mode]:checked');
+  return checked?.value === 'np' ? 'np' : 'mk';
+}
+
+/** Shows the fields of the form's mode and hides the others. */
+export function showMode(): void {
+  const np = mode() === 'np';
+  ui.npFields.hidden = !np;
+  ui.mkFields.hidden = np;
 }
