@@ -59,7 +59,12 @@ interface Restored<F> {
  * parameter; the symbol key (private to this module) tells them apart.
  */
 export function restoreChain<F extends ChainFilter>(bytes: Uint8Array, kind: ChainKind<F>): ScalableOptions {
-  const restored: Restored<F> = { [RESTORED]: decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64) };
+  return restoredFrom(decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64));
+}
+
+/** The same argument for a chain decoded elsewhere (src/node streams one from a file). @internal */
+export function restoredFrom<F extends ChainFilter>(chain: DecodedChain<F>): ScalableOptions {
+  const restored: Restored<F> = { [RESTORED]: chain };
   return restored as unknown as ScalableOptions;
 }
 
