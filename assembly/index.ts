@@ -155,7 +155,7 @@ export function checksumEnd(): void {
 
 export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
-  linesRead, linesStreamEnd,
+  linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags,
 } from "./lines";
 
 // A Bitmap (seed 004) is an instance of this same module configured by

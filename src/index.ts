@@ -19,7 +19,7 @@ export { Bitmap } from './bitmap/bitmap.js';
 export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap/values.js';
 export { ScalableBloomFilter } from './scalable/scalable.js';
 export { CHAIN_VERSION } from './format/chain.js';
-export { MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
+export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
 
 /** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {

@@ -51,6 +51,19 @@ export interface FileHeader {
 /** The fields a writer supplies. */
 export type HeaderFields = Omit<FileHeader, 'version' | 'payloadLength' | 'checksum'>;
 
+/**
+ * The largest addedCount a file holds: 2^53 - 1, the largest integer a JS
+ * number keeps exact. Counts saturate there (union sums two counts, so 53
+ * self-unions of a one-item filter would pass it), and so every count a
+ * filter reports is one that toBytes writes and fromBytes reads back.
+ */
+export const MAX_ADDED_COUNT = Number.MAX_SAFE_INTEGER;
+
+/** a + b, saturated at MAX_ADDED_COUNT: the addedCount of a union. */
+export function saturatedSum(a: number, b: number): number {
+  return Math.min(a + b, MAX_ADDED_COUNT);
+}
+
 /** Payload bytes for m bits: ceil(m / 8). */
 export function payloadLength(bits: number): number {
   return Math.ceil(bits / 8);
@@ -70,7 +83,7 @@ export function encodeHeader(fields: HeaderFields): Uint8Array {
   view.setBigUint64(FIELD_OFFSETS.seed, fields.seed, true);
   view.setBigUint64(FIELD_OFFSETS.bits, BigInt(fields.bits), true);
   view.setBigUint64(FIELD_OFFSETS.bitsSet, BigInt(fields.bitsSet), true);
-  view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(fields.addedCount), true);
+  view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(Math.min(fields.addedCount, MAX_ADDED_COUNT)), true);
   view.setBigUint64(FIELD_OFFSETS.payloadLength, BigInt(payloadLength(fields.bits)), true);
   return out;
 }
@@ -112,7 +125,8 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
   need('magic', 4);
   const magic = prefix.subarray(0, 4);
   if (!MAGIC.every((b, i) => magic[i] === b)) {
-    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}`);
+    const chain = hex(magic) === '42 4c 4d 43' ? ' (this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile)' : '';
+    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}${chain}`);
   }
   const version = view.getUint16(need('version', 2), true);
   if (version !== FORMAT_VERSION) {
@@ -143,7 +157,7 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
     throw new BloomFormatError('bits', FIELD_OFFSETS.bits, `must be a multiple of ${SBBF_BLOCK_BITS} under sbbf (whole blocks); got ${bits}`);
   }
   const bitsSet = u64('bitsSet', 0, bits, `an integer in [0, bits = ${bits}]`);
-  const addedCount = u64('addedCount', 0, Number.MAX_SAFE_INTEGER, `an integer in [0, 2^53 - 1]`);
+  const addedCount = u64('addedCount', 0, MAX_ADDED_COUNT, `an integer in [0, 2^53 - 1]`);
   const expected = payloadLength(bits);
   const payload = u64('payloadLength', expected, expected, `ceil(bits / 8) = ${expected}`);
   const checksum = view.getBigUint64(need('checksum', 8), true);

@@ -80,6 +80,11 @@ export const ABI = {
   linesStreamEnd: fn(0),
   linesRead: fn(0),
   linesPrinted: fn(0),
+  linesConfigureSplit: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow: split mode, for a chain
+  linesEmit: fn(0), // split mode: compacts the flagged lines -> bytes of output
+  linesPacked: fn(0),
+  linesOffsets: fn(0),
+  linesFlags: fn(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
   bitmapClearAll: proc(0),
@@ -119,4 +124,9 @@ export type LinesExports = Pick<
   | 'linesStreamEnd'
   | 'linesRead'
   | 'linesPrinted'
+  | 'linesConfigureSplit'
+  | 'linesEmit'
+  | 'linesPacked'
+  | 'linesOffsets'
+  | 'linesFlags'
 >;

@@ -154,6 +154,34 @@ export class Engine {
   }
 
   /**
+   * inspect() over a payload that arrives in pieces (src/node streams a file
+   * through it): inspectBegin(header), then inspectChunk(piece) for each
+   * piece in order (it returns the piece's 1 bits), then inspectEnd() for the
+   * checksum. The XXH64 state lives in the instance, so a run that spans
+   * awaits needs an Engine of its own.
+   */
+  inspectBegin(header: Uint8Array): void {
+    this.x.checksumStart();
+    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
+  }
+
+  /** The next piece of a streamed inspect; returns its number of 1 bits. */
+  inspectChunk(piece: Uint8Array): number {
+    let ones = 0;
+    this.staging.eachChunk(piece, (len) => {
+      this.x.checksumScratch(len);
+      ones += this.x.popcountScratch(len);
+    });
+    return ones;
+  }
+
+  /** Ends a streamed inspect: the checksum of the header and every piece. */
+  inspectEnd(): bigint {
+    this.x.checksumEnd();
+    return this.staging.digest();
+  }
+
+  /**
    * ORs (union) or ANDs (intersect) another instance's bits into this one's:
    * they live in another linear memory, so they come over through scratch a
    * chunk at a time and the word-wise loop runs here. Then bitsSet is
