@@ -7,13 +7,13 @@ import { BITS_PTR, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, res
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
 
-/** m, k, scheme and seed of this instance's filter; the counters of set bits and of new adds. */
+/** m, k, scheme and seed of this instance's filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;
 export let hashes: i32 = 1;
 export let scheme: i32 = 0;
 export let seed: u64 = 0;
 export let setCount: u64 = 0;
-export let newAddCount: u64 = 0;
+export let addedCount: u64 = 0;
 /** m / 256: the number of 256-bit blocks under sbbf (assembly/sbbf.ts). */
 export let blocks: u64 = 0;
 
@@ -29,20 +29,20 @@ export let blocks: u64 = 0;
 /** Shared build: the u64 count of 1 bits, in the shared header. */
 const SHARED_SET_COUNT_PTR: usize = SHARED_HEADER_PTR;
 /** Shared build: the u64 count of adds that set a bit, in the shared header. */
-const SHARED_ADD_COUNT_PTR: usize = SHARED_HEADER_PTR + 8;
+const SHARED_ADDED_COUNT_PTR: usize = SHARED_HEADER_PTR + 8;
 
 /** Shared build: this instance's counts not yet added to the header. */
 let pendingSetCount: u64 = 0;
-let pendingAddCount: u64 = 0;
+let pendingAddedCount: u64 = 0;
 
 /** Shared build: adds this instance's pending counts to the shared counters. */
 export function flushCounts(): void {
   if (ASC_FEATURE_THREADS) {
-    if (pendingAddCount == 0) return;
+    if (pendingAddedCount == 0) return;
     atomic.add<u64>(SHARED_SET_COUNT_PTR, pendingSetCount);
-    atomic.add<u64>(SHARED_ADD_COUNT_PTR, pendingAddCount);
+    atomic.add<u64>(SHARED_ADDED_COUNT_PTR, pendingAddedCount);
     pendingSetCount = 0;
-    pendingAddCount = 0;
+    pendingAddedCount = 0;
   }
 }
 
@@ -53,9 +53,9 @@ export function setCountNow(): u64 {
 }
 
 /** The number of adds that set a bit (the shared counter in the shared build). */
-export function addCountNow(): u64 {
-  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_ADD_COUNT_PTR);
-  return newAddCount;
+export function addedCountNow(): u64 {
+  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_ADDED_COUNT_PTR);
+  return addedCount;
 }
 
 /**
@@ -98,11 +98,11 @@ export function byteLength(): u64 {
 @inline export function countAdd(fresh: u32): bool {
   if (ASC_FEATURE_THREADS) {
     pendingSetCount += <u64>fresh;
-    if (fresh) pendingAddCount++;
+    if (fresh) pendingAddedCount++;
     return fresh != 0;
   }
   setCount += <u64>fresh;
-  if (fresh) newAddCount++;
+  if (fresh) addedCount++;
   return fresh != 0;
 }
 
@@ -134,12 +134,12 @@ export function recount(): u64 {
 }
 
 /** Sets both counters, for a copy or a load whose bits were written from JS. */
-export function restoreCounters(set: u64, adds: u64): void {
+export function restoreCounters(set: u64, added: u64): void {
   if (ASC_FEATURE_THREADS) {
     atomic.store<u64>(SHARED_SET_COUNT_PTR, set);
-    atomic.store<u64>(SHARED_ADD_COUNT_PTR, adds);
+    atomic.store<u64>(SHARED_ADDED_COUNT_PTR, added);
     return;
   }
   setCount = set;
-  newAddCount = adds;
+  addedCount = added;
 }

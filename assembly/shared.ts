@@ -13,7 +13,7 @@
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
   checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
-  intersectScratch, newAdds, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
+  addedCount, intersectScratch, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
   setCounters, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
   unionScratch,
 } from "./index";

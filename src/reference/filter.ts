@@ -37,7 +37,7 @@ export class BloomFilter {
   /** Not readonly: share() moves the bits into a shared buffer, once. */
   private array: BitArray | SharedBitArray;
   /** The counters, beside the bits (in the shared buffer when shared). */
-  private counts: Counts;
+  private counters: Counts;
   /** The shared buffer, when the bits live in one. */
   private buffer: SharedArrayBuffer | undefined;
   /** Its stripe locks, which make a shared add exactly once. */
@@ -51,7 +51,7 @@ export class BloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.array = new BitArray(this.bits);
-    this.counts = new LocalCounts();
+    this.counters = new LocalCounts();
     this.buffer = undefined;
     this.stripes = undefined;
     if (checkShared(options)) this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
@@ -66,11 +66,11 @@ export class BloomFilter {
   share(): ReferenceSharedHandle {
     if (this.buffer === undefined) {
       const { bytes } = this.array;
-      const { setCount, newAddCount } = this.counts;
+      const { setCount, addedCount } = this.counters;
       this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
       this.array.bytes.set(bytes);
-      this.counts.setCount = setCount;
-      this.counts.newAddCount = newAddCount;
+      this.counters.setCount = setCount;
+      this.counters.addedCount = addedCount;
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: REFERENCE_SHARED_KIND, buffer: this.buffer!, bits, hashes, scheme, seed };
@@ -88,7 +88,7 @@ export class BloomFilter {
   private useBuffer(buffer: SharedArrayBuffer): void {
     this.buffer = buffer;
     this.array = new SharedBitArray(this.bits, buffer, BITS_OFFSET);
-    this.counts = new SharedCounts(buffer);
+    this.counters = new SharedCounts(buffer);
     this.stripes = new Stripes(buffer);
   }
 
@@ -121,7 +121,7 @@ export class BloomFilter {
     };
     // Shared: under the item's stripe lock, so that one thread alone is told it is new.
     const fresh = this.stripes === undefined ? setAll() : this.stripes.holding(this.stripes.stripeOf(positions[0]), setAll);
-    this.counts.count(fresh);
+    this.counters.count(fresh);
     return fresh > 0;
   }
 
@@ -142,14 +142,14 @@ export class BloomFilter {
 
   /** How many bits are 1. */
   bitsSet(): number {
-    return this.counts.setCount;
+    return this.counters.setCount;
   }
 
   /** Zeroes every bit. */
   clear(): void {
     this.array.clear();
-    this.counts.setCount = 0;
-    this.counts.newAddCount = 0;
+    this.counters.setCount = 0;
+    this.counters.addedCount = 0;
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -164,7 +164,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return Math.min(this.counts.newAddCount, MAX_ADDED_COUNT);
+    return Math.min(this.counters.addedCount, MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -181,8 +181,8 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.array.bytes.set(this.array.bytes);
-    copy.counts.setCount = this.counts.setCount;
-    copy.counts.newAddCount = this.counts.newAddCount;
+    copy.counters.setCount = this.counters.setCount;
+    copy.counters.addedCount = this.counters.addedCount;
     return copy;
   }
 
@@ -191,8 +191,8 @@ export class BloomFilter {
     checkOperands('union', this, other);
     if (this.array instanceof SharedBitArray) this.array.orFrom(other.array.bytes);
     else orInto(this.array.bytes, other.array.bytes);
-    this.counts.setCount = popcount(this.array.bytes);
-    this.counts.newAddCount = saturatedSum(this.addedCount(), other.addedCount());
+    this.counters.setCount = popcount(this.array.bytes);
+    this.counters.addedCount = saturatedSum(this.addedCount(), other.addedCount());
     return this;
   }
 
@@ -201,8 +201,8 @@ export class BloomFilter {
     checkOperands('intersect', this, other);
     if (this.array instanceof SharedBitArray) this.array.andFrom(other.array.bytes);
     else andInto(this.array.bytes, other.array.bytes);
-    this.counts.setCount = popcount(this.array.bytes);
-    this.counts.newAddCount = Math.min(this.counts.newAddCount, other.counts.newAddCount);
+    this.counters.setCount = popcount(this.array.bytes);
+    this.counters.addedCount = Math.min(this.counters.addedCount, other.counters.addedCount);
     return this;
   }
 
@@ -226,8 +226,8 @@ export class BloomFilter {
       hashes: this.hashes,
       seed: this.seed,
       bits: this.bits,
-      bitsSet: this.counts.setCount,
-      addedCount: this.counts.newAddCount,
+      bitsSet: this.counters.setCount,
+      addedCount: this.counters.addedCount,
     });
     setChecksum(header, checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES), this.array.bytes));
     const out = new Uint8Array(HEADER_BYTES + this.array.bytes.length);
@@ -245,8 +245,8 @@ export class BloomFilter {
     checkPayload(header, sum, payload[payload.length - 1], popcount(payload));
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.array.bytes.set(payload);
-    filter.counts.setCount = header.bitsSet;
-    filter.counts.newAddCount = header.addedCount;
+    filter.counters.setCount = header.bitsSet;
+    filter.counters.addedCount = header.addedCount;
     return filter;
   }
 
@@ -261,8 +261,8 @@ export class BloomFilter {
     const bits = checkParquetBitset(bitset);
     const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
     filter.array.bytes.set(bitset);
-    filter.counts.setCount = popcount(filter.array.bytes);
-    filter.counts.newAddCount = parquetAddedCount(filter.estimatedCount(), bits);
+    filter.counters.setCount = popcount(filter.array.bytes);
+    filter.counters.addedCount = parquetAddedCount(filter.estimatedCount(), bits);
     return filter;
   }
 }

@@ -93,7 +93,7 @@ export interface Counts {
   /** The number of 1 bits. */
   setCount: number;
   /** The number of adds that set a bit. */
-  newAddCount: number;
+  addedCount: number;
   /** Counts an add that set `fresh` bits. */
   count(fresh: number): void;
 }
@@ -101,10 +101,10 @@ export interface Counts {
 /** Counters in plain fields. */
 export class LocalCounts implements Counts {
   setCount = 0;
-  newAddCount = 0;
+  addedCount = 0;
   count(fresh: number): void {
     this.setCount += fresh;
-    if (fresh > 0) this.newAddCount++;
+    if (fresh > 0) this.addedCount++;
   }
 }
 
@@ -120,10 +120,10 @@ export class SharedCounts implements Counts {
   set setCount(value: number) {
     Atomics.store(this.cells, 0, BigInt(value));
   }
-  get newAddCount(): number {
+  get addedCount(): number {
     return Number(Atomics.load(this.cells, 1));
   }
-  set newAddCount(value: number) {
+  set addedCount(value: number) {
     Atomics.store(this.cells, 1, BigInt(value));
   }
   count(fresh: number): void {

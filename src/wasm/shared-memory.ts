@@ -7,9 +7,8 @@
 // wasm side changes them with atomic adds) and from +64 a table of
 // MAX_WORK_AREAS u32 page numbers of work areas given back: room for every
 // area the memory can ever hold, so none is lost; from +2048 the stripe
-// lock words that only the wasm side touches (assembly/stripe.ts). A work
-// area is
-// where one instance stages items (its scratch, batch tables and probe
+// lock words that only the wasm side touches (assembly/stripe.ts).
+// A work area is where one instance stages items (its scratch, batch tables and probe
 // positions); an instance must own its area alone. attach() takes one from
 // the table with a compare-exchange, or else grows the memory by one area:
 // memory.grow is atomic and returns the old size, so two threads that grow
