@@ -55,8 +55,11 @@ export function sharedBufferBytes(bits: number): number {
  * SPIN_LIMIT reads.
  */
 export class Stripes {
+  /** The STRIPES lock words. */
   private readonly words: Int32Array;
+  /** This filter's token, held in a word while it adds. */
   private readonly token: number;
+  /** The lock words of `buffer`, and a new token from its token counter. */
   constructor(buffer: SharedArrayBuffer) {
     this.words = new Int32Array(buffer, COUNTERS_BYTES, STRIPES);
     // Tokens 1, 2, ... (wrapping past 2^31 - 1 long after any holder is gone).
@@ -100,8 +103,11 @@ export interface Counts {
 
 /** Counters in plain fields. */
 export class LocalCounts implements Counts {
+  /** The number of 1 bits. */
   setCount = 0;
+  /** The number of adds that set a bit. */
   addedCount = 0;
+  /** Counts an add that set `fresh` bits. */
   count(fresh: number): void {
     this.setCount += fresh;
     if (fresh > 0) this.addedCount++;
@@ -110,22 +116,27 @@ export class LocalCounts implements Counts {
 
 /** Counters in the first 16 bytes of a shared buffer, changed with Atomics.add. */
 export class SharedCounts implements Counts {
+  /** [bitsSet, addedCount] as u64 cells. */
   private readonly cells: BigInt64Array;
+  /** The counters at the start of `buffer`. */
   constructor(buffer: SharedArrayBuffer) {
     this.cells = new BigInt64Array(buffer, 0, 2);
   }
+  /** The number of 1 bits. */
   get setCount(): number {
     return Number(Atomics.load(this.cells, 0));
   }
   set setCount(value: number) {
     Atomics.store(this.cells, 0, BigInt(value));
   }
+  /** The number of adds that set a bit. */
   get addedCount(): number {
     return Number(Atomics.load(this.cells, 1));
   }
   set addedCount(value: number) {
     Atomics.store(this.cells, 1, BigInt(value));
   }
+  /** Counts an add that set `fresh` bits, with two atomic adds. */
   count(fresh: number): void {
     if (fresh === 0) return;
     Atomics.add(this.cells, 0, BigInt(fresh));
