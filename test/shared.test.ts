@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BloomAllocationError, BloomFilter, BloomTypeError, SCHEMES, type Scheme } from '../src/index.js';
-import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+import { BloomAllocationError, BloomFilter, BloomTypeError, SCHEMES, ScalableBloomFilter, type Scheme } from '../src/index.js';
+import { BloomFilter as ReferenceFilter, ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 import { wasmLines } from '../src/wasm/lines.js';
 import { SHARED_ABI } from '../src/wasm/abi.js';
 import { compiledSharedModule } from '../src/wasm/module.js';
@@ -219,6 +219,13 @@ describe('errors', () => {
     // 1,500 attaches in rounds of 150; without reuse the 256th would throw.
     expect(areas).toBeGreaterThanOrEqual(150);
     expect(areas).toBeLessThan(256);
+  });
+
+  it('refuses a shared ScalableBloomFilter (its members are separate instances)', () => {
+    for (const lib of [{ ScalableBloomFilter }, { ScalableBloomFilter: ReferenceScalable }]) {
+      const options = { capacity: 100, falsePositiveRate: 0.01, shared: true } as never;
+      expect(() => new lib.ScalableBloomFilter(options)).toThrow(/^shared must be false or absent: a ScalableBloomFilter cannot be shared between threads; got true/);
+    }
   });
 
   it('refuses line dedupe (bloom dedupe) over a shared filter', () => {
