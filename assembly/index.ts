@@ -153,3 +153,11 @@ export {
 export {
   bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
+
+// Hash once, probe many (assembly/digest.ts) and the counting filter
+// (assembly/counting.ts), an instance configured by countingConfigure.
+export { addDigest, digestItem, digestStream, hasDigest } from "./digest";
+export {
+  countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
+  countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
+} from "./counting";

@@ -13,6 +13,8 @@ import {
 } from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
+import { checkDigest, type Digest } from './item-digest.js';
+import { digestExports, type DigestExports } from './digest.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -25,6 +27,8 @@ export class BloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: Engine;
+  /** The engine's exports for digests (assembly/digest.ts). */
+  private readonly digests: DigestExports;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -34,6 +38,7 @@ export class BloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.engine = new Engine(params);
+    this.digests = digestExports(this.engine);
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
@@ -52,6 +57,22 @@ export class BloomFilter {
   has(item: string | Uint8Array): boolean {
     checkItem(item);
     return this.engine.has(item);
+  }
+
+  /**
+   * has() for the item whose digest(item, { seed }) is `d`: one wasm call
+   * that computes only the positions and reads the bits. xxh64 filters only;
+   * throws BloomDigestError under poly or bytesum, or when the seeds differ.
+   */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.digests.hasDigest(d.lo, d.hi) !== 0;
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.digests.addDigest(d.lo, d.hi) !== 0;
   }
 
   /** The item's k positions, in probe order. */

@@ -15,6 +15,8 @@ import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
 import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
+import { checkDigest, type Digest } from '../filter/item-digest.js';
+import { probeHash } from './digest.js';
 import { pairKey, shardIndex } from './shard.js';
 
 const encoder = new TextEncoder();
@@ -28,6 +30,22 @@ function codeUnits(item: string | Uint8Array): ArrayLike<number> {
   const units = new Array<number>(item.length);
   for (let i = 0; i < item.length; i++) units[i] = item.charCodeAt(i);
   return units;
+}
+
+/** The k positions, in probe order, of an item under a filter's bits, hashes, scheme and seed. */
+export function itemPositions(
+  filter: { bits: number; hashes: number; scheme: Scheme; seed: bigint },
+  item: string | Uint8Array,
+): number[] {
+  const m = filter.bits;
+  const k = filter.hashes;
+  if (filter.scheme === 'xxh64') return probeEnhancedDouble(xxh64(utf8(item), filter.seed), m, k);
+  if (filter.scheme === 'poly') {
+    const { h1, h2 } = poly(codeUnits(item));
+    return probeDouble(h1, h2, m, k);
+  }
+  const { h1, h2 } = bytesum(utf8(item), m);
+  return probeDouble(h1, h2, m, k);
 }
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
@@ -63,15 +81,7 @@ export class BloomFilter {
   /** The item's k positions, in probe order. */
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
-    const m = this.bits;
-    const k = this.hashes;
-    if (this.scheme === 'xxh64') return probeEnhancedDouble(xxh64(utf8(item), this.seed), m, k);
-    if (this.scheme === 'poly') {
-      const { h1, h2 } = poly(codeUnits(item));
-      return probeDouble(h1, h2, m, k);
-    }
-    const { h1, h2 } = bytesum(utf8(item), m);
-    return probeDouble(h1, h2, m, k);
+    return itemPositions(this, item);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
@@ -89,16 +99,32 @@ export class BloomFilter {
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
   add(item: string | Uint8Array): boolean {
-    let fresh = 0;
-    for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
-    this.setCount += fresh;
-    if (fresh > 0) this.newAddCount++;
-    return fresh > 0;
+    return this.setAll(this.positions(item));
   }
 
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     return this.positions(item).every((p) => this.array.get(p));
+  }
+
+  /** has() for the item whose digest is `d` (xxh64 only; BloomDigestError otherwise or when the seeds differ). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return probeHash(d.value, this.bits, this.hashes).every((p) => this.array.get(p));
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.setAll(probeHash(d.value, this.bits, this.hashes));
+  }
+
+  private setAll(positions: number[]): boolean {
+    let fresh = 0;
+    for (const p of positions) if (this.array.set(p)) fresh++;
+    this.setCount += fresh;
+    if (fresh > 0) this.newAddCount++;
+    return fresh > 0;
   }
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */

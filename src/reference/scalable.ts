@@ -11,6 +11,9 @@ import {
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
+import { checkItem } from '../filter/options.js';
+import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
+import { digestItem } from './digest.js';
 
 /** One link of the chain: a filter, the size it was planned for, and its new adds. */
 interface Member {
@@ -77,21 +80,48 @@ export class ScalableBloomFilter {
 
   /** Adds the item unless a member already reports it; true when it was new. */
   add(item: string | Uint8Array): boolean {
+    checkItem(item);
+    return this.addKey(this.key(item));
+  }
+
+  /** False when the item was certainly never added; true when a member reports it. */
+  has(item: string | Uint8Array): boolean {
+    checkItem(item);
+    return this.hasKey(this.key(item));
+  }
+
+  /** has() for the item whose digest is `d` (xxh64 only). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.hasKey(d);
+  }
+
+  /** add() for the item whose digest is `d` (xxh64 only). */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.addKey(d);
+  }
+
+  /** Under xxh64 the item's digest, hashed once for all members; otherwise the item. */
+  private key(item: string | Uint8Array): string | Uint8Array | Digest {
+    return DIGEST_SCHEMES.includes(this.scheme) ? digestItem(item, this.seed) : item;
+  }
+
+  private hasKey(key: string | Uint8Array | Digest): boolean {
+    return this.members.some((m) => (key instanceof Digest ? m.filter.hasDigest(key) : m.filter.has(key)));
+  }
+
+  private addKey(key: string | Uint8Array | Digest): boolean {
     // Any member that reports the item, the newest included, makes it not new.
-    for (const m of this.members) if (m.filter.has(item)) return false;
+    if (this.hasKey(key)) return false;
     let newest = this.members[this.members.length - 1];
     if (newest.addedCount >= newest.capacity) {
       newest = this.newMember(this.members.length);
       this.members.push(newest);
     }
-    if (!newest.filter.add(item)) return false;
+    if (!(key instanceof Digest ? newest.filter.addDigest(key) : newest.filter.add(key))) return false;
     newest.addedCount++;
     return true;
-  }
-
-  /** False when the item was certainly never added; true when a member reports it. */
-  has(item: string | Uint8Array): boolean {
-    return this.members.some((m) => m.filter.has(item));
   }
 
   /** add() for each item in order; 1 where it was new. A bad batch throws before anything is added. */

@@ -11,6 +11,9 @@ import { BloomFilter } from '../filter/filter.js';
 import type { Scheme } from '../filter/options.js';
 import { decodeChain, encodeChain, type DecodedChain } from '../format/chain.js';
 import { batchItem, checkBatch, type BatchItems, type CheckedBatch } from '../filter/items.js';
+import { checkItem } from '../filter/options.js';
+import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
+import { digestChecked } from '../filter/digest.js';
 import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
@@ -40,6 +43,13 @@ function packUtf8(list: readonly (string | Uint8Array)[]): { bytes: Uint8Array; 
   return { bytes, offsets };
 }
 
+/**
+ * What members are asked with: the item's digest under the xxh64 family
+ * (hashed once, whatever the number of members), otherwise the item itself
+ * (encoded once when that helps, see shared()).
+ */
+type Key = string | Uint8Array | Digest;
+
 /** A decoded chain for the constructor to adopt instead of starting a member (set only inside fromBytes). */
 let restoring: DecodedChain<BloomFilter> | undefined;
 
@@ -68,6 +78,8 @@ export class ScalableBloomFilter {
   private readonly counts: number[] = [];
   /** Holds one string's UTF-8, encoded once and shown to every member. */
   private utf8 = new Uint8Array(256);
+  /** Whether members are asked by digest (the xxh64 family). */
+  private readonly byDigest: boolean;
 
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
@@ -80,6 +92,7 @@ export class ScalableBloomFilter {
     this.tightening = this.plan.tightening;
     this.scheme = this.plan.scheme;
     this.seed = this.plan.seed;
+    this.byDigest = DIGEST_SCHEMES.includes(this.scheme);
     if (!loaded) {
       this.startMember();
       return;
@@ -120,15 +133,45 @@ export class ScalableBloomFilter {
    * the newest, which is replaced by a fresh one once it holds its capacity.
    */
   add(item: string | Uint8Array): boolean {
-    return this.addAfter(this.shared(item), 0);
+    checkItem(item);
+    return this.addAfter(this.key(item), 0);
   }
 
   /** False when the item was certainly never added; true when a member reports it. */
   has(item: string | Uint8Array): boolean {
-    const shared = this.shared(item);
+    checkItem(item);
+    return this.hasKey(this.key(item));
+  }
+
+  /** has() for the item whose digest(item, { seed }) is `d`: no member sees the item (xxh64 only). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.hasKey(d);
+  }
+
+  /** add() for the item whose digest is `d` (xxh64 only). */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.addAfter(d, 0);
+  }
+
+  private hasKey(key: Key): boolean {
     // Newest first: it is the largest and holds the most items.
-    for (let i = this.members.length - 1; i >= 0; i--) if (this.members[i].has(shared)) return true;
+    for (let i = this.members.length - 1; i >= 0; i--) if (this.memberHas(i, key)) return true;
     return false;
+  }
+
+  /**
+   * The key members are asked with: under xxh64 the digest, encoded and
+   * hashed once in wasm, so each member only computes its positions from it
+   * (one wasm call per member, no re-encoding, no re-hashing).
+   */
+  private key(item: string | Uint8Array): Key {
+    return this.byDigest ? digestChecked(item, this.seed) : this.shared(item);
+  }
+
+  private memberHas(i: number, key: Key): boolean {
+    return key instanceof Digest ? this.members[i].hasDigest(key) : this.members[i].has(key);
   }
 
   /**
@@ -144,7 +187,7 @@ export class ScalableBloomFilter {
     const reported = this.askMembers(batch, full);
     const out = new Uint8Array(batch.count);
     for (let i = 0; i < batch.count; i++) {
-      if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
+      if (!reported[i]) out[i] = this.addAfter(this.key(batchItem(batch, i)), full) ? 1 : 0;
     }
     return out;
   }
@@ -204,14 +247,14 @@ export class ScalableBloomFilter {
    * add() for an item that members [0, checked) are known not to report:
    * asks the rest of the full members, then adds to the newest.
    */
-  private addAfter(item: string | Uint8Array, checked: number): boolean {
+  private addAfter(key: Key, checked: number): boolean {
     const last = this.members.length - 1;
-    for (let i = checked; i < last; i++) if (this.members[i].has(item)) return false;
+    for (let i = checked; i < last; i++) if (this.memberHas(i, key)) return false;
     if (this.isNewestFull()) {
-      if (last >= checked && this.members[last].has(item)) return false;
+      if (last >= checked && this.memberHas(last, key)) return false;
       this.startMember();
     }
-    return this.addToNewest(item);
+    return this.addToNewest(key);
   }
 
   /**
@@ -250,9 +293,10 @@ export class ScalableBloomFilter {
   }
 
   /** Adds to the newest member, counting it when it was new. */
-  private addToNewest(item: string | Uint8Array): boolean {
+  private addToNewest(key: Key): boolean {
     const last = this.members.length - 1;
-    if (!this.members[last].add(item)) return false;
+    const newest = this.members[last];
+    if (!(key instanceof Digest ? newest.addDigest(key) : newest.add(key))) return false;
     this.counts[last]++;
     return true;
   }

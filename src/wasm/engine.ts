@@ -206,9 +206,17 @@ export class Engine {
    */
   reserveLines(size: number, printSeen: boolean): boolean {
     if (this.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+    this.rebind();
+    return true;
+  }
+
+  /**
+   * Rebuilds the views after an export other than configure grew memory
+   * (reserveLines, or the counting filter's countingConfigure).
+   */
+  rebind(): void {
     [this.scratch, this.scratchUnits, this.positionsOut] = this.bindViews();
     [this.batchOffsets, this.batchFlags] = this.bindBatchViews();
-    return true;
   }
 
   /**

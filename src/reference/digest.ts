@@ -1,0 +1,33 @@
+// The reference twin of assembly/digest.ts and src/filter/digest.ts: the
+// digest is XXH64 of the item's UTF-8 bytes, and a filter's positions from
+// it are the xxh64 scheme's enhanced double hashing, written plainly.
+
+import { checkItem, checkSeed } from '../filter/options.js';
+import type { Item } from '../filter/items.js';
+import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
+import { xxh64 } from './hash.js';
+import { probeEnhancedDouble } from './probe.js';
+
+const encoder = new TextEncoder();
+
+/** The xxh64 scheme's positions for a digest `h`, as assembly/digest.ts's probeHash computes them. */
+export function probeHash(h: bigint, m: number, k: number): number[] {
+  return probeEnhancedDouble(h, m, k);
+}
+
+/** XXH64 of the item's UTF-8 bytes (or the bytes given) under `seed`. */
+export function digestItem(item: Item, seed: bigint): Digest {
+  const h = xxh64(typeof item === 'string' ? encoder.encode(item) : item, seed);
+  return Digest.fromValue(h, seed);
+}
+
+/** The item's 64-bit XXH64 digest under `seed`, for hasDigest/addDigest of xxh64 filters with that seed. */
+export function digest(item: Item, options?: DigestOptions): Digest {
+  checkItem(item);
+  return digestItem(item, checkSeed(options?.seed ?? 0));
+}
+
+/** Asks every filter about one item, hashing it once per distinct seed; flag i is 1 when filters[i] may hold it. */
+export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Array {
+  return probeAllWith(digestItem, filters, item);
+}
