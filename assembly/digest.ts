@@ -6,7 +6,7 @@
 // calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
-import { POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, hashes, seed, setProbed, testProbed } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
 import { probeEnhancedDouble } from "./probe";
@@ -36,4 +36,38 @@ export function hasDigest(lo: u32, hi: u32): bool {
 export function addDigest(lo: u32, hi: u32): bool {
   probeHash((<u64>hi << 32) | <u64>lo);
   return setProbed();
+}
+
+/**
+ * Places one digest in `count` filters at once, for probeAll: filters live
+ * in other instances, so this instance computes their positions and JS
+ * reads their bits in place. The table at scratch holds, per filter, f64 m,
+ * u32 k and u32 width (1: packed bits, 4: 4-bit counters). Filter j's k
+ * positions p go, in probe order after filter j-1's, to the batch offsets
+ * region as u32 byte offsets (p * width / 8) and to the batch flags region
+ * as u8 masks of the bits that hold p. The caller keeps the sum of k within
+ * BATCH_MAX. Returns that sum.
+ */
+export function placeAll(lo: u32, hi: u32, count: u32): u32 {
+  const h = (<u64>hi << 32) | <u64>lo;
+  let at: usize = 0;
+  for (let j: u32 = 0; j < count; j++) {
+    const entry = SCRATCH_PTR + (<usize>j << 4);
+    const m = <u64>load<f64>(entry);
+    const k = <i32>load<u32>(entry, 8);
+    const width = load<u32>(entry, 12);
+    probeEnhancedDouble(h, m, k, PROBES_PTR);
+    for (let i = 0; i < k; i++) {
+      const p = load<u64>(PROBES_PTR + (<usize>i << 3));
+      if (width == 1) {
+        store<u32>(BATCH_OFFSETS_PTR + (at << 2), <u32>(p >> 3));
+        store<u8>(BATCH_FLAGS_PTR + at, <u8>(<u32>1 << <u32>(p & 7)));
+      } else {
+        store<u32>(BATCH_OFFSETS_PTR + (at << 2), <u32>(p >> 1));
+        store<u8>(BATCH_FLAGS_PTR + at, <u8>(<u32>15 << (<u32>(p & 1) << 2)));
+      }
+      at++;
+    }
+  }
+  return <u32>at;
 }

@@ -7,7 +7,7 @@
 import { checkerEngine, Engine, type FilterExports } from '../wasm/engine.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, type Digest } from '../filter/item-digest.js';
+import { checkDigest, type Digest, type ProbeLayout } from '../filter/item-digest.js';
 import { checkBatch, batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -46,6 +46,8 @@ export class CountingBloomFilter {
   private readonly x: CountingExports;
   /** Bytes of the packed counters: ceil(m / 2). */
   private readonly countersLength: number;
+  /** probeLayout's answer, made on first use. */
+  private layout: ProbeLayout | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -136,6 +138,13 @@ export class CountingBloomFilter {
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
     return this.x.countingDigest(d.lo, d.hi, OP_COUNT);
+  }
+
+  /** Where the counters lie, for probeAll to read them in place. @internal */
+  probeLayout(): ProbeLayout {
+    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, view: this.countersView() });
+    if (layout.view.length === 0) layout.view = this.countersView();
+    return layout;
   }
 
   /** The item's k positions, in probe order: the same as a BloomFilter's. */

@@ -13,7 +13,7 @@ import {
 } from './options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
-import { checkDigest, type Digest } from './item-digest.js';
+import { checkDigest, type Digest, type ProbeLayout } from './item-digest.js';
 import { digestExports, type DigestExports } from './digest.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
@@ -29,6 +29,8 @@ export class BloomFilter {
   private readonly engine: Engine;
   /** The engine's exports for digests (assembly/digest.ts). */
   private readonly digests: DigestExports;
+  /** probeLayout's answer, made on first use. */
+  private layout: ProbeLayout | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -73,6 +75,14 @@ export class BloomFilter {
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.digests.addDigest(d.lo, d.hi) !== 0;
+  }
+
+  /** Where the bits lie, for probeAll to read them in place. @internal */
+  probeLayout(): ProbeLayout {
+    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 1, view: this.engine.bitsView() });
+    // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
+    if (layout.view.length === 0) layout.view = this.engine.bitsView();
+    return layout;
   }
 
   /** The item's k positions, in probe order. */

@@ -7,7 +7,11 @@ import { BloomDigestError, BloomTypeError } from '../errors.js';
 import { checkItem } from './options.js';
 import type { Item } from './items.js';
 
-/** An item's XXH64 digest under `seed`, as two u32 halves (no BigInt on the hot path). Immutable. */
+/**
+ * An item's XXH64 digest under `seed`, as two u32 halves (no BigInt on the
+ * hot path). Its fields are readonly; it is not frozen, because
+ * Object.freeze in a constructor costs more than the hash (measured).
+ */
 export class Digest {
   /** Bits 0..31 of the digest. */
   readonly lo: number;
@@ -21,7 +25,6 @@ export class Digest {
     this.lo = lo >>> 0;
     this.hi = hi >>> 0;
     this.seed = seed;
-    Object.freeze(this);
   }
 
   /** A digest from its 64-bit value, e.g. one stored earlier as `digest.value`. */
@@ -79,6 +82,18 @@ export function checkDigest(filter: Seeded, d: unknown, operation: string): asse
         `compute it with digest(item, { seed: filter.seed })`,
     );
   }
+}
+
+/**
+ * Where a wasm filter's bits (width 1) or 4-bit counters (width 4) lie, for
+ * probeAll to read in place. `view` is live; it is rebuilt when found
+ * detached (memory grew). @internal
+ */
+export interface ProbeLayout {
+  bits: number;
+  hashes: number;
+  width: 1 | 4;
+  view: Uint8Array;
 }
 
 /** A filter probeAll can ask: by digest under the xxh64 family, by item otherwise. */
