@@ -12,7 +12,7 @@ import {
 import { probeDouble, probeEnhancedDouble } from "./probe";
 import { pairKey } from "./shard";
 
-/** Scheme ids, part of the file format. */
+/** Scheme ids, part of the file format; exported from index.ts and checked against src/filter/options.ts. */
 export const SCHEME_XXH64 = 0;
 export const SCHEME_POLY = 1;
 export const SCHEME_BYTESUM = 2;

@@ -10,6 +10,9 @@ import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
 
+// The scheme ids (assembly/filter.ts), exported as globals so a test can
+// check them against the TypeScript side's SCHEMES (src/filter/options.ts).
+export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_XXH64 } from "./filter";
 export { clear, configure, configureHashing, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
 export { addBatch, hasBatch } from "./batch";
 

@@ -2,20 +2,27 @@
 // a generated file of URLs (10,000,000 lines by default, about a sixth of
 // them repeats of earlier lines). Reports wall time and peak RSS of each,
 // their ratios to awk, and the unique lines bloom lost to false positives
-// next to the prediction. Set BENCH_LINES to run a smaller file.
+// next to the prediction, and writes them as its section of
+// docs/BENCHMARKS.md (bench/report.ts renders it). Set BENCH_LINES to run a
+// smaller file; BENCH_QUICK=1 runs 20,000 lines and writes
+// build/bench/BENCHMARKS.md instead; BENCH_REPORT names another document.
 //
 // Peak RSS comes from GNU time (/usr/bin/time -f) when present, else from
 // polling VmHWM in /proc/<pid>/status (the kernel's high-water mark).
 
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { documentPath, writeSection } from './document.js';
+import { describeMachine } from './harness.js';
+import { AWK, renderCli, type CliRun } from './report.js';
 import { capacityParams, falsePositiveRate } from '../src/filter/sizing.js';
 import { MAX_BITS } from '../src/filter/options.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 
-const LINES = Number(process.env.BENCH_LINES ?? 10_000_000);
+const QUICK = process.env.BENCH_QUICK === '1';
+const LINES = Number(process.env.BENCH_LINES ?? (QUICK ? 20_000 : 10_000_000));
 const REPEAT_SHARE = 1 / 6;
 /** bloom's false-positive rates at capacity: the default, and the common 1%. */
 const FPPS = [0.001, 0.01];
@@ -68,7 +75,7 @@ function measure(command: string[], outPath: string, env: NodeJS.ProcessEnv = pr
     const started = performance.now();
     const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', out, 'pipe'], env });
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     let polled = 0;
     const poll = useGnu
       ? undefined
@@ -110,45 +117,40 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bloom-bench-'));
   try {
     const input = join(dir, 'urls.txt');
-    const load = loadavg()[0];
+    const date = new Date().toISOString();
+    const machine = describeMachine();
     process.stderr.write(`generating ${LINES.toLocaleString('en-US')} URLs in ${dir}...\n`);
     const distinct = generate(input);
-    const size = statSync(input).size;
     const capacity = LINES;
-    const runs: { name: string; command: string[]; env?: NodeJS.ProcessEnv; fpp?: number }[] = [
+    const commands: { name: string; command: string[]; env?: NodeJS.ProcessEnv; fpp?: number }[] = [
       ...FPPS.map((fpp) => ({
         name: `bloom dedupe --fpp ${fpp}`,
         command: [process.execPath, BLOOM, 'dedupe', '--capacity', String(capacity), '--fpp', String(fpp), input],
         fpp,
       })),
-      { name: "awk '!seen[$0]++'", command: ['awk', '!seen[$0]++', input] },
+      // The default path: no --capacity, so a ScalableBloomFilter that grows with the input.
+      { name: 'bloom dedupe (no --capacity)', command: [process.execPath, BLOOM, 'dedupe', input] },
+      { name: AWK, command: ['awk', '!seen[$0]++', input] },
       { name: 'LC_ALL=C sort -u', command: ['sort', '-u', input], env: { ...process.env, LC_ALL: 'C' } },
     ];
-    const results: { name: string; m: Measured; lines: number; fpp?: number }[] = [];
-    for (const { name, command, env, fpp } of runs) {
+    const runs: CliRun[] = [];
+    for (const { name, command, env, fpp } of commands) {
       process.stderr.write(`running ${name}...\n`);
       const out = join(dir, 'out.txt');
       const m = await measure(command, out, env);
-      results.push({ name, m, lines: countLines(out), fpp });
+      const run: CliRun = { name, seconds: m.seconds, peakKiB: m.peakKiB, lines: countLines(out) };
+      if (fpp !== undefined) {
+        const { bits, hashes } = capacityParams(capacity, fpp, MAX_BITS);
+        Object.assign(run, { bits, hashes, predictedLoss: predictedLoss(bits, hashes, distinct) });
+      }
+      runs.push(run);
       rmSync(out);
     }
-    const awk = results.find((r) => r.name.startsWith('awk'))!;
-    const date = new Date().toISOString().slice(0, 10);
-    const lost = (r: (typeof results)[number]): string => {
-      if (r.fpp === undefined) return '0';
-      const { bits, hashes } = capacityParams(capacity, r.fpp, MAX_BITS);
-      return `${(awk.lines - r.lines).toLocaleString('en-US')} (predicted ${predictedLoss(bits, hashes, distinct).toFixed(0)}; m = ${bits}, k = ${hashes})`;
-    };
-    const lines = [
-      `${date}, ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), Node ${process.version}, load average ${load.toFixed(1)} at start`,
-      `input: ${LINES.toLocaleString('en-US')} URLs, ${(size / 1e6).toFixed(0)} MB, ${distinct.toLocaleString('en-US')} distinct; bloom --capacity ${capacity}`,
-      '',
-      '| command | wall time | peak RSS | time vs awk | RSS vs awk | unique lines lost |',
-      '|---|---|---|---|---|---|',
-      ...results.map((r) =>
-        `| \`${r.name}\` | ${r.m.seconds.toFixed(2)} s | ${(r.m.peakKiB / 1024).toFixed(0)} MiB | ${(awk.m.seconds / r.m.seconds).toFixed(1)}x | ${(awk.m.peakKiB / r.m.peakKiB).toFixed(1)}x | ${lost(r)} |`),
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
+    const body = renderCli({ date, machine, lines: LINES, sizeBytes: statSync(input).size, distinct, capacity, runs });
+    process.stdout.write(body + '\n');
+    const document = documentPath(QUICK);
+    writeSection(document, 'cli', body);
+    process.stderr.write(`wrote ${document}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

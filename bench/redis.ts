@@ -14,14 +14,14 @@ import { RedisServer } from '../test/helpers/redis-server.js';
 
 const BATCHES = [1, 10, 100, 1000];
 const CAPACITY = 10_000_000;
-const ERROR_RATE = 0.01;
+const FALSE_POSITIVE_RATE = 0.01;
 
 const server = await RedisServer.start();
 const client: RedisClientType = createClient({ url: server.url });
 client.on('error', (err) => console.error(err));
 try {
   await client.connect();
-  const rf = await RedisBloomFilter.reserve(client, 'bench', { capacity: CAPACITY, errorRate: ERROR_RATE });
+  const rf = await RedisBloomFilter.reserve(client, 'bench', { capacity: CAPACITY, falsePositiveRate: FALSE_POSITIVE_RATE });
   const local = new BloomFilter(rf.shardBits, rf.hashes); // positions only, for the naive client
   let next = 0;
   const fresh = (n: number): string[] => Array.from({ length: n }, () => `https://bench.example/page/${next++}`);
@@ -63,7 +63,7 @@ try {
     console.log(`| ${size} | ${fmt(ours)} | ${fmt(naive)} | ${(ours / naive).toFixed(1)}x |`);
   }
   const info = await rf.info();
-  console.log(`\nadded ${info.added.toLocaleString('en-US')} items; estimated count ${Math.round(info.estimatedCount).toLocaleString('en-US')}`);
+  console.log(`\nadded ${info.addedCount.toLocaleString('en-US')} items; estimated count ${Math.round(info.estimatedCount).toLocaleString('en-US')}`);
 } finally {
   await client.close().catch(() => {});
   await server.stop();

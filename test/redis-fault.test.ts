@@ -3,7 +3,7 @@
 // restart from the AOF no acknowledged add is missing.
 import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
-import { RedisBloomBatchError, RedisBloomFilter } from '../src/redis/index.js';
+import { NO_ANSWER, RedisBloomBatchError, RedisBloomFilter } from '../src/redis/index.js';
 import { describeRedis } from './helpers/describe-redis.js';
 import { RedisServer } from './helpers/redis-server.js';
 
@@ -56,12 +56,12 @@ describeRedis('RedisBloomFilter when the server dies mid-batch', () => {
       expect(failure.message).toContain('Treat the uncertain items as new');
       const uncertain = new Set(failure.uncertain);
       const notAdded = new Set(failure.notAdded);
-      const acknowledged = items.filter((_, i) => failure.results[i] === true);
+      const acknowledged = items.filter((_, i) => failure.results[i] === 1);
       expect(uncertain.size).toBeGreaterThan(0);
       expect(acknowledged.length).toBeGreaterThan(0);
       // Every item is in exactly one of: answered, uncertain, not added.
       const placed = items.filter(
-        (x, i) => Number(failure.results[i] !== undefined) + Number(uncertain.has(x)) + Number(notAdded.has(x)) !== 1,
+        (x, i) => Number(failure.results[i] !== NO_ANSWER) + Number(uncertain.has(x)) + Number(notAdded.has(x)) !== 1,
       );
       expect(placed).toEqual([]);
       console.log(`fault: ${acknowledged.length} acknowledged new, ${uncertain.size} uncertain, ${notAdded.size} not added`);
@@ -72,7 +72,7 @@ describeRedis('RedisBloomFilter when the server dies mid-batch', () => {
       expect(await client.info('commandstats')).not.toMatch(/cmdstat_eval/);
       // Every add that was acknowledged before the kill survived it.
       expect((await rf.hasMany(acknowledged)).every(Boolean)).toBe(true);
-      const added = (await rf.info()).added;
+      const added = (await rf.info()).addedCount;
       expect(added).toBeGreaterThanOrEqual(acknowledged.length);
       // The filter carries on: the crawler re-adds what it could not confirm.
       const rest = [...failure.uncertain, ...failure.notAdded];

@@ -8,7 +8,7 @@ import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/index.js';
 import {
-  RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
+  NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
 } from '../src/redis/index.js';
 import { describeRedis } from './helpers/describe-redis.js';
 import { PASSWORD, RedisServer } from './helpers/redis-server.js';
@@ -43,9 +43,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
         'x'.repeat(70_000) + 'é', // longer than the wasm scratch region: streamed
         'https://example.com/3', // a repeat inside the batch: not new the second time
       ];
-      const expected = added.map((x) => local[local[0].shardOf(x, 3)].add(x));
+      const expected = Uint8Array.from(added, (x) => Number(local[local[0].shardOf(x, 3)].add(x)));
       expect(await rf.addMany(added)).toEqual(expected);
-      expect(expected.at(-1)).toBe(false);
+      expect(expected.at(-1)).toBe(0);
       for (const x of added.slice(0, 50)) {
         const s = rf.shardOf(x);
         expect(rf.positions(x)).toEqual(local[s].positions(x));
@@ -54,11 +54,11 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
       // The raw Redis string is the same bytes: GET needs no conversion.
       const raw = await client.sendCommand(['GET', `{bits-${scheme}:1}`], { typeMapping: { 36: Buffer } });
       expect(new Uint8Array(raw as unknown as Buffer)).toEqual(local[1].bitArray());
-      expect(await rf.hasMany(added)).toEqual(added.map(() => true));
+      expect(await rf.hasMany(added)).toEqual(new Uint8Array(added.length).fill(1));
       const absent = items(2000, 'https://example.org/');
-      expect(await rf.hasMany(absent)).toEqual(absent.map((x) => local[rf.shardOf(x)].has(x)));
+      expect(await rf.hasMany(absent)).toEqual(Uint8Array.from(absent, (x) => Number(local[rf.shardOf(x)].has(x))));
       const info = await rf.info();
-      expect(info.added).toBe(expected.filter(Boolean).length);
+      expect(info.addedCount).toBe(expected.filter(Boolean).length);
       expect(info.bitsSet).toBe(local.reduce((sum, f) => sum + f.bitsSet(), 0));
       if (scheme === 'xxh64') {
         // 2,002 distinct items; the estimate's error is a few percent here.
@@ -71,26 +71,26 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   });
 
   it('reserves by capacity, preallocates every shard, and adds and tests single items', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, errorRate: 0.01 }, { shards: 2 });
-    expect([rf.bits, rf.hashes, rf.shards, rf.capacity, rf.errorRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
+    const rf = await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
+    expect([rf.bits, rf.hashes, rf.shards, rf.capacity, rf.falsePositiveRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
     expect(await client.strLen('{capacity:0}')).toBe(Math.ceil(47_926 / 8));
     expect(await client.strLen('{capacity:1}')).toBe(Math.ceil(47_926 / 8));
     expect(await rf.add('https://a.example/')).toBe(true);
     expect(await rf.add('https://a.example/')).toBe(false);
     expect(await rf.has('https://a.example/')).toBe(true);
     expect(await rf.has('https://b.example/')).toBe(false);
-    expect(await rf.addMany([])).toEqual([]);
+    expect(await rf.addMany([])).toEqual(new Uint8Array(0));
     const packed = { bytes: new TextEncoder().encode('abcdef'), offsets: [0, 3, 6] };
-    expect(await rf.addMany(packed)).toEqual([true, true]);
-    expect(await rf.hasMany(['abc', 'def', 'ghi'])).toEqual([true, true, false]);
+    expect(await rf.addMany(packed)).toEqual(Uint8Array.of(1, 1));
+    expect(await rf.hasMany(['abc', 'def', 'ghi'])).toEqual(Uint8Array.of(1, 1, 0));
     const again = await RedisBloomFilter.open(client, 'capacity');
-    expect([again.bits, again.hashes, again.shards, again.capacity, again.errorRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
+    expect([again.bits, again.hashes, again.shards, again.capacity, again.falsePositiveRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
     expect(await again.has('abc')).toBe(true);
     // Reserving again with the same configuration opens it.
-    await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, errorRate: 0.01 }, { shards: 2 });
+    await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
     expect(await rf.has('abc')).toBe(true);
     const info = await rf.info();
-    expect(info).toMatchObject({ name: 'capacity', capacity: 10_000, added: 3, shards: 2, bitsSet: 21 });
+    expect(info).toMatchObject({ name: 'capacity', capacity: 10_000, falsePositiveRate: 0.01, addedCount: 3, shards: 2, bitsSet: 21 });
     await rf.drop();
   });
 
@@ -124,7 +124,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     expect(times.filter((t) => t !== 1)).toEqual([]);
     // Every worker won some races: the runs really overlapped.
     for (const list of fresh) expect(list.length).toBeGreaterThan(0);
-    expect((await rf.info()).added).toBe(count);
+    expect((await rf.info()).addedCount).toBe(count);
     await rf.drop();
   });
 
@@ -137,11 +137,11 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const before = await noscriptErrors();
     for (let round = 0; round < 20; round++) {
       const batch = items(300, `https://flush.example/${round}/`);
-      const expected = batch.map((x) => local[rf.shardOf(x)].add(x));
+      const expected = Uint8Array.from(batch, (x) => Number(local[rf.shardOf(x)].add(x)));
       // The flush lands between (or among) the round's script calls.
       const [results] = await Promise.all([rf.addMany(batch), flusher.scriptFlush()]);
       expect(results).toEqual(expected);
-      expect(await rf.hasMany(batch)).toEqual(batch.map(() => true));
+      expect(await rf.hasMany(batch)).toEqual(new Uint8Array(batch.length).fill(1));
     }
     expect(await noscriptErrors()).toBeGreaterThan(before);
     for (let s = 0; s < 2; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
@@ -161,9 +161,23 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const anonymous = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
     anonymous.on('error', () => {});
     await anonymous.connect();
-    const refused = RedisBloomFilter.reserve(anonymous, 'auth', { bits: 1000, hashes: 3 });
-    await expect(refused).rejects.toThrow(RedisBloomAuthError);
-    await expect(refused).rejects.toThrow(/unauthenticated.*pass username and password/);
+    const noauth = RedisBloomFilter.reserve(anonymous, 'auth', { bits: 1000, hashes: 3 });
+    await expect(noauth).rejects.toThrow(RedisBloomAuthError);
+    await expect(noauth).rejects.toThrow(/^Redis refused filter "auth": NOAUTH .*\(pass username and password/);
+    // A long command (over 10 arguments, as the scripts send) from an
+    // unauthenticated client gets a protocol error instead of NOAUTH, and the
+    // connection is closed: still named as an authentication problem.
+    const authed = await RedisBloomFilter.reserve(client, 'auth', { bits: 1000, hashes: 3 });
+    const split = {
+      sendCommand: (args: string[], options?: never) => (args[0] === 'HGETALL' ? client : anonymous).sendCommand(args, options),
+    };
+    const opened = await RedisBloomFilter.open(split, 'auth');
+    const refused = (await opened.add('x').catch((err: unknown) => err)) as RedisBloomBatchError;
+    expect(refused).toBeInstanceOf(RedisBloomBatchError);
+    expect(refused.cause).toBeInstanceOf(RedisBloomAuthError);
+    expect((refused.cause as Error).message).toMatch(/unauthenticated.*pass username and password/);
+    expect([refused.notAdded, refused.uncertain]).toEqual([['x'], []]);
+    await authed.drop();
     // Redis closes the connection after that protocol error; a fresh one gets NOAUTH.
     const again = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
     again.on('error', () => {});
@@ -202,7 +216,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     await expect(rf.hasMany(many)).rejects.toThrow(RedisBloomConfigError);
     const refusedMany = (await rf.addMany(many).catch((err: unknown) => err)) as RedisBloomBatchError;
     expect([refusedMany.notAdded.length, refusedMany.uncertain.length]).toEqual([1000, 0]);
-    expect(refusedMany.results.every((r) => r === undefined)).toBe(true);
+    expect(refusedMany.results).toEqual(new Uint8Array(1000).fill(NO_ANSWER));
     // A shard deleted behind the filter's back (as eviction would) is refused, not silently recreated.
     await client.del('{mismatch:0}');
     const evicted = await replaced.add('c').catch((err: unknown) => err);
@@ -214,10 +228,16 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   it('rejects bad arguments before talking to Redis', async () => {
     await expect(RedisBloomFilter.reserve(client, 'a{b', { bits: 100, hashes: 3 })).rejects.toThrow(BloomRangeError);
     await expect(RedisBloomFilter.reserve(client, 'x', { bits: 0, hashes: 3 })).rejects.toThrow('bits must be an integer in [1, ');
-    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 1e9, errorRate: 0.01 }, { shards: 2 })).rejects.toThrow(
+    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 1e9, falsePositiveRate: 0.01 }, { shards: 2 })).rejects.toThrow(
       'shards must be an integer in [3, 65536] (a shard holds at most 2^32 bits, and m = 9585058378); got 2',
     );
-    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, errorRate: 1 })).rejects.toThrow(BloomRangeError);
+    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, falsePositiveRate: 1 })).rejects.toThrow(
+      'falsePositiveRate must be a number in (0, 1); got 1',
+    );
+    // The option's earlier name is refused by name, not silently ignored.
+    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, errorRate: 0.01 } as never)).rejects.toThrow(
+      'falsePositiveRate must be a number in (0, 1); got undefined',
+    );
     await expect(RedisBloomFilter.reserve(client, 'x', {} as never)).rejects.toThrow(BloomTypeError);
     await expect(RedisBloomFilter.reserve({} as never, 'x', { bits: 100, hashes: 3 })).rejects.toThrow('client must be');
     const rf = await RedisBloomFilter.reserve(client, 'args', { bits: 100, hashes: 3 });

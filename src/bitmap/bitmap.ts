@@ -11,24 +11,15 @@
 // here, raised and lowered by single operations and by what setMany reports.
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
-import { instantiate, type FilterExports } from '../wasm/engine.js';
-import { BloomAllocationError } from '../errors.js';
+import { BitmapEngine } from '../wasm/bitmap.js';
 
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {
   /** The number of representable values: members are integers in [0, size). */
   readonly size: number;
-  /** The instance's exports. */
-  private readonly x: FilterExports;
-  /** The scratch region as u32: batches are copied in, iteration copies out. */
-  private readonly scratchU32: Uint32Array;
-  /** The same region as i32, so an Int32Array batch is a plain copy. */
-  private readonly scratchI32: Int32Array;
-  /** The same region as bytes: hasMany's answers follow the values. */
-  private readonly scratchBytes: Uint8Array;
-  /** Values per hasMany chunk: 4 bytes in, 1 byte out each, within the scratch. */
-  private readonly hasChunk: number;
-  /** The packed bits in wasm memory: value v is bit (v & 7) of byte v >> 3. */
+  /** The wasm instance and its views (src/wasm/bitmap.ts). */
+  private readonly engine: BitmapEngine;
+  /** The packed bits in wasm memory: value v is bit (v & 7) of byte v >> 3 (the engine's view). */
   private readonly bits: Uint8Array;
   /** How many values are set. */
   private setCount = 0;
@@ -36,19 +27,9 @@ export class Bitmap implements Iterable<number> {
   /** An empty bitmap for integers in [0, size); size is at most 2^32. */
   constructor(size: number) {
     this.size = checkBitmapSize(size);
-    const bytes = Math.ceil(this.size / 8);
-    this.x = instantiate(this.size, bytes);
-    if (this.x.bitmapConfigure(this.size) !== 0) throw new BloomAllocationError(this.size, bytes);
-    // Memory grew once, in bitmapConfigure; it never grows again, so views
-    // built now stay attached for the bitmap's life.
-    const buffer = this.x.memory.buffer;
-    const ptr = this.x.scratchPtr();
-    const scratchSize = this.x.scratchSize();
-    this.scratchU32 = new Uint32Array(buffer, ptr, scratchSize >> 2);
-    this.scratchI32 = new Int32Array(buffer, ptr, scratchSize >> 2);
-    this.scratchBytes = new Uint8Array(buffer, ptr, scratchSize);
-    this.hasChunk = Math.floor(scratchSize / 5);
-    this.bits = new Uint8Array(buffer, this.x.bitsPtr(), bytes);
+    this.engine = new BitmapEngine(this.size);
+    // The engine's instance never grows after configuring, so its view stays attached.
+    this.bits = this.engine.bits;
   }
 
   /** Adds value; true when it was not already set. */
@@ -82,7 +63,7 @@ export class Bitmap implements Iterable<number> {
 
   /** Removes every value. */
   clearAll(): void {
-    this.x.bitmapClearAll();
+    this.engine.clearAll();
     this.setCount = 0;
   }
 
@@ -97,15 +78,16 @@ export class Bitmap implements Iterable<number> {
    */
   setMany(values: BitmapValues): number {
     const batch = checkValues(values, this.size);
-    const chunk = this.scratchU32.length;
+    const engine = this.engine;
+    const chunk = engine.chunk;
     const n = batch.length;
     if (batch !== values) return this.setChecked(batch, chunk);
     for (let at = 0; at < n; at += chunk) {
-      const len = this.stage(batch, at, Math.min(n, at + chunk));
-      const bad = this.x.bitmapFirstInvalid(len, batch instanceof Int32Array ? 1 : 0);
+      const len = engine.stage(batch, at, Math.min(n, at + chunk));
+      const bad = engine.firstInvalid(len, batch instanceof Int32Array);
       if (bad >= 0) throw invalidValue(batch, at + bad, this.size);
       // One chunk is still staged: set it now rather than copying it again.
-      if (n <= chunk) return this.counted(this.x.bitmapSetMany(len));
+      if (n <= chunk) return this.counted(engine.setMany(len));
     }
     return this.setChecked(batch, chunk);
   }
@@ -115,13 +97,14 @@ export class Bitmap implements Iterable<number> {
     const batch = checkValues(values, this.size);
     const n = batch.length;
     const out = new Uint8Array(n);
-    const chunk = this.hasChunk;
-    const signed = batch instanceof Int32Array ? 1 : 0;
+    const engine = this.engine;
+    const chunk = engine.hasChunk;
+    const signed = batch instanceof Int32Array;
     for (let at = 0; at < n; at += chunk) {
-      const len = this.stage(batch, at, Math.min(n, at + chunk));
-      const bad = this.x.bitmapHasMany(len, signed);
+      const len = engine.stage(batch, at, Math.min(n, at + chunk));
+      const bad = engine.hasMany(len, signed);
       if (bad >= 0) throw invalidValue(batch, at + bad, this.size);
-      out.set(this.scratchBytes.subarray(len * 4, len * 5), at);
+      out.set(engine.hasResults(len), at);
     }
     return out;
   }
@@ -137,13 +120,13 @@ export class Bitmap implements Iterable<number> {
    * when it lies beyond the chunk being read.
    */
   *values(): IterableIterator<number> {
-    const max = this.scratchU32.length;
+    const max = this.engine.chunk;
     let from = 0;
     for (;;) {
-      const n = this.x.bitmapNextValues(from, max);
-      if (n === 0) return;
       // Copied out: the caller may use this bitmap (and its scratch) between yields.
-      const run = this.scratchU32.slice(0, n);
+      const run = this.engine.nextValues(from, max).slice();
+      const n = run.length;
+      if (n === 0) return;
       for (let i = 0; i < n; i++) yield run[i];
       if (n < max) return;
       from = run[n - 1] + 1;
@@ -153,12 +136,13 @@ export class Bitmap implements Iterable<number> {
   /** Every set value, ascending, in one Uint32Array of count() entries. */
   toArray(): Uint32Array {
     const out = new Uint32Array(this.count());
-    const max = this.scratchU32.length;
+    const max = this.engine.chunk;
     let from = 0;
     for (let at = 0; at < out.length; ) {
-      const n = this.x.bitmapNextValues(from, Math.min(max, out.length - at));
+      const run = this.engine.nextValues(from, Math.min(max, out.length - at));
+      const n = run.length;
       if (n === 0) break;
-      out.set(this.scratchU32.subarray(0, n), at);
+      out.set(run, at);
       at += n;
       from = out[at - 1] + 1;
     }
@@ -170,18 +154,11 @@ export class Bitmap implements Iterable<number> {
     return this.bits.slice();
   }
 
-  /** Copies batch[at, end) into scratch and returns its length. */
-  private stage(batch: Int32Array | Uint32Array, at: number, end: number): number {
-    if (batch instanceof Int32Array) this.scratchI32.set(batch.subarray(at, end));
-    else this.scratchU32.set(batch.subarray(at, end));
-    return end - at;
-  }
-
   /** Sets an already checked batch, chunk by chunk. */
   private setChecked(batch: Int32Array | Uint32Array, chunk: number): number {
     let fresh = 0;
     for (let at = 0; at < batch.length; at += chunk) {
-      fresh += this.x.bitmapSetMany(this.stage(batch, at, Math.min(batch.length, at + chunk)));
+      fresh += this.engine.setMany(this.engine.stage(batch, at, Math.min(batch.length, at + chunk)));
     }
     return this.counted(fresh);
   }

@@ -1,4 +1,4 @@
-// `bloom shell`: seed 001's SSTable exercise protocol on stdin/stdout.
+// `bloom shell`: the SSTable command protocol on stdin/stdout.
 //   BLOOM-NEW [m k [scheme]]  resets to an empty filter (default m=100, k=3, bytesum)
 //   BLOOM-ADD <key>           adds key; prints nothing
 //   BLOOM-CHECK <key>         prints MAYBE or NO
@@ -15,7 +15,8 @@ import { guard, parse } from './common.js';
 /** The help text of `bloom shell`. */
 export const HELP = `Usage: bloom shell
 
-Reads commands from stdin, one per line, and answers on stdout (seed 001):
+Reads commands from stdin, one per line, and answers on stdout, in the SSTable
+command protocol:
   BLOOM-NEW [m k [scheme]]  reset to an empty filter; default m=100 k=3 bytesum
   BLOOM-ADD <key>           add key (prints nothing)
   BLOOM-CHECK <key>         print MAYBE or NO
@@ -88,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     const session = new ShellSession();
     const lines = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: tty });
     if (tty) {
-      process.stdout.write('bloom shell: seed 001 protocol (BLOOM-NEW, BLOOM-ADD, BLOOM-CHECK, BLOOM-BITS, BLOOM-COUNT); Ctrl-D quits\n');
+      process.stdout.write('bloom shell: the SSTable command protocol (BLOOM-NEW, BLOOM-ADD, BLOOM-CHECK, BLOOM-BITS, BLOOM-COUNT); Ctrl-D quits\n');
       lines.setPrompt('bloom> ');
       lines.prompt();
     }

@@ -4,7 +4,8 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
-import { checkerEngine, Engine, type FilterExports } from '../wasm/engine.js';
+import { checkerEngine } from '../wasm/engine.js';
+import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, type Digest, type ProbeLayout } from '../filter/item-digest.js';
@@ -17,21 +18,6 @@ import {
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
 import { MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 
-/** The exports of assembly/counting.ts. */
-interface CountingExports extends FilterExports {
-  countingConfigure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
-  countingItem(len: number, wide: number, op: number): number;
-  countingStream(op: number): number;
-  countingDigest(lo: number, hi: number, op: number): number;
-  countingNonzero(): number;
-  countingSaturated(): number;
-  countingHeld(): number;
-  countingClear(): void;
-  countingRestore(held: number): number;
-  countingChecksumCounters(): void;
-  countingBitsChunk(first: number, len: number): void;
-}
-
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
   /** m: the number of counters (and of bits in toBloomFilter()). */
@@ -42,10 +28,7 @@ export class CountingBloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly engine: Engine;
-  private readonly x: CountingExports;
-  /** Bytes of the packed counters: ceil(m / 2). */
-  private readonly countersLength: number;
+  private readonly engine: CountingEngine;
   /** probeLayout's answer, made on first use. */
   private layout: ProbeLayout | undefined;
 
@@ -59,17 +42,7 @@ export class CountingBloomFilter {
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.countersLength = Math.ceil(params.bits / 2);
-    // A hashing-only instance (no bits), then room for the counters; the
-    // growth detaches the engine's views, so they are rebuilt.
-    this.engine = new Engine(params, true);
-    this.x = this.engine.x as CountingExports;
-    const seedLo = Number(params.seed & 0xffffffffn);
-    const seedHi = Number(params.seed >> 32n);
-    if (this.x.countingConfigure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
-      throw new BloomRangeError('bits', bits, `a size whose ${this.countersLength} bytes of counters the engine can allocate`);
-    }
-    this.engine.rebind();
+    this.engine = new CountingEngine(params);
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
@@ -80,8 +53,7 @@ export class CountingBloomFilter {
 
   /** Runs a counting op on a checked item. */
   private run(item: Item, op: number): number {
-    const len = this.engine.stage(item);
-    return len >= 0 ? this.x.countingItem(len, this.engine['wide'], op) : this.x.countingStream(op);
+    return this.engine.run(item, op);
   }
 
   /** Raises the item's counters (saturated ones stay at 15); true when one went from 0 (the item was certainly new). */
@@ -119,31 +91,31 @@ export class CountingBloomFilter {
   /** has() for the item whose digest(item, { seed }) is `d` (xxh64 only). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return this.x.countingDigest(d.lo, d.hi, OP_HAS) !== 0;
+    return this.engine.runDigest(d.lo, d.hi, OP_HAS) !== 0;
   }
 
   /** add() for the item whose digest is `d` (xxh64 only). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.x.countingDigest(d.lo, d.hi, OP_ADD) !== 0;
+    return this.engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
   }
 
   /** remove() for the item whose digest is `d` (xxh64 only). */
   removeDigest(d: Digest): void {
     checkDigest(this, d, 'removeDigest');
-    if (this.x.countingDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
+    if (this.engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
   }
 
   /** count() for the item whose digest is `d` (xxh64 only). */
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
-    return this.x.countingDigest(d.lo, d.hi, OP_COUNT);
+    return this.engine.runDigest(d.lo, d.hi, OP_COUNT);
   }
 
   /** Where the counters lie, for probeAll to read them in place. @internal */
   probeLayout(): ProbeLayout {
-    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, view: this.countersView() });
-    if (layout.view.length === 0) layout.view = this.countersView();
+    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, view: this.engine.counters });
+    if (layout.view.length === 0) layout.view = this.engine.counters;
     return layout;
   }
 
@@ -171,17 +143,17 @@ export class CountingBloomFilter {
 
   /** How many counters are above 0: the bits set in toBloomFilter(). */
   bitsSet(): number {
-    return this.x.countingNonzero();
+    return this.engine.nonzero();
   }
 
   /** How many counters are saturated (at 15); while it is 0, every remove undoes its add exactly. */
   saturatedCount(): number {
-    return this.x.countingSaturated();
+    return this.engine.saturated();
   }
 
   /** The items held: adds minus successful removes (never below 0). */
   addedCount(): number {
-    return this.x.countingHeld();
+    return this.engine.held();
   }
 
   /** The Swamidass–Baldi estimate of distinct items held, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -196,24 +168,19 @@ export class CountingBloomFilter {
 
   /** Zeroes every counter. */
   clear(): void {
-    this.x.countingClear();
-  }
-
-  /** A live view of the packed counters in wasm memory. */
-  private countersView(): Uint8Array {
-    return new Uint8Array(this.x.memory.buffer, this.x.bitsPtr(), this.countersLength);
+    this.engine.clear();
   }
 
   /** A copy of the packed counters: counter p is the low nibble of byte p >> 1 when p is even, the high nibble when odd. */
   counters(): Uint8Array {
-    return this.countersView().slice();
+    return this.engine.counters.slice();
   }
 
   /** An independent copy with the same parameters, counters and tallies. */
   clone(): CountingBloomFilter {
     const copy = new CountingBloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
-    copy.countersView().set(this.countersView());
-    copy.x.countingRestore(this.addedCount());
+    copy.engine.counters.set(this.engine.counters);
+    copy.engine.restore(this.addedCount());
     return copy;
   }
 
@@ -226,15 +193,8 @@ export class CountingBloomFilter {
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const target = engineOf(plain);
-    const bits = target.bitsView();
-    const size = this.x.scratchSize();
-    const scratch = new Uint8Array(this.x.memory.buffer, this.x.scratchPtr(), size);
-    for (let at = 0; at < bits.length; at += size) {
-      const len = Math.min(size, bits.length - at);
-      this.x.countingBitsChunk(at, len);
-      bits.set(scratch.subarray(0, len), at);
-    }
-    target.x.setCounters(this.bitsSet(), this.addedCount());
+    this.engine.writeBits(target);
+    target.setCounters(this.bitsSet(), this.addedCount());
     return plain;
   }
 
@@ -248,14 +208,10 @@ export class CountingBloomFilter {
       COUNTING_KIND,
     );
     // The checksum runs in wasm over the header (through scratch) and the counters in place.
-    this.x.checksumStart();
-    this.x.checksumScratch(this.engine.stage(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
-    this.x.countingChecksumCounters();
-    this.x.checksumEnd();
-    setChecksum(header, new DataView(this.x.memory.buffer, this.x.scratchPtr(), 8).getBigUint64(0, true));
-    const out = new Uint8Array(HEADER_BYTES + this.countersLength);
+    setChecksum(header, this.engine.checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+    const out = new Uint8Array(HEADER_BYTES + this.engine.countersLength);
     out.set(header);
-    out.set(this.countersView(), HEADER_BYTES);
+    out.set(this.engine.counters, HEADER_BYTES);
     return out;
   }
 
@@ -272,8 +228,8 @@ export class CountingBloomFilter {
     const { checksum } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
     checkPayload(header, checksum, payload[payload.length - 1], countersAboveZero(payload, header.bits), COUNTING_KIND);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-    filter.countersView().set(payload);
-    filter.x.countingRestore(header.addedCount);
+    filter.engine.counters.set(payload);
+    filter.engine.restore(header.addedCount);
     return filter;
   }
 }

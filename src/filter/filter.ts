@@ -14,7 +14,9 @@ import {
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 import { checkDigest, type Digest, type ProbeLayout } from './item-digest.js';
-import { digestExports, type DigestExports } from './digest.js';
+
+/** Set once, by BloomFilter's static block. */
+let engineOfFilter: (filter: BloomFilter) => Engine;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -27,10 +29,14 @@ export class BloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: Engine;
-  /** The engine's exports for digests (assembly/digest.ts). */
-  private readonly digests: DigestExports;
   /** probeLayout's answer, made on first use. */
   private layout: ProbeLayout | undefined;
+
+  // Gives this module's internal helpers (engineOf) the engine, which stays
+  // private to everyone else.
+  static {
+    engineOfFilter = (filter) => filter.engine;
+  }
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -40,7 +46,6 @@ export class BloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.engine = new Engine(params);
-    this.digests = digestExports(this.engine);
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
@@ -68,13 +73,13 @@ export class BloomFilter {
    */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return this.digests.hasDigest(d.lo, d.hi) !== 0;
+    return this.engine.hasDigest(d.lo, d.hi);
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.digests.addDigest(d.lo, d.hi) !== 0;
+    return this.engine.addDigest(d.lo, d.hi);
   }
 
   /** Where the bits lie, for probeAll to read them in place. @internal */
@@ -110,12 +115,12 @@ export class BloomFilter {
 
   /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    return this.engine.x.bitsSet();
+    return this.engine.bitsSet();
   }
 
   /** Zeroes every bit. */
   clear(): void {
-    this.engine.x.clear();
+    this.engine.clear();
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -130,7 +135,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.engine.x.newAdds();
+    return this.engine.addedCount();
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -147,7 +152,7 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.engine.bitsView().set(this.engine.bitsView());
-    copy.engine.x.setCounters(this.bitsSet(), this.addedCount());
+    copy.engine.setCounters(this.bitsSet(), this.addedCount());
     return copy;
   }
 
@@ -186,7 +191,7 @@ export class BloomFilter {
 
   private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
     this.engine.combine(other.engine, operation);
-    this.engine.x.setCounters(this.bitsSet(), adds);
+    this.engine.setCounters(this.bitsSet(), adds);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
@@ -212,7 +217,7 @@ export class BloomFilter {
     checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
-    filter.engine.x.setCounters(header.bitsSet, header.addedCount);
+    filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
   }
 }
@@ -223,9 +228,9 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
   checkCompatible(operation, a, b);
 }
 
-/** The wasm instance behind a filter; for src/node, which streams bits in and out of it. @internal */
+/** The wasm engine behind a filter; for src/node (which streams bits in and out of it) and src/wasm/lines.ts. @internal */
 export function engineOf(filter: BloomFilter): Engine {
-  return filter['engine'];
+  return engineOfFilter(filter);
 }
 
 /** The 56-byte version-1 header of `filter`, its checksum computed in wasm over the bits in place. @internal */
@@ -239,7 +244,7 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     bitsSet: filter.bitsSet(),
     addedCount: filter.addedCount(),
   });
-  setChecksum(header, filter['engine'].checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  setChecksum(header, engineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
 }
 
@@ -254,9 +259,9 @@ export function emptyFilterFor(header: FileHeader): BloomFilter {
  * @internal
  */
 export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
-  const engine = filter['engine'];
+  const engine = engineOf(filter);
   const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   const bits = engine.bitsView();
-  checkPayload(header, checksum, bits[bits.length - 1], engine.x.recountBits());
-  engine.x.setCounters(header.bitsSet, header.addedCount);
+  checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
+  engine.setCounters(header.bitsSet, header.addedCount);
 }

@@ -2,8 +2,9 @@
 // version-1 filter format (README, "File format" and "Chain format"). A
 // 64-byte chain header, then every member as a complete version-1 filter
 // file, oldest first. Shared by the wasm chain and its reference twin, which
-// supply their own BloomFilter.fromBytes, so both write identical bytes and
-// refuse the same inputs.
+// supply their own BloomFilter.fromBytes and their own XXH64 (the engine's,
+// or the reference's), so both write identical bytes and refuse the same
+// inputs, and neither depends on the other.
 //
 // Decoding checks the whole header and every member's header against the
 // chain's plan, and the total length, before any member is allocated; then
@@ -13,7 +14,6 @@
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { HEADER_BYTES, parseHeader, payloadLength } from './filter.js';
 import { MAX_BITS, SCHEMES } from '../filter/options.js';
-import { xxh64 } from '../reference/hash.js';
 import { checkScalableOptions, memberPlan, type ScalablePlan } from '../scalable/plan.js';
 
 /** The four magic bytes of a chain: ASCII "BLMC" (a single filter's are "BLMW"). */
@@ -44,14 +44,17 @@ export const CHAIN_FIELD_OFFSETS = {
 /** The smallest member file: a header and one payload byte. */
 const MIN_MEMBER_BYTES = HEADER_BYTES + 1;
 
+/** XXH64 with seed 0 of `bytes`: the header checksum. */
+export type Checksum = (bytes: Uint8Array) => bigint;
+
 /** What the codec needs of a member filter. */
 export interface ChainMember {
   toBytes(): Uint8Array;
   addedCount(): number;
 }
 
-/** The 64-byte chain header for `plan` and `filterCount` members. */
-export function encodeChainHeader(plan: ScalablePlan, filterCount: number): Uint8Array {
+/** The 64-byte chain header for `plan` and `filterCount` members, its checksum computed by `xxh64`. */
+export function encodeChainHeader(plan: ScalablePlan, filterCount: number, xxh64: Checksum): Uint8Array {
   const out = new Uint8Array(CHAIN_HEADER_BYTES);
   const view = new DataView(out.buffer);
   const at = CHAIN_FIELD_OFFSETS;
@@ -64,15 +67,15 @@ export function encodeChainHeader(plan: ScalablePlan, filterCount: number): Uint
   view.setFloat64(at.growth, plan.growth, true);
   view.setFloat64(at.tightening, plan.tightening, true);
   view.setUint32(at.filterCount, filterCount, true);
-  view.setBigUint64(at.checksum, xxh64(out.subarray(0, at.checksum), 0n), true);
+  view.setBigUint64(at.checksum, xxh64(out.subarray(0, at.checksum)), true);
   return out;
 }
 
 /** The chain as bytes: the header, then each member's version-1 bytes. */
-export function encodeChain(plan: ScalablePlan, members: readonly ChainMember[]): Uint8Array {
+export function encodeChain(plan: ScalablePlan, members: readonly ChainMember[], xxh64: Checksum): Uint8Array {
   const parts = members.map((m) => m.toBytes());
   const out = new Uint8Array(CHAIN_HEADER_BYTES + parts.reduce((n, p) => n + p.length, 0));
-  out.set(encodeChainHeader(plan, members.length));
+  out.set(encodeChainHeader(plan, members.length, xxh64));
   let at = CHAIN_HEADER_BYTES;
   for (const p of parts) {
     out.set(p, at);
@@ -104,7 +107,11 @@ function inMember(error: unknown, i: number, start: number): unknown {
  * naming the field (`filterCount`, or `filters[2].checksum` inside a member)
  * and its byte offset in `bytes`.
  */
-export function decodeChain<F extends ChainMember>(bytes: Uint8Array, load: (member: Uint8Array) => F): DecodedChain<F> {
+export function decodeChain<F extends ChainMember>(
+  bytes: Uint8Array,
+  load: (member: Uint8Array) => F,
+  xxh64: Checksum,
+): DecodedChain<F> {
   if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
   const at = CHAIN_FIELD_OFFSETS;
   const total = bytes.length;
@@ -142,7 +149,7 @@ export function decodeChain<F extends ChainMember>(bytes: Uint8Array, load: (mem
     throw new BloomFormatError('reserved2', at.reserved2, `must be 0; got ${view.getUint32(at.reserved2, true)}`);
   }
   const stored = view.getBigUint64(need('checksum', 8), true);
-  const actual = xxh64(bytes.subarray(0, at.checksum), 0n);
+  const actual = xxh64(bytes.subarray(0, at.checksum));
   if (stored !== actual) {
     throw new BloomFormatError('checksum', at.checksum, `XXH64 of the chain header is 0x${actual.toString(16).padStart(16, '0')}, but the input says 0x${stored.toString(16).padStart(16, '0')}: the data is corrupt`);
   }

@@ -40,7 +40,8 @@ interface ClientSend {
   sendCommand(args: string[], options?: SendOptions): Promise<unknown>;
 }
 
-type Send = (key: string, readonly: boolean, args: string[], options?: SendOptions) => Promise<unknown>;
+/** Sends one command, routed by its key. */
+export type Send = (key: string, readonly: boolean, args: string[], options?: SendOptions) => Promise<unknown>;
 
 /** A sender routed by key: for a cluster, the key picks the node; a single client ignores it. */
 export function senderOf(client: RedisConnection): Send {
@@ -107,28 +108,38 @@ export function typedError(err: unknown, filter: string): unknown {
 
 /**
  * Runs a script by SHA1 and, when the server has not cached it (NOSCRIPT:
- * first use on this node, a restart, or SCRIPT FLUSH), once more by source,
- * which also caches it. NOSCRIPT means the script did not run, so sending it
- * again cannot apply an add twice.
+ * first use on this node, a restart, a failover or SCRIPT FLUSH), once more
+ * by source, which also caches it. NOSCRIPT means the script did not run, so
+ * sending it again cannot apply an add twice; but calls pipelined behind
+ * the refused one may run before the retry (see batches.ts). With
+ * `bySource`, the call goes by source at once (EVAL), which no missing
+ * script can refuse.
  */
 export async function runScript(
-  send: Send, script: Script, readonly: boolean, args: string[], options?: SendOptions,
+  send: Send, script: Script, readonly: boolean, args: string[], options?: SendOptions, bySource = false,
 ): Promise<unknown> {
   // args: [command, script, numkeys, key1, ...]; the first two are filled here.
   const key = args[3];
-  args[0] = readonly ? 'EVALSHA_RO' : 'EVALSHA';
-  args[1] = script.sha;
-  try {
-    return await send(key, readonly, args, options);
-  } catch (err) {
-    if (!isErrorReply(err) || !err.message.startsWith('NOSCRIPT')) throw err;
+  const bySha = (): Promise<unknown> => {
+    args[0] = readonly ? 'EVALSHA_RO' : 'EVALSHA';
+    args[1] = script.sha;
+    return send(key, readonly, args, options);
+  };
+  const byText = (): Promise<unknown> => {
     args[0] = readonly ? 'EVAL_RO' : 'EVAL';
     args[1] = script.source;
-    return await send(key, readonly, args, options);
+    return send(key, readonly, args, options);
+  };
+  if (bySource) return await byText();
+  try {
+    return await bySha();
+  } catch (err) {
+    if (!isErrorReply(err) || !err.message.startsWith('NOSCRIPT')) throw err;
+    return await byText();
   }
 }
 
 /** Builds the argument list of a script call: placeholders for runScript, then numkeys, keys and argv. */
-export function scriptArgs(keys: string[], argv: string[]): string[] {
+export function scriptArgs(keys: readonly string[], argv: readonly string[]): string[] {
   return ['', '', String(keys.length), ...keys, ...argv];
 }

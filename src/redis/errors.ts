@@ -23,10 +23,16 @@ export class RedisBloomAuthError extends Error {
   }
 }
 
+/** The flag of an item that a failed addMany has no answer for: it is listed in `uncertain` or `notAdded`. */
+export const NO_ANSWER = 2;
+
 /** Items that a failed add could not report on. */
 export interface BatchOutcome<T> {
-  /** Per item: true (new), false (already seen), or undefined when unknown. */
-  results: (boolean | undefined)[];
+  /**
+   * Per item: 1 (new), 0 (already seen), or NO_ANSWER (2) when unknown. A
+   * plain truth test treats the unknown as new, which is the safe reading.
+   */
+  results: Uint8Array;
   /** Items whose add may or may not have reached Redis: treat them as new. */
   uncertain: T[];
   /** Items certainly not added: Redis refused their call before any bit was set (auth, configuration, OOM, ...). */
@@ -39,7 +45,7 @@ export interface BatchOutcome<T> {
  * or not added. Nothing is retried automatically.
  */
 export class RedisBloomBatchError<T = string | Uint8Array> extends Error implements BatchOutcome<T> {
-  readonly results: (boolean | undefined)[];
+  readonly results: Uint8Array;
   readonly uncertain: T[];
   readonly notAdded: T[];
   constructor(outcome: BatchOutcome<T>, cause: unknown) {

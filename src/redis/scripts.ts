@@ -106,19 +106,38 @@ return redis.call('HGETALL', KEYS[1])
 /**
  * Creates one shard: preallocates its bitmap with one SETBIT on the last bit
  * (so no later SETBIT far out has to grow the string while clients wait) and
- * writes its meta hash. Idempotent for the same fingerprint and size; refuses
- * a shard left by another configuration. ARGV[1] fingerprint, ARGV[2] bytes.
+ * writes its meta hash. Replies 1 when it created both keys, 0 when both
+ * were there already with this fingerprint and size (a reserve that crashed
+ * before writing the configuration, or a concurrent reserve of the same
+ * filter). Anything else (keys of another configuration, a bitmap without
+ * its meta hash or the reverse) is refused before writing anything.
+ * ARGV[1] fingerprint, ARGV[2] bytes.
  */
 export const CREATE_SHARD_SCRIPT = script(`
 local have = redis.call('HGET', KEYS[2], 'config')
-if have and have ~= ARGV[1] then
-  return redis.error_reply('BLOOMCONFIG ' .. KEYS[2] .. ' config is ' .. have .. '; expected ' .. ARGV[1])
-end
 local size = redis.call('STRLEN', KEYS[1])
-if size ~= 0 and size ~= tonumber(ARGV[2]) then
+if not have and size == 0 and redis.call('EXISTS', KEYS[1], KEYS[2]) == 0 then
+  redis.call('SETBIT', KEYS[1], tonumber(ARGV[2]) * 8 - 1, 0)
+  redis.call('HSET', KEYS[2], 'config', ARGV[1], 'added', 0)
+  return 1
+end
+if have ~= ARGV[1] then
+  return redis.error_reply('BLOOMCONFIG ' .. KEYS[2] .. ' config is ' .. (have or 'missing') .. '; expected ' .. ARGV[1])
+end
+if size ~= tonumber(ARGV[2]) then
   return redis.error_reply('BLOOMSHARD ' .. KEYS[1] .. ' is ' .. size .. ' bytes; expected ' .. ARGV[2])
 end
-if size == 0 then redis.call('SETBIT', KEYS[1], tonumber(ARGV[2]) * 8 - 1, 0) end
-if not have then redis.call('HSET', KEYS[2], 'config', ARGV[1], 'added', 0) end
-return 1
+return 0
+`);
+
+/**
+ * Undoes CREATE_SHARD_SCRIPT for a reserve that was refused: deletes the
+ * shard's two keys, but only while they still carry this fingerprint and no
+ * add has counted into them. Replies 1 when it deleted them. ARGV[1] fingerprint.
+ */
+export const DROP_NEW_SHARD_SCRIPT = script(`
+if redis.call('HGET', KEYS[2], 'config') == ARGV[1] and redis.call('HGET', KEYS[2], 'added') == '0' then
+  return redis.call('DEL', KEYS[1], KEYS[2]) > 0 and 1 or 0
+end
+return 0
 `);

@@ -29,7 +29,7 @@ export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES
   const engine = engineOf(filter);
   const size = sizes.find((s) => engine.reserveLines(s, printSeen));
   if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  const x = engine.x;
+  const x = engine.linesExports();
   // Views are made after the growth in reserveLines, and memory never grows again.
   const buffer = x.memory.buffer;
   return {

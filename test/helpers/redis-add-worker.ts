@@ -4,6 +4,7 @@
 // Usage: node redis-add-worker.mjs <url> <name> <worker> <count>
 import { createInterface } from 'node:readline';
 import { createClient } from 'redis';
+import { mulberry32 } from '../../src/cli/mulberry32.js';
 import { RedisBloomFilter } from '../../src/redis/index.js';
 
 const [url, name, workerText, countText] = process.argv.slice(2);
@@ -17,13 +18,7 @@ const filter = await RedisBloomFilter.open(client, name, { batchSize: 100 });
 
 // Each worker visits the items in its own order (a seeded Fisher-Yates
 // shuffle, mulberry32), so the four runs collide all over the set.
-let state = 0x9e3779b9 ^ worker;
-const random = (): number => {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+const random = mulberry32(0x9e3779b9 ^ worker);
 const order = Array.from({ length: count }, (_, i) => i);
 for (let i = count - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));
@@ -38,7 +33,7 @@ for (let at = 0; at < count; at += 500) {
   const chunk = order.slice(at, at + 500);
   const results = await filter.addMany(chunk.map((i) => `https://example.com/crawl/${i}`));
   results.forEach((isNew, j) => {
-    if (isNew) fresh.push(chunk[j]);
+    if (isNew === 1) fresh.push(chunk[j]);
   });
 }
 process.stdout.write(JSON.stringify(fresh) + '\n');

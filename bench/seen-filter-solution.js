@@ -1,7 +1,6 @@
-// Seed 000's own reference solution, exactly as the exercise prints it
-// (/work/shared/seeds/000_*.txt, "How to solve it"), for workload (d): the
-// `poly` scheme in wasm is measured against this straightforward version.
-// Only `export` was added.
+// The SeenFilter exercise's own solution, exactly as the exercise prints it
+// ("How to solve it"), for workload (d): the `poly` scheme in wasm is
+// measured against this straightforward version. Only `export` was added.
 
 export class SeenFilter {
   constructor(m, k) {

@@ -1,0 +1,154 @@
+// The contestants of workloads (a) to (c): the wasm filter (single calls on
+// strings and on bytes, batches of strings and packed batches), the
+// reference twin, the npm peers `bloomfilter` and `bloom-filters`, and the
+// encode-only floor, all with m = bits and k = 7 over the same items.
+
+import BloomFilters from 'bloom-filters';
+import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
+import { BloomFilter } from '../../src/index.js';
+import { BloomFilter as ReferenceFilter } from '../../src/reference/index.js';
+import type { ItemSet } from '../data.js';
+import { blocksOf, encoder, floorView, K, loadReference, loop, packedBlocks, type Spec } from '../harness.js';
+import type { Op } from '../report.js';
+
+/** What one standard workload compares. */
+export interface StandardSetup {
+  workload: string;
+  bits: number;
+  present: ItemSet;
+  absent: ItemSet;
+  /** Items per call for fast and slow contestants. */
+  fast: number;
+  slow: number;
+  /** Items the slow peer (bloom-filters) is filled with; all of them when undefined. */
+  slowFill?: number;
+  /** Why `bloomfilter` is left out, when it is. */
+  skipBloomfilter?: string;
+}
+
+/** The filled filters, for the accuracy and heap measurements after workload (a). */
+export interface Filled {
+  wasm: BloomFilter;
+  reference: ReferenceFilter;
+  bloomfilter?: PeerBloomfilter;
+  bloomFilters?: () => InstanceType<typeof BloomFilters.BloomFilter>;
+}
+
+/** The specs of one standard workload, and its filters holding every present item. */
+export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled } {
+  const { workload, bits, present, absent, fast, slow } = s;
+  const n = present.strings.length;
+  const specs: Spec[] = [];
+  const ops: [Op, ItemSet][] = [
+    ['has present', present],
+    ['has absent', absent],
+  ];
+
+  // wasm single calls on strings.
+  const addFilter = new BloomFilter(bits, K);
+  const full = new BloomFilter(bits, K);
+  full.addMany(present.packed);
+  specs.push({ workload, op: 'add', contestant: 'wasm single', block: fast, total: n, reset: () => addFilter.clear(), run: loop((x) => addFilter.add(x), present) });
+  for (const [op, set] of ops) specs.push({ workload, op, contestant: 'wasm single', block: fast, total: n, run: loop((x) => full.has(x), set) });
+
+  // wasm batches of strings.
+  const presentBlocks = blocksOf(present.strings, fast);
+  const absentBlocks = blocksOf(absent.strings, fast);
+  specs.push({ workload, op: 'add', contestant: 'wasm batch', block: fast, total: n, reset: () => addFilter.clear(), run: (from) => addFilter.addMany(presentBlocks[from / fast])[0] });
+  for (const [op, blocks] of [['has present', presentBlocks], ['has absent', absentBlocks]] as const) {
+    specs.push({ workload, op, contestant: 'wasm batch', block: fast, total: n, run: (from) => full.hasMany(blocks[from / fast])[0] });
+  }
+
+  // Items that already are bytes: Uint8Array single calls, and the packed batch form.
+  for (const [op, set] of [['add', present], ...ops] as [Op, ItemSet][]) {
+    const f = op === 'add' ? addFilter : full;
+    specs.push({
+      workload, op, contestant: 'wasm single (bytes)', block: fast, total: n,
+      reset: op === 'add' ? () => addFilter.clear() : undefined,
+      run: (from, b) => {
+        let c = 0;
+        const items = set.views;
+        if (op === 'add') for (let i = from; i < from + b; i++) c += f.add(items[i]) ? 1 : 0;
+        else for (let i = from; i < from + b; i++) c += f.has(items[i]) ? 1 : 0;
+        return c;
+      },
+    });
+  }
+  const pp = packedBlocks(present.packed, fast);
+  const pa = packedBlocks(absent.packed, fast);
+  specs.push({ workload, op: 'add', contestant: 'wasm batch (packed)', block: fast, total: n, reset: () => addFilter.clear(), run: (from) => addFilter.addMany(pp[from / fast])[0] });
+  for (const [op, blocks] of [['has present', pp], ['has absent', pa]] as const) {
+    specs.push({ workload, op, contestant: 'wasm batch (packed)', block: fast, total: n, run: (from) => full.hasMany(blocks[from / fast])[0] });
+  }
+
+  // The reference twin: BigInt XXH64, so smaller blocks. One object (a 10^10-bit
+  // one is 1.25 GB): add runs on it first, then has loads the wasm bits into it.
+  const ref = new ReferenceFilter(bits, K);
+  let refLoaded = false;
+  const loadRef = () => {
+    if (!refLoaded) loadReference(ref, full);
+    refLoaded = true;
+  };
+  specs.push({
+    workload, op: 'add', contestant: 'reference', block: slow, total: n,
+    reset: () => {
+      ref.clear();
+      refLoaded = false;
+    },
+    run: loop((x) => ref.add(x), present),
+  });
+  for (const [op, set] of ops) {
+    specs.push({ workload, op, contestant: 'reference', block: slow, total: n, prepare: loadRef, note: 'for has, the bits are loaded from the wasm filter', run: loop((x) => ref.has(x), set) });
+  }
+
+  // bloomfilter (jasondavies): FNV-1a over charCodeAt, strings only.
+  let bfFull: PeerBloomfilter | undefined;
+  if (s.skipBloomfilter === undefined) {
+    let bfAdd = new PeerBloomfilter(bits, K);
+    const bf = new PeerBloomfilter(bits, K);
+    for (const item of present.strings) bf.add(item);
+    bfFull = bf;
+    specs.push({ workload, op: 'add', contestant: 'bloomfilter', block: fast, total: n, reset: () => (bfAdd = new PeerBloomfilter(bits, K)), run: loop((x) => bfAdd.add(x), present) });
+    for (const [op, set] of ops) specs.push({ workload, op, contestant: 'bloomfilter', block: fast, total: n, run: loop((x) => bf.test(x), set) });
+  }
+
+  // bloom-filters: the most downloaded; slow, so smaller blocks and possibly a
+  // partial fill. One object again, refilled (untimed) before the has tasks.
+  // Each new one is touched (untimed) first, as our filters are when they are
+  // cleared: otherwise every first write to a page of a 1.25 GB array faults it in.
+  const fillCount = Math.min(s.slowFill ?? n, n);
+  const newBs = () => {
+    const f = new BloomFilters.BloomFilter(bits, K);
+    (f as unknown as { _filter: { array: Uint8Array } })._filter.array.fill(0);
+    return f;
+  };
+  let bsAdd = newBs();
+  let bsFull = bsAdd;
+  let bsFilled = false;
+  const fillBs = () => {
+    if (bsFilled) return bsFull;
+    bsFilled = true;
+    bsFull = bsAdd = newBs();
+    for (let i = 0; i < fillCount; i++) bsFull.add(present.strings[i]);
+    return bsFull;
+  };
+  const partial = fillCount < n ? `filled with the first ${fillCount.toLocaleString('en-US')} items; has cycles over those` : undefined;
+  specs.push({
+    workload, op: 'add', contestant: 'bloom-filters', block: slow, total: fillCount,
+    reset: () => {
+      bsAdd = newBs();
+      bsFilled = false;
+    },
+    run: loop((x) => bsAdd.add(x), present),
+  });
+  for (const [op, set] of ops) {
+    specs.push({ workload, op, contestant: 'bloom-filters', block: slow, total: fillCount, note: partial, prepare: op === 'has present' ? fillBs : undefined, run: loop((x) => bsFull.has(x), set) });
+  }
+
+  // The floor: encodeInto of the same strings into wasm memory, nothing else.
+  specs.push({ workload, op: 'encode', contestant: 'encode only (floor)', block: fast, total: n, run: loop((x) => encoder.encodeInto(x, floorView).written, present) });
+  return { specs, filled: { wasm: full, reference: ref, bloomfilter: bfFull, bloomFilters: fillBs } };
+}
+
+/** "1,000,000": item counts in workload titles. */
+export const count = (n: number): string => n.toLocaleString('en-US');

@@ -1,0 +1,345 @@
+// A scalable Bloom filter (Almeida, Baquero, Preguiça and Hutchison,
+// "Scalable Bloom Filters", Information Processing Letters 101(6), 2007):
+// a chain of ordinary Bloom filters for when the number of items is not
+// known. When the newest member has taken its capacity of new items, the
+// next add that must insert starts a member with `growth` times the capacity
+// and `tightening` times the rate, so the compound false-positive rate stays
+// at or below the requested one (the series is in src/scalable/plan.ts).
+//
+// Written once, over any member type: the wasm package (src/scalable/
+// scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
+// with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
+
+import { checkItem, type Scheme } from '../filter/options.js';
+import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
+import { batchItem, checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { decodeChain, encodeChain, type Checksum, type DecodedChain } from '../format/chain.js';
+import {
+  checkScalableOptions, compoundRate, memberPlan,
+  type ScalableMember, type ScalableOptions, type ScalablePlan,
+} from './plan.js';
+
+/** What the chain needs of a member filter. */
+export interface ChainFilter {
+  readonly bits: number;
+  readonly hashes: number;
+  add(item: Item): boolean;
+  has(item: Item): boolean;
+  addDigest(d: Digest): boolean;
+  hasDigest(d: Digest): boolean;
+  hasMany(items: BatchItems): Uint8Array;
+  bitsSet(): number;
+  addedCount(): number;
+  estimatedCount(): number;
+  currentFalsePositiveRate(): number;
+  toBytes(): Uint8Array;
+}
+
+/** How a chain makes, loads and checksums its members: supplied by each implementation. */
+export interface ChainKind<F extends ChainFilter> {
+  /** An empty member of m = `bits`, k = `hashes`. */
+  create(bits: number, hashes: number, scheme: Scheme, seed: bigint): F;
+  /** A member from its version-1 file bytes (BloomFilter.fromBytes). */
+  fromBytes(bytes: Uint8Array): F;
+  /** XXH64 (seed 0), for the chain header's checksum. */
+  xxh64: Checksum;
+  /** The item's digest under `seed` (digest(item, { seed })), for members of the xxh64 family. */
+  digest(item: Item, seed: bigint): Digest;
+}
+
+/**
+ * What members are asked with: under the xxh64 family the item's digest,
+ * encoded and hashed once whatever the number of members; otherwise the
+ * item itself (encoded once when that helps, see shared()).
+ */
+type Key = Item | Digest;
+
+/** Marks the constructor argument that fromBytes passes: a decoded chain to adopt. */
+const RESTORED = Symbol('restored chain');
+
+/** A decoded chain, wrapped so the constructor can tell it from options. */
+interface Restored<F> {
+  readonly [RESTORED]: DecodedChain<F>;
+}
+
+/**
+ * Decodes `bytes` into the argument a subclass's fromBytes passes to its
+ * constructor. Typed as options because that is the constructor's public
+ * parameter; the symbol key (private to this module) tells them apart.
+ */
+export function restoreChain<F extends ChainFilter>(bytes: Uint8Array, kind: ChainKind<F>): ScalableOptions {
+  const restored: Restored<F> = { [RESTORED]: decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64) };
+  return restored as unknown as ScalableOptions;
+}
+
+const encoder = new TextEncoder();
+
+/** Strings longer than this go to each member as they are, rather than through the shared buffer. */
+const SHARED_ENCODE_UNITS = 1 << 16;
+
+/** Items as one packed UTF-8 buffer and n + 1 offsets: the form every member's hasMany reads fastest. */
+function packUtf8(list: readonly Item[]): { bytes: Uint8Array; offsets: Uint32Array } {
+  let room = 0;
+  for (const item of list) room += typeof item === 'string' ? item.length * 3 : item.length;
+  const bytes = new Uint8Array(room);
+  const offsets = new Uint32Array(list.length + 1);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (typeof item === 'string') at += encoder.encodeInto(item, bytes.subarray(at)).written;
+    else {
+      bytes.set(item, at);
+      at += item.length;
+    }
+    offsets[i + 1] = at;
+  }
+  return { bytes, offsets };
+}
+
+/** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
+export class ScalableBloomFilterOver<F extends ChainFilter> {
+  /** n_0: the first member's capacity. */
+  readonly initialCapacity: number;
+  /** The bound on the compound false-positive rate. */
+  readonly falsePositiveRate: number;
+  /** s: capacity factor from one member to the next. */
+  readonly growth: number;
+  /** r: rate factor from one member to the next. */
+  readonly tightening: number;
+  /** The hash scheme of every member. */
+  readonly scheme: Scheme;
+  /** The XXH64 seed of every member (0 for the other schemes). */
+  readonly seed: bigint;
+  private readonly kind: ChainKind<F>;
+  private readonly plan: ScalablePlan;
+  /** The members, oldest first; only the last one is ever added to. */
+  private readonly members: F[] = [];
+  /** members[i]'s capacity. */
+  private readonly capacities: number[] = [];
+  /** members[i]'s sizing rate. */
+  private readonly rates: number[] = [];
+  /** Adds to members[i] that reported new. */
+  private readonly counts: number[] = [];
+  /** Holds one string's UTF-8, encoded once and shown to every member. */
+  private utf8 = new Uint8Array(256);
+  /** Whether members are asked by digest (the xxh64 family). */
+  private readonly byDigest: boolean;
+
+  /**
+   * An empty chain with one member (or, from fromBytes, a decoded chain);
+   * throws BloomRangeError or BloomTypeError on bad options.
+   */
+  constructor(options: ScalableOptions, kind: ChainKind<F>) {
+    this.kind = kind;
+    const restored = typeof options === 'object' && options !== null && RESTORED in options
+      ? (options as unknown as Restored<F>)[RESTORED]
+      : undefined;
+    this.plan = restored ? restored.plan : checkScalableOptions(options);
+    this.initialCapacity = this.plan.initialCapacity;
+    this.falsePositiveRate = this.plan.falsePositiveRate;
+    this.growth = this.plan.growth;
+    this.tightening = this.plan.tightening;
+    this.scheme = this.plan.scheme;
+    this.seed = this.plan.seed;
+    this.byDigest = DIGEST_SCHEMES.includes(this.scheme);
+    if (!restored) {
+      this.startMember();
+      return;
+    }
+    restored.members.forEach((filter, i) => {
+      const p = memberPlan(this.plan, i);
+      this.members.push(filter);
+      this.capacities.push(p.capacity);
+      this.rates.push(p.falsePositiveRate);
+      this.counts.push(restored.counts[i]);
+    });
+  }
+
+  /** The chain in the chain format (docs/FORMAT.md): a 64-byte header, then each member as a version-1 filter file. */
+  toBytes(): Uint8Array {
+    return encodeChain(this.plan, this.members, this.kind.xxh64);
+  }
+
+  /**
+   * Adds the item unless a member already reports it; true when it was new.
+   * The full (older) members are checked first; the item is added only to
+   * the newest, which is replaced by a fresh one once it holds its capacity.
+   */
+  add(item: Item): boolean {
+    checkItem(item);
+    return this.addAfter(this.key(item), 0);
+  }
+
+  /** False when the item was certainly never added; true when a member reports it. */
+  has(item: Item): boolean {
+    checkItem(item);
+    return this.hasKey(this.key(item));
+  }
+
+  /** has() for the item whose digest(item, { seed }) is `d`: no member sees the item (xxh64 only). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.hasKey(d);
+  }
+
+  /** add() for the item whose digest is `d` (xxh64 only). */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.addAfter(d, 0);
+  }
+
+  private hasKey(key: Key): boolean {
+    // Newest first: it is the largest and holds the most items.
+    for (let i = this.members.length - 1; i >= 0; i--) if (this.memberHas(i, key)) return true;
+    return false;
+  }
+
+  /**
+   * The key members are asked with: under xxh64 the digest, so that each
+   * member only computes its positions from it (no re-encoding, no
+   * re-hashing, whatever the number of members).
+   */
+  private key(item: Item): Key {
+    return this.byDigest ? this.kind.digest(item, this.seed) : this.shared(item);
+  }
+
+  private memberHas(i: number, key: Key): boolean {
+    return key instanceof Digest ? this.members[i].hasDigest(key) : this.members[i].has(key);
+  }
+
+  /**
+   * add() for each item in order; 1 where it was new. A bad batch throws
+   * before anything is added. The members that are full when the call
+   * starts cannot change during it, so each is asked about the whole batch
+   * at once (one hasMany per member); only the items none of them reports
+   * go one by one to the newest member.
+   */
+  addMany(items: BatchItems): Uint8Array {
+    const batch = checkBatch(items);
+    const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
+    const reported = this.askMembers(batch, full);
+    const out = new Uint8Array(batch.count);
+    for (let i = 0; i < batch.count; i++) {
+      if (!reported[i]) out[i] = this.addAfter(this.key(batchItem(batch, i)), full) ? 1 : 0;
+    }
+    return out;
+  }
+
+  /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
+  hasMany(items: BatchItems): Uint8Array {
+    const batch = checkBatch(items);
+    return this.askMembers(batch, this.members.length);
+  }
+
+  /** Adds that reported new, over all members. */
+  addedCount(): number {
+    let n = 0;
+    for (const c of this.counts) n += c;
+    return n;
+  }
+
+  /** The sum of the members' Swamidass-Baldi estimates, -(m/k) ln(1 - X/m). */
+  estimatedCount(): number {
+    let n = 0;
+    for (const f of this.members) n += f.estimatedCount();
+    return n;
+  }
+
+  /** The compound rate now: 1 - prod_i (1 - (X_i/m_i)^k_i); its expectation stays at or below falsePositiveRate. */
+  currentFalsePositiveRate(): number {
+    return compoundRate(this.members);
+  }
+
+  /** A snapshot of the members, oldest first: size, capacity, rate and fill of each. */
+  get filters(): readonly ScalableMember[] {
+    return Object.freeze(
+      this.members.map((f, i) =>
+        Object.freeze({
+          bits: f.bits,
+          hashes: f.hashes,
+          capacity: this.capacities[i],
+          falsePositiveRate: this.rates[i],
+          addedCount: this.counts[i],
+          bitsSet: f.bitsSet(),
+          fill: f.bitsSet() / f.bits,
+        }),
+      ),
+    );
+  }
+
+  /** Empties the chain back to one fresh first member. */
+  clear(): void {
+    this.members.length = 0;
+    this.capacities.length = 0;
+    this.rates.length = 0;
+    this.counts.length = 0;
+    this.startMember();
+  }
+
+  /**
+   * add() for an item that members [0, checked) are known not to report:
+   * asks the rest of the full members, then adds to the newest.
+   */
+  private addAfter(key: Key, checked: number): boolean {
+    const last = this.members.length - 1;
+    for (let i = checked; i < last; i++) if (this.memberHas(i, key)) return false;
+    if (this.isNewestFull()) {
+      if (last >= checked && this.memberHas(last, key)) return false;
+      this.startMember();
+    }
+    return this.addToNewest(key);
+  }
+
+  /**
+   * The item as every member will hash it, encoded once: under xxh64 and
+   * bytesum a string hashes exactly as its UTF-8 bytes (lone surrogates as
+   * U+FFFD, as in the members), so the members are shown those bytes and
+   * skip encoding; poly hashes UTF-16 code units, so its strings pass as they
+   * are. The bytes live in a buffer reused by the next call.
+   */
+  private shared(item: Item): Item {
+    if (typeof item !== 'string' || this.scheme === 'poly' || item.length > SHARED_ENCODE_UNITS) return item;
+    if (item.length * 3 > this.utf8.length) this.utf8 = new Uint8Array(item.length * 3);
+    return this.utf8.subarray(0, encoder.encodeInto(item, this.utf8).written);
+  }
+
+  /** Whether the newest member holds its capacity, so the next insert starts a new one. */
+  private isNewestFull(): boolean {
+    const last = this.members.length - 1;
+    return this.counts[last] >= this.capacities[last];
+  }
+
+  /** 1 where any of members [0, count) reports the item (their hasMany results ORed). */
+  private askMembers(batch: CheckedBatch, count: number): Uint8Array {
+    const out = new Uint8Array(batch.count);
+    let input: BatchItems;
+    if (batch.packed) input = { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] };
+    else if (this.scheme === 'poly' || count < 2) input = batch.list;
+    // Encoded once here into the packed form instead of once per member
+    // (xxh64 and bytesum hash a string as its UTF-8).
+    else input = packUtf8(batch.list);
+    for (let m = 0; m < count; m++) {
+      const answers = this.members[m].hasMany(input);
+      for (let i = 0; i < out.length; i++) out[i] |= answers[i];
+    }
+    return out;
+  }
+
+  /** Adds to the newest member, counting it when it was new. */
+  private addToNewest(key: Key): boolean {
+    const last = this.members.length - 1;
+    const newest = this.members[last];
+    if (!(key instanceof Digest ? newest.addDigest(key) : newest.add(key))) return false;
+    this.counts[last]++;
+    return true;
+  }
+
+  /** Appends member i = members.length, sized by the plan. */
+  private startMember(): void {
+    const p = memberPlan(this.plan, this.members.length);
+    this.members.push(this.kind.create(p.bits, p.hashes, this.scheme, this.seed));
+    this.capacities.push(p.capacity);
+    this.rates.push(p.falsePositiveRate);
+    this.counts.push(0);
+  }
+}

@@ -1,0 +1,139 @@
+// The exports of assembly/index.ts, listed once. The list is a runtime
+// value, so test/abi.test.ts can hold it against WebAssembly.Module.exports
+// of the built module (names, kinds and parameter counts); the TypeScript
+// type of an instance's exports is derived from it. Only src/wasm/ uses it.
+
+/** An exported function of `params` parameters that returns a number. */
+interface Fn<P extends number> {
+  readonly kind: 'function';
+  readonly params: P;
+  readonly returns: true;
+}
+
+/** An exported function of `params` parameters that returns nothing. */
+interface Proc<P extends number> {
+  readonly kind: 'function';
+  readonly params: P;
+  readonly returns: false;
+}
+
+const fn = <P extends number>(params: P): Fn<P> => ({ kind: 'function', params, returns: true });
+const proc = <P extends number>(params: P): Proc<P> => ({ kind: 'function', params, returns: false });
+const global = { kind: 'global' } as const;
+const memory = { kind: 'memory' } as const;
+
+/** Every export of the module: its kind, and for a function its parameter count and whether it returns a value. */
+export const ABI = {
+  memory,
+  // Scheme ids (assembly/filter.ts), the other side of SCHEMES in src/filter/options.ts.
+  SCHEME_XXH64: global,
+  SCHEME_POLY: global,
+  SCHEME_BYTESUM: global,
+  // Setting up an instance (assembly/filter.ts, assembly/layout.ts).
+  configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
+  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
+  scratchPtr: fn(0),
+  scratchSize: fn(0),
+  positionsPtr: fn(0),
+  bitsPtr: fn(0),
+  batchOffsetsPtr: fn(0),
+  batchFlagsPtr: fn(0),
+  batchMax: fn(0),
+  // One item staged in scratch: (len, wide).
+  add: fn(2),
+  has: fn(2),
+  positions: proc(2),
+  shardPositions: fn(3), // (len, wide, shards) -> shard
+  // One item streamed through scratch in pieces.
+  streamBegin: proc(1), // (wide)
+  streamUpdate: proc(1), // (len)
+  streamAdd: fn(0),
+  streamHas: fn(0),
+  streamPositions: proc(0),
+  streamShardPositions: fn(1), // (shards) -> shard
+  // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
+  addBatch: fn(2),
+  hasBatch: fn(2),
+  // The bits and the counters.
+  bitsSet: fn(0),
+  newAdds: fn(0),
+  clear: proc(0),
+  recountBits: fn(0),
+  setCounters: proc(2), // (bitsSet, addedCount)
+  // Set algebra and the file checksum, over bits copied into scratch.
+  unionScratch: proc(2), // (offset, len)
+  intersectScratch: proc(2), // (offset, len)
+  popcountScratch: fn(1), // (len)
+  checksumStart: proc(0),
+  checksumScratch: proc(1), // (len)
+  checksumBits: proc(0),
+  checksumEnd: proc(0),
+  // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
+  digestItem: proc(1), // (len): XXH64 of the staged item under the instance's seed, as a u64 at positionsPtr
+  digestStream: proc(0), // the same for a streamed item
+  hasDigest: fn(2), // (lo, hi)
+  addDigest: fn(2), // (lo, hi)
+  placeAll: fn(3), // (lo, hi, count) -> positions written; the table of (m, k, width) is in scratch
+  // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
+  countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
+  countingItem: fn(3), // (len, wide, op)
+  countingStream: fn(1), // (op)
+  countingDigest: fn(3), // (lo, hi, op)
+  countingNonzero: fn(0),
+  countingSaturated: fn(0),
+  countingHeld: fn(0),
+  countingClear: proc(0),
+  countingRestore: fn(1), // (held) -> counters above 0, recounted
+  countingChecksumCounters: proc(0),
+  countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  // Line-by-line dedupe (assembly/lines.ts).
+  linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
+  linesProcess: fn(1),
+  linesFinish: fn(0),
+  linesInput: fn(0),
+  linesOutput: fn(0),
+  linesCarry: fn(0),
+  linesPiece: fn(0),
+  linesStreamEnd: fn(0),
+  linesRead: fn(0),
+  linesPrinted: fn(0),
+  // The Bitmap (assembly/bitmap.ts).
+  bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
+  bitmapClearAll: proc(0),
+  bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapSetMany: fn(1), // (n) -> how many were new
+  bitmapHasMany: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapNextValues: fn(2), // (from, max) -> how many set values were written to scratch
+} as const;
+
+/** `P` numbers, as a parameter list. */
+type Params<P extends number, A extends number[] = []> = A['length'] extends P ? A : Params<P, [...A, number]>;
+
+/** The JavaScript type of one export, from its ABI entry. */
+type ExportOf<E> = E extends { kind: 'memory' }
+  ? WebAssembly.Memory
+  : E extends { kind: 'global' }
+    ? WebAssembly.Global
+    : E extends Fn<infer P>
+      ? (...args: Params<P>) => number
+      : E extends Proc<infer P>
+        ? (...args: Params<P>) => void
+        : never;
+
+/** The exports of one instance of the module. */
+export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
+
+/** The exports used by the line splitter of src/wasm/lines.ts. */
+export type LinesExports = Pick<
+  Exports,
+  | 'memory'
+  | 'linesProcess'
+  | 'linesFinish'
+  | 'linesInput'
+  | 'linesOutput'
+  | 'linesCarry'
+  | 'linesPiece'
+  | 'linesStreamEnd'
+  | 'linesRead'
+  | 'linesPrinted'
+>;

@@ -1,0 +1,177 @@
+// The scratch region: where an item is copied before each call into wasm,
+// and the typed-array views of it and of the other regions JS reads and
+// writes (assembly/layout.ts places them).
+//
+// Why views are refreshed: memory.grow detaches the ArrayBuffer behind every
+// view made before it, and a detached view reads as empty. Memory grows in
+// configure (before the first view is made) and, for a filter, at most once
+// more, when `bloom dedupe` reserves its lines region. After any growth the
+// owner calls refresh(), which builds every view again over the new buffer;
+// views are never rebuilt inside a hot loop.
+//
+// The views are cached so that a single add/has allocates no JS object on its
+// own (no arrays, subarrays or closures). The one object left is
+// encodeInto's { read, written } result for strings over SHORT_STRING units;
+// once the call site is optimised V8 does not allocate it (the bench counts
+// no GC over 1e6 calls).
+
+import type { Item } from '../filter/items.js';
+import type { Exports } from './abi.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * Strings up to this many UTF-16 units are copied with a charCodeAt loop
+ * when they are ASCII. Measured in bench/ on Node 20: the loop beats
+ * TextEncoder.encodeInto (a call into C++ that also returns a fresh
+ * { read, written } object) for short keys, and loses for 64-character URLs.
+ */
+const SHORT_STRING = 24;
+
+/** One instance's scratch region and views, and the copying of items into it. */
+export class Staging {
+  /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
+  scratch!: Uint8Array;
+  /** The same region as UTF-16 code units, for the poly scheme's strings. */
+  scratchUnits!: Uint16Array;
+  /** f64[k] at positionsPtr: positions() writes here. */
+  positionsOut!: Float64Array;
+  /** u32[batchMax + 1] at batchOffsetsPtr: byte offsets of a batch chunk's items in scratch. */
+  batchOffsets!: Uint32Array;
+  /** u8[batchMax] at batchFlagsPtr: the 0/1 results of a batch chunk. */
+  batchFlags!: Uint8Array;
+  /** Byte length of the scratch region. */
+  readonly scratchSize: number;
+  /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
+  readonly maxUtf8Units: number;
+  /** The most items per batch chunk. */
+  readonly batchMax: number;
+  /** Whether the staged item is u16 code units; passed to the exports. */
+  wide = 0;
+  private readonly x: Exports;
+  /** k, the length of positionsOut. */
+  private readonly hashes: number;
+  /** Whether strings are hashed as UTF-16 code units (poly) rather than UTF-8. */
+  readonly unitsForStrings: boolean;
+
+  /** Binds the views of a configured instance of k = `hashes`. */
+  constructor(x: Exports, hashes: number, unitsForStrings: boolean) {
+    this.x = x;
+    this.hashes = hashes;
+    this.unitsForStrings = unitsForStrings;
+    this.scratchSize = x.scratchSize();
+    this.maxUtf8Units = Math.floor(this.scratchSize / 3);
+    this.batchMax = x.batchMax();
+    this.refresh();
+  }
+
+  /** Builds every view again over the current buffer: call after memory grew. */
+  refresh(): void {
+    const x = this.x;
+    const buffer = x.memory.buffer;
+    const ptr = x.scratchPtr();
+    this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
+    this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
+    this.positionsOut = new Float64Array(buffer, x.positionsPtr(), this.hashes);
+    this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
+    this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
+  }
+
+  /**
+   * Copies `item` into scratch and returns its length in units, or -1 when it
+   * was too long and has been streamed through streamBegin/streamUpdate
+   * instead (the caller then calls a stream* finisher).
+   */
+  stage(item: Item): number {
+    if (typeof item === 'string') {
+      const n = item.length;
+      if (n <= SHORT_STRING) {
+        // Short ASCII: its UTF-8 bytes are its code units (so this serves poly too).
+        const scratch = this.scratch;
+        let i = 0;
+        for (; i < n; i++) {
+          const c = item.charCodeAt(i);
+          if (c > 0x7f) break;
+          scratch[i] = c;
+        }
+        if (i === n) {
+          this.wide = 0;
+          return n;
+        }
+      }
+      if (this.unitsForStrings) return this.stageUnits(item);
+      if (n > this.maxUtf8Units) return this.streamUtf8(item);
+      this.wide = 0;
+      return encoder.encodeInto(item, this.scratch).written;
+    }
+    if (item.length > this.scratchSize) return this.streamBytes(item);
+    this.scratch.set(item);
+    this.wide = 0;
+    return item.length;
+  }
+
+  /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
+  encodeAt(text: string, at: number): number {
+    return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
+  }
+
+  /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
+  eachChunk(bytes: Uint8Array, use: (len: number) => void): void {
+    for (let at = 0; at < bytes.length; at += this.scratchSize) {
+      const len = Math.min(this.scratchSize, bytes.length - at);
+      this.scratch.set(bytes.subarray(at, at + len));
+      use(len);
+    }
+  }
+
+  /** The little-endian u64 in the first 8 bytes of scratch (where checksumEnd leaves it). */
+  digest(): bigint {
+    return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
+  }
+
+  /** Stages a string as UTF-16 code units (the poly scheme). */
+  private stageUnits(item: string): number {
+    const n = item.length;
+    // An ASCII string's UTF-8 bytes are its code units, and encodeInto is the
+    // fastest copy; written === n exactly when every unit was ASCII.
+    if (n <= this.maxUtf8Units && encoder.encodeInto(item, this.scratch).written === n) {
+      this.wide = 0;
+      return n;
+    }
+    if (n > this.scratchUnits.length) return this.streamUnits(item);
+    const units = this.scratchUnits;
+    for (let i = 0; i < n; i++) units[i] = item.charCodeAt(i);
+    this.wide = 1;
+    return n;
+  }
+
+  private streamBytes(item: Uint8Array): number {
+    this.x.streamBegin(0);
+    this.eachChunk(item, (len) => this.x.streamUpdate(len));
+    return -1;
+  }
+
+  private streamUtf8(item: string): number {
+    this.x.streamBegin(0);
+    for (let at = 0; at < item.length; ) {
+      let end = Math.min(item.length, at + this.maxUtf8Units);
+      // Never split a surrogate pair: both halves must reach one encodeInto.
+      const last = item.charCodeAt(end - 1);
+      if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
+      this.x.streamUpdate(encoder.encodeInto(item.slice(at, end), this.scratch).written);
+      at = end;
+    }
+    return -1;
+  }
+
+  private streamUnits(item: string): number {
+    const units = this.scratchUnits;
+    this.x.streamBegin(1);
+    for (let at = 0; at < item.length; at += units.length) {
+      const n = Math.min(units.length, item.length - at);
+      for (let i = 0; i < n; i++) units[i] = item.charCodeAt(at + i);
+      this.x.streamUpdate(n);
+    }
+    return -1;
+  }
+}
