@@ -198,7 +198,7 @@ export class CountingBloomFilter {
     return plain;
   }
 
-  /** The filter in the counting file format (docs/FORMAT.md): the 56-byte header under magic "BLMC", then the counters. */
+  /** The filter in the counting file format (docs/FORMAT.md): the 56-byte header under magic "BLM4", then the counters. */
   toBytes(): Uint8Array {
     const header = encodeHeader(
       {

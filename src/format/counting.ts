@@ -1,5 +1,5 @@
 // The counting filter's file: the same 56-byte header as the plain filter's
-// (src/format/filter.ts) under its own magic, "BLMC", with its own version
+// (src/format/filter.ts) under its own magic, "BLM4", with its own version
 // sequence (1 so far), and a payload of packed 4-bit counters. The fields
 // mean what they mean for the plain filter, with counters for bits:
 // bitsSet counts the counters above 0, addedCount the items held (adds
@@ -11,11 +11,12 @@ import { registerKind, type FileKind } from './filter.js';
 /** The counting filter format version this release writes; it reads every version up to this one. */
 export const COUNTING_FORMAT_VERSION = 1;
 
-/** The counting filter's file kind: magic "BLMC", 4-bit counters. */
+/** The counting filter's file kind: magic "BLM4" (4-bit counters). */
 export const COUNTING_KIND: FileKind = {
-  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43),
-  name: 'BLMC',
+  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x34),
+  name: 'BLM4',
   label: 'counting filter',
+  reader: 'CountingBloomFilter.fromBytes',
   version: COUNTING_FORMAT_VERSION,
   width: 4,
   ones: 'counters above 0',

@@ -14,19 +14,25 @@ export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);
 /** The format version this release writes; it reads every version up to this one. */
 export const FORMAT_VERSION = 1;
 
-/**
- * What a file holds: the plain filter's bits (magic "BLMW", 1 bit per
- * position) or a counting filter's counters (magic "BLMC", 4 bits per
- * position, src/format/counting.ts). Both kinds share the header layout and
- * the checks below; each has its own version sequence.
- */
-export interface FileKind {
+/** A file kind's magic, and what to name when a reader is handed it by mistake. */
+interface KnownMagic {
   /** The four magic bytes. */
   magic: Uint8Array;
   /** The magic as ASCII, for messages. */
   name: string;
-  /** What the file holds, for messages: "filter" or "counting filter". */
+  /** What the file holds, for messages: "filter", "counting filter", "chain". */
   label: string;
+  /** The function that reads it, for messages. */
+  reader: string;
+}
+
+/**
+ * What a file holds: the plain filter's bits (magic "BLMW", 1 bit per
+ * position) or a counting filter's counters (magic "BLM4", 4 bits per
+ * position, src/format/counting.ts). Both kinds share the header layout and
+ * the checks below; each has its own version sequence.
+ */
+export interface FileKind extends KnownMagic {
   /** The version this release writes and the newest it reads. */
   version: number;
   /** Payload bits per position: 1 for bits, 4 for counters. */
@@ -37,15 +43,18 @@ export interface FileKind {
 
 /** The plain filter's kind. */
 export const BITS_KIND: FileKind = {
-  magic: MAGIC, name: 'BLMW', label: 'filter', version: FORMAT_VERSION, width: 1, ones: 'bits set',
+  magic: MAGIC, name: 'BLMW', label: 'filter', reader: 'BloomFilter.fromBytes', version: FORMAT_VERSION, width: 1, ones: 'bits set',
 };
 
-/** The kinds a reader recognises, to name the right class when one is handed the other's file. */
-const KINDS: FileKind[] = [BITS_KIND];
+/** The magics a reader recognises, to name the right reader when it is handed another kind's file. */
+const KNOWN: KnownMagic[] = [
+  BITS_KIND,
+  { magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain', reader: 'ScalableBloomFilter.fromBytes' },
+];
 
 /** Registers another kind (src/format/counting.ts), so that a wrong-kind file is named in errors. */
 export function registerKind(kind: FileKind): void {
-  if (!KINDS.includes(kind)) KINDS.push(kind);
+  if (!KNOWN.includes(kind)) KNOWN.push(kind);
 }
 
 /** Bytes before the payload. */
@@ -146,8 +155,8 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
   need('magic', 4);
   const magic = prefix.subarray(0, 4);
   if (!kind.magic.every((b, i) => magic[i] === b)) {
-    const other = KINDS.find((k) => k.magic.every((b, i) => magic[i] === b));
-    const hint = other ? `; this is a ${other.label} file ("${other.name}"): read it with the ${other.label} class's fromBytes` : '';
+    const other = KNOWN.find((k) => k.magic.every((b, i) => magic[i] === b));
+    const hint = other ? ` (this is a ${other.label} file, "${other.name}": read it with ${other.reader})` : '';
     throw new BloomFormatError('magic', 0, `not a bloomwasm ${kind.label}: the file must start with ${hex(kind.magic)} ("${kind.name}"); got ${hex(magic)}${hint}`);
   }
   const version = view.getUint16(need('version', 2), true);
