@@ -12,7 +12,8 @@
 import {
   BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
-import { hashes, probeItem, setProbedAt, testProbedAll } from "./filter";
+import { countAdd, hashes } from "./filter";
+import { insertProbed, probeItem, testProbedAll } from "./scheme";
 
 /** Start of batch item i, as an address. */
 // @ts-ignore: decorator
@@ -27,7 +28,7 @@ import { hashes, probeItem, setProbedAt, testProbedAll } from "./filter";
   return <usize>(wide ? bytes >> 1 : bytes);
 }
 
-/** Hashes items [first, first + n) into consecutive k-position slots of BATCH_PROBES_PTR. */
+/** Hashes items [first, first + n) into consecutive probe records (k u64s each) of BATCH_PROBES_PTR. */
 // @ts-ignore: decorator
 @inline function probeGroup(first: u32, n: u32, wide: bool, stride: usize): void {
   for (let j: u32 = 0; j < n; j++) {
@@ -54,7 +55,7 @@ export function addBatch(count: u32, wide: bool): u32 {
       known |= <u32>testProbedAll(BATCH_PROBES_PTR + <usize>j * stride) << j;
     }
     for (let j: u32 = 0; j < n; j++) {
-      const isNew = (known >> j) & 1 ? false : setProbedAt(BATCH_PROBES_PTR + <usize>j * stride);
+      const isNew = (known >> j) & 1 ? false : countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
       fresh += <u32>isNew;
     }

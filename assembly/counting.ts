@@ -2,8 +2,8 @@
 // Scalable Wide-Area Web Cache Sharing Protocol", IEEE/ACM Transactions on
 // Networking 8(3), 2000): every bit of the plain filter becomes a 4-bit
 // counter, so items can be removed. The positions are the plain filter's
-// (probeItem, streamProbe and probeHash fill PROBES_PTR); only what happens
-// at a position differs.
+// (assembly/scheme.ts's probe record, expanded to the eight positions under
+// sbbf); only what happens at a position differs.
 // The pure-TypeScript twin is src/reference/counting.ts.
 //
 // Counter p lives in byte BITS_PTR + (p >> 1): the low nibble (bits 0-3)
@@ -12,14 +12,15 @@
 // remove), so a remove can never bring an item's counter to 0 while an
 // item that still holds it is present: no false negatives.
 //
-// Each distinct position of an item counts once. Under xxh64 the k
+// Each distinct position of an item counts once. Under xxh64 and sbbf the k
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
 import { BITS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./layout";
-import { SCHEME_XXH64, bits, configureHashing, hashes, probeScratch, scheme, streamProbe } from "./filter";
+import { bits, blocks, configureHashing, hashes, scheme } from "./filter";
+import { SCHEME_SBBF, SCHEME_XXH64, probeHash, probeItem, streamProbe } from "./scheme";
+import { sbbfPositions } from "./sbbf";
 import { checksumUpdate } from "./checksum";
-import { probeHash } from "./digest";
 
 /** The largest counter value; a counter that reaches it is saturated. */
 export const COUNTER_MAX: u32 = 15;
@@ -63,7 +64,7 @@ let held: u64 = 0;
 /** False when position i repeats an earlier one of the same item (possible under poly and bytesum only). */
 // @ts-ignore: decorator
 @inline function isFirstAt(i: i32): bool {
-  if (scheme == SCHEME_XXH64) return true;
+  if (scheme == SCHEME_XXH64 || scheme == SCHEME_SBBF) return true;
   const p = probed(i);
   for (let j = 0; j < i; j++) if (probed(j) == p) return false;
   return true;
@@ -125,8 +126,10 @@ function removeProbed(): i32 {
   return 1;
 }
 
-/** Runs `op` on the positions in PROBES_PTR. */
+/** Runs `op` on the probe record in PROBES_PTR. */
 function countingProbed(op: i32): i32 {
+  // sbbf's record is the hash; its eight positions follow from it.
+  if (scheme == SCHEME_SBBF) sbbfPositions(load<u64>(PROBES_PTR), blocks, PROBES_PTR);
   if (op == OP_ADD) return <i32>addProbed();
   if (op == OP_HAS) return countProbed() != 0 ? 1 : 0;
   if (op == OP_REMOVE) return removeProbed();
@@ -139,19 +142,19 @@ function countingProbed(op: i32): i32 {
  * when done and 0 when refused, count the smallest counter.
  */
 export function countingItem(len: u32, wide: bool, op: i32): i32 {
-  probeScratch(len, wide);
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
   return countingProbed(op);
 }
 
 /** countingItem for a streamed item (after streamBegin and streamUpdate). */
 export function countingStream(op: i32): i32 {
-  streamProbe();
+  streamProbe(PROBES_PTR);
   return countingProbed(op);
 }
 
 /** countingItem for an item given by its 64-bit digest (xxh64 family; the caller checked). */
 export function countingDigest(lo: u32, hi: u32, op: i32): i32 {
-  probeHash((<u64>hi << 32) | <u64>lo);
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
   return countingProbed(op);
 }
 

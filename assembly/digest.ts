@@ -1,20 +1,17 @@
 // Hash once, probe many: an item's 64-bit XXH64 digest is computed once
 // (digestItem, digestStream) and then handed to any number of filters of the
-// xxh64 family, each of which turns it into its own k positions (probeHash)
-// without seeing the item again. Under poly and bytesum the hash itself
+// xxh64 family (xxh64, sbbf), each of which turns it into its own probe
+// record (assembly/scheme.ts's probeHash) without seeing the item again. Under poly and bytesum the hash itself
 // depends on m, so they have no digest; the wrappers refuse them before
 // calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
 import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { bits, hashes, seed, setProbed, testProbed } from "./filter";
+import { countAdd, seed } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
 import { probeEnhancedDouble } from "./probe";
-
-/** The item's positions from its digest `h`, into PROBES_PTR (the xxh64 scheme's probes). */
-export function probeHash(h: u64): void {
-  probeEnhancedDouble(h, bits, hashes, PROBES_PTR);
-}
+import { sbbfPositions } from "./sbbf";
+import { insertProbed, probeHash, testProbed } from "./scheme";
 
 /** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
 export function digestItem(len: u32): void {
@@ -28,21 +25,25 @@ export function digestStream(): void {
 
 /** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary). */
 export function hasDigest(lo: u32, hi: u32): bool {
-  probeHash((<u64>hi << 32) | <u64>lo);
-  return testProbed();
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return testProbed(PROBES_PTR);
 }
 
 /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
 export function addDigest(lo: u32, hi: u32): bool {
-  probeHash((<u64>hi << 32) | <u64>lo);
-  return setProbed();
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return countAdd(insertProbed(PROBES_PTR));
 }
+
+/** placeAll's layout flag for a filter of the sbbf scheme (positions from one block). */
+const PLACE_SBBF: u32 = 0x100;
 
 /**
  * Places one digest in `count` filters at once, for probeAll: filters live
  * in other instances, so this instance computes their positions and JS
  * reads their bits in place. The table at scratch holds, per filter, f64 m,
- * u32 k and u32 width (1: packed bits, 4: 4-bit counters). Filter j's k
+ * u32 k and u32 layout: the width (1: packed bits, 4: 4-bit counters), plus
+ * PLACE_SBBF under the sbbf scheme (else xxh64's probes). Filter j's k
  * positions p go, in probe order after filter j-1's, to the batch offsets
  * region as u32 byte offsets (p * width / 8) and to the batch flags region
  * as u8 masks of the bits that hold p. The caller keeps the sum of k within
@@ -55,8 +56,10 @@ export function placeAll(lo: u32, hi: u32, count: u32): u32 {
     const entry = SCRATCH_PTR + (<usize>j << 4);
     const m = <u64>load<f64>(entry);
     const k = <i32>load<u32>(entry, 8);
-    const width = load<u32>(entry, 12);
-    probeEnhancedDouble(h, m, k, PROBES_PTR);
+    const layout = load<u32>(entry, 12);
+    const width = layout & 0xff;
+    if (layout & PLACE_SBBF) sbbfPositions(h, m >> 8, PROBES_PTR);
+    else probeEnhancedDouble(h, m, k, PROBES_PTR);
     for (let i = 0; i < k; i++) {
       const p = load<u64>(PROBES_PTR + (<usize>i << 3));
       if (width == 1) {

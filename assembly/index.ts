@@ -3,67 +3,74 @@
 // in the helpers they name.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { byteLength, exportProbed, itemKey, newAddCount, probeScratch, recount, restoreCounters, setCount, setProbed, streamProbe, testProbed } from "./filter";
+import { byteLength, countAdd, newAddCount, recount, restoreCounters, setCount } from "./filter";
+import {
+  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamProbe, testItem, testProbed,
+} from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
 
-// The scheme ids (assembly/filter.ts), exported as globals so a test can
+// The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
-export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_XXH64 } from "./filter";
-export { clear, configure, configureHashing, intersectScratch, streamBegin, streamUpdate, unionScratch } from "./filter";
+export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
+export { clear, configure, configureHashing, intersectScratch, unionScratch } from "./filter";
+export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";
 
 /** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
 export function add(len: u32, wide: bool): bool {
-  probeScratch(len, wide);
-  return setProbed();
+  return countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
 }
 
 /** Tests the item in scratch. */
 export function has(len: u32, wide: bool): bool {
-  probeScratch(len, wide);
-  return testProbed();
+  return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 
 /** Writes the item's positions to the positions region. */
 export function positions(len: u32, wide: bool): void {
-  probeScratch(len, wide);
-  exportProbed();
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  exportProbed(PROBES_PTR);
 }
 
 /** Writes the item's positions and returns its shard in [0, shards). */
 export function shardPositions(len: u32, wide: bool, shards: u32): u32 {
-  probeScratch(len, wide);
-  exportProbed();
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  exportProbed(PROBES_PTR);
   return shardIndex(itemKey, shards);
 }
 
 /** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
 export function streamShardPositions(shards: u32): u32 {
-  streamProbe();
-  exportProbed();
+  streamProbe(PROBES_PTR);
+  exportProbed(PROBES_PTR);
   return shardIndex(itemKey, shards);
+}
+
+/** Feeds the next `len` units of a streamed item from scratch. */
+export function streamUpdate(len: u32): void {
+  streamFeed(SCRATCH_PTR, len);
 }
 
 /** Ends a streamed item and adds it. */
 export function streamAdd(): bool {
-  streamProbe();
-  return setProbed();
+  streamProbe(PROBES_PTR);
+  return countAdd(insertProbed(PROBES_PTR));
 }
 
 /** Ends a streamed item and tests it. */
 export function streamHas(): bool {
-  streamProbe();
-  return testProbed();
+  streamProbe(PROBES_PTR);
+  return testProbed(PROBES_PTR);
 }
 
 /** Ends a streamed item and writes its positions. */
 export function streamPositions(): void {
-  streamProbe();
-  exportProbed();
+  streamProbe(PROBES_PTR);
+  exportProbed(PROBES_PTR);
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */

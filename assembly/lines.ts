@@ -18,11 +18,8 @@
 // it is printed. So a line of any length works with a fixed-size area.
 
 import { LINES_SLACK, PROBES_PTR, linesBase, reserveEnd } from "./layout";
-import {
-  SCHEME_POLY, SCHEME_XXH64, bits, byteLength, hashes, scheme, seed, setProbed, streamBegin, streamProbe,
-} from "./filter";
-import { bytesumUpdate, polyUpdate, xxh64, xxh64Update } from "./hash";
-import { probeEnhancedDouble } from "./probe";
+import { byteLength, countAdd } from "./filter";
+import { insertItem, insertProbed, streamBegin, streamFeed, streamProbe } from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
 let inPtr: usize = 0;
@@ -75,33 +72,22 @@ const RETURN: u8 = 13;
 }
 
 /** Feeds `len` bytes at `ptr` to the streamed hash started by streamBegin. */
-function feed(ptr: usize, len: usize): void {
-  if (scheme == SCHEME_XXH64) {
-    xxh64Update(ptr, len);
-  } else if (scheme == SCHEME_POLY) {
-    polyUpdate(ptr, len, false);
-  } else {
-    // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
-    while (len > 0) {
-      const n = min<usize>(len, 65536);
-      bytesumUpdate(ptr, n, bits);
-      ptr += n;
-      len -= n;
-    }
-  }
+// @ts-ignore: decorator
+@inline function feed(ptr: usize, len: usize): void {
+  streamFeed(ptr, len);
 }
 
 /** Test-and-set of the `len` bytes at `ptr`, hashed as add(Uint8Array) would; true when new. */
 // @ts-ignore: decorator
 @inline function addLine(ptr: usize, len: usize): bool {
-  if (scheme == SCHEME_XXH64) {
-    probeEnhancedDouble(xxh64(ptr, len, seed), bits, hashes, PROBES_PTR);
-  } else {
-    streamBegin(false);
-    feed(ptr, len);
-    streamProbe();
-  }
-  return setProbed();
+  return countAdd(insertItem(ptr, len, false, PROBES_PTR));
+}
+
+/** Adds the streamed line that the last feed finished; true when new. */
+// @ts-ignore: decorator
+@inline function addStreamed(): bool {
+  streamProbe(PROBES_PTR);
+  return countAdd(insertProbed(PROBES_PTR));
 }
 
 /** Moves the unfinished bytes [from, end) to the start of the input area. */
@@ -164,10 +150,9 @@ export function linesProcess(n: u32): u32 {
       return 0;
     }
     feed(p, itemEnd(p, nl) - p);
-    streamProbe();
     streaming = false;
     lineCount++;
-    if (setProbed() != invert) {
+    if (addStreamed() != invert) {
       printedCount++;
       memory.copy(out, p, nl + 1 - p);
       out += nl + 1 - p;
@@ -216,8 +201,7 @@ export function linesFinish(): u32 {
   let fresh: bool;
   if (streaming) {
     feed(inPtr, carry);
-    streamProbe();
-    fresh = setProbed();
+    fresh = addStreamed();
   } else {
     fresh = addLine(inPtr, carry);
   }

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
         fpp,
       })),
       // The default path: no --capacity, so a ScalableBloomFilter that grows with the input.
-      { name: 'bloom dedupe (no --capacity)', command: [process.execPath, BLOOM, 'dedupe', input] },
+      { name: 'bloom dedupe', command: [process.execPath, BLOOM, 'dedupe', input] },
       { name: AWK, command: ['awk', '!seen[$0]++', input] },
       { name: 'LC_ALL=C sort -u', command: ['sort', '-u', input], env: { ...process.env, LC_ALL: 'C' } },
     ];

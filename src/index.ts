@@ -13,7 +13,9 @@ export {
 export { FORMAT_VERSION } from './format/filter.js';
 export type { BatchItems, Item, PackedItems } from './filter/items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './filter/options.js';
-export { falsePositiveRate, minimumBits, optimalBits, optimalHashes } from './filter/sizing.js';
+export {
+  falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
+} from './filter/sizing.js';
 export { Bitmap } from './bitmap/bitmap.js';
 export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap/values.js';
 export { ScalableBloomFilter } from './scalable/scalable.js';

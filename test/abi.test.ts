@@ -42,6 +42,6 @@ describe('scheme ids', () => {
   });
 
   it('keep the ids the file format has always used', () => {
-    expect(SCHEMES.slice(0, 3)).toEqual(['xxh64', 'poly', 'bytesum']);
+    expect(SCHEMES.slice(0, 4)).toEqual(['xxh64', 'poly', 'bytesum', 'sbbf']);
   });
 });

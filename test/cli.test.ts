@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFile, loadFileSync } from '../src/node/index.js';
+import { BloomFilter, sbbfFalsePositiveRate } from '../src/index.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-cli-'));
@@ -243,6 +244,21 @@ describe('bloom info', () => {
     expect(plain).toMatch(/^file +.*info\.blmw$/m);
     expect(plain).toMatch(/^bits \(m\) +9,586$/m);
     expect(plain).toMatch(/^size on disk +1,255 bytes$/m);
+  });
+
+  it('describes an sbbf filter: its blocks, Parquet compatibility and the blocked rate', () => {
+    const path = join(dir, 'sbbf.blmw');
+    const f = BloomFilter.forCapacity(1_000, 0.01, { scheme: 'sbbf' });
+    for (let i = 0; i < 1_000; i++) f.add(`line ${i}`);
+    writeFileSync(path, f.toBytes());
+    const info = JSON.parse(text(bloom(['info', '--json', path])));
+    expect(info).toMatchObject({ scheme: 'sbbf', hashes: 8, bits: f.bits, blocks: f.bits / 256, parquetCompatible: true });
+    expect(info.currentFalsePositiveRate).toBe(f.currentFalsePositiveRate());
+    expect(info.currentFalsePositiveRate).toBeCloseTo(sbbfFalsePositiveRate(f.bits, 1_000), 3);
+    expect(text(bloom(['info', path]))).toMatch(new RegExp(`^blocks +${(f.bits / 256).toLocaleString('en-US')} of 256 bits, the Parquet bitset as it stands \\(seed 0\\)$`, 'm'));
+    const seeded = new BloomFilter(512, 8, { scheme: 'sbbf', seed: 9 });
+    writeFileSync(path, seeded.toBytes());
+    expect(JSON.parse(text(bloom(['info', '--json', path])))).toMatchObject({ blocks: 2, parquetCompatible: false, seed: '9' });
   });
 
   it('a file that is not a filter is a runtime error', () => {

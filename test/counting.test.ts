@@ -14,7 +14,7 @@ const nibble = (counters: Uint8Array, p: number) => (p % 2 === 0 ? counters[p >>
 
 describe.each(twins)('$name CountingBloomFilter', ({ CountingBloomFilter, BloomFilter, BloomRemoveError, COUNTER_MAX }) => {
   it('uses the positions of a BloomFilter with the same parameters, under every scheme', () => {
-    for (const [scheme, m, k] of [['xxh64', 1000, 7], ['poly', 97, 5], ['bytesum', 100, 3]] as const) {
+    for (const [scheme, m, k] of [['xxh64', 1000, 7], ['poly', 97, 5], ['bytesum', 100, 3], ['sbbf', 1024, 8]] as const) {
       const c = new CountingBloomFilter(m, k, { scheme });
       const b = new BloomFilter(m, k, { scheme });
       for (const item of ['apple', 'cats.io', 'ünïcödé', new Uint8Array([0, 1, 2])]) {
@@ -92,11 +92,13 @@ describe.each(twins)('$name CountingBloomFilter', ({ CountingBloomFilter, BloomF
   it('toBloomFilter equals a BloomFilter holding the items still present, when none saturated', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom('xxh64', 'poly', 'bytesum'),
+        fc.constantFrom('xxh64', 'poly', 'bytesum', 'sbbf'),
         fc.integer({ min: 1, max: 300 }),
         fc.integer({ min: 1, max: 6 }),
         fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 20 })), { maxLength: 60 }),
-        (scheme, m, k, ops) => {
+        (scheme, m0, k0, ops) => {
+          const m = scheme === 'sbbf' ? 256 * (1 + (m0 % 4)) : m0;
+          const k = scheme === 'sbbf' ? 8 : k0;
           fc.pre(scheme !== 'xxh64' || k <= m);
           const c = new CountingBloomFilter(m, k, { scheme });
           const held = new Map<string, number>();
@@ -211,14 +213,17 @@ describe('wasm and reference counting filters agree', () => {
   it('counter for counter after every step of random add/remove runs (fast-check)', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom('xxh64', 'poly', 'bytesum'),
+        fc.constantFrom('xxh64', 'poly', 'bytesum', 'sbbf'),
         fc.integer({ min: 1, max: 90 }),
         fc.integer({ min: 1, max: 8 }),
         fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
         fc.array(op, { maxLength: 80 }),
-        (scheme, m, k, seed, ops) => {
+        (scheme, m0, k0, seed, ops) => {
+          // sbbf: k = 8 and whole 256-bit blocks (1 to 3 of them here).
+          const m = scheme === 'sbbf' ? 256 * (1 + (m0 % 3)) : m0;
+          const k = scheme === 'sbbf' ? 8 : k0;
           fc.pre(scheme !== 'xxh64' || k <= m);
-          const options = { scheme, seed: scheme === 'xxh64' ? seed : 0n };
+          const options = { scheme, seed: scheme === 'xxh64' || scheme === 'sbbf' ? seed : 0n };
           const w = new wasm.CountingBloomFilter(m, k, options);
           const r = new reference.CountingBloomFilter(m, k, options);
           for (const o of ops) {

@@ -26,10 +26,10 @@ describe.each(twins)('$name digest', ({ digest, Digest, BloomFilter, CountingBlo
         fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 })), { minLength: 1, maxLength: 20 }),
         fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
         (items, seed) => {
-          const sizes = [[64, 3], [1000, 7], [100_003, 11]] as const;
-          for (const [m, k] of sizes) {
-            const byItem = new BloomFilter(m, k, { seed });
-            const byDigest = new BloomFilter(m, k, { seed });
+          const sizes = [[64, 3, 'xxh64'], [1000, 7, 'xxh64'], [100_003, 11, 'xxh64'], [256, 8, 'sbbf'], [25_600, 8, 'sbbf']] as const;
+          for (const [m, k, scheme] of sizes) {
+            const byItem = new BloomFilter(m, k, { seed, scheme });
+            const byDigest = new BloomFilter(m, k, { seed, scheme });
             for (const item of items) expect(byDigest.addDigest(digest(item, { seed }))).toBe(byItem.add(item));
             expect(byDigest.bitArray()).toEqual(byItem.bitArray());
             expect(byDigest.addedCount()).toBe(byItem.addedCount());
@@ -107,7 +107,11 @@ describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFi
       new BloomFilter(97, 3, { scheme: 'poly' }),
       new BloomFilter(100, 3, { scheme: 'bytesum' }),
       new CountingBloomFilter(300, 4),
+      new BloomFilter(2048, 8, { scheme: 'sbbf' }),
+      new BloomFilter(512, 8, { scheme: 'sbbf', seed: 77n }),
+      new CountingBloomFilter(1024, 8, { scheme: 'sbbf' }),
       new ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 }),
+      new ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01, scheme: 'sbbf' }),
     ];
     filters.forEach((f, i) => {
       for (let j = 0; j < 10; j++) if ((i + j) % 3 === 0) f.add(`key${j}`);

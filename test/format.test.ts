@@ -66,6 +66,17 @@ describe.each(twins)('round trips ($name)', ({ BloomFilter }) => {
     expect(g.toBytes()).toEqual(f.toBytes());
   });
 
+  it('keeps every bit, both counters, the parameters and the seed under sbbf', () => {
+    const f = new BloomFilter(256 * 40, 8, { scheme: 'sbbf', seed: 0xfedcba9876543210n });
+    for (let i = 0; i < 700; i++) f.add(`item-${i}`);
+    const g = BloomFilter.fromBytes(f.toBytes());
+    expect([g.bits, g.hashes, g.scheme, g.seed]).toEqual([f.bits, f.hashes, 'sbbf', f.seed]);
+    expect(Buffer.compare(g.bitArray(), f.bitArray())).toBe(0);
+    expect([g.bitsSet(), g.addedCount()]).toEqual([f.bitsSet(), f.addedCount()]);
+    for (let i = 0; i < 700; i++) expect(g.has(`item-${i}`)).toBe(true);
+    expect(g.toBytes()).toEqual(f.toBytes());
+  });
+
   it.each(SCHEMES)('round-trips an empty %s filter', (scheme) => {
     const f = new BloomFilter(9, 2, { scheme });
     const bytes = f.toBytes();
@@ -167,8 +178,9 @@ describe('the header, decoded by hand', () => {
     expect(bytes.subarray(56)).toEqual(f.bitArray());
   });
 
-  it('gives the scheme ids 0 xxh64, 1 poly, 2 bytesum', () => {
-    expect(SCHEMES.map((scheme) => decode(new wasm.BloomFilter(8, 1, { scheme }).toBytes()).scheme)).toEqual([0, 1, 2]);
+  it('gives the scheme ids 0 xxh64, 1 poly, 2 bytesum, 3 sbbf', () => {
+    const shape = (scheme: string): [number, number] => (scheme === 'sbbf' ? [256, 8] : [8, 1]);
+    expect(wasm.SCHEMES.map((scheme) => decode(new wasm.BloomFilter(...shape(scheme), { scheme }).toBytes()).scheme)).toEqual([0, 1, 2, 3]);
   });
 
   it('stores bit p at bit p & 7 of payload byte p >> 3', () => {
@@ -195,7 +207,9 @@ describe.each(twins)('validation: each rule throws BloomFormatError with its fie
     ['wrong magic', () => forged((_, b) => b.set([0x42, 0x4c, 0x4d, 0x58])), 'magic', 0, /42 4c 4d 57.*got 42 4c 4d 58/],
     ['a newer version', () => forged((v) => v.setUint16(4, 2, true)), 'version', 4, /unsupported version 2: written by a newer bloomwasm/],
     ['version 0', () => forged((v) => v.setUint16(4, 0, true)), 'version', 4, /unsupported version 0/],
-    ['an unknown scheme', () => forged((v) => v.setUint8(6, 3)), 'scheme', 6, /\[0, 2\].*got 3/],
+    ['an unknown scheme', () => forged((v) => v.setUint8(6, 4)), 'scheme', 6, /\[0, 3\].*3 sbbf.*got 4/],
+    ['sbbf with k other than 8', () => forged((v) => v.setUint8(6, 3)), 'hashes', 7, /must be 8 under sbbf; got 3/],
+    ['sbbf with bits not whole blocks', () => forged((v) => { v.setUint8(6, 3); v.setUint8(7, 8); v.setBigUint64(8, 0n, true); }), 'bits', 16, /multiple of 256 under sbbf.*got 100/],
     ['k = 0', () => forged((v) => v.setUint8(7, 0)), 'hashes', 7, /\[1, 64\]; got 0/],
     ['k = 65', () => forged((v) => v.setUint8(7, 65)), 'hashes', 7, /\[1, 64\]; got 65/],
     ['a seed under poly', () => forged((v) => { v.setUint8(6, 1); v.setBigUint64(8, 1n, true); }), 'seed', 8, /must be 0 under poly/],

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BloomFilter, SCHEMES, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+import { shapeFor } from './helpers/shape.js';
 
 type Item = string | Uint8Array;
 
@@ -55,26 +56,30 @@ function samePositionsAndBits(scheme: Scheme, m: number, k: number, items: Item[
 
 describe.each(SCHEMES)('wasm equals reference: %s', (scheme) => {
   it('agrees on positions, answers, bits and bitsSet over 10,000 random cases', () => {
-    const kFor = (m: number, k: number) => (scheme === 'xxh64' ? Math.min(k, m) : k);
     fc.assert(
       fc.property(bits, fc.integer({ min: 1, max: 64 }), fc.array(item, { minLength: 1, maxLength: 6 }), (m, k, items) => {
-        samePositionsAndBits(scheme, m, kFor(m, k), items);
+        samePositionsAndBits(scheme, ...shapeFor(scheme, m, k), items);
       }),
       { numRuns: 10_000, seed: 0x5eed + SCHEMES.indexOf(scheme) },
     );
   });
 
   it('agrees on every long item (streamed through the scratch region)', () => {
-    samePositionsAndBits(scheme, 1_000_003, 7, longItems);
+    samePositionsAndBits(scheme, ...shapeFor(scheme, 1_000_003, 7), longItems);
   });
 
-  it('agrees with a seed (xxh64) across the whole u64 range', () => {
-    if (scheme !== 'xxh64') return;
+});
+
+describe('wasm equals reference with a seed', () => {
+  it.each(['xxh64', 'sbbf'] as const)('%s: agrees across the whole u64 seed range', (scheme) => {
+    const [m, k] = shapeFor(scheme, 100_003, 9);
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), item, (seed, it) => {
-        const wasm = new BloomFilter(100_003, 9, { seed });
-        const ref = new ReferenceFilter(100_003, 9, { seed });
+        const wasm = new BloomFilter(m, k, { scheme, seed });
+        const ref = new ReferenceFilter(m, k, { scheme, seed });
         expect(wasm.positions(it)).toEqual(ref.positions(it));
+        expect(wasm.add(it)).toBe(ref.add(it));
+        expect(Buffer.compare(wasm.bitArray(), ref.bitArray())).toBe(0);
       }),
       { numRuns: 2_000, seed: 7 },
     );
@@ -87,8 +92,9 @@ describe('wasm equals reference above 2^32 bits', () => {
   const m = 2 ** 32 + 2 ** 30 + 7;
 
   it.each(SCHEMES)('%s: same positions, answers and bits', (scheme) => {
-    const wasm = new BloomFilter(m, 64, { scheme });
-    const ref = new ReferenceFilter(m, 64, { scheme });
+    const [bits, hashes] = shapeFor(scheme, m, 64);
+    const wasm = new BloomFilter(bits, hashes, { scheme });
+    const ref = new ReferenceFilter(bits, hashes, { scheme });
     let beyond = 0;
     fc.assert(
       fc.property(item, (it) => {
@@ -112,7 +118,7 @@ describe('no false negatives', () => {
     fc.assert(
       fc.property(fc.integer({ min: 64, max: 50_000 }), fc.array(item, { maxLength: 200 }), (m, items) => {
         for (const Filter of [BloomFilter, ReferenceFilter]) {
-          const f = new Filter(m, 7, { scheme });
+          const f = new Filter(...shapeFor(scheme, m, 7), { scheme });
           for (const it of items) f.add(it);
           for (const it of items) expect(f.has(it)).toBe(true);
         }

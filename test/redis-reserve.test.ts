@@ -45,7 +45,8 @@ describeRedis('RedisBloomFilter.reserve', () => {
   }
 
   it('changes nothing when a shard left by another configuration refuses it, and leaves no configuration hash', async () => {
-    // A filter of 2 shards whose configuration hash is gone (a crash in the middle of drop).
+    // Shard 1 of a filter of 2 shards, without its configuration: the other
+    // keys were deleted by hand, or its reserve stopped before step 3.
     const old = await RedisBloomFilter.reserve(client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
     const kept = ['a', 'b', 'c', 'd', 'e'].find((x) => old.shardOf(x) === 1)!;
     await old.add(kept);

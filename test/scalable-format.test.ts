@@ -142,7 +142,7 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
       return resealChain(b);
     };
     refuse(set(4, (v) => v.setUint16(4, 2, true)), 'version', 4, 'newer bloomwasm');
-    refuse(set(6, (v) => v.setUint8(6, 3)), 'scheme', 6);
+    refuse(set(6, (v) => v.setUint8(6, 4)), 'scheme', 6);
     refuse(set(7, (v) => v.setUint8(7, 1)), 'reserved', 7);
     refuse(set(8, (v) => v.setBigUint64(8, 5n, true)), 'filters[0].seed', 64 + 8);
     refuse(set(16, (v) => v.setBigUint64(16, 0n, true)), 'initialCapacity', 16, 'initialCapacity must be a positive integer; got 0');

@@ -154,7 +154,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
       [{ ...base, growth: 0.5 }, 'growth must be a number in [1, 1024]; got 0.5'],
       [{ ...base, tightening: 1 }, 'tightening must be a number in (0, 1); got 1'],
       [{ ...base, tightening: 0 }, 'tightening must be a number in (0, 1); got 0'],
-      [{ ...base, scheme: 'md5' }, 'scheme must be one of xxh64, poly, bytesum; got "md5"'],
+      [{ ...base, scheme: 'md5' }, 'scheme must be one of xxh64, poly, bytesum, sbbf; got "md5"'],
       [{ ...base, scheme: 'poly', seed: 1 }, 'seed must be 0 under poly, which has no seed; got 1'],
       [{ ...base, seed: -1 }, 'seed must be an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number); got -1'],
       [{ ...base, initialCapacity: 4e9 }, `filters[0].bits must be at most ${MAX_BITS}`],

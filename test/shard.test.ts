@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BloomFilter, MAX_SHARDS, SCHEMES } from '../src/index.js';
+import { seedFor, shapeFor } from './helpers/shape.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { shardIndex, shardMix } from '../src/reference/shard.js';
 
@@ -20,10 +21,9 @@ describe('shardOf', () => {
         fc.integer({ min: 1, max: MAX_SHARDS }),
         fc.array(item, { maxLength: 20 }),
         (scheme, seed, bits, hashes, shards, items) => {
-          const options = { scheme, seed: scheme === 'xxh64' ? seed : 0n };
-          const k = Math.min(hashes, bits);
-          const wasm = new BloomFilter(bits, k, options);
-          const ref = new ReferenceFilter(bits, k, options);
+          const options = { scheme, seed: seedFor(scheme, seed) };
+          const wasm = new BloomFilter(...shapeFor(scheme, bits, hashes), options);
+          const ref = new ReferenceFilter(...shapeFor(scheme, bits, hashes), options);
           for (const x of items) {
             const s = wasm.shardOf(x, shards);
             expect(s).toBe(ref.shardOf(x, shards));
@@ -39,8 +39,8 @@ describe('shardOf', () => {
   it('streams long items to the same shard as the reference', () => {
     const long = 'x'.repeat(70_000) + 'é'.repeat(30_000);
     for (const scheme of SCHEMES) {
-      const wasm = new BloomFilter(1009, 3, { scheme });
-      const ref = new ReferenceFilter(1009, 3, { scheme });
+      const wasm = new BloomFilter(...shapeFor(scheme, 1009, 3), { scheme });
+      const ref = new ReferenceFilter(...shapeFor(scheme, 1009, 3), { scheme });
       expect(wasm.shardOf(long, 97)).toBe(ref.shardOf(long, 97));
       expect(wasm.positions(long)).toEqual(ref.positions(long));
     }

@@ -43,6 +43,26 @@ export async function scalableWorkload(ctx: Context, present: ItemSet, absent: I
     { workload, op: 'add', contestant: 'scalable reference', block: 20, total: refItems, reset: () => (refAdd = new ReferenceScalable(options)), run: loop((s) => refAdd.add(s), present), note: refNote },
     { workload, op: 'has absent', contestant: 'scalable reference', block: 20, total: refItems, run: loop((s) => refChain.has(s), absent) },
   ];
+  // The same chain and fixed filter under sbbf (members sized with the blocked rate).
+  const sbbfOptions = { ...options, scheme: 'sbbf' as const };
+  const sbbfFixed = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' });
+  sbbfFixed.addMany(present.strings);
+  const sbbfChain = new ScalableBloomFilter(sbbfOptions);
+  sbbfChain.addMany(present.strings);
+  let sbbfFixedAdd = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' });
+  let sbbfChainAdd = new ScalableBloomFilter(sbbfOptions);
+  let sbbfChainBatchAdd = new ScalableBloomFilter(sbbfOptions);
+  specs.push(
+    { workload, op: 'add', contestant: 'sbbf fixed single', block, total: n, reset: () => (sbbfFixedAdd = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' })), run: loop((s) => sbbfFixedAdd.add(s), present), note: "forCapacity(n, 0.01, { scheme: 'sbbf' })" },
+    { workload, op: 'has present', contestant: 'sbbf fixed single', block, total: n, run: loop((s) => sbbfFixed.has(s), present) },
+    { workload, op: 'has absent', contestant: 'sbbf fixed single', block, total: n, run: loop((s) => sbbfFixed.has(s), absent) },
+    { workload, op: 'add', contestant: 'sbbf scalable single', block, total: n, reset: () => (sbbfChainAdd = new ScalableBloomFilter(sbbfOptions)), run: loop((s) => sbbfChainAdd.add(s), present), note: grows },
+    { workload, op: 'has present', contestant: 'sbbf scalable single', block, total: n, run: loop((s) => sbbfChain.has(s), present) },
+    { workload, op: 'has absent', contestant: 'sbbf scalable single', block, total: n, run: loop((s) => sbbfChain.has(s), absent) },
+    { workload, op: 'add', contestant: 'sbbf scalable batch', block, total: n, reset: () => (sbbfChainBatchAdd = new ScalableBloomFilter(sbbfOptions)), run: (from) => sbbfChainBatchAdd.addMany(blocks.present[from / block])[0], note: grows },
+    { workload, op: 'has present', contestant: 'sbbf scalable batch', block, total: n, run: (from) => sbbfChain.hasMany(blocks.present[from / block])[0] },
+    { workload, op: 'has absent', contestant: 'sbbf scalable batch', block, total: n, run: (from) => sbbfChain.hasMany(blocks.absent[from / block])[0] },
+  );
   await measure(ctx, specs);
   let chainHits = 0;
   let fixedHits = 0;

@@ -1,5 +1,6 @@
 // The contestants of workloads (a) to (c): the wasm filter (single calls on
-// strings and on bytes, batches of strings and packed batches), the
+// strings and on bytes, batches of strings and packed batches), the same
+// under the sbbf scheme (m rounded up to whole 256-bit blocks, k = 8), the
 // reference twin, the npm peers `bloomfilter` and `bloom-filters`, and the
 // encode-only floor, all with m = bits and k = 7 over the same items.
 
@@ -79,6 +80,33 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
   specs.push({ workload, op: 'add', contestant: 'wasm batch (packed)', block: fast, total: n, reset: () => addFilter.clear(), run: (from) => addFilter.addMany(pp[from / fast])[0] });
   for (const [op, blocks] of [['has present', pp], ['has absent', pa]] as const) {
     specs.push({ workload, op, contestant: 'wasm batch (packed)', block: fast, total: n, run: (from) => full.hasMany(blocks[from / fast])[0] });
+  }
+
+  // The same calls under sbbf: one block (one cache line) per item.
+  const sbbfBits = Math.ceil(bits / 256) * 256;
+  const sbbfAdd = new BloomFilter(sbbfBits, 8, { scheme: 'sbbf' });
+  const sbbfFull = new BloomFilter(sbbfBits, 8, { scheme: 'sbbf' });
+  sbbfFull.addMany(present.packed);
+  const sbbfNote = 'scheme sbbf: m rounded up to whole 256-bit blocks, k = 8';
+  specs.push({ workload, op: 'add', contestant: 'sbbf single', block: fast, total: n, reset: () => sbbfAdd.clear(), run: loop((x) => sbbfAdd.add(x), present), note: sbbfNote });
+  for (const [op, set] of ops) specs.push({ workload, op, contestant: 'sbbf single', block: fast, total: n, run: loop((x) => sbbfFull.has(x), set) });
+  for (const [op, set] of [['add', present], ...ops] as [Op, ItemSet][]) {
+    const f = op === 'add' ? sbbfAdd : sbbfFull;
+    specs.push({
+      workload, op, contestant: 'sbbf single (bytes)', block: fast, total: n,
+      reset: op === 'add' ? () => sbbfAdd.clear() : undefined,
+      run: (from, b) => {
+        let c = 0;
+        const items = set.views;
+        if (op === 'add') for (let i = from; i < from + b; i++) c += f.add(items[i]) ? 1 : 0;
+        else for (let i = from; i < from + b; i++) c += f.has(items[i]) ? 1 : 0;
+        return c;
+      },
+    });
+  }
+  specs.push({ workload, op: 'add', contestant: 'sbbf batch (packed)', block: fast, total: n, reset: () => sbbfAdd.clear(), run: (from) => sbbfAdd.addMany(pp[from / fast])[0] });
+  for (const [op, blocks] of [['has present', pp], ['has absent', pa]] as const) {
+    specs.push({ workload, op, contestant: 'sbbf batch (packed)', block: fast, total: n, run: (from) => sbbfFull.hasMany(blocks[from / fast])[0] });
   }
 
   // The reference twin: BigInt XXH64, so smaller blocks. One object (a 10^10-bit

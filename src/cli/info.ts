@@ -15,6 +15,8 @@ export const HELP = `Usage: bloom info [--json] FILE
 Describes a filter file saved by saveFile or 'bloom dedupe --state': format
 version, scheme, hashes (k), seed, bits (m), bits set, added count, size on
 disk, fill ratio, estimated distinct count and current false-positive rate.
+An sbbf filter also shows its 256-bit blocks and whether its bits are a
+Parquet bitset (seed 0).
 The file is verified (checksum, bit count) on the way. A ScalableBloomFilter
 chain is described as a whole (its plan and compound rate), then member by
 member.
@@ -65,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
       fillRatio: header.bitsSet / header.bits,
       estimatedCount: filter.estimatedCount(),
       currentFalsePositiveRate: filter.currentFalsePositiveRate(),
+      ...sbbfFields(header.scheme, header.bits, header.seed),
     };
     if (values.json) {
       process.stdout.write(JSON.stringify(info) + '\n');
@@ -78,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       ['hashes (k)', String(info.hashes)],
       ['seed', info.seed],
       ['bits (m)', n(info.bits)],
+      ...(info.blocks === undefined ? [] : [['blocks', `${n(info.blocks)} of 256 bits, ${info.parquetCompatible ? 'the Parquet bitset as it stands (seed 0)' : 'not Parquet-compatible (seed is not 0)'}`] as [string, string]]),
       ['bits set', n(info.bitsSet)],
       ['added count', n(info.addedCount)],
       ['size on disk', `${n(size)} bytes`],
@@ -88,6 +92,14 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
     return 0;
   });
+}
+
+/**
+ * What an sbbf filter adds to the description: its 256-bit blocks, and
+ * whether its bits are a Parquet bitset (only seed 0 hashes as Parquet does).
+ */
+function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: number; parquetCompatible?: boolean } {
+  return scheme === 'sbbf' ? { blocks: bits / 256, parquetCompatible: seed === 0n } : {};
 }
 
 function isReadableChain(path: string): boolean {

@@ -114,7 +114,7 @@ export class CountingBloomFilter {
 
   /** Where the counters lie, for probeAll to read them in place. @internal */
   probeLayout(): ProbeLayout {
-    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, view: this.engine.counters });
+    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, sbbf: this.scheme === 'sbbf', view: this.engine.counters });
     if (layout.view.length === 0) layout.view = this.engine.counters;
     return layout;
   }

@@ -9,8 +9,10 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
+  type FilterOptions, type Scheme,
 } from './options.js';
+import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 import { checkDigest, type Digest, type ProbeLayout } from './item-digest.js';
@@ -48,9 +50,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
+  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -84,7 +86,7 @@ export class BloomFilter {
 
   /** Where the bits lie, for probeAll to read them in place. @internal */
   probeLayout(): ProbeLayout {
-    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 1, view: this.engine.bitsView() });
+    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 1, sbbf: this.scheme === 'sbbf', view: this.engine.bitsView() });
     // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
     if (layout.view.length === 0) layout.view = this.engine.bitsView();
     return layout;
@@ -143,9 +145,9 @@ export class BloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill: (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount(). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** An independent copy with the same parameters, bits and counters. */
@@ -218,6 +220,33 @@ export class BloomFilter {
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
     filter.engine.setCounters(header.bitsSet, header.addedCount);
+    return filter;
+  }
+
+  /**
+   * The bits as an Apache Parquet split-block Bloom filter bitset, the bytes
+   * that follow a column chunk's BloomFilterHeader (docs/SCHEMES.md,
+   * "Parquet interoperability"). Only an `sbbf` filter with seed 0 has that
+   * layout; any other throws BloomRangeError naming the scheme or seed.
+   */
+  toParquet(): Uint8Array {
+    checkParquetFilter(this);
+    return this.bitArray();
+  }
+
+  /**
+   * An `sbbf` filter (bits = 8 · bitset.length, hashes 8, seed 0) holding a
+   * Parquet column chunk's bitset, copied. Throws BloomTypeError unless it is
+   * a Uint8Array, BloomRangeError unless its length is a positive multiple of
+   * 32. A bitset does not record its item count: addedCount() is the rounded
+   * estimatedCount() of its set bits.
+   */
+  static fromParquet(bitset: Uint8Array): BloomFilter {
+    const bits = checkParquetBitset(bitset);
+    const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
+    filter.engine.bitsView().set(bitset);
+    filter.engine.recountBits();
+    filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
 }

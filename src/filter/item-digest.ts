@@ -51,11 +51,12 @@ export interface DigestOptions {
 }
 
 /**
- * The schemes whose positions come from one 64-bit hash of the item alone,
- * so that a digest serves filters of any size. poly and bytesum are not
- * among them: their hashes are reduced mod m as they are computed.
+ * The schemes whose positions come from one 64-bit hash of the item alone
+ * (XXH64 under the filter's seed), so that a digest serves filters of any
+ * size. poly and bytesum are not among them: their hashes are reduced mod m
+ * as they are computed.
  */
-export const DIGEST_SCHEMES: readonly string[] = ['xxh64'];
+export const DIGEST_SCHEMES: readonly string[] = ['xxh64', 'sbbf'];
 
 /** What a digest needs to know of a filter. */
 interface Seeded {
@@ -71,7 +72,7 @@ export function checkDigest(filter: Seeded, d: unknown, operation: string): asse
       operation,
       'scheme',
       `the ${filter.scheme} scheme has no digest, because its hashes depend on the filter's bits (m); ` +
-        `use has/add with the item (digests serve the ${DIGEST_SCHEMES.join(', ')} scheme${DIGEST_SCHEMES.length > 1 ? 's' : ''})`,
+        `use has/add with the item (digests serve the ${DIGEST_SCHEMES.join(' and ')} schemes)`,
     );
   }
   if (d.seed !== filter.seed) {
@@ -93,6 +94,8 @@ export interface ProbeLayout {
   bits: number;
   hashes: number;
   width: 1 | 4;
+  /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
+  sbbf: boolean;
   view: Uint8Array;
 }
 

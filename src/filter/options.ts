@@ -3,11 +3,27 @@
 
 import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.js';
 
-/** The hash schemes. Their ids (the index here) are part of the file format. */
-export const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
+/**
+ * The hash schemes. Their ids (the index here) are part of the file format
+ * and match the SCHEME_* constants of assembly/scheme.ts.
+ */
+export const SCHEMES = ['xxh64', 'poly', 'bytesum', 'sbbf'] as const;
 
-/** A hash scheme name: `xxh64` (default), `poly` (seed 000) or `bytesum` (seed 001). */
+/**
+ * A hash scheme name: `xxh64` (default), `poly` (the SeenFilter exercise),
+ * `bytesum` (the SSTable command protocol) or `sbbf` (Apache Parquet's
+ * split-block Bloom filter; docs/SCHEMES.md).
+ */
 export type Scheme = (typeof SCHEMES)[number];
+
+/** The schemes that hash with XXH64 and so take a seed. */
+const SEEDED: readonly Scheme[] = ['xxh64', 'sbbf'];
+
+/** Bits per sbbf block: eight 32-bit words (Parquet BloomFilter.md). */
+export const SBBF_BLOCK_BITS = 256;
+
+/** Hashes per item under sbbf: one bit in each of a block's eight words. */
+export const SBBF_HASHES = 8;
 
 /**
  * The most bits a filter may have: what fits in the 4 GiB of a wasm32 memory
@@ -25,7 +41,7 @@ export const MAX_SHARDS = 65536;
 export interface FilterOptions {
   /** Hash scheme; default `xxh64`. */
   scheme?: Scheme;
-  /** XXH64 seed, an unsigned 64-bit integer; default 0. Only `xxh64` uses it. */
+  /** XXH64 seed, an unsigned 64-bit integer; default 0. Only `xxh64` and `sbbf` use it (sbbf is Parquet's only at 0). */
   seed?: number | bigint;
 }
 
@@ -63,10 +79,33 @@ export function checkParams(bits: unknown, hashes: unknown, options: FilterOptio
   if (scheme === 'xxh64' && k > m) {
     throw new BloomRangeError('hashes', k, `at most bits (${m}) under xxh64, whose positions are distinct`);
   }
-  if (scheme !== 'xxh64' && seed !== 0n) {
-    throw new BloomRangeError('seed', options?.seed, `0 under ${scheme}, which has no seed`);
-  }
+  checkSchemeSeed(scheme as Scheme, seed, options?.seed);
+  if (scheme === 'sbbf') checkSbbfShape(m, k);
   return { bits: m, hashes: k, scheme: scheme as Scheme, schemeId, seed };
+}
+
+/** Throws unless `seed` is 0 or the scheme takes a seed; the error shows `given`. */
+export function checkSchemeSeed(scheme: Scheme, seed: bigint, given: unknown): void {
+  if (!SEEDED.includes(scheme) && seed !== 0n) {
+    throw new BloomRangeError('seed', given, `0 under ${scheme}, which has no seed`);
+  }
+}
+
+/** Throws unless m and k fit sbbf: k = 8 and m a multiple of 256 (whole blocks). */
+export function checkSbbfShape(bits: number, hashes: number): void {
+  if (hashes !== SBBF_HASHES) {
+    throw new BloomRangeError('hashes', hashes, `exactly ${SBBF_HASHES} under sbbf (one bit in each word of a block)`);
+  }
+  if (bits % SBBF_BLOCK_BITS !== 0) {
+    throw new BloomRangeError('bits', bits, `a multiple of ${SBBF_BLOCK_BITS} under sbbf (whole 256-bit blocks), at most ${MAX_BITS}`);
+  }
+}
+
+/** The scheme an options object asks for (default xxh64), checked; for sizing before construction. */
+export function schemeOption(options: FilterOptions | undefined): Scheme {
+  const scheme = options?.scheme ?? 'xxh64';
+  if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
+  return scheme;
 }
 
 /** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */

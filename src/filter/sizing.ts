@@ -2,10 +2,13 @@
 // False-positive rate: Bloom, "Space/Time Trade-offs in Hash Coding with
 // Allowable Errors", CACM 13(7), 1970; the optimum and the lower bound are
 // derived in Broder and Mitzenmacher, "Network Applications of Bloom
-// Filters: A Survey", Internet Mathematics 1(4), 2004.
+// Filters: A Survey", Internet Mathematics 1(4), 2004. The blocked (sbbf)
+// rate is Putze, Sanders and Singler, "Cache-, Hash- and Space-Efficient
+// Bloom Filters", 2007, with the block layout of Apache Parquet's
+// BloomFilter.md.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { MAX_HASHES } from './options.js';
+import { MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, type Scheme } from './options.js';
 
 function checkCount(parameter: string, value: unknown): number {
   if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a positive integer');
@@ -56,11 +59,94 @@ export function minimumBits(expectedItems: number, falsePositiveRate: number): n
 }
 
 /**
- * The m and k that forCapacity builds: m = optimalBits(n, p) and
- * k = optimalHashes(m, n), refused when m exceeds `maxBits`.
+ * The expected false-positive rate of an sbbf filter of `bits` bits
+ * (z = bits / 256 blocks) after n distinct items. A block's load is
+ * Poisson with mean n / z; a block holding i items has, in each of its eight
+ * 32-bit words, a given bit still 0 with chance (1 - 1/32)^i, and an absent
+ * item is reported when its eight bits are all 1:
+ *   sum over i of Pois(i; n/z) * (1 - (1 - 1/32)^i)^8
+ * (Putze, Sanders and Singler 2007, section 3, with one bit per word as in
+ * Parquet's BloomFilter.md).
  */
-export function capacityParams(expectedItems: number, rate: number, maxBits: number): { bits: number; hashes: number } {
+export function sbbfFalsePositiveRate(bits: number, expectedItems: number): number {
+  const m = checkCount('bits', bits);
+  if (m % SBBF_BLOCK_BITS !== 0) throw new BloomRangeError('bits', bits, `a multiple of ${SBBF_BLOCK_BITS}`);
+  if (typeof expectedItems !== 'number') throw new BloomTypeError('expectedItems', expectedItems, 'a non-negative number');
+  if (!(expectedItems >= 0)) throw new BloomRangeError('expectedItems', expectedItems, 'a non-negative number');
+  if (expectedItems === Infinity) return 1;
+  return blockedRate(expectedItems / (m / SBBF_BLOCK_BITS));
+}
+
+/** The chance an absent item hits 8 set bits in one block of i items: (1 - (31/32)^i)^8. */
+function blockRate(i: number): number {
+  return Math.pow(1 - Math.pow(31 / 32, i), SBBF_HASHES);
+}
+
+/**
+ * sum_i Pois(i; lambda) blockRate(i). The Poisson weights are walked outward
+ * from the mode with the ratio p(i+1)/p(i) = lambda/(i+1) and normalised by
+ * their own sum, so no factorial or log-gamma is needed; the walk stops once
+ * a weight is below 1e-17 of the mode's (blockRate is at most 1), which
+ * takes O(sqrt(lambda)) steps.
+ */
+function blockedRate(lambda: number): number {
+  if (lambda === 0) return 0;
+  const mode = Math.floor(lambda);
+  let weights = 1;
+  let sum = blockRate(mode);
+  for (let i = mode, w = 1; w > 1e-17; i++) {
+    w *= lambda / (i + 1);
+    weights += w;
+    sum += w * blockRate(i + 1);
+  }
+  for (let i = mode, w = 1; i > 0 && w > 1e-17; i--) {
+    w *= i / lambda;
+    weights += w;
+    sum += w * blockRate(i - 1);
+  }
+  return sum / weights;
+}
+
+/**
+ * The fewest bits, a multiple of 256, at which an sbbf filter holding n items
+ * has sbbfFalsePositiveRate at most p. Starts from Parquet's estimate of
+ * -8 / ln(1 - p^(1/8)) bits per item (BloomFilter.md, "Build a Bloom
+ * filter") and bisects on the block count, the rate falling as blocks grow.
+ */
+export function sbbfOptimalBits(expectedItems: number, falsePositiveRate: number): number {
+  const n = checkCount('expectedItems', expectedItems);
+  const p = checkRate('falsePositiveRate', falsePositiveRate);
+  const rateAt = (blocks: number) => blockedRate(n / blocks);
+  let high = Math.max(1, Math.ceil((-SBBF_HASHES / Math.log1p(-Math.pow(p, 1 / SBBF_HASHES)) * n) / SBBF_BLOCK_BITS));
+  while (rateAt(high) > p) high *= 2;
+  let low = 0; // rateAt(low) > p, or low = 0
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (rateAt(mid) > p) low = mid;
+    else high = mid;
+  }
+  return high * SBBF_BLOCK_BITS;
+}
+
+/**
+ * The m and k that forCapacity builds for `scheme`: under sbbf,
+ * sbbfOptimalBits(n, p) and k = 8; otherwise m = optimalBits(n, p) and
+ * k = optimalHashes(m, n), at most m. Not yet checked against any limit.
+ */
+export function schemeSize(expectedItems: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
+  if (scheme === 'sbbf') return { bits: sbbfOptimalBits(expectedItems, rate), hashes: SBBF_HASHES };
   const bits = optimalBits(expectedItems, rate);
+  return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
+}
+
+/**
+ * The m and k that forCapacity builds (schemeSize), refused when m exceeds
+ * `maxBits`.
+ */
+export function capacityParams(
+  expectedItems: number, rate: number, maxBits: number, scheme: Scheme = 'xxh64',
+): { bits: number; hashes: number } {
+  const { bits, hashes } = schemeSize(expectedItems, rate, scheme);
   if (bits > maxBits) {
     throw new BloomRangeError(
       'expectedItems',
@@ -68,7 +154,7 @@ export function capacityParams(expectedItems: number, rate: number, maxBits: num
       `small enough that ${bits} bits (needed at falsePositiveRate ${rate}) stay within ${maxBits}`,
     );
   }
-  return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
+  return { bits, hashes };
 }
 
 /**
@@ -76,14 +162,23 @@ export function capacityParams(expectedItems: number, rate: number, maxBits: num
  * n ≈ -(m/k) ln(1 - X/m) (Swamidass and Baldi, "Mathematical correction for
  * fingerprint similarity measures to improve chemical retrieval", Journal of
  * Chemical Information and Modeling 47(3), 952-964, 2007). Infinity once
- * every bit is set, where the estimate has no finite answer.
+ * every bit is set, where the estimate has no finite answer. It holds for
+ * sbbf (k = 8) as it is: a block of i items keeps a given bit of a word 0
+ * with chance (31/32)^i, and over a Poisson load of mean n/z that averages
+ * e^(-n/(32z)) = e^(-8n/m), the classic filter's e^(-kn/m).
  */
 export function estimatedCountOf(bits: number, hashes: number, bitsSet: number): number {
   if (bitsSet >= bits) return Infinity;
   return (-bits / hashes) * Math.log1p(-bitsSet / bits);
 }
 
-/** The false-positive rate the filter has now: (X/m)^k, the chance that k probes all land on set bits. */
-export function currentFalsePositiveRateOf(bits: number, hashes: number, bitsSet: number): number {
+/**
+ * The false-positive rate the filter has now. Classic schemes: (X/m)^k, the
+ * chance that k probes all land on set bits. sbbf: its eight probes share
+ * one block, and blocks fill unevenly, so (X/m)^8 would understate it; the
+ * rate is sbbfFalsePositiveRate at the estimated count instead.
+ */
+export function currentFalsePositiveRateOf(bits: number, hashes: number, bitsSet: number, scheme: Scheme = 'xxh64'): number {
+  if (scheme === 'sbbf') return bitsSet >= bits ? 1 : blockedRate(estimatedCountOf(bits, hashes, bitsSet) / (bits / SBBF_BLOCK_BITS));
   return Math.pow(bitsSet / bits, hashes);
 }

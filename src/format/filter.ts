@@ -6,7 +6,7 @@
 // header asks for is allocated.
 
 import { BloomFormatError } from '../errors.js';
-import { MAX_BITS, MAX_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
+import { MAX_BITS, MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
 
 /** The four magic bytes that open every file: ASCII "BLMW". */
 export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);
@@ -174,12 +174,18 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be an integer in [1, ${MAX_HASHES}]; got ${hashes}`);
   }
   const seed = view.getBigUint64(need('seed', 8), true);
-  if (scheme !== 'xxh64' && seed !== 0n) {
+  if (scheme !== 'xxh64' && scheme !== 'sbbf' && seed !== 0n) {
     throw new BloomFormatError('seed', FIELD_OFFSETS.seed, `must be 0 under ${scheme}, which has no seed; got ${seed}`);
+  }
+  if (scheme === 'sbbf' && hashes !== SBBF_HASHES) {
+    throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be ${SBBF_HASHES} under sbbf; got ${hashes}`);
   }
   const bits = u64('bits', 1, MAX_BITS, `an integer in [1, ${MAX_BITS}]`);
   if (scheme === 'xxh64' && hashes > bits) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be at most bits (${bits}) under xxh64, whose positions are distinct; got ${hashes}`);
+  }
+  if (scheme === 'sbbf' && bits % SBBF_BLOCK_BITS !== 0) {
+    throw new BloomFormatError('bits', FIELD_OFFSETS.bits, `must be a multiple of ${SBBF_BLOCK_BITS} under sbbf (whole blocks); got ${bits}`);
   }
   const bitsSet = u64('bitsSet', 0, bits, `an integer in [0, bits = ${bits}]`);
   const addedCount = u64('addedCount', 0, Number.MAX_SAFE_INTEGER, `an integer in [0, 2^53 - 1]`);

@@ -160,7 +160,7 @@ export class RedisBloomFilter {
    * shards run in parallel. Flag i is 1 when item i was new, exactly as
    * sequential add() calls would answer, even when the server lost its
    * scripts midway. On failure rejects with RedisBloomBatchError, which
-   * lists the uncertain items; nothing is retried.
+   * lists the uncertain items; nothing that may have run is sent again.
    */
   async addMany(items: BatchItems): Promise<Uint8Array> {
     return addStream(this.stream, items);

@@ -86,7 +86,8 @@ function shardError(name: string, err: unknown): unknown {
   return new RedisBloomConfigError(
     name, 'shard',
     `cannot reserve filter "${name}": ${refusal.key} ${refusal.detail}. These keys were left by another ` +
-      `filter of this name (a crash during reserve or drop): reserve with the parameters they were made with, ` +
+      `filter of this name (a reserve that stopped before storing its configuration, or a partial delete): ` +
+      `reserve with the parameters they were made with, ` +
       `or delete ${bitmap} and ${bitmap}:meta`,
   );
 }

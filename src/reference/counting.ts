@@ -15,7 +15,8 @@ import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
 import { COUNTER_MAX, MAX_COUNTING_BITS } from '../counting/limits.js';
 import { checksum } from './checksum.js';
 import { probeHash } from './digest.js';
-import { BloomFilter, itemPositions } from './filter.js';
+import { BloomFilter } from './filter.js';
+import { itemPositions } from './scheme.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
@@ -119,25 +120,25 @@ export class CountingBloomFilter {
   /** has() for the item whose digest is `d` (xxh64 only). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return this.countAt(probeHash(d.value, this.bits, this.hashes)) > 0;
+    return this.countAt(probeHash(this, d.value)) > 0;
   }
 
   /** add() for the item whose digest is `d` (xxh64 only). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.addAt(probeHash(d.value, this.bits, this.hashes));
+    return this.addAt(probeHash(this, d.value));
   }
 
   /** remove() for the item whose digest is `d` (xxh64 only). */
   removeDigest(d: Digest): void {
     checkDigest(this, d, 'removeDigest');
-    this.removeAt(probeHash(d.value, this.bits, this.hashes), `the item with digest 0x${d.value.toString(16)}`);
+    this.removeAt(probeHash(this, d.value), `the item with digest 0x${d.value.toString(16)}`);
   }
 
   /** count() for the item whose digest is `d` (xxh64 only). */
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
-    return this.countAt(probeHash(d.value, this.bits, this.hashes));
+    return this.countAt(probeHash(this, d.value));
   }
 
   /** Adds each item in order; flag i is 1 when item i was certainly new. */

@@ -1,52 +1,24 @@
 // The reference twin of src/filter.ts: the same surface and the same bits,
-// computed in plain TypeScript from src/reference/{hash,probe,bit-array}.ts.
+// computed in plain TypeScript from src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
 
 import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
+  type FilterOptions, type Scheme,
 } from '../filter/options.js';
+import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
 import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
-import { bytesum, poly, xxh64 } from './hash.js';
-import { probeDouble, probeEnhancedDouble } from './probe.js';
+import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
-import { pairKey, shardIndex } from './shard.js';
-
-const encoder = new TextEncoder();
-
-function utf8(item: string | Uint8Array): Uint8Array {
-  return typeof item === 'string' ? encoder.encode(item) : item;
-}
-
-function codeUnits(item: string | Uint8Array): ArrayLike<number> {
-  if (typeof item !== 'string') return item;
-  const units = new Array<number>(item.length);
-  for (let i = 0; i < item.length; i++) units[i] = item.charCodeAt(i);
-  return units;
-}
-
-/** The k positions, in probe order, of an item under a filter's bits, hashes, scheme and seed. */
-export function itemPositions(
-  filter: { bits: number; hashes: number; scheme: Scheme; seed: bigint },
-  item: string | Uint8Array,
-): number[] {
-  const m = filter.bits;
-  const k = filter.hashes;
-  if (filter.scheme === 'xxh64') return probeEnhancedDouble(xxh64(utf8(item), filter.seed), m, k);
-  if (filter.scheme === 'poly') {
-    const { h1, h2 } = poly(codeUnits(item));
-    return probeDouble(h1, h2, m, k);
-  }
-  const { h1, h2 } = bytesum(utf8(item), m);
-  return probeDouble(h1, h2, m, k);
-}
+import { shardIndex } from './shard.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -72,9 +44,9 @@ export class BloomFilter {
     this.array = new BitArray(this.bits);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate`. */
+  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -88,13 +60,7 @@ export class BloomFilter {
   shardOf(item: string | Uint8Array, shards: number): number {
     checkItem(item);
     checkInteger('shards', shards, 1, MAX_SHARDS);
-    if (this.scheme === 'xxh64') return shardIndex(xxh64(utf8(item), this.seed), shards);
-    if (this.scheme === 'poly') {
-      const { h1, h2 } = poly(codeUnits(item));
-      return shardIndex(pairKey(h1, h2), shards);
-    }
-    const { h1, h2 } = bytesum(utf8(item), this.bits);
-    return shardIndex(pairKey(h1, h2), shards);
+    return shardIndex(itemKey(this, item), shards);
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
@@ -107,16 +73,16 @@ export class BloomFilter {
     return this.positions(item).every((p) => this.array.get(p));
   }
 
-  /** has() for the item whose digest is `d` (xxh64 only; BloomDigestError otherwise or when the seeds differ). */
+  /** has() for the item whose digest is `d` (xxh64 and sbbf; BloomDigestError otherwise or when the seeds differ). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return probeHash(d.value, this.bits, this.hashes).every((p) => this.array.get(p));
+    return probeHash(this, d.value).every((p) => this.array.get(p));
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.setAll(probeHash(d.value, this.bits, this.hashes));
+    return this.setAll(probeHash(this, d.value));
   }
 
   private setAll(positions: number[]): boolean {
@@ -169,9 +135,9 @@ export class BloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill: (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount(). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** An independent copy with the same parameters, bits and counters. */
@@ -242,6 +208,22 @@ export class BloomFilter {
     filter.array.bytes.set(payload);
     filter.setCount = header.bitsSet;
     filter.newAddCount = header.addedCount;
+    return filter;
+  }
+
+  /** The bits as a Parquet split-block bitset; only an `sbbf` filter with seed 0 has it, as in the wasm filter. */
+  toParquet(): Uint8Array {
+    checkParquetFilter(this);
+    return this.bitArray();
+  }
+
+  /** An `sbbf` filter holding a Parquet column chunk's bitset, checked and counted as the wasm filter does. */
+  static fromParquet(bitset: Uint8Array): BloomFilter {
+    const bits = checkParquetBitset(bitset);
+    const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
+    filter.array.bytes.set(bitset);
+    filter.setCount = popcount(filter.array.bytes);
+    filter.newAddCount = parquetAddedCount(filter.estimatedCount(), bits);
     return filter;
   }
 }

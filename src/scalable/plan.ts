@@ -15,8 +15,8 @@
 // keeps P at or below the requested falsePositiveRate forever.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
-import { optimalBits, optimalHashes } from '../filter/sizing.js';
+import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
+import { schemeSize } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends FilterOptions {
@@ -90,7 +90,7 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
   const scheme = o.scheme ?? 'xxh64';
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
   const seed = checkSeed(o.seed ?? 0);
-  if (scheme !== 'xxh64' && seed !== 0n) throw new BloomRangeError('seed', o.seed, `0 under ${scheme}, which has no seed`);
+  checkSchemeSeed(scheme as Scheme, seed, o.seed);
   // Member 0 must exist; later members are checked when they are started.
   const plan: ScalablePlan = { initialCapacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
   memberPlan(plan, 0);
@@ -99,7 +99,8 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
 
 /**
  * Member i's capacity n_0 s^i (rounded) and rate p_0 r^i with
- * p_0 = falsePositiveRate (1 - r), and the m and k forCapacity gives them.
+ * p_0 = falsePositiveRate (1 - r), and the m and k forCapacity gives them
+ * under the chain's scheme (sbbf members are sized with the blocked rate).
  * Throws BloomRangeError when the member's bits would exceed MAX_BITS.
  */
 export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
@@ -108,7 +109,7 @@ export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
     throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
   }
-  const bits = optimalBits(capacity, falsePositiveRate);
+  const { bits, hashes } = schemeSize(capacity, falsePositiveRate, plan.scheme);
   if (bits > MAX_BITS) {
     throw new BloomRangeError(
       `filters[${i}].bits`,
@@ -116,7 +117,7 @@ export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
       `at most ${MAX_BITS} (capacity ${capacity} at falsePositiveRate ${falsePositiveRate}); the chain cannot grow further`,
     );
   }
-  return { capacity, falsePositiveRate, bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
+  return { capacity, falsePositiveRate, bits, hashes };
 }
 
 /** What the compound rate needs of a member. */

@@ -25,10 +25,11 @@ const memory = { kind: 'memory' } as const;
 /** Every export of the module: its kind, and for a function its parameter count and whether it returns a value. */
 export const ABI = {
   memory,
-  // Scheme ids (assembly/filter.ts), the other side of SCHEMES in src/filter/options.ts.
+  // Scheme ids (assembly/scheme.ts), the other side of SCHEMES in src/filter/options.ts.
   SCHEME_XXH64: global,
   SCHEME_POLY: global,
   SCHEME_BYTESUM: global,
+  SCHEME_SBBF: global,
   // Setting up an instance (assembly/filter.ts, assembly/layout.ts).
   configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
   configureHashing: fn(5), // the same, reserving no bits (positions and shards only)

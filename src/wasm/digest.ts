@@ -21,6 +21,8 @@ export interface ProbeSite {
   readonly bits: number;
   readonly hashes: number;
   readonly width: 1 | 4;
+  /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
+  readonly sbbf: boolean;
   /** A live view of the bits or counters; rebuilt by its owner when detached. */
   readonly view: Uint8Array;
 }
@@ -32,7 +34,7 @@ class Hasher {
   private seed: bigint;
   /** u32[2] at positionsPtr: where digestItem leaves the digest. */
   private readonly out: Uint32Array;
-  /** placeAll's table in scratch: per filter f64 m, then u32 k and u32 width. */
+  /** placeAll's table in scratch: per filter f64 m, then u32 k and u32 layout (width, and PLACE_SBBF). */
   private readonly table: Float64Array;
   private readonly tableUnits: Uint32Array;
   /** placeAll's output: u32 byte offsets (batch offsets region) and u8 masks (batch flags region). */
@@ -98,7 +100,7 @@ class Hasher {
         const j = next - first;
         table[2 * j] = site.bits;
         tableUnits[4 * j + 2] = site.hashes;
-        tableUnits[4 * j + 3] = site.width;
+        tableUnits[4 * j + 3] = site.width | (site.sbbf ? PLACE_SBBF : 0);
         total += site.hashes;
         next++;
       }
@@ -120,6 +122,9 @@ class Hasher {
     }
   }
 }
+
+/** placeAll's layout flag for the sbbf scheme (assembly/digest.ts). */
+const PLACE_SBBF = 0x100;
 
 let hasher: Hasher | undefined;
 

@@ -1,0 +1,156 @@
+// The split-block Bloom filter (SBBF) of Apache Parquet, exactly as
+// BloomFilter.md in apache/parquet-format defines it: the bits are blocks of
+// 256 bits (eight 32-bit words, one cache line's half), an item's hash
+// picks one block, and each of the block's eight words gets one bit. So an
+// item touches one block, one memory miss, instead of k random cache lines.
+// Blocked filters are from Putze, Sanders and Singler, "Cache-, Hash- and
+// Space-Efficient Bloom Filters", 2007; one bit per word is the split
+// ("partitioned") filter of Broder and Mitzenmacher's survey, section 2.1.
+// The pure-TypeScript twin is src/reference/sbbf.ts.
+//
+// With h = XXH64(item):
+//   block j = ((h >>> 32) * z) >>> 32, z = bits / 256 blocks
+//   bit in word i = ((h mod 2^32) * SALT[i] mod 2^32) >>> 27
+//   position p = 256 j + 32 i + bit
+// The words are little-endian u32s and bit b of a word is (1 << b), so the
+// packed bit array (bit p = bit p & 7 of byte p >> 3) is byte for byte the
+// Parquet bitset.
+//
+// The eight words are handled as two v128s (wasm SIMD): the eight products
+// are two i32x4.mul, and 1 << bit, which wasm SIMD has no per-lane shift
+// for, is built as the float 2^bit (exponent bits (bit + 127) << 23)
+// truncated back to an integer. A build without SIMD (the `scalar` target
+// in asconfig.json, ASC_FEATURE_SIMD false) takes the plain loop over the
+// eight words instead; bench/where-time-goes.ts measures the two side by
+// side (docs/SCHEMES.md has the figures).
+
+import { BITS_PTR } from "./layout";
+
+/** The eight SALT constants of the Parquet specification (BloomFilter.md, "Algorithm"). */
+export const SALT0: u32 = 0x47b6137b;
+export const SALT1: u32 = 0x44974d91;
+export const SALT2: u32 = 0x8824ad5b;
+export const SALT3: u32 = 0xa2b7289d;
+export const SALT4: u32 = 0x705495c7;
+export const SALT5: u32 = 0x2df1424b;
+export const SALT6: u32 = 0x9efc4947;
+export const SALT7: u32 = 0x5c6bfb31;
+
+/** Bits per block: eight 32-bit words. */
+export const BLOCK_BITS: u64 = 256;
+
+/** Address of the block that hash `h` selects among `blocks` blocks. */
+// @ts-ignore: decorator
+@inline export function blockPtr(h: u64, blocks: u64): usize {
+  return BITS_PTR + (<usize>(((h >> 32) * blocks) >> 32) << 5);
+}
+
+/** Which bit of word i (0..31) the key picks under `salt`. */
+// @ts-ignore: decorator
+@inline function laneBit(key: u32, salt: u32): u32 {
+  return (key * salt) >> 27;
+}
+
+/** 1 << bit in each lane of words 0..3 for the key, from i32x4 products. */
+// @ts-ignore: decorator
+@inline function maskOf(key: v128, salts: v128): v128 {
+  const bit = i32x4.shr_u(i32x4.mul(key, salts), 27);
+  // The f32 with exponent field bit + 127 and a zero mantissa is 2^bit,
+  // exact for bit <= 31; truncating it (unsigned) gives 1 << bit.
+  return i32x4.trunc_sat_f32x4_u(i32x4.shl(i32x4.add(bit, i32x4.splat(127)), 23));
+}
+
+// @ts-ignore: decorator
+@inline function saltsLow(): v128 {
+  return i32x4(SALT0, SALT1, SALT2, SALT3);
+}
+
+// @ts-ignore: decorator
+@inline function saltsHigh(): v128 {
+  return i32x4(SALT4, SALT5, SALT6, SALT7);
+}
+
+/** Writes the item's eight positions, word 0 first, as u64s at `out`. */
+export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
+  const base = ((h >> 32) * blocks) >> 32 << 8;
+  const key = <u32>h;
+  store<u64>(out, base + <u64>laneBit(key, SALT0));
+  store<u64>(out, base + 32 + <u64>laneBit(key, SALT1), 8);
+  store<u64>(out, base + 64 + <u64>laneBit(key, SALT2), 16);
+  store<u64>(out, base + 96 + <u64>laneBit(key, SALT3), 24);
+  store<u64>(out, base + 128 + <u64>laneBit(key, SALT4), 32);
+  store<u64>(out, base + 160 + <u64>laneBit(key, SALT5), 40);
+  store<u64>(out, base + 192 + <u64>laneBit(key, SALT6), 48);
+  store<u64>(out, base + 224 + <u64>laneBit(key, SALT7), 56);
+}
+
+/** 1 << bit for word i of the block, from the i-th SALT constant. */
+// @ts-ignore: decorator
+@inline function wordMask(key: u32, i: usize): u32 {
+  const salt = i == 0 ? SALT0 : i == 1 ? SALT1 : i == 2 ? SALT2 : i == 3 ? SALT3
+    : i == 4 ? SALT4 : i == 5 ? SALT5 : i == 6 ? SALT6 : SALT7;
+  return <u32>1 << laneBit(key, salt);
+}
+
+/** Sets the item's eight bits; returns how many went from 0 to 1 (0..8). */
+// @ts-ignore: decorator
+@inline export function sbbfInsert(h: u64, blocks: u64): u32 {
+  if (!ASC_FEATURE_SIMD) return sbbfInsertScalar(h, blocks);
+  const ptr = blockPtr(h, blocks);
+  const key = i32x4.splat(<u32>h);
+  const maskLo = maskOf(key, saltsLow());
+  const maskHi = maskOf(key, saltsHigh());
+  const lo = v128.load(ptr);
+  const hi = v128.load(ptr, 16);
+  // Lanes whose bit was 0: each lane holds at most one bit, so a lane
+  // bitmask counts them.
+  const freshLo = v128.andnot(maskLo, lo);
+  const freshHi = v128.andnot(maskHi, hi);
+  if (!v128.any_true(v128.or(freshLo, freshHi))) return 0;
+  v128.store(ptr, v128.or(lo, maskLo));
+  v128.store(ptr, v128.or(hi, maskHi), 16);
+  const zero = i32x4.splat(0);
+  const lanes = i32x4.bitmask(i32x4.ne(freshLo, zero)) | (i32x4.bitmask(i32x4.ne(freshHi, zero)) << 4);
+  return popcnt<u32>(lanes);
+}
+
+/** True when all eight of the item's bits are set. */
+// @ts-ignore: decorator
+@inline export function sbbfCheck(h: u64, blocks: u64): bool {
+  if (!ASC_FEATURE_SIMD) return sbbfCheckScalar(h, blocks);
+  const ptr = blockPtr(h, blocks);
+  const key = i32x4.splat(<u32>h);
+  const missing = v128.or(
+    v128.andnot(maskOf(key, saltsLow()), v128.load(ptr)),
+    v128.andnot(maskOf(key, saltsHigh()), v128.load(ptr, 16)),
+  );
+  return !v128.any_true(missing);
+}
+
+/** sbbfInsert word by word, for builds without SIMD. */
+// @ts-ignore: decorator
+@inline function sbbfInsertScalar(h: u64, blocks: u64): u32 {
+  const ptr = blockPtr(h, blocks);
+  const key = <u32>h;
+  let fresh: u32 = 0;
+  for (let i: usize = 0; i < 8; i++) {
+    const mask = wordMask(key, i);
+    const word = load<u32>(ptr + (i << 2));
+    fresh += <u32>((word & mask) == 0);
+    store<u32>(ptr + (i << 2), word | mask);
+  }
+  return fresh;
+}
+
+/** sbbfCheck word by word, for builds without SIMD: all eight words read, no early exit. */
+// @ts-ignore: decorator
+@inline function sbbfCheckScalar(h: u64, blocks: u64): bool {
+  const ptr = blockPtr(h, blocks);
+  const key = <u32>h;
+  let missing: u32 = 0;
+  for (let i: usize = 0; i < 8; i++) {
+    const mask = wordMask(key, i);
+    missing |= mask & ~load<u32>(ptr + (i << 2));
+  }
+  return missing == 0;
+}

@@ -1,0 +1,154 @@
+// The one place where the four schemes differ: the scheme ids, and per
+// scheme how an item is hashed (one-shot or streamed), how its bits are set
+// and tested, and which u64 its shard is chosen from. Everything else
+// (assembly/index.ts, batch.ts, lines.ts) calls these and never looks at
+// the scheme. The pure-TypeScript twin is src/reference/scheme.ts.
+//
+// An item's "probe record" at `out` is what add and has need of it between
+// hashing and probing: its k positions (u64 each) under xxh64, poly and
+// bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
+// from the hash and one block (assembly/sbbf.ts).
+
+import { POSITIONS_OUT_PTR } from "./layout";
+import { getBit, setBit } from "./bit-array";
+import { bits, blocks, hashes, scheme, seed } from "./filter";
+import {
+  byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
+  weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
+} from "./hash";
+import { probeDouble, probeEnhancedDouble } from "./probe";
+import { sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
+import { pairKey } from "./shard";
+
+/** Scheme ids, part of the file format (src/filter/options.ts lists the names in this order). */
+export const SCHEME_XXH64 = 0;
+export const SCHEME_POLY = 1;
+export const SCHEME_BYTESUM = 2;
+export const SCHEME_SBBF = 3;
+
+/** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
+export let itemKey: u64 = 0;
+/** Whether the streamed item is u16 code units (poly only). */
+let streamWide: bool = false;
+
+/** Probe positions from the poly or bytesum pair, and the pair's shard key. */
+// @ts-ignore: decorator
+@inline function probePair(h1: u64, h2: u64, key1: u64, out: usize): void {
+  itemKey = pairKey(key1, h2);
+  probeDouble(h1, h2, bits, hashes, out);
+}
+
+/** The probe record from a finished 64-bit hash (xxh64 and sbbf); assembly/digest.ts calls it with a digest. */
+// @ts-ignore: decorator
+@inline export function probeHash(h: u64, out: usize): void {
+  itemKey = h;
+  if (scheme == SCHEME_SBBF) store<u64>(out, h);
+  else probeEnhancedDouble(h, bits, hashes, out);
+}
+
+/** Hashes `len` units at `ptr` (u16 code units when `wide`) into its probe record at `out`. */
+export function probeItem(ptr: usize, len: usize, wide: bool, out: usize): void {
+  if (scheme == SCHEME_POLY) {
+    polyBegin();
+    polyUpdate(ptr, len, wide);
+    probePair(polyH1, polyH2, polyH1, out);
+  } else if (scheme == SCHEME_BYTESUM) {
+    bytesumBegin();
+    bytesumUpdate(ptr, len, bits);
+    probePair(byteSum, weightedSum, byteSum % bits, out);
+  } else {
+    probeHash(xxh64(ptr, len, seed), out);
+  }
+}
+
+/** Starts a streamed item, for items longer than the scratch region or lines split across chunks. */
+export function streamBegin(wide: bool): void {
+  streamWide = wide;
+  if (scheme == SCHEME_POLY) polyBegin();
+  else if (scheme == SCHEME_BYTESUM) bytesumBegin();
+  else xxh64Begin(seed);
+}
+
+/** Feeds the next `len` units at `ptr` of a streamed item. */
+export function streamFeed(ptr: usize, len: usize): void {
+  if (scheme == SCHEME_POLY) {
+    polyUpdate(ptr, len, streamWide);
+  } else if (scheme == SCHEME_BYTESUM) {
+    // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
+    while (len > 0) {
+      const n = min<usize>(len, 65536);
+      bytesumUpdate(ptr, n, bits);
+      ptr += n;
+      len -= n;
+    }
+  } else {
+    xxh64Update(ptr, len);
+  }
+}
+
+/** Finishes a streamed item into its probe record at `out`. */
+export function streamProbe(out: usize): void {
+  if (scheme == SCHEME_POLY) probePair(polyH1, polyH2, polyH1, out);
+  else if (scheme == SCHEME_BYTESUM) probePair(byteSum, weightedSum, byteSum % bits, out);
+  else probeHash(xxh64Digest(), out);
+}
+
+/** Sets the bits of the probe record at `out`; returns how many went from 0 to 1. */
+// @ts-ignore: decorator
+@inline export function insertProbed(out: usize): u32 {
+  if (scheme == SCHEME_SBBF) return sbbfInsert(load<u64>(out), blocks);
+  let fresh: u32 = 0;
+  for (let i = 0; i < hashes; i++) {
+    if (setBit(load<u64>(out + (<usize>i << 3)))) fresh++;
+  }
+  return fresh;
+}
+
+/** True when every bit of the probe record at `out` is set; stops at the first 0. */
+// @ts-ignore: decorator
+@inline export function testProbed(out: usize): bool {
+  if (scheme == SCHEME_SBBF) return sbbfCheck(load<u64>(out), blocks);
+  for (let i = 0; i < hashes; i++) {
+    if (!getBit(load<u64>(out + (<usize>i << 3)))) return false;
+  }
+  return true;
+}
+
+/**
+ * True when every bit of the probe record at `out` is set, read without an
+ * early exit: the k loads do not wait on each other's branches, so their
+ * cache misses overlap. The batch path uses it.
+ */
+export function testProbedAll(out: usize): bool {
+  if (scheme == SCHEME_SBBF) return sbbfCheck(load<u64>(out), blocks);
+  let all: u32 = 1;
+  for (let i = 0; i < hashes; i++) {
+    all &= <u32>getBit(load<u64>(out + (<usize>i << 3)));
+  }
+  return all != 0;
+}
+
+/** Writes the positions of the probe record at `out` as doubles (exact: positions < 2^35). */
+export function exportProbed(out: usize): void {
+  if (scheme == SCHEME_SBBF) sbbfPositions(load<u64>(out), blocks, out);
+  for (let i = 0; i < hashes; i++) {
+    store<f64>(POSITIONS_OUT_PTR + (<usize>i << 3), <f64>load<u64>(out + (<usize>i << 3)));
+  }
+}
+
+/** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
+// @ts-ignore: decorator
+@inline export function insertItem(ptr: usize, len: usize, wide: bool, out: usize): u32 {
+  // sbbf skips the probe record: the hash goes straight to its block.
+  if (scheme == SCHEME_SBBF) return sbbfInsert(xxh64(ptr, len, seed), blocks);
+  probeItem(ptr, len, wide, out);
+  return insertProbed(out);
+}
+
+/** True when the item of `len` units at `ptr` may have been added. */
+// @ts-ignore: decorator
+@inline export function testItem(ptr: usize, len: usize, wide: bool, out: usize): bool {
+  if (scheme == SCHEME_SBBF) return sbbfCheck(xxh64(ptr, len, seed), blocks);
+  probeItem(ptr, len, wide, out);
+  return testProbed(out);
+}

@@ -1,0 +1,232 @@
+// `npm run bench:where`: where the time of one `has` goes, on URLs of 64 to
+// 70 characters at n = 10^6 and p = 0.01, and the sbbf targets side by side
+// in this one run.
+//
+// Part 1 takes the single-item path apart: the crossing into wasm (an export
+// that does nothing), the copy (TextEncoder.encodeInto into wasm memory, the
+// floor for any string item), the hash with a probe that stays in cache (a
+// 256-bit filter), and the probe that goes to memory (the sized filter).
+// Part 2 measures the targets: sbbf against the npm `bloomfilter` package,
+// the xxh64 layout, and the encodeInto floor; Part 3 the same sbbf loop
+// built with wasm SIMD (the release build) and without (the `scalar` target).
+//
+// Every figure is the median of REPEAT passes over all n items, in ns per
+// item. The machine may be shared: the figures are indicative.
+//
+// Env: WHERE_N (items, default 10^6), WHERE_REPEAT (default 5), WHERE_HUGE=0
+// skips the two 10^10-bit filters (1.25 GB each).
+
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
+import { BloomFilter, optimalHashes } from '../src/index.js';
+import { engineOf } from '../src/filter/filter.js';
+import { urls, type ItemSet } from './data.js';
+
+const N = Number(process.env.WHERE_N ?? 1_000_000);
+const REPEAT = Number(process.env.WHERE_REPEAT ?? 5);
+const HUGE = process.env.WHERE_HUGE !== '0';
+const P = 0.01;
+const encoder = new TextEncoder();
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+let sink = 0;
+
+/** Median ns per item of `pass` (which processes all n items), after one warmup pass. */
+function measure(n: number, pass: () => number, reset?: () => void): number {
+  const times: number[] = [];
+  for (let r = 0; r <= REPEAT; r++) {
+    reset?.();
+    const t = performance.now();
+    sink ^= pass();
+    const elapsed = performance.now() - t;
+    if (r > 0) times.push((elapsed * 1e6) / n);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** The raw exports this script calls (a subset of src/wasm's ABI). */
+interface Raw {
+  memory: WebAssembly.Memory;
+  configure(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number): number;
+  has(len: number, wide: number): number;
+  add(len: number, wide: number): number;
+  hasBatch(count: number, wide: number): number;
+  addBatch(count: number, wide: number): number;
+  scratchPtr(): number;
+  scratchSize(): number;
+  batchOffsetsPtr(): number;
+  batchMax(): number;
+  clear(): void;
+}
+
+/** A raw sbbf instance of the module at `file`, with views of its scratch and batch offsets. */
+function rawSbbf(file: string, bits: number): { x: Raw; scratch: Uint8Array; offsets: Uint32Array } {
+  const module = new WebAssembly.Module(readFileSync(`build/${file}`));
+  const x = new WebAssembly.Instance(module, {}).exports as unknown as Raw;
+  if (x.configure(bits, 8, 3, 0, 0) !== 0) throw new Error(`cannot configure ${bits} bits`);
+  return {
+    x,
+    scratch: new Uint8Array(x.memory.buffer, x.scratchPtr(), x.scratchSize()),
+    offsets: new Uint32Array(x.memory.buffer, x.batchOffsetsPtr(), x.batchMax() + 1),
+  };
+}
+
+/** Runs `op` over the packed items in chunks that fit the scratch region: the batch path without the JS around it. */
+function rawBatch(raw: ReturnType<typeof rawSbbf>, set: ItemSet, op: 'has' | 'add'): number {
+  const { bytes, offsets } = set.packed;
+  const max = raw.x.batchMax();
+  const size = raw.scratch.length;
+  let found = 0;
+  for (let i = 0; i < N; ) {
+    const base = offsets[i];
+    let n = 0;
+    while (i + n < N && n < max && offsets[i + n + 1] - base <= size) {
+      raw.offsets[n + 1] = offsets[i + n + 1] - base;
+      n++;
+    }
+    raw.scratch.set(bytes.subarray(base, offsets[i + n]));
+    found += op === 'has' ? raw.x.hasBatch(n, 0) : raw.x.addBatch(n, 0);
+    i += n;
+  }
+  return found;
+}
+
+/** Raw single calls, each item's bytes copied in with one set(). */
+function rawSingle(raw: ReturnType<typeof rawSbbf>, set: ItemSet, op: 'has' | 'add'): number {
+  const { x, scratch } = raw;
+  let found = 0;
+  for (let i = 0; i < N; i++) {
+    const v = set.views[i];
+    scratch.set(v);
+    found += op === 'has' ? x.has(v.length, 0) : x.add(v.length, 0);
+  }
+  return found;
+}
+
+const table: Array<Record<string, string | number>> = [];
+function row(part: string, what: string, ns: number, note = ''): number {
+  table.push({ part, what, 'ns/item': Number(ns.toFixed(1)), note });
+  console.error(`${part} | ${what}: ${ns.toFixed(1)} ns`);
+  return ns;
+}
+
+const present = urls(N, 1, 'in');
+const absent = urls(N, 2, 'out');
+const sbbf = BloomFilter.forCapacity(N, P, { scheme: 'sbbf' });
+sbbf.addMany(present.packed);
+const classic = BloomFilter.forCapacity(N, P);
+classic.addMany(present.packed);
+const peer = new PeerBloomfilter(classic.bits, classic.hashes);
+for (const s of present.strings) peer.add(s);
+
+// ------------------------------------------------- part 1: the parts of has
+const release = rawSbbf('bloom.wasm', sbbf.bits);
+rawBatch(release, present, 'add');
+const tiny = rawSbbf('bloom.wasm', 256);
+const staged = present.views[0];
+tiny.scratch.set(staged);
+const floorView = release.scratch;
+
+const crossing = row('parts', 'crossing (an export that returns a constant)', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += release.x.scratchSize();
+  return s;
+}));
+const copy = row('parts', 'copy: encodeInto of the URL into wasm memory (the floor)', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += encoder.encodeInto(absent.strings[i], floorView).written;
+  return s;
+}));
+const hashCached = row('parts', 'crossing + hash + probe in cache (256-bit filter, item staged once)', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += tiny.x.has(staged.length, 0);
+  return s;
+}));
+const batchCached = row('parts', 'hash + probe in cache, batched (no crossing per item)', measure(N, () => rawBatch(tiny, absent, 'has')));
+const batchMemory = row('parts', 'hash + probe in memory, batched (misses overlap)', measure(N, () => rawBatch(release, absent, 'has')));
+const singleCached = row('parts', 'set() bytes + crossing + hash + probe in cache', measure(N, () => rawSingle(tiny, absent, 'has')));
+const singleMemory = row('parts', 'set() bytes + crossing + hash + probe in memory', measure(N, () => rawSingle(release, absent, 'has')));
+const rawStrings = row('parts', 'encodeInto + crossing + hash + probe in memory (no Engine)', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += release.x.has(encoder.encodeInto(absent.strings[i], release.scratch).written, 0);
+  return s;
+}));
+const api = row('parts', 'BloomFilter.has(url): everything', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += sbbf.has(absent.strings[i]) ? 1 : 0;
+  return s;
+}));
+row('derived', 'hash (in-cache single call less the crossing)', hashCached - crossing);
+row('derived', 'memory probe, single call (in memory less in cache)', singleMemory - singleCached);
+row('derived', 'memory probe, batched (misses overlap)', batchMemory - batchCached);
+row('derived', 'JS around the call (has(url) less the same work on the raw exports)', api - rawStrings);
+
+// ---------------------------------------------------------- part 2: targets
+const loop = (f: (s: string) => boolean, set: string[]) => () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += f(set[i]) ? 1 : 0;
+  return s;
+};
+const sbbfHas = row('targets', 'sbbf has (absent)', measure(N, loop((s) => sbbf.has(s), absent.strings)));
+row('targets', 'sbbf has (present)', measure(N, loop((s) => sbbf.has(s), present.strings)));
+const xxHas = row('targets', 'xxh64 has (absent), same n and p', measure(N, loop((s) => classic.has(s), absent.strings)));
+const peerHas = row('targets', 'bloomfilter has (absent), same m and k as xxh64', measure(N, loop((s) => peer.test(s), absent.strings)));
+row('targets', 'encodeInto floor', copy);
+const viewsHas = row('targets', 'sbbf has, Uint8Array items (absent)', measure(N, () => {
+  let s = 0;
+  for (let i = 0; i < N; i++) s += sbbf.has(absent.views[i]) ? 1 : 0;
+  return s;
+}));
+const adder = BloomFilter.forCapacity(N, P, { scheme: 'sbbf' });
+const sbbfAdd = row('targets', 'sbbf add', measure(N, loop((s) => adder.add(s), present.strings), () => adder.clear()));
+let peerAdder = new PeerBloomfilter(classic.bits, classic.hashes);
+const peerAdd = row('targets', 'bloomfilter add', measure(N, () => {
+  for (let i = 0; i < N; i++) peerAdder.add(present.strings[i]);
+  return 0;
+}, () => (peerAdder = new PeerBloomfilter(classic.bits, classic.hashes))));
+
+let hugeRatio = NaN;
+if (HUGE) {
+  // Two 10^10-bit filters, one at a time, their bits half set at random (a
+  // filter at its design load), probed with the absent URLs.
+  const hugeHas = (scheme: 'sbbf' | 'xxh64'): number => {
+    const bits = 10_000_000_000;
+    const f = new BloomFilter(bits, scheme === 'sbbf' ? 8 : optimalHashes(bits, bits / 10), { scheme });
+    const view = engineOf(f).bitsView();
+    const chunk = new Uint8Array(65_536);
+    for (let at = 0; at < view.length; at += chunk.length) {
+      crypto.getRandomValues(chunk);
+      view.set(chunk.subarray(0, Math.min(chunk.length, view.length - at)), at);
+    }
+    const ns = measure(N, loop((s) => f.has(s), absent.strings));
+    return row('targets', `10^10-bit ${scheme} has (absent, bits half set)`, ns);
+  };
+  const a = hugeHas('sbbf');
+  gc();
+  const b = hugeHas('xxh64');
+  gc();
+  hugeRatio = b / a;
+}
+
+// ----------------------------------------------------- part 3: SIMD or not
+const scalar = rawSbbf('bloom-scalar.wasm', sbbf.bits);
+rawBatch(scalar, present, 'add');
+for (const [name, raw] of [['v128 (release)', release], ['scalar', scalar]] as const) {
+  row('simd', `${name}: single has, raw`, measure(N, () => rawSingle(raw, absent, 'has')));
+  row('simd', `${name}: batched has, raw`, measure(N, () => rawBatch(raw, absent, 'has')));
+  row('simd', `${name}: batched add, raw`, measure(N, () => rawBatch(raw, present, 'add'), () => raw.x.clear()));
+}
+
+console.log(`\nwhere-time-goes, ${new Date().toISOString()}, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, n = ${N}, p = ${P}`);
+console.table(table);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+console.table([
+  { target: 'sbbf has vs bloomfilter (goal >= 3.5x)', measured: ratio(peerHas, sbbfHas) },
+  { target: 'sbbf has / encodeInto floor (goal <= 1.5x)', measured: ratio(sbbfHas, copy) },
+  { target: 'sbbf add vs bloomfilter (goal >= 3x)', measured: ratio(peerAdd, sbbfAdd) },
+  { target: 'Uint8Array items vs bloomfilter strings (goal >= 6x)', measured: ratio(peerHas, viewsHas) },
+  { target: '10^10-bit sbbf has vs xxh64 (goal >= 3x)', measured: HUGE ? `${hugeRatio.toFixed(2)}x` : 'skipped' },
+  { target: 'sbbf has vs xxh64 has at n = 10^6', measured: ratio(xxHas, sbbfHas) },
+]);
+if (sink === 0.5) console.log(sink);

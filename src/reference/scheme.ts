@@ -1,0 +1,59 @@
+// The reference twin of assembly/scheme.ts: the one place where the four
+// schemes differ, from an item to its positions and to the u64 its shard is
+// chosen from.
+
+import type { Scheme } from '../filter/options.js';
+import { bytesum, poly, xxh64 } from './hash.js';
+import { probeDouble, probeEnhancedDouble } from './probe.js';
+import { sbbfPositions } from './sbbf.js';
+import { pairKey } from './shard.js';
+
+const encoder = new TextEncoder();
+
+/** The bytes a scheme hashes: a string's UTF-8, or the Uint8Array itself. */
+function utf8(item: string | Uint8Array): Uint8Array {
+  return typeof item === 'string' ? encoder.encode(item) : item;
+}
+
+/** The codes poly hashes: a string's UTF-16 code units, or the bytes. */
+function codeUnits(item: string | Uint8Array): ArrayLike<number> {
+  if (typeof item !== 'string') return item;
+  const units = new Array<number>(item.length);
+  for (let i = 0; i < item.length; i++) units[i] = item.charCodeAt(i);
+  return units;
+}
+
+/** What positions and shards are computed from. */
+export interface SchemeShape {
+  scheme: Scheme;
+  bits: number;
+  hashes: number;
+  seed: bigint;
+}
+
+/** The item's k positions in probe order (sbbf: word 0 to word 7 of its block). */
+export function itemPositions(f: SchemeShape, item: string | Uint8Array): number[] {
+  if (f.scheme === 'poly') {
+    const { h1, h2 } = poly(codeUnits(item));
+    return probeDouble(h1, h2, f.bits, f.hashes);
+  }
+  if (f.scheme === 'bytesum') {
+    const { h1, h2 } = bytesum(utf8(item), f.bits);
+    return probeDouble(h1, h2, f.bits, f.hashes);
+  }
+  const h = xxh64(utf8(item), f.seed);
+  return f.scheme === 'sbbf' ? sbbfPositions(h, f.bits) : probeEnhancedDouble(h, f.bits, f.hashes);
+}
+
+/** The u64 an item's shard is chosen from: the XXH64 hash, or the pair key of poly and bytesum. */
+export function itemKey(f: SchemeShape, item: string | Uint8Array): bigint {
+  if (f.scheme === 'poly') {
+    const { h1, h2 } = poly(codeUnits(item));
+    return pairKey(h1, h2);
+  }
+  if (f.scheme === 'bytesum') {
+    const { h1, h2 } = bytesum(utf8(item), f.bits);
+    return pairKey(h1, h2);
+  }
+  return xxh64(utf8(item), f.seed);
+}
