@@ -23,16 +23,24 @@ export async function probeManyWorkload(ctx: Context): Promise<void> {
   const present = urls(queries, 3, 'g').strings;
   const absent = urls(queries, 4, 'h').strings;
   const filters: BloomFilter[] = [];
+  const blocked: BloomFilter[] = [];
   for (let i = 0; i < FILES; i++) {
     const n = perFile(i);
-    const f = new BloomFilter(10 * n, 7);
     const own: string[] = [];
     for (let j = 0; j < n; j++) own.push(`file${i}/key${j}`);
+    const f = new BloomFilter(10 * n, 7);
     f.addMany(own);
     filters.push(f);
+    // The same files under sbbf: one 256-bit block per key, about 10 bits per key.
+    const b = new BloomFilter(256 * Math.ceil((10 * n) / 256), 8, { scheme: 'sbbf' });
+    b.addMany(own);
+    blocked.push(b);
   }
   // Each present key lives in exactly one file.
-  present.forEach((key, j) => filters[j % FILES].add(key));
+  present.forEach((key, j) => {
+    filters[j % FILES].add(key);
+    blocked[j % FILES].add(key);
+  });
   const views = filters.map((f) => f.probeLayout().view);
   const block = 16;
   const floor = (keys: string[]) => (from: number): number => {
@@ -46,14 +54,14 @@ export async function probeManyWorkload(ctx: Context): Promise<void> {
     }
     return c;
   };
-  const all = (keys: string[]) => (from: number): number => {
+  const all = (keys: string[], list: BloomFilter[]) => (from: number): number => {
     let c = 0;
-    for (let i = from; i < from + block; i++) c += probeAll(filters, keys[i])[i % FILES];
+    for (let i = from; i < from + block; i++) c += probeAll(list, keys[i])[i % FILES];
     return c;
   };
-  const each = (keys: string[]) => (from: number): number => {
+  const each = (keys: string[], list: BloomFilter[]) => (from: number): number => {
     let c = 0;
-    for (let i = from; i < from + block; i++) for (const f of filters) c += f.has(keys[i]) ? 1 : 0;
+    for (let i = from; i < from + block; i++) for (const f of list) c += f.has(keys[i]) ? 1 : 0;
     return c;
   };
   const unit = 'the target\'s unit: one has() plus 200 bit-block reads (a byte of each filter\'s bits)';
@@ -61,8 +69,10 @@ export async function probeManyWorkload(ctx: Context): Promise<void> {
   for (const [op, keys] of [['has present', present], ['has absent', absent]] as const) {
     specs.push(
       { workload, op, contestant: 'wasm single', block, total: queries, run: floor(keys), note: unit },
-      { workload, op, contestant: 'probeAll', block, total: queries, run: all(keys), note: 'one encode, one hash, one placement call, the bits read in place' },
-      { workload, op, contestant: '200 has() calls', block, total: queries, run: each(keys) },
+      { workload, op, contestant: 'probeAll', block, total: queries, run: all(keys, filters), note: 'one encode, one hash, one placement call, the bits read in place' },
+      { workload, op, contestant: '200 has() calls', block, total: queries, run: each(keys, filters) },
+      { workload, op, contestant: 'probeAll, sbbf filters', block, total: queries, run: all(keys, blocked), note: 'the same files as sbbf filters (k = 8, one 256-bit block each)' },
+      { workload, op, contestant: '200 has() calls, sbbf filters', block, total: queries, run: each(keys, blocked) },
     );
   }
   await measure(ctx, specs);

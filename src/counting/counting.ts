@@ -88,25 +88,25 @@ export class CountingBloomFilter {
     return this.run(item, OP_COUNT);
   }
 
-  /** has() for the item whose digest(item, { seed }) is `d` (xxh64 only). */
+  /** has() for the item whose digest(item, { seed }) is `d` (xxh64 and sbbf). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
     return this.engine.runDigest(d.lo, d.hi, OP_HAS) !== 0;
   }
 
-  /** add() for the item whose digest is `d` (xxh64 only). */
+  /** add() for the item whose digest is `d` (xxh64 and sbbf). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 only). */
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
   removeDigest(d: Digest): void {
     checkDigest(this, d, 'removeDigest');
     if (this.engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
   }
 
-  /** count() for the item whose digest is `d` (xxh64 only). */
+  /** count() for the item whose digest is `d` (xxh64 and sbbf). */
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
     return this.engine.runDigest(d.lo, d.hi, OP_COUNT);

@@ -70,7 +70,7 @@ export class BloomFilter {
 
   /**
    * has() for the item whose digest(item, { seed }) is `d`: one wasm call
-   * that computes only the positions and reads the bits. xxh64 filters only;
+   * that computes only the positions and reads the bits. xxh64 and sbbf filters only;
    * throws BloomDigestError under poly or bytesum, or when the seeds differ.
    */
   hasDigest(d: Digest): boolean {

@@ -117,25 +117,25 @@ export class CountingBloomFilter {
     return this.countAt(this.positions(item));
   }
 
-  /** has() for the item whose digest is `d` (xxh64 only). */
+  /** has() for the item whose digest is `d` (xxh64 and sbbf). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
     return this.countAt(probeHash(this, d.value)) > 0;
   }
 
-  /** add() for the item whose digest is `d` (xxh64 only). */
+  /** add() for the item whose digest is `d` (xxh64 and sbbf). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.addAt(probeHash(this, d.value));
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 only). */
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
   removeDigest(d: Digest): void {
     checkDigest(this, d, 'removeDigest');
     this.removeAt(probeHash(this, d.value), `the item with digest 0x${d.value.toString(16)}`);
   }
 
-  /** count() for the item whose digest is `d` (xxh64 only). */
+  /** count() for the item whose digest is `d` (xxh64 and sbbf). */
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
     return this.countAt(probeHash(this, d.value));

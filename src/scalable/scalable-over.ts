@@ -176,13 +176,13 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     return this.hasKey(this.key(item));
   }
 
-  /** has() for the item whose digest(item, { seed }) is `d`: no member sees the item (xxh64 only). */
+  /** has() for the item whose digest(item, { seed }) is `d`: no member sees the item (xxh64 and sbbf). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
     return this.hasKey(d);
   }
 
-  /** add() for the item whose digest is `d` (xxh64 only). */
+  /** add() for the item whose digest is `d` (xxh64 and sbbf). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.addAfter(d, 0);
