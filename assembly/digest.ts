@@ -6,7 +6,9 @@
 // calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
-import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import {
+  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+} from "./layout";
 import { countAdd, seed } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
 import { probeEnhancedDouble } from "./probe";
@@ -73,4 +75,48 @@ export function placeAll(lo: u32, hi: u32, count: u32): u32 {
     }
   }
   return <u32>at;
+}
+
+/** The most items per digestBatch call: their digests fill the batch probes region. */
+export const DIGEST_BATCH_MAX: u32 = <u32>((<usize>BATCH_GROUP * <usize>MAX_HASHES));
+
+/**
+ * Digests `count` (at most DIGEST_BATCH_MAX) items staged as a batch (item
+ * i is scratch bytes [offsets[i], offsets[i+1]) of the batch offsets
+ * region), as u64s at the batch probes region, in order.
+ */
+export function digestBatch(count: u32): void {
+  count = min<u32>(count, DIGEST_BATCH_MAX);
+  for (let i: u32 = 0; i < count; i++) {
+    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+    store<u64>(BATCH_PROBES_PTR + (<usize>i << 3), xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed));
+  }
+}
+
+/**
+ * Tests `count` items given by their digests, staged in scratch as u64s
+ * (at most BATCH_MAX); flag i goes to the batch flags region. Returns how
+ * many may be present.
+ */
+export function hasDigestBatch(count: u32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let found: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
+    const present = testProbed(PROBES_PTR);
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>present);
+    found += <u32>present;
+  }
+  return found;
+}
+
+/** DIGEST_BATCH_MAX, for JS. */
+export function digestBatchMax(): u32 {
+  return DIGEST_BATCH_MAX;
+}
+
+/** Offset of digestBatch's output: u64[DIGEST_BATCH_MAX] (the batch probes region). */
+export function digestBatchPtr(): usize {
+  return BATCH_PROBES_PTR;
 }

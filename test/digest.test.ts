@@ -163,4 +163,17 @@ describe('encoding once (wasm)', () => {
     expect(s.has(item)).toBe(true);
     expect(spy).toHaveBeenCalledTimes(2);
   });
+
+  it('ScalableBloomFilter.addMany and hasMany encode each item once whatever the number of members', () => {
+    const s = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
+    for (let i = 0; i < 200; i++) s.add(`m${i}`);
+    const members = s.filters.length;
+    expect(members).toBeGreaterThan(5);
+    const items = Array.from({ length: 10 }, (_, i) => `${item}#${i}`);
+    const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');
+    expect(Array.from(s.addMany(items))).toEqual(items.map(() => 1));
+    expect(spy).toHaveBeenCalledTimes(10);
+    expect(Array.from(s.hasMany(items))).toEqual(items.map(() => 1));
+    expect(spy).toHaveBeenCalledTimes(20);
+  });
 });

@@ -16,7 +16,7 @@
 import { BloomTypeError } from '../errors.js';
 import { theHasher } from '../wasm/digest.js';
 import { checkItem, checkSeed } from './options.js';
-import type { Item } from './items.js';
+import type { CheckedBatch, Item } from './items.js';
 import { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeLayout, type ProbeTarget } from './item-digest.js';
 
 /** The item's digest under `seed`, already checked. @internal */
@@ -24,6 +24,11 @@ export function digestChecked(item: Item, seed: bigint): Digest {
   const h = theHasher(seed);
   h.hash(item, seed);
   return new Digest(h.lo(), h.hi(), seed);
+}
+
+/** The digests of a checked batch under `seed`, as (lo, hi) pairs, hashed in wasm a chunk at a time. @internal */
+export function digestManyChecked(batch: CheckedBatch, seed: bigint): Uint32Array {
+  return theHasher(seed).digestMany(batch, seed);
 }
 
 /**

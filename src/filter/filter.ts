@@ -78,6 +78,15 @@ export class BloomFilter {
     return this.engine.hasDigest(d.lo, d.hi);
   }
 
+  /**
+   * hasDigest for many items, their digests as (lo, hi) pairs under this
+   * filter's seed (the caller checked the scheme and seed): one wasm call per
+   * batch chunk. Used by ScalableBloomFilter's batches. @internal
+   */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.hasDigests(pairs);
+  }
+
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');

@@ -27,6 +27,8 @@ export interface ChainFilter {
   has(item: Item): boolean;
   addDigest(d: Digest): boolean;
   hasDigest(d: Digest): boolean;
+  /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs). */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array;
   hasMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
   addedCount(): number;
@@ -45,6 +47,8 @@ export interface ChainKind<F extends ChainFilter> {
   xxh64: Checksum;
   /** The item's digest under `seed` (digest(item, { seed })), for members of the xxh64 family. */
   digest(item: Item, seed: bigint): Digest;
+  /** The digests of a checked batch under `seed`, as (lo, hi) pairs, each item hashed once. */
+  digestMany(batch: CheckedBatch, seed: bigint): Uint32Array;
 }
 
 /**
@@ -217,10 +221,19 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
     const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
-    const reported = this.askMembers(batch, full);
     const out = new Uint8Array(batch.count);
+    if (this.byDigest) {
+      // Each item hashed once: the same digests ask the full members and add to the newest.
+      const pairs = this.kind.digestMany(batch, this.seed);
+      const reported = this.askByDigest(pairs, full);
+      for (let i = 0; i < batch.count; i++) {
+        if (!reported[i]) out[i] = this.addAfter(new Digest(pairs[2 * i], pairs[2 * i + 1], this.seed), full) ? 1 : 0;
+      }
+      return out;
+    }
+    const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
-      if (!reported[i]) out[i] = this.addAfter(this.key(batchItem(batch, i)), full) ? 1 : 0;
+      if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
     }
     return out;
   }
@@ -228,6 +241,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
   hasMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
+    if (this.byDigest) return this.askByDigest(this.kind.digestMany(batch, this.seed), this.members.length);
     return this.askMembers(batch, this.members.length);
   }
 
@@ -309,14 +323,24 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     return this.counts[last] >= this.capacities[last];
   }
 
-  /** 1 where any of members [0, count) reports the item (their hasMany results ORed). */
+  /** 1 where any of members [0, count) reports the item whose digest is pair i (their answers ORed). */
+  private askByDigest(pairs: Uint32Array, count: number): Uint8Array {
+    const out = new Uint8Array(pairs.length >> 1);
+    for (let m = 0; m < count; m++) {
+      const answers = this.members[m].hasDigestPairs(pairs);
+      for (let i = 0; i < out.length; i++) out[i] |= answers[i];
+    }
+    return out;
+  }
+
+  /** 1 where any of members [0, count) reports the item (their hasMany results ORed); poly and bytesum. */
   private askMembers(batch: CheckedBatch, count: number): Uint8Array {
     const out = new Uint8Array(batch.count);
     let input: BatchItems;
     if (batch.packed) input = { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] };
     else if (this.scheme === 'poly' || count < 2) input = batch.list;
     // Encoded once here into the packed form instead of once per member
-    // (xxh64 and bytesum hash a string as its UTF-8).
+    // (bytesum hashes a string as its UTF-8).
     else input = packUtf8(batch.list);
     for (let m = 0; m < count; m++) {
       const answers = this.members[m].hasMany(input);

@@ -3,7 +3,7 @@
 
 import { BloomFilter } from '../filter/filter.js';
 import { checkerEngine } from '../wasm/engine.js';
-import { digestChecked } from '../filter/digest.js';
+import { digestChecked, digestManyChecked } from '../filter/digest.js';
 import { restoreChain, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
 import type { ScalableOptions } from './plan.js';
 
@@ -13,6 +13,7 @@ const WASM_MEMBERS: ChainKind<BloomFilter> = {
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
   xxh64: (bytes) => checkerEngine().xxh64(bytes),
   digest: digestChecked,
+  digestMany: digestManyChecked,
 };
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */

@@ -75,6 +75,10 @@ export const ABI = {
   hasDigest: fn(2), // (lo, hi)
   addDigest: fn(2), // (lo, hi)
   placeAll: fn(3), // (lo, hi, count) -> positions written; the table of (m, k, width) is in scratch
+  digestBatch: proc(1), // (count): digests of a staged batch, as u64s at the batch probes region
+  digestBatchMax: fn(0),
+  digestBatchPtr: fn(0),
+  hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
   countingItem: fn(3), // (len, wide, op)

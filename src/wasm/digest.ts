@@ -11,7 +11,7 @@
 // assembly/probe.ts), and JS reads the bits they name from each filter's
 // memory, stopping at the first 0.
 
-import type { Item } from '../filter/items.js';
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
 import { instantiate } from './module.js';
 import { Staging } from './staging.js';
@@ -42,6 +42,9 @@ class Hasher {
   private readonly masks: Uint8Array;
   /** Positions per placeAll call. */
   private readonly room: number;
+  /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
+  private readonly batchDigests: number;
+  private readonly digests: Uint32Array;
 
   constructor(seed: bigint) {
     this.x = instantiate(8, 0);
@@ -57,6 +60,8 @@ class Hasher {
     this.tableUnits = new Uint32Array(buffer, this.x.scratchPtr(), this.room * 4);
     this.offsets = new Uint32Array(buffer, this.x.batchOffsetsPtr(), this.room);
     this.masks = new Uint8Array(buffer, this.x.batchFlagsPtr(), this.room);
+    this.batchDigests = this.x.digestBatchMax();
+    this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
   }
 
   private configure(seed: bigint): void {
@@ -72,6 +77,50 @@ class Hasher {
     const len = this.staging.stage(item);
     if (len >= 0) this.x.digestItem(len);
     else this.x.digestStream();
+  }
+
+  /**
+   * The digests of a checked batch under `seed`, as (lo, hi) pairs: items are
+   * packed into scratch up to digestBatchMax at a time and hashed in one call
+   * (an item too long for the scratch region is streamed on its own).
+   */
+  digestMany(batch: CheckedBatch, seed: bigint): Uint32Array {
+    if (seed !== this.seed) {
+      this.configure(seed);
+      this.seed = seed;
+    }
+    const out = new Uint32Array(2 * batch.count);
+    const { scratch, batchOffsets: offsets, scratchSize } = this.staging;
+    let i = 0;
+    while (i < batch.count) {
+      let n = 0;
+      let at = 0;
+      offsets[0] = 0;
+      while (i + n < batch.count && n < this.batchDigests) {
+        const item = batchItem(batch, i + n);
+        // A string's UTF-8 takes at most 3 bytes per unit.
+        const room = typeof item === 'string' ? item.length * 3 : item.length;
+        if (at + room > scratchSize) break;
+        if (typeof item === 'string') at += this.staging.encodeAt(item, at);
+        else {
+          scratch.set(item, at);
+          at += item.length;
+        }
+        offsets[++n] = at;
+      }
+      if (n === 0) {
+        // Too long to share the scratch region: hashed alone, streamed if need be.
+        this.hash(batchItem(batch, i), seed);
+        out[2 * i] = this.out[0];
+        out[2 * i + 1] = this.out[1];
+        i++;
+        continue;
+      }
+      this.x.digestBatch(n);
+      out.set(this.digests.subarray(0, 2 * n), 2 * i);
+      i += n;
+    }
+    return out;
   }
 
   /** Bits 0..31 of the last digest. */

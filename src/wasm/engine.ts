@@ -68,6 +68,25 @@ export class Engine {
     return this.x.addDigest(lo, hi) !== 0;
   }
 
+  /**
+   * Tests the items whose digests are `pairs` (lo, hi for each, in order):
+   * they are copied into scratch, up to batchMax per call. Flag i is 1 when
+   * item i may be present.
+   */
+  hasDigests(pairs: Uint32Array): Uint8Array {
+    const count = pairs.length >> 1;
+    const flags = new Uint8Array(count);
+    const { scratch, batchFlags, batchMax } = this.staging;
+    const words = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    for (let first = 0; first < count; first += batchMax) {
+      const n = Math.min(batchMax, count - first);
+      words.set(pairs.subarray(2 * first, 2 * (first + n)));
+      this.x.hasDigestBatch(n);
+      flags.set(batchFlags.subarray(0, n), first);
+    }
+    return flags;
+  }
+
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
     const len = this.staging.stage(item);
