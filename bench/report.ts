@@ -277,7 +277,7 @@ export function renderCli(r: CliResults): string {
 }
 
 /** The two sections of docs/BENCHMARKS.md and who writes them. */
-export type SectionName = 'bench' | 'cli';
+export type SectionName = 'bench' | 'cli' | 'where';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;

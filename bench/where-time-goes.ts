@@ -13,17 +13,24 @@
 // Every figure is the median of REPEAT passes over all n items, in ns per
 // item. The machine may be shared: the figures are indicative.
 //
+// Prints the tables and writes them as the "where" section of
+// docs/BENCHMARKS.md (of build/bench/BENCHMARKS.md when WHERE_N is set, a
+// smaller trial run).
+//
 // Env: WHERE_N (items, default 10^6), WHERE_REPEAT (default 5), WHERE_HUGE=0
 // skips the two 10^10-bit filters (1.25 GB each).
 
 import { readFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
 import { BloomFilter, optimalHashes } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { urls, type ItemSet } from './data.js';
+import { documentPath, writeSection } from './document.js';
 
 const N = Number(process.env.WHERE_N ?? 1_000_000);
+const TRIAL = process.env.WHERE_N !== undefined;
+const LOAD = loadavg()[0];
 const REPEAT = Number(process.env.WHERE_REPEAT ?? 5);
 const HUGE = process.env.WHERE_HUGE !== '0';
 const P = 0.01;
@@ -218,15 +225,33 @@ for (const [name, raw] of [['v128 (release)', release], ['scalar', scalar]] as c
   row('simd', `${name}: batched add, raw`, measure(N, () => rawBatch(raw, present, 'add'), () => raw.x.clear()));
 }
 
-console.log(`\nwhere-time-goes, ${new Date().toISOString()}, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, n = ${N}, p = ${P}`);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const targets: Array<[string, string]> = [
+  ['sbbf `has` against `bloomfilter` (goal ≥ 3.5×)', ratio(peerHas, sbbfHas)],
+  ['sbbf `has` over the encodeInto floor (goal ≤ 1.5×)', ratio(sbbfHas, copy)],
+  ['sbbf `add` against `bloomfilter` (goal ≥ 3×)', ratio(peerAdd, sbbfAdd)],
+  ['sbbf `has` on `Uint8Array` items against `bloomfilter` on the strings (goal ≥ 6×)', ratio(peerHas, viewsHas)],
+  ['10^10-bit sbbf `has` against the xxh64 layout of the same size (goal ≥ 3×)', HUGE ? `${hugeRatio.toFixed(2)}×` : 'not run'],
+  ['sbbf `has` against xxh64 `has` at n = 10^6, p = 0.01', ratio(xxHas, sbbfHas)],
+];
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), Node ${process.version}, load average ${LOAD.toFixed(1)} at the start`;
+console.log(`\nwhere-time-goes, ${new Date().toISOString()}, ${machine}, n = ${N}, p = ${P}`);
 console.table(table);
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-console.table([
-  { target: 'sbbf has vs bloomfilter (goal >= 3.5x)', measured: ratio(peerHas, sbbfHas) },
-  { target: 'sbbf has / encodeInto floor (goal <= 1.5x)', measured: ratio(sbbfHas, copy) },
-  { target: 'sbbf add vs bloomfilter (goal >= 3x)', measured: ratio(peerAdd, sbbfAdd) },
-  { target: 'Uint8Array items vs bloomfilter strings (goal >= 6x)', measured: ratio(peerHas, viewsHas) },
-  { target: '10^10-bit sbbf has vs xxh64 (goal >= 3x)', measured: HUGE ? `${hugeRatio.toFixed(2)}x` : 'skipped' },
-  { target: 'sbbf has vs xxh64 has at n = 10^6', measured: ratio(xxHas, sbbfHas) },
-]);
+console.table(targets.map(([target, measured]) => ({ target, measured })));
+
+const markdown = [
+  '## Where the time goes (`npm run bench:where`)',
+  '',
+  `Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; n = ${N.toLocaleString('en-US')} URLs of 64 to 70 characters, p = ${P}, the median of ${REPEAT} passes over all items. The code is \`bench/where-time-goes.ts\`.`,
+  ...(LOAD > cpus().length ? ['', `**Measured on a busy machine** (load average ${LOAD.toFixed(1)} on ${cpus().length} cores): every figure is inflated and noisy, and the ratios are indicative only.`] : []),
+  '',
+  '| part | what | ns per item |',
+  '|---|---|---:|',
+  ...table.map((r) => `| ${r.part} | ${r.what} | ${r['ns/item']} |`),
+  '',
+  '| target | measured |',
+  '|---|---:|',
+  ...targets.map(([target, measured]) => `| ${target} | ${measured} |`),
+].join('\n');
+writeSection(TRIAL ? documentPath(true) : documentPath(false), 'where', markdown);
 if (sink === 0.5) console.log(sink);

@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as wasm from '../src/index.js';
+import * as reference from '../src/reference/index.js';
 import { readBloomFilterHeader, readBloomFilters, type ColumnBloomFilter } from './helpers/parquet.js';
 import { twins } from './helpers/twins.js';
 
@@ -130,8 +133,12 @@ describe.each(twins)('fromParquet and toParquet against DuckDB ($name)', ({ Bloo
   it('builds from the same values exactly the bytes DuckDB wrote', () => {
     for (const f of filters) {
       const ours = new BloomFilter(8 * f.bitset.length, 8, { scheme: 'sbbf' });
-      for (const row of rowsOf(f)) ours.add(plainBytes(f.column, row[f.column as keyof Row]));
+      const values = rowsOf(f).map((row) => plainBytes(f.column, row[f.column as keyof Row]));
+      for (const value of values) ours.add(value);
       expect(ours.toParquet()).toEqual(new Uint8Array(f.bitset));
+      const batched = new BloomFilter(8 * f.bitset.length, 8, { scheme: 'sbbf' });
+      batched.addMany(values);
+      expect(batched.toParquet()).toEqual(new Uint8Array(f.bitset));
     }
   });
 
@@ -197,6 +204,39 @@ describe.each(twins)('fromParquet and toParquet refuse bad input ($name)', ({ Bl
     const filter = new BloomFilter(1024, 8, { scheme: 'sbbf', seed: 7 });
     expect(() => filter.toParquet()).toThrow(BloomRangeError);
     expect(() => filter.toParquet()).toThrow('seed must be 0 for toParquet (Parquet readers hash with XXH64 seed 0); got 7n');
+  });
+});
+
+describe('counts and rates of a loaded DuckDB bitset', () => {
+  it('estimates the row group\'s distinct count, and its false-positive rate matches currentFalsePositiveRate()', () => {
+    const absent = Array.from({ length: 200_000 }, (_, i) => `https://example.net/absent/${i}`);
+    for (const f of filters.filter((x) => x.column === 'url')) {
+      const filter = wasm.BloomFilter.fromParquet(f.bitset);
+      expect(Math.abs(filter.estimatedCount() / f.rows - 1)).toBeLessThan(0.03);
+      const hits = filter.hasMany(absent).reduce((sum, flag) => sum + flag, 0);
+      const expected = filter.currentFalsePositiveRate() * absent.length;
+      expect(Math.abs(hits / expected - 1)).toBeLessThan(0.2);
+    }
+  });
+});
+
+describe('a loaded bitset in both twins', () => {
+  it('round-trips any whole-block bitset and answers has() alike in wasm and the reference', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }).chain((blocks) => fc.uint8Array({ minLength: 32 * blocks, maxLength: 32 * blocks })),
+        fc.array(fc.string(), { maxLength: 20 }),
+        (bitset, items) => {
+          const a = wasm.BloomFilter.fromParquet(bitset);
+          const b = reference.BloomFilter.fromParquet(bitset);
+          expect(a.toParquet()).toEqual(bitset);
+          expect(b.toParquet()).toEqual(bitset);
+          expect([a.bitsSet(), a.addedCount()]).toEqual([b.bitsSet(), b.addedCount()]);
+          expect(items.map((item) => a.has(item))).toEqual(items.map((item) => b.has(item)));
+        },
+      ),
+      { seed: 20260501, numRuns: 200 },
+    );
   });
 });
 
