@@ -8,7 +8,7 @@ import { checkerEngine } from '../wasm/engine.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, type Digest, type ProbeLayout } from '../filter/item-digest.js';
+import { checkDigest, layoutOf, type Digest, type ProbeLayout } from '../filter/item-digest.js';
 import { checkBatch, batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -114,7 +114,7 @@ export class CountingBloomFilter {
 
   /** Where the counters lie, for probeAll to read them in place. @internal */
   probeLayout(): ProbeLayout {
-    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 4, sbbf: this.scheme === 'sbbf', view: this.engine.counters });
+    const layout = (this.layout ??= layoutOf(this, 4, this.engine.counters));
     if (layout.view.length === 0) layout.view = this.engine.counters;
     return layout;
   }

@@ -46,6 +46,10 @@ interface InPlace extends ProbeTarget {
   probeLayout(): ProbeLayout;
 }
 
+function notAFilter(i: number, f: unknown): BloomTypeError {
+  return new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
+}
+
 /** probeAll's working lists, reused from call to call (emptied at the start of each). */
 const inPlaceIndexes: number[] = [];
 const inPlaceLayouts: ProbeLayout[] = [];
@@ -68,17 +72,29 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
   const rest = restIndexes;
   which.length = layouts.length = rest.length = 0;
   let seed: bigint | undefined;
+  let seedLo = 0;
+  let seedHi = 0;
   for (let i = 0; i < filters.length; i++) {
     const f = filters[i];
-    if (f === null || typeof f !== 'object' || typeof f.hasDigest !== 'function') {
-      throw new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
+    if (f === null || typeof f !== 'object') throw notAFilter(i, f);
+    // A wasm filter: everything this loop needs is in its cached layout.
+    const layout = typeof (f as InPlace).probeLayout === 'function' ? (f as InPlace).probeLayout() : undefined;
+    if (layout !== undefined) {
+      if (!layout.digestible) out[i] = f.has(item) ? 1 : 0;
+      else if (seed === undefined || (layout.seedLo === seedLo && layout.seedHi === seedHi)) {
+        if (seed === undefined) {
+          seed = f.seed;
+          seedLo = layout.seedLo;
+          seedHi = layout.seedHi;
+        }
+        which.push(i);
+        layouts.push(layout);
+      } else rest.push(i);
+      continue;
     }
+    if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
     if (!DIGEST_SCHEMES.includes(f.scheme)) out[i] = f.has(item) ? 1 : 0;
-    else if (typeof (f as InPlace).probeLayout === 'function' && (seed === undefined || seed === f.seed)) {
-      seed = f.seed;
-      which.push(i);
-      layouts.push((f as InPlace).probeLayout());
-    } else rest.push(i);
+    else rest.push(i);
   }
   if (which.length > 0) {
     const h = theHasher(seed!);

@@ -15,7 +15,7 @@ import {
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
-import { checkDigest, type Digest, type ProbeLayout } from './item-digest.js';
+import { checkDigest, layoutOf, type Digest, type ProbeLayout } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -95,7 +95,7 @@ export class BloomFilter {
 
   /** Where the bits lie, for probeAll to read them in place. @internal */
   probeLayout(): ProbeLayout {
-    const layout = (this.layout ??= { bits: this.bits, hashes: this.hashes, width: 1, sbbf: this.scheme === 'sbbf', view: this.engine.bitsView() });
+    const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
     // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
     if (layout.view.length === 0) layout.view = this.engine.bitsView();
     return layout;

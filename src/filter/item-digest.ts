@@ -96,7 +96,27 @@ export interface ProbeLayout {
   width: 1 | 4;
   /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
   sbbf: boolean;
+  /** Whether the scheme takes digests at all (not poly or bytesum). */
+  digestible: boolean;
+  /** The seed's two u32 halves: numbers compare far faster than bigints. */
+  seedLo: number;
+  seedHi: number;
   view: Uint8Array;
+}
+
+/** The fields of a ProbeLayout that follow from the filter's parameters. @internal */
+export function layoutOf(
+  f: { bits: number; hashes: number; scheme: string; seed: bigint },
+  width: 1 | 4,
+  view: Uint8Array,
+): ProbeLayout {
+  return {
+    bits: f.bits, hashes: f.hashes, width, view,
+    sbbf: f.scheme === 'sbbf',
+    digestible: DIGEST_SCHEMES.includes(f.scheme),
+    seedLo: Number(f.seed & 0xffffffffn),
+    seedHi: Number(f.seed >> 32n),
+  };
 }
 
 /** A filter probeAll can ask: by digest under the xxh64 family, by item otherwise. */
