@@ -9,6 +9,9 @@
 // Written once, over any member type: the wasm package (src/scalable/
 // scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
 // with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
+//
+// Longer than 300 lines because it is the one chain class of both twins,
+// with its item, digest and batch paths side by side.
 
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
