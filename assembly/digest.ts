@@ -120,3 +120,20 @@ export function digestBatchMax(): u32 {
 export function digestBatchPtr(): usize {
   return BATCH_PROBES_PTR;
 }
+
+/**
+ * Adds `count` items given by their digests, staged in scratch as u64s (at
+ * most BATCH_MAX), in order, exactly as `count` addDigest calls would: flag
+ * i (batch flags region) is 1 when item i set a bit. Returns how many did.
+ */
+export function addDigestBatch(count: u32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let fresh: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
+    const isNew = countAdd(insertProbed(PROBES_PTR));
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>isNew);
+    fresh += <u32>isNew;
+  }
+  return fresh;
+}

@@ -155,7 +155,7 @@ export function checksumEnd(): void {
 
 export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
-  linesRead, linesStreamEnd,
+  linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags,
 } from "./lines";
 
 // A Bitmap (seed 004) is an instance of this same module configured by
@@ -166,7 +166,7 @@ export {
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
 // (assembly/counting.ts), an instance configured by countingConfigure.
-export { addDigest, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll } from "./digest";
+export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll } from "./digest";
 export {
   countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,

@@ -1,25 +1,35 @@
 // `bloom dedupe`'s hot path: split a byte stream into lines, test-and-set
-// each line in the filter, and compact the lines to print into an output
-// area. JS reads the stream in large chunks straight into the input area
-// and writes the output area out; no line is ever decoded into a string.
+// each line, and compact the lines to print into an output area. JS reads
+// the stream in large chunks straight into the input area and writes the
+// output area out; no line is ever decoded into a string.
 // The pure-TypeScript twin is src/reference/lines.ts.
+// (Over 300 lines: the two modes share the areas, the carry and the
+// streamed-line state, so they stay in one file.)
 //
-// A line is the bytes before a \n, less one \r just before that \n; a last
-// line without a \n still counts, and an empty line is the item "". Each
-// line is hashed exactly as add(lineBytes) hashes a Uint8Array, so a saved
-// filter answers has(line) for every line that was printed.
+// Two modes, chosen at configure time:
+// - filter mode (linesConfigure): the filter is this instance's own; one
+//   call per chunk splits, hashes, test-and-sets and compacts.
+// - split mode (linesConfigureSplit): the lines belong to a chain whose
+//   members live in other instances. linesProcess packs the chunk's items
+//   (as add(Uint8Array) batches read them: bytes plus offsets), JS asks the
+//   chain and writes one flag per item, and linesEmit compacts.
 //
-// Printed lines keep their bytes as read (a \r\n stays \r\n, invalid UTF-8
-// passes through); a last line without a \n gets one, as awk and sort do.
+// A line is the bytes before a \n, or before the end of the input, less
+// one \r right before that end: "a\r\n", "a\n" and a last "a\r" are all
+// the item "a". An empty line is the item "". Printed lines keep their
+// bytes as read (a \r\n stays \r\n, invalid UTF-8 passes through); a last
+// line without a \n gets one, as awk and sort do.
 //
-// A line that outgrows half of the input area is hashed as a stream: its
-// bytes go to the streamed hash chunk by chunk, and each chunk is handed to
-// JS as a "piece" to hold until the line ends and the filter says whether
-// it is printed. So a line of any length works with a fixed-size area.
+// A line that outgrows half of the input area is handled as a stream: each
+// chunk of it goes to JS as a "piece" to hold until the line ends (in
+// filter mode it is also fed to the streamed hash). So a line of any length
+// works with fixed-size areas.
 
-import { LINES_SLACK, PROBES_PTR, linesBase, reserveEnd } from "./layout";
-import { byteLength, countAdd } from "./filter";
-import { insertItem, insertProbed, streamBegin, streamFeed, streamProbe } from "./scheme";
+import { BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd } from "./layout";
+import { byteLength, countAdd, hashes, scheme } from "./filter";
+import {
+  SCHEME_BYTESUM, insertProbed, probeItem, streamBegin, streamFeed, streamProbe, testProbedAll,
+} from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
 let inPtr: usize = 0;
@@ -31,18 +41,36 @@ let capacity: u32 = 0;
 let invert: bool = false;
 /** Bytes at the start of the input area carried over from the last chunk. */
 let carry: u32 = 0;
-/** Whether the unfinished line is being hashed as a stream. */
+/** Whether the unfinished line is being handled as a stream. */
 let streaming: bool = false;
 /** Bytes of the streamed line's piece, right after the printed lines. */
 let pieceLen: u32 = 0;
-/** What happened to a streamed line in the last call: 0 nothing, 1 ended and printed, 2 ended and dropped. */
+/** What happened to a streamed line in the last call: 0 nothing, 1 ended and printed, 2 ended and dropped, 3 ended and is item 0 (split mode). */
 let streamEnd: i32 = 0;
-/** Lines read and lines printed since linesConfigure. */
+/** Lines read and lines printed since configuring. */
 let lineCount: u64 = 0;
 let printedCount: u64 = 0;
 
+/** Split mode: the packed items, their u32 offsets, the u32 starts of their lines in the input area, and one u8 flag each. */
+let splitMode: bool = false;
+let packPtr: usize = 0;
+let offsetsPtr: usize = 0;
+let startsPtr: usize = 0;
+let flagsPtr: usize = 0;
+/** Split mode: items packed by the last linesProcess or linesFinish. */
+let itemCount: u32 = 0;
+/** Split mode: where the unfinished line starts, and where the chunk ends. */
+let splitEnd: usize = 0;
+let chunkEnd: usize = 0;
+/** Split mode: the packed item is the last line, which had no \n. */
+let finishing: bool = false;
+
 const NEWLINE: u8 = 10;
 const RETURN: u8 = 13;
+/** Lines hashed ahead of probing in filter mode, so that their bit loads overlap (as in assembly/batch.ts). */
+const GROUP: i32 = 8;
+/** u32[GROUP] line starts and u32[GROUP] \n offsets of one group. */
+const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
 
 /**
  * Offset of the first \n in [p, end), or end. Eight bytes at a time: the
@@ -65,10 +93,10 @@ const RETURN: u8 = 13;
   return end;
 }
 
-/** End of the item for a line ending at the \n at `nl`: one \r before it is stripped. */
+/** End of the item of the line [start, stop), where stop is its \n or the end of the input: one \r before it is stripped. */
 // @ts-ignore: decorator
-@inline function itemEnd(start: usize, nl: usize): usize {
-  return nl > start && load<u8>(nl - 1) == RETURN ? nl - 1 : nl;
+@inline function itemEnd(start: usize, stop: usize): usize {
+  return stop > start && load<u8>(stop - 1) == RETURN ? stop - 1 : stop;
 }
 
 /** Feeds `len` bytes at `ptr` to the streamed hash started by streamBegin. */
@@ -77,17 +105,22 @@ const RETURN: u8 = 13;
   streamFeed(ptr, len);
 }
 
-/** Test-and-set of the `len` bytes at `ptr`, hashed as add(Uint8Array) would; true when new. */
-// @ts-ignore: decorator
-@inline function addLine(ptr: usize, len: usize): bool {
-  return countAdd(insertItem(ptr, len, false, PROBES_PTR));
+/** The probe record of the `len` bytes at `ptr`, hashed as add(Uint8Array) would, at `out`. */
+function probeLine(ptr: usize, len: usize, out: usize): void {
+  // probeItem hashes in one call; bytesum's sums are bounded to a scratch-sized item.
+  if (scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
+    probeItem(ptr, len, false, out);
+    return;
+  }
+  streamBegin(false);
+  streamFeed(ptr, len);
+  streamProbe(out);
 }
 
-/** Adds the streamed line that the last feed finished; true when new. */
+/** Sets the bits of the probe record at `out`; true when any went from 0 to 1 (counted as an add). */
 // @ts-ignore: decorator
-@inline function addStreamed(): bool {
-  streamProbe(PROBES_PTR);
-  return countAdd(insertProbed(PROBES_PTR));
+@inline function addProbed(out: usize): bool {
+  return countAdd(insertProbed(out));
 }
 
 /** Moves the unfinished bytes [from, end) to the start of the input area. */
@@ -98,47 +131,87 @@ const RETURN: u8 = 13;
 }
 
 /**
- * Feeds the unfinished streamed line [p, end) to the hash and copies it to
- * `out` as a piece, holding back a last \r that may precede the next \n.
+ * Hands the unfinished streamed line [p, end) to JS as a piece at `out`
+ * (and, in filter mode, to the hash), holding back a last \r that may end
+ * the line.
  */
 function feedPiece(p: usize, end: usize, out: usize): void {
   let fed = end;
   if (fed > p && load<u8>(fed - 1) == RETURN) fed--;
-  feed(p, fed - p);
+  if (!splitMode) feed(p, fed - p);
   memory.copy(out, p, fed - p);
   pieceLen = <u32>(fed - p);
   keep(fed, end);
 }
 
-/**
- * Makes room for an input area of `size` bytes (and an output area) after
- * the bit array and resets the line state. Returns 0, or 1 when memory
- * cannot grow that far. Called once, before the first chunk.
- */
-export function linesConfigure(size: u32, printSeen: bool): i32 {
-  const base = linesBase(byteLength());
-  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK)) return 1;
+/** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
+function carryRest(p: usize, end: usize, out: usize): void {
+  if (streaming || end - p >= <usize>(capacity >> 1)) {
+    if (!streaming && !splitMode) streamBegin(false);
+    streaming = true;
+    feedPiece(p, end, out);
+  } else {
+    keep(p, end);
+  }
+}
+
+/** Resets the line state for an input area of `size` bytes at `base`. */
+function reset(base: u64, size: u32, printSeen: bool, split: bool): void {
   inPtr = <usize>base;
   outPtr = inPtr + <usize>size;
   capacity = size;
   invert = printSeen;
+  splitMode = split;
   carry = 0;
   streaming = false;
   pieceLen = 0;
   streamEnd = 0;
   lineCount = 0;
   printedCount = 0;
+  itemCount = 0;
+  finishing = false;
+}
+
+/**
+ * Filter mode: makes room for an input area of `size` bytes (and an output
+ * area) after the bit array. Returns 0, or 1 when memory cannot grow that
+ * far. Called once, before the first chunk.
+ */
+export function linesConfigure(size: u32, printSeen: bool): i32 {
+  const base = linesBase(byteLength());
+  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK)) return 1;
+  reset(base, size, printSeen, false);
   return 0;
 }
 
 /**
- * Processes `n` new bytes that JS read into the input area after the carried
- * ones. Returns how many bytes of printed lines start the output area; a
- * piece of a streamed line may follow them (linesPiece), and the unfinished
- * line is carried (linesCarry).
+ * Split mode: as linesConfigure, plus the packed items (`size` bytes), the
+ * offsets and line starts (u32[size + 2] each) and the flags (u8[size + 1]):
+ * a chunk of `size` bytes holds at most `size` lines.
+ */
+export function linesConfigureSplit(size: u32, printSeen: bool): i32 {
+  const base = linesBase(byteLength());
+  const slots = <u64>size + 2;
+  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK + <u64>size + (slots << 3) + slots)) return 1;
+  reset(base, size, printSeen, true);
+  packPtr = outPtr + <usize>size + LINES_SLACK;
+  offsetsPtr = packPtr + <usize>size;
+  startsPtr = offsetsPtr + (<usize>slots << 2);
+  flagsPtr = startsPtr + (<usize>slots << 2);
+  return 0;
+}
+
+/**
+ * Filter mode: processes `n` new bytes that JS read into the input area
+ * after the carried ones. Returns how many bytes of printed lines start the
+ * output area; a piece of a streamed line may follow them (linesPiece), and
+ * the unfinished line is carried (linesCarry).
+ * Split mode: packs the complete lines' items and returns their count; JS
+ * then writes their flags and calls linesEmit.
  */
 export function linesProcess(n: u32): u32 {
   const end = inPtr + <usize>carry + <usize>n;
+  if (splitMode) return splitChunk(end);
   let p = inPtr;
   let out = outPtr;
   pieceLen = 0;
@@ -150,9 +223,10 @@ export function linesProcess(n: u32): u32 {
       return 0;
     }
     feed(p, itemEnd(p, nl) - p);
+    streamProbe(PROBES_PTR);
     streaming = false;
     lineCount++;
-    if (addStreamed() != invert) {
+    if (addProbed(PROBES_PTR) != invert) {
       printedCount++;
       memory.copy(out, p, nl + 1 - p);
       out += nl + 1 - p;
@@ -164,47 +238,160 @@ export function linesProcess(n: u32): u32 {
   }
   // Printed lines that follow each other in the input are copied as one run.
   let run = p;
+  const stride = <usize>hashes << 3;
   while (true) {
-    const nl = findNewline(p, end);
-    if (nl == end) break;
-    lineCount++;
-    if (addLine(p, itemEnd(p, nl) - p) != invert) {
-      printedCount++;
-    } else {
-      memory.copy(out, run, p - run);
-      out += p - run;
-      run = nl + 1;
+    // A group of up to GROUP lines: hash them all, read their bits together
+    // (the cache misses overlap), then test-and-set in order. A line whose
+    // bits were all set before the group is not new whatever the group adds;
+    // the others are decided by their own addProbed, in order.
+    let count = 0;
+    let q = p;
+    while (count < GROUP) {
+      const nl = findNewline(q, end);
+      if (nl == end) break;
+      store<u32>(GROUP_PTR + (<usize>count << 2), <u32>(q - inPtr));
+      store<u32>(GROUP_PTR + (<usize>(count + GROUP) << 2), <u32>(nl - inPtr));
+      count++;
+      q = nl + 1;
     }
-    p = nl + 1;
+    if (count == 0) break;
+    let known: u32 = 0;
+    for (let j = 0; j < count; j++) {
+      const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
+      const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
+      const slot = BATCH_PROBES_PTR + <usize>j * stride;
+      probeLine(start, itemEnd(start, nl) - start, slot);
+      known |= <u32>testProbedAll(slot) << j;
+    }
+    for (let j = 0; j < count; j++) {
+      const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
+      const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
+      const isNew = (known >> j) & 1 ? false : addProbed(BATCH_PROBES_PTR + <usize>j * stride);
+      lineCount++;
+      if (isNew != invert) {
+        printedCount++;
+      } else {
+        memory.copy(out, run, start - run);
+        out += start - run;
+        run = nl + 1;
+      }
+    }
+    p = q;
+    if (count < GROUP) break;
   }
   memory.copy(out, run, p - run);
   out += p - run;
-  if (end - p >= <usize>(capacity >> 1)) {
-    streamBegin(false);
-    streaming = true;
-    feedPiece(p, end, out);
-  } else {
-    keep(p, end);
+  carryRest(p, end, out);
+  return <u32>(out - outPtr);
+}
+
+/** Packs `len` bytes at `ptr` as the next split-mode item, whose line ends just before `next`. */
+// @ts-ignore: decorator
+@inline function pack(ptr: usize, len: usize, next: usize): void {
+  const at = load<u32>(offsetsPtr + (<usize>itemCount << 2));
+  memory.copy(packPtr + <usize>at, ptr, len);
+  itemCount++;
+  store<u32>(offsetsPtr + (<usize>itemCount << 2), at + <u32>len);
+  store<u32>(startsPtr + (<usize>itemCount << 2), <u32>(next - inPtr));
+}
+
+/** Split mode's linesProcess: packs the complete lines of [inPtr, end). */
+function splitChunk(end: usize): u32 {
+  let p = inPtr;
+  itemCount = 0;
+  store<u32>(offsetsPtr, 0);
+  store<u32>(startsPtr, 0);
+  streamEnd = 0;
+  finishing = false;
+  if (streaming) {
+    const nl = findNewline(p, end);
+    if (nl != end) {
+      // The streamed line ends: its last part is item 0, and JS hashes the whole line.
+      pack(p, itemEnd(p, nl) - p, nl + 1);
+      streamEnd = 3;
+      p = nl + 1;
+    } else {
+      p = end;
+    }
   }
+  while (true) {
+    const nl = findNewline(p, end);
+    if (nl == end) break;
+    pack(p, itemEnd(p, nl) - p, nl + 1);
+    p = nl + 1;
+  }
+  if (streamEnd == 3) streaming = false;
+  else if (streaming) p = inPtr;
+  splitEnd = p;
+  chunkEnd = end;
+  return itemCount;
+}
+
+/**
+ * Split mode: compacts the packed items' lines whose flag (1 = new) asks
+ * for printing into the output area, then carries or streams the rest as
+ * linesProcess does in filter mode. Returns the bytes of printed lines.
+ */
+export function linesEmit(): u32 {
+  let out = outPtr;
+  pieceLen = 0;
+  let print = false;
+  for (let i: u32 = 0; i < itemCount; i++) {
+    const start = inPtr + <usize>load<u32>(startsPtr + (<usize>i << 2));
+    const next = inPtr + <usize>load<u32>(startsPtr + (<usize>(i + 1) << 2));
+    print = (load<u8>(flagsPtr + <usize>i) != 0) != invert;
+    lineCount++;
+    if (print) {
+      printedCount++;
+      memory.copy(out, start, next - start);
+      out += next - start;
+    }
+    if (i == 0 && streamEnd == 3) streamEnd = print ? 1 : 2;
+  }
+  if (finishing) {
+    if (print) {
+      store<u8>(out, NEWLINE);
+      out++;
+    }
+    carry = 0;
+    finishing = false;
+  } else {
+    carryRest(splitEnd, chunkEnd, out);
+  }
+  itemCount = 0;
   return <u32>(out - outPtr);
 }
 
 /**
  * Ends the input: the carried bytes, if any, are the last line (it had no
- * \n). Returns the bytes of output, as linesProcess does.
+ * \n). Filter mode returns the bytes of output, as linesProcess does; split
+ * mode packs that line as the only item and returns 1 (or 0 when there is
+ * none), for JS to flag before linesEmit.
  */
 export function linesFinish(): u32 {
   let out = outPtr;
   pieceLen = 0;
   streamEnd = 0;
   if (!streaming && carry == 0) return 0;
+  const last = inPtr + <usize>carry;
+  if (splitMode) {
+    itemCount = 0;
+    store<u32>(offsetsPtr, 0);
+    store<u32>(startsPtr, 0);
+    pack(inPtr, itemEnd(inPtr, last) - inPtr, last);
+    if (streaming) streamEnd = 3;
+    streaming = false;
+    finishing = true;
+    return 1;
+  }
   let fresh: bool;
   if (streaming) {
-    feed(inPtr, carry);
-    fresh = addStreamed();
+    feed(inPtr, itemEnd(inPtr, last) - inPtr);
+    streamProbe(PROBES_PTR);
   } else {
-    fresh = addLine(inPtr, carry);
+    probeLine(inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
   }
+  fresh = addProbed(PROBES_PTR);
   lineCount++;
   const print = fresh != invert;
   if (print) {
@@ -230,6 +417,17 @@ export function linesOutput(): usize {
   return outPtr;
 }
 
+/** Split mode: offsets of the packed items, their u32 offsets (count + 1) and their u8 flags. */
+export function linesPacked(): usize {
+  return packPtr;
+}
+export function linesOffsets(): usize {
+  return offsetsPtr;
+}
+export function linesFlags(): usize {
+  return flagsPtr;
+}
+
 /** Bytes carried at the start of the input area: JS reads the next chunk after them. */
 export function linesCarry(): u32 {
   return carry;
@@ -240,17 +438,17 @@ export function linesPiece(): u32 {
   return pieceLen;
 }
 
-/** 1 when a streamed line ended in the last call and is printed (its pieces first), 2 when dropped, else 0. */
+/** 1 when a streamed line ended in the last call and is printed (its pieces first), 2 when dropped, 3 (split mode, before linesEmit) when it is item 0, else 0. */
 export function linesStreamEnd(): i32 {
   return streamEnd;
 }
 
-/** Lines read since linesConfigure. */
+/** Lines read since configuring. */
 export function linesRead(): f64 {
   return <f64>lineCount;
 }
 
-/** Lines printed since linesConfigure. */
+/** Lines printed since configuring. */
 export function linesPrinted(): f64 {
   return <f64>printedCount;
 }

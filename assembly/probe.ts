@@ -3,6 +3,7 @@
 // single item, a slot of BATCH_PROBES_PTR for a batch item).
 // The pure-TypeScript twin is src/reference/probe.ts.
 
+import { getBit } from "./bit-array";
 import { splitmix64 } from "./hash";
 
 /**
@@ -16,10 +17,12 @@ import { splitmix64 } from "./hash";
  * Only the emitted position moves; a and b carry on unchanged. k <= m, so
  * a free spot always exists.
  */
-export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
+// @ts-ignore: decorator
+@inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
   let a = h % m;
-  let b = splitmix64(h) % m;
   store<u64>(out, a);
+  if (test && !getBit(a)) return false;
+  let b = splitmix64(h) % m;
   // seen: bit (p & 63) is set for every position emitted so far. A clear bit
   // proves p is not among them, so the scan below is skipped for most
   // probes; a set bit may be a different position, and the scan decides.
@@ -39,7 +42,25 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
     }
     seen |= <u64>1 << (p & 63);
     store<u64>(out + (<usize>i << 3), p);
+    if (test && !getBit(p)) return false;
   }
+  return true;
+}
+
+/** Writes the k positions of hash h to `out`, in probe order. */
+export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
+  enhancedDouble(h, m, k, out, false);
+}
+
+/**
+ * has() of one item in one pass: each position is tested as soon as it is
+ * made, and the first 0 ends the call, so an absent item costs only the
+ * probes up to its first clear bit (the positions made so far are still
+ * written to `out`, for the repeat rule). The same answer as probing all k
+ * first; the reference twin does that.
+ */
+export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
+  return enhancedDouble(h, m, k, out, true);
 }
 
 /**
@@ -58,4 +79,17 @@ export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void 
     if (a >= m) a -= m;
     store<u64>(out + (<usize>i << 3), a);
   }
+}
+
+/** has() by plain double hashing in one pass, stopping at the first clear bit; nothing is written. */
+export function testDouble(h1: u64, h2: u64, m: u64, k: i32): bool {
+  let a = h1 % m;
+  if (!getBit(a)) return false;
+  const b = h2 % m;
+  for (let i = 1; i < k; i++) {
+    a += b;
+    if (a >= m) a -= m;
+    if (!getBit(a)) return false;
+  }
+  return true;
 }

@@ -16,7 +16,7 @@ import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
-import { probeDouble, probeEnhancedDouble } from "./probe";
+import { probeDouble, probeEnhancedDouble, testDouble, testEnhancedDouble } from "./probe";
 import { sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
 import { pairKey } from "./shard";
 
@@ -145,10 +145,24 @@ export function exportProbed(out: usize): void {
   return insertProbed(out);
 }
 
-/** True when the item of `len` units at `ptr` may have been added. */
+/**
+ * True when the item of `len` units at `ptr` may have been added. The
+ * single-item has: each position is tested as soon as it is made and the
+ * first 0 answers, so an absent item skips the rest of its probes (the batch
+ * path reads all k instead, for overlapping misses).
+ */
 // @ts-ignore: decorator
 @inline export function testItem(ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (scheme == SCHEME_SBBF) return sbbfCheck(xxh64(ptr, len, seed), blocks);
-  probeItem(ptr, len, wide, out);
-  return testProbed(out);
+  if (scheme == SCHEME_POLY) {
+    polyBegin();
+    polyUpdate(ptr, len, wide);
+    return testDouble(polyH1, polyH2, bits, hashes);
+  }
+  if (scheme == SCHEME_BYTESUM) {
+    bytesumBegin();
+    bytesumUpdate(ptr, len, bits);
+    return testDouble(byteSum, weightedSum, bits, hashes);
+  }
+  const h = xxh64(ptr, len, seed);
+  return scheme == SCHEME_SBBF ? sbbfCheck(h, blocks) : testEnhancedDouble(h, bits, hashes, out);
 }

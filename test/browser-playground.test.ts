@@ -101,6 +101,31 @@ describeBrowser('the playground in Chromium', () => {
     expect(on).toEqual([18, 24, 30]);
   });
 
+  it('draws an sbbf filter as blocks of eight 32-bit rows; an item lights one bit in each row of one block', async () => {
+    await page.fill('#bits', '1000');
+    await page.fill('#hashes', '3');
+    await page.selectOption('#scheme', 'sbbf');
+    // Choosing sbbf moves the form to k = 8 and whole 256-bit blocks.
+    expect([await page.inputValue('#bits'), await page.inputValue('#hashes')]).toEqual(['1024', '8']);
+    await page.press('#hashes', 'Enter');
+    expect(await page.$$eval('#grid .block', (blocks) => blocks.map((b) => b.children.length))).toEqual([256, 256, 256, 256]);
+    expect(await text(page, '#grid-caption')).toMatch(/^1,024 bits in 4 blocks of 256 bits\. Each block is eight 32-bit words/);
+    const twin = new BloomFilter(1024, 8, { scheme: 'sbbf' });
+    await page.fill('#item', 'abc');
+    const hits = await hitCells(page);
+    expect(hits).toEqual(twin.positions('abc'));
+    expect(hits).toEqual([269, 299, 343, 373, 390, 430, 477, 509]);
+    await page.press('#item', 'Enter');
+    expect(await text(page, '#stat-set')).toBe('8');
+    // A larger filter: one cell per block, and the item's one block lit.
+    await page.fill('#bits', String(256 * 1000));
+    await page.press('#hashes', 'Enter');
+    expect(await page.$$eval('#grid .cell', (cells) => cells.length)).toBe(1000);
+    await page.fill('#item', 'abc');
+    expect(await hitCells(page)).toEqual([Math.floor(new BloomFilter(256_000, 8, { scheme: 'sbbf' }).positions('abc')[0] / 256)]);
+    expect(errors).toEqual([]);
+  });
+
   it('adds and checks typed items by keyboard, with MAYBE/NO verdicts and k highlighted cells', async () => {
     await page.fill('#bits', '500');
     await page.fill('#hashes', '4');

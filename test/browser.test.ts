@@ -35,7 +35,7 @@ type Item = string | { bytes: number[] };
 interface Case {
   bits: number;
   hashes: number;
-  scheme: 'xxh64' | 'poly' | 'bytesum';
+  scheme: 'xxh64' | 'poly' | 'bytesum' | 'sbbf';
   seed: string;
   items: Item[];
   probes: Item[];
@@ -54,16 +54,18 @@ const caseArb: fc.Arbitrary<Case> = fc
   .record({
     bits: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 20_000 })),
     hashes: fc.integer({ min: 1, max: 64 }),
-    scheme: fc.constantFrom('xxh64' as const, 'poly' as const, 'bytesum' as const),
+    scheme: fc.constantFrom('xxh64' as const, 'poly' as const, 'bytesum' as const, 'sbbf' as const),
     seed: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
     items: fc.array(itemArb, { minLength: 60, maxLength: 100 }),
     probes: fc.array(itemArb, { minLength: 40, maxLength: 60 }),
   })
   .map((c) => ({
     ...c,
-    // xxh64 positions are distinct, so k <= m there; only xxh64 takes a seed.
-    hashes: c.scheme === 'xxh64' ? Math.min(c.hashes, c.bits) : c.hashes,
-    seed: c.scheme === 'xxh64' ? c.seed.toString() : '0',
+    // xxh64 positions are distinct, so k <= m there; sbbf takes whole 256-bit
+    // blocks and k = 8 (its v128 loop runs in the page); only xxh64 and sbbf take a seed.
+    bits: c.scheme === 'sbbf' ? Math.ceil(c.bits / 256) * 256 : c.bits,
+    hashes: c.scheme === 'sbbf' ? 8 : c.scheme === 'xxh64' ? Math.min(c.hashes, c.bits) : c.hashes,
+    seed: c.scheme === 'xxh64' || c.scheme === 'sbbf' ? c.seed.toString() : '0',
   }));
 
 /** 36 fixed cases (about 2,900 items and 1,800 probes), plus items long enough to stream through the 64 KiB scratch. */
@@ -78,6 +80,7 @@ function parityCases(): Case[] {
   for (const scheme of ['xxh64', 'poly', 'bytesum'] as const) {
     cases.push({ bits: 4099, hashes: 5, scheme, seed: scheme === 'xxh64' ? '18446744073709551615' : '0', items: long, probes: ['x'.repeat(70_000)] });
   }
+  cases.push({ bits: 4096, hashes: 8, scheme: 'sbbf', seed: '0', items: long, probes: ['x'.repeat(70_000)] });
   return cases;
 }
 

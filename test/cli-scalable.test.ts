@@ -33,7 +33,7 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     const lost = distinct - out.length;
     expect(lost).toBeGreaterThanOrEqual(0);
     expect(lost).toBeLessThan(0.001 * distinct);
-    expect(r.stderr.toString()).toMatch(/bits\s+[\d,]+ \([\d.]+ MiB\) in a chain of 2, xxh64/);
+    expect(r.stderr.toString()).toMatch(/bits\s+[\d,]+ \([\d.]+ MiB\) in a chain of 2, sbbf/);
 
     expect([...readFileSync(state).subarray(0, 4)]).toEqual([0x42, 0x4c, 0x4d, 0x43]);
     const chain = loadScalableFileSync(state);
@@ -53,7 +53,7 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
 
   it('bloom info describes the chain, as text and as JSON', () => {
     const json = JSON.parse(bloom(['info', '--json', state]).stdout.toString());
-    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 1, scheme: 'xxh64', initialCapacity: 1_000_000, filterCount: 2 });
+    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 1, scheme: 'sbbf', initialCapacity: 1_000_000, filterCount: 2 });
     expect(json.filters).toHaveLength(2);
     expect(json.filters[1]).toMatchObject({ capacity: 2_000_000 });
     const text = bloom(['info', state]).stdout.toString();

@@ -251,3 +251,30 @@ describe.each(twins)('validation: each rule throws BloomFormatError with its fie
     expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
   });
 });
+
+describe.each(twins)('addedCount saturates at 2^53 - 1 ($name)', ({ BloomFilter }) => {
+  it('53 self-unions of a one-item filter: toBytes writes what fromBytes reads', () => {
+    const f = new BloomFilter(64, 3);
+    f.add('only');
+    for (let i = 0; i < 53; i++) f.union(f.clone());
+    expect(f.addedCount()).toBe(Number.MAX_SAFE_INTEGER);
+    const bytes = f.toBytes();
+    expect(decode(bytes).addedCount).toBe(2n ** 53n - 1n);
+    const back = BloomFilter.fromBytes(bytes);
+    expect([back.addedCount(), back.bitsSet(), back.has('only')]).toEqual([Number.MAX_SAFE_INTEGER, f.bitsSet(), true]);
+    // An add past the saturated count keeps it there, and the file still loads.
+    back.add('one more');
+    expect(back.addedCount()).toBe(Number.MAX_SAFE_INTEGER);
+    expect(BloomFilter.fromBytes(back.toBytes()).addedCount()).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('a union below the bound is the exact sum; one past it stops at 2^53 - 1', () => {
+    const a = new BloomFilter(64, 3);
+    a.add('a');
+    for (let i = 0; i < 52; i++) a.union(a.clone()); // 2^52
+    expect(a.addedCount()).toBe(2 ** 52);
+    const b = a.clone().union(a.clone()); // 2^53: one past the bound
+    expect(b.addedCount()).toBe(2 ** 53 - 1);
+    expect(BloomFilter.union(a, a).addedCount()).toBe(2 ** 53 - 1);
+  });
+});

@@ -10,13 +10,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const reference = join(src, 'reference');
 
-/**
- * Production files allowed to import the reference for now. src/cli/dedupe.ts
- * runs its default path on the reference line splitter; the cli branch moves
- * it onto the wasm path and removes this exemption.
- */
-const EXEMPT = new Set(['src/cli/dedupe.ts']);
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -47,16 +40,11 @@ describe('imports', () => {
     const offenders: string[] = [];
     for (const file of production) {
       const name = relative(root, file);
-      if (EXEMPT.has(name)) continue;
       for (const spec of specifiers(readFileSync(file, 'utf8'))) {
         const target = resolve(dirname(file), spec);
         if (target === reference || target.startsWith(reference + '/')) offenders.push(`${name} imports ${spec}`);
       }
     }
     expect(offenders).toEqual([]);
-  });
-
-  it('the exemption names only files that exist', () => {
-    for (const name of EXEMPT) expect(() => statSync(join(root, name))).not.toThrow();
   });
 });

@@ -1,7 +1,9 @@
 // bloomwasm/node: atomic saves and checked loads, sync and async.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
@@ -146,5 +148,85 @@ describe('the browser-safe core', () => {
     visit(join(root, 'reference/index.ts'));
     expect([...seen].some((f) => f.endsWith('format/filter.ts'))).toBe(true);
     expect([...seen].some((f) => f.includes('/node/'))).toBe(false);
+  });
+});
+
+describe.each(helpers)('$name saves keep what they replace', ({ save, load }) => {
+  const filter = () => {
+    const f = new wasm.BloomFilter(1000, 3);
+    f.add('kept');
+    return f;
+  };
+
+  it('keeps the mode of the file it replaces (0600 stays 0600, 0640 stays 0640)', async () => {
+    for (const mode of [0o600, 0o640, 0o604]) {
+      const path = fresh();
+      writeFileSync(path, 'old');
+      chmodSync(path, mode);
+      await save(filter(), path);
+      expect(statSync(path).mode & 0o777).toBe(mode);
+      expect((await load(path)).has('kept')).toBe(true);
+    }
+  });
+
+  it('creates a new file with 0644 less the umask', async () => {
+    const path = fresh();
+    await save(filter(), path);
+    const umask = process.umask();
+    expect(statSync(path).mode & 0o777).toBe(0o644 & ~umask);
+  });
+
+  it('writes through a symbolic link to its target, which keeps its mode; the link stays a link', async () => {
+    const linkDir = mkdtempSync(join(dir, 'links-'));
+    const targetDir = mkdtempSync(join(dir, 'targets-'));
+    const target = join(targetDir, 'real.bin');
+    writeFileSync(target, 'old');
+    chmodSync(target, 0o600);
+    const link = join(linkDir, 'filter.bin');
+    symlinkSync(relative(linkDir, target), link); // relative, as `ln -s ../x` makes it
+    const chained = join(linkDir, 'chained.bin');
+    symlinkSync(link, chained); // a link to the link
+    await save(filter(), chained);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(lstatSync(chained).isSymbolicLink()).toBe(true);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(new Uint8Array(readFileSync(target))).toEqual(filter().toBytes());
+    expect((await load(link)).has('kept')).toBe(true);
+    // The temporary file went beside the target and was renamed: nothing left anywhere.
+    expect(readdirSync(linkDir).sort()).toEqual(['chained.bin', 'filter.bin']);
+    expect(readdirSync(targetDir)).toEqual(['real.bin']);
+  });
+
+  it('creates the target of a dangling link, and refuses a loop of links with ELOOP', async () => {
+    const base = mkdtempSync(join(dir, 'dangling-'));
+    symlinkSync('later.bin', join(base, 'link.bin'));
+    await save(filter(), join(base, 'link.bin'));
+    expect(lstatSync(join(base, 'link.bin')).isSymbolicLink()).toBe(true);
+    expect((await load(join(base, 'later.bin'))).has('kept')).toBe(true);
+    symlinkSync('b.bin', join(base, 'a.bin'));
+    symlinkSync('a.bin', join(base, 'b.bin'));
+    await expect(save(filter(), join(base, 'a.bin'))).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(readdirSync(base).sort()).toEqual(['a.bin', 'b.bin', 'later.bin', 'link.bin']);
+  });
+
+  it('saves to a name of 250 bytes (the temporary name is short and fixed)', async () => {
+    for (const name of ['n'.repeat(250), `${'é'.repeat(124)}.b`]) {
+      expect(Buffer.byteLength(name)).toBe(250);
+      const path = fresh(name);
+      await save(filter(), path);
+      await save(filter(), path);
+      expect((await load(path)).has('kept')).toBe(true);
+      expect(readdirSync(dirname(path))).toEqual([name]);
+    }
+  });
+});
+
+describe('the wrong loader for the file', () => {
+  it('loadFile on a chain file names the chain and its loader', async () => {
+    const chain = new wasm.ScalableBloomFilter({ initialCapacity: 10, falsePositiveRate: 0.01 });
+    const path = fresh('chain.blmc');
+    saveFileSync(chain, path);
+    expect(() => loadFileSync(path)).toThrow(/magic at byte 0: .*this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile/);
+    await expect(loadFile(path)).rejects.toMatchObject({ field: 'magic', offset: 0 });
   });
 });

@@ -34,9 +34,11 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
 
   it('stores exactly the local filter\'s bits, shard by shard, for every scheme', async () => {
     for (const scheme of SCHEMES) {
-      const rf = await RedisBloomFilter.reserve(client, `bits-${scheme}`, { bits: 30_011, hashes: 5 }, { scheme, shards: 3 });
-      expect([rf.bits, rf.shardBits, rf.hashes, rf.shards, rf.scheme]).toEqual([30_012, 10_004, 5, 3, scheme]);
-      const local = Array.from({ length: 3 }, () => new BloomFilter(10_004, 5, { scheme }));
+      // sbbf takes 8 hashes and rounds each shard up to whole 256-bit blocks: 10,004 -> 10,240.
+      const [hashes, shardBits] = scheme === 'sbbf' ? [8, 10_240] : [5, 10_004];
+      const rf = await RedisBloomFilter.reserve(client, `bits-${scheme}`, { bits: 30_011, hashes }, { scheme, shards: 3 });
+      expect([rf.bits, rf.shardBits, rf.hashes, rf.shards, rf.scheme]).toEqual([shardBits * 3, shardBits, hashes, 3, scheme]);
+      const local = Array.from({ length: 3 }, () => new BloomFilter(shardBits, hashes, { scheme }));
       const added: (string | Uint8Array)[] = [
         ...items(2000),
         new Uint8Array([0, 1, 2, 255]),

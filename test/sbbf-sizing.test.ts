@@ -42,7 +42,7 @@ describe('sbbfFalsePositiveRate', () => {
 
   it('refuses bits that are not whole blocks and negative counts', () => {
     expect(() => sbbfFalsePositiveRate(1000, 10)).toThrow(BloomRangeError);
-    expect(() => sbbfFalsePositiveRate(1024, -1)).toThrow(/expectedItems/);
+    expect(() => sbbfFalsePositiveRate(1024, -1)).toThrow(/capacity/);
   });
 });
 

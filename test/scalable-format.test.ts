@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BloomFormatError, ScalableBloomFilter, type ScalableOptions } from '../src/index.js';
 import { loadScalableFile, loadScalableFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
-import { checksum } from '../src/reference/checksum.js';
 import { xxh64 } from '../src/reference/hash.js';
+import { resealChain, resealMember, spans } from './helpers/chain-bytes.js';
 
 const implementations = [
   ['wasm', ScalableBloomFilter],
@@ -24,19 +24,6 @@ function filled<T extends { add(item: string): boolean }>(chain: T, n: number, p
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-
-/** Rewrites the chain header's checksum after a deliberate change, so the field checks behind it are reached. */
-function resealChain(bytes: Uint8Array): Uint8Array {
-  new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(56, xxh64(bytes.subarray(0, 56), 0n), true);
-  return bytes;
-}
-
-/** Rewrites the checksum of the member file starting at `start` (length `length`). */
-function resealMember(bytes: Uint8Array, start: number, length: number): Uint8Array {
-  const sum = checksum(bytes.subarray(start, start + 48), bytes.subarray(start + 56, start + length));
-  new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(start + 48, sum, true);
-  return bytes;
-}
 
 describe.each(implementations)('%s chain round trips', (_name, Impl) => {
   it.each([
@@ -227,18 +214,6 @@ function rng(seed: number) {
   return { next, below: (n: number) => next() % n };
 }
 
-/** Member [start, length) spans of a valid chain. */
-function spans(bytes: Uint8Array): [number, number][] {
-  const out: [number, number][] = [];
-  const view = new DataView(bytes.buffer, bytes.byteOffset);
-  for (let at = 64; at + 56 <= bytes.length; ) {
-    const length = 56 + Number(view.getBigUint64(at + 40, true));
-    out.push([at, length]);
-    at += length;
-  }
-  return out;
-}
-
 function mutate(base: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
   let bytes = base.slice();
   const members = spans(base);
@@ -304,5 +279,3 @@ describe('fuzzed chain decoder', () => {
     expect(refused).toBeGreaterThan(9_000);
   });
 });
-
-afterAll(() => undefined);

@@ -2,7 +2,8 @@
 // mistakes into exit code 2, one-line errors on stderr, and telling a
 // chain file from a single filter's.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHAIN_MAGIC } from '../format/chain.js';
 
@@ -80,4 +81,39 @@ export function isChainFile(path: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Checks that the file --`option` names can be written (saved as a
+ * temporary file in its directory, then renamed over it): the directory
+ * exists and accepts a new file, and the path is not a directory. A test
+ * file is created and removed to know; failures name --`option`, never the
+ * test file.
+ */
+export function checkWritable(option: string, path: string): void {
+  let target = resolve(path);
+  try {
+    target = realpathSync(target);
+  } catch {
+    // Not there yet (or not reachable): the probe below tells which.
+  }
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(target).isDirectory();
+  } catch {
+    // Not there yet: the probe decides.
+  }
+  if (isDirectory) throw new Error(`cannot use --${option} ${path}: it is a directory`);
+  const dir = dirname(target);
+  const probe = `${dir}/.bloom-write-check-${process.pid}`;
+  try {
+    closeSync(openSync(probe, 'wx'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' && !existsSync(dir) ? `its directory ${dir} does not exist` : code === 'ENOTDIR' ? `${dir} is not a directory` : code === 'EEXIST' ? null : `its directory ${dir} is not writable (${code})`;
+    if (why === null) return;
+    throw new Error(`cannot save --${option} ${path}: ${why}`);
+  }
+  unlinkSync(probe);
 }

@@ -1,23 +1,28 @@
 // `bloom dedupe [FILE...]`: prints each line the first time it is seen, a
 // bounded-memory stand-in for `awk '!seen[$0]++'`. Bytes go from the file
-// descriptor straight into the filter's wasm memory (src/lines.ts); wasm
-// splits, hashes, test-and-sets and compacts; JS writes the output area out.
+// descriptor straight into wasm memory (src/wasm/lines.ts); wasm splits,
+// hashes, test-and-sets and compacts, in the filter's own instance or, for
+// a chain, through its members' batches; JS writes the output area out.
 //
 // Nothing is lost: the state file is saved atomically (bloomwasm/node's
 // saveFileSync: temporary file, fsync, rename) at the end, at checkpoints
 // and on SIGINT/SIGTERM. Saves happen only between chunks, when every line
 // in the filter has had its output written; a partial last line is neither.
+// When the reader goes away (EPIPE), lines may still sit unread in the
+// pipe, so no save can be trusted: the state file is left (or put back)
+// exactly as it was before the run, and the exit code is 141.
 
-import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { BloomFormatError } from '../errors.js';
+import { closeSync } from 'node:fs';
 import { BloomFilter } from '../filter/filter.js';
-import { LINES_AREA_SIZES, LineDeduper, wasmLines } from '../wasm/lines.js';
-import { MAX_BITS } from '../filter/options.js';
-import { ReferenceLines } from '../reference/lines.js';
+import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
+import { MAX_BITS, type Scheme } from '../filter/options.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { capacityParams } from '../filter/sizing.js';
-import { loadFileSync, loadScalableFileSync, saveFileSync } from '../node/index.js';
-import { guard, intOption, isChainFile, parse, rateOption, UsageError } from './common.js';
+import { saveFileSync } from '../node/index.js';
+import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
+import { openInputs, readRegular, StreamReader, writeAll } from './io.js';
+import { Progress, writeStats } from './report.js';
+import { loadState, StateBefore, type SeenSet } from './state.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -26,125 +31,47 @@ Prints each line of the FILEs (or stdin, also as '-') the first time it is
 seen. Lines that the filter says it may have seen are dropped, so a few new
 lines are lost to false positives (about --fpp of them at --capacity lines).
 
-A line ends at \\n; a \\r before it is not part of the item; a last line
-without \\n counts (and is printed with one); bytes need not be UTF-8.
-Each line is added as filter.add(lineBytes) would add it (xxh64 by default).
+A line ends at \\n or at the end of the input; a \\r right before that end is
+not part of the item (so "a\\r\\n", "a\\n" and a last "a\\r" are one item); a
+last line without \\n counts (and is printed with one); bytes need not be
+UTF-8. Each line is added as filter.add(lineBytes) would add it. Lines are
+split, hashed and probed in wasm in every mode.
 
 Without --capacity the filter is a ScalableBloomFilter: it starts sized for
 1,000,000 lines and adds larger members as lines keep coming, so an unbounded
-stream keeps the --fpp bound (its lines are split in TypeScript, not wasm).
+stream keeps the --fpp bound.
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
-                      (the fastest path: wasm splits, hashes and compacts)
-  --fpp P             false-positive rate (default 0.001)
-  --state FILE        load the filter from FILE if it exists (its parameters win)
-                      and save it back atomically at the end
+  --fpp P             false-positive rate, the library's falsePositiveRate
+                      (default 0.001)
+  --scheme S          hash scheme of a new filter or chain: sbbf (default: a
+                      split-block filter, one cache line per line) or xxh64
+  --state FILE        load the filter from FILE if it exists (its parameters
+                      and scheme win) and save it back atomically at the end;
+                      FILE's directory must be writable (checked first)
   --checkpoint SECS   also save the state every SECS seconds (needs --state)
   --invert            print only the lines already seen
   --stats             print a summary on stderr when done
   -h, --help          show this help
 
 Exit codes: 0 done, 1 runtime error (unreadable input, corrupt --state file,
-which is left untouched), 2 usage error; 130/143 after SIGINT/SIGTERM (the
-state is saved first).
+which is left untouched, or a --state that cannot be written), 2 usage
+error; 130/143 after SIGINT/SIGTERM (the state is saved first); 141 when
+the output is closed early (EPIPE, as after \`| head\`): lines may sit
+unread in the pipe, so --state is left exactly as it was before the run.
 `;
 
 const DEFAULT_FPP = 0.001;
+/** The schemes --scheme offers: the ones that hash a line's bytes once with XXH64. */
+const DEDUPE_SCHEMES = ['sbbf', 'xxh64'];
+/**
+ * The split-block filter (Parquet's SBBF): each line touches one 32-byte
+ * block, one cache miss, where xxh64's k probes touch k cache lines.
+ */
+const DEFAULT_SCHEME = 'sbbf';
 /** The first member of the scalable chain used when --capacity is not given. */
 const CHAIN_INITIAL_CAPACITY = 1_000_000;
-
-/** What dedupe keeps lines in: a fixed filter (--capacity) or a growing chain. */
-type SeenSet = BloomFilter | ScalableBloomFilter;
-
-/** One input: its descriptor, whether it is a regular file, and its size when known. */
-interface Input {
-  name: string;
-  fd: number;
-  regular: boolean;
-  size: number;
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/** Writes all of `bytes` to `fd`, waiting out EAGAIN on a non-blocking descriptor. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) {
-    try {
-      done += writeSync(fd, bytes, done, bytes.length - done);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(sleeper, 0, 0, 1);
-    }
-  }
-}
-
-/** Reads into `into` from a regular file, synchronously (the fast path). */
-function readRegular(input: Input, into: Uint8Array): number {
-  return readSync(input.fd, into, 0, into.length, null);
-}
-
-/**
- * Reads from a pipe or terminal through a Node stream (libuv polls it on the
- * event loop), so signals are handled while it waits. Not fs.read: a read
- * blocked in the thread pool would keep process.exit from returning.
- */
-class StreamReader {
-  private readonly chunks: AsyncIterator<Buffer>;
-  private left: Buffer = Buffer.alloc(0);
-
-  constructor(input: Input) {
-    const stream = input.fd === 0 ? process.stdin : createReadStream('', { fd: input.fd, autoClose: false });
-    this.chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  }
-
-  /** Copies the next bytes into `into`; 0 at the end of the stream. */
-  async read(into: Uint8Array): Promise<number> {
-    while (this.left.length === 0) {
-      const next = await this.chunks.next();
-      if (next.done) return 0;
-      this.left = next.value;
-    }
-    const n = Math.min(into.length, this.left.length);
-    into.set(this.left.subarray(0, n));
-    this.left = this.left.subarray(n);
-    return n;
-  }
-}
-
-function openInputs(names: string[]): Input[] {
-  const inputs: Input[] = [];
-  try {
-    for (const name of names.length ? names : ['-']) {
-      let fd: number;
-      try {
-        fd = name === '-' ? 0 : openSync(name, 'r');
-      } catch (error) {
-        throw new Error(`cannot open ${name}: ${(error as Error).message}`);
-      }
-      const stat = fstatSync(fd);
-      if (stat.isDirectory()) throw new Error(`cannot read ${name}: it is a directory`);
-      inputs.push({ name, fd, regular: stat.isFile(), size: stat.isFile() ? stat.size : NaN });
-    }
-  } catch (error) {
-    for (const input of inputs) if (input.fd !== 0) closeSync(input.fd);
-    throw error;
-  }
-  return inputs;
-}
-
-/** Loads --state (a filter or a chain) when the file exists; null when it does not. Any other failure is a runtime error. */
-function loadState(path: string): SeenSet | null {
-  try {
-    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
-    throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
-  }
-}
-
-const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
@@ -154,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       {
         capacity: { type: 'string' },
         fpp: { type: 'string' },
+        scheme: { type: 'string' },
         state: { type: 'string' },
         checkpoint: { type: 'string' },
         invert: { type: 'boolean' },
@@ -167,32 +95,41 @@ export async function run(argv: string[]): Promise<number> {
     }
     const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 0, 1, Number.MAX_SAFE_INTEGER);
     const fpp = rateOption('fpp', values.fpp, DEFAULT_FPP);
+    const scheme = schemeOption(values.scheme);
     const checkpoint = values.checkpoint === undefined ? undefined : rateOption('checkpoint', values.checkpoint, 0, 0, Infinity);
     const statePath = values.state;
     if (statePath === '') throw new UsageError('--state needs a file name');
     if (checkpoint !== undefined && statePath === undefined) throw new UsageError('--checkpoint needs --state FILE');
+    // Before any input is read: a state that cannot be saved is an error now, not after the whole stream.
+    if (statePath !== undefined) checkWritable('state', statePath);
 
-    const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp);
+    const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp, scheme);
     const loaded = statePath === undefined ? null : loadState(statePath);
-    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined)) {
-      reportConflict(statePath!, loaded, capacity, fpp, sized);
+    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
+      if (values.scheme !== undefined && loaded.scheme !== scheme) {
+        process.stderr.write(`bloom: --state ${statePath} uses scheme ${loaded.scheme}, which wins over --scheme ${scheme}\n`);
+      }
+      if (values.capacity !== undefined || values.fpp !== undefined) reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp })
-        : new BloomFilter(sized.bits, sized.hashes));
+        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
+        : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const inputs = openInputs(positionals);
     const invert = values.invert === true;
-    // A fixed filter runs the wasm line core in its own instance; a chain's
-    // members live in several instances, so its lines are split in TypeScript
-    // (still as bytes, never strings) and each goes to the chain's add.
-    const dedupe = new LineDeduper(
-      filter instanceof BloomFilter ? wasmLines(filter, invert) : new ReferenceLines(filter, LINES_AREA_SIZES[0], invert),
-    );
+    // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
+    // own instance; a chain's lines are split in a small instance and go to
+    // its members as one batch per chunk.
+    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert);
 
+    const before = statePath === undefined ? undefined : new StateBefore(statePath, loaded !== null);
     const save = (): void => {
       if (statePath !== undefined) saveFileSync(filter, statePath);
+    };
+    const checkpointSave = (): void => {
+      before!.keep();
+      save();
     };
     const progress = process.stderr.isTTY ? new Progress(inputs) : null;
     const started = performance.now();
@@ -209,6 +146,7 @@ export async function run(argv: string[]): Promise<number> {
       stopping = true;
       try {
         save();
+        before?.drop();
         report();
       } catch (error) {
         process.stderr.write(`bloom: could not save --state on ${signal}: ${(error as Error).message}\n`);
@@ -231,7 +169,7 @@ export async function run(argv: string[]): Promise<number> {
           for (const chunk of dedupe.push(n)) writeAll(1, chunk);
           const now = performance.now();
           if (checkpoint !== undefined && now - lastSave >= checkpoint * 1000) {
-            save();
+            checkpointSave();
             lastSave = performance.now();
           }
           if (now - lastYield >= 50) {
@@ -243,15 +181,26 @@ export async function run(argv: string[]): Promise<number> {
       }
       for (const chunk of dedupe.finish()) writeAll(1, chunk);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') {
-        save();
-        throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+        // The reader went away (say `| head`). Lines may still sit unread in
+        // the pipe, so no state that includes them may be saved.
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        progress?.clear();
+        if (statePath !== undefined) {
+          before!.restore();
+          process.stderr.write(`bloom: output closed before the end (EPIPE); --state ${statePath} left as it was before this run\n`);
+        }
+        return EXIT_EPIPE;
       }
-      // The reader went away (say `| head`): what was read is in the filter; stop quietly.
+      save();
+      before?.drop();
+      throw error;
     } finally {
       for (const input of inputs) if (input.fd !== 0) closeSync(input.fd);
     }
     save();
+    before?.drop();
     report();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -259,10 +208,20 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
+/** The exit code after EPIPE: 128 + SIGPIPE (13), as a shell reports a process that SIGPIPE ended. */
+const EXIT_EPIPE = 141;
+
+/** The --scheme option: sbbf (the default) or xxh64. */
+function schemeOption(value: string | undefined): Scheme {
+  if (value === undefined) return DEFAULT_SCHEME;
+  if (!DEDUPE_SCHEMES.includes(value)) throw new UsageError(`--scheme must be one of ${DEDUPE_SCHEMES.join(', ')}; got '${value}'`);
+  return value as Scheme;
+}
+
 /** The bits and hashes forCapacity would choose, or a usage error naming the options. */
-function sizeFor(capacity: number, fpp: number): { bits: number; hashes: number } {
+function sizeFor(capacity: number, fpp: number, scheme: Scheme): { bits: number; hashes: number } {
   try {
-    return capacityParams(capacity, fpp, MAX_BITS);
+    return capacityParams(capacity, fpp, MAX_BITS, scheme);
   } catch (error) {
     throw new UsageError(`--capacity ${capacity} at --fpp ${fpp} needs too many bits: ${(error as Error).message}`);
   }
@@ -289,63 +248,3 @@ function reportConflict(path: string, loaded: SeenSet, capacity: number | undefi
   }
 }
 
-/** m, bits set and a description of the filter or chain, for --stats. */
-function shape(filter: SeenSet): { bits: number; bitsSet: number; text: string } {
-  if (filter instanceof BloomFilter) {
-    const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`;
-    return { bits: filter.bits, bitsSet: filter.bitsSet(), text };
-  }
-  const members = filter.filters;
-  const bits = members.reduce((sum, f) => sum + f.bits, 0);
-  const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
-  const text = `${count(bits)} (${(bits / 8 / 2 ** 20).toFixed(1)} MiB) in a chain of ${members.length}, ${filter.scheme}`;
-  return { bits, bitsSet, text };
-}
-
-/** The --stats summary. */
-function writeStats(filter: SeenSet, dedupe: LineDeduper, bytes: number, seconds: number): void {
-  const read = dedupe.linesRead;
-  const printed = dedupe.linesPrinted;
-  const { bits, bitsSet, text } = shape(filter);
-  const rows: [string, string][] = [
-    ['lines read', count(read)],
-    ['emitted', count(printed)],
-    ['skipped', count(read - printed)],
-    ['bits', text],
-    ['fill ratio', (bitsSet / bits).toFixed(4)],
-    ['false-positive rate now', filter.currentFalsePositiveRate().toExponential(3)],
-    ['estimated distinct', count(Math.round(filter.estimatedCount()))],
-    ['throughput', `${(bytes / 1e6 / seconds).toFixed(1)} MB/s, ${count(Math.round(read / seconds))} lines/s (${seconds.toFixed(2)} s)`],
-  ];
-  process.stderr.write(rows.map(([k, v]) => `${k.padEnd(24)}${v}\n`).join(''));
-}
-
-/** A one-line progress bar on a terminal's stderr. */
-class Progress {
-  private readonly total: number;
-  private shown = false;
-
-  constructor(inputs: Input[]) {
-    this.total = inputs.every((i) => i.regular) ? inputs.reduce((s, i) => s + i.size, 0) : NaN;
-  }
-
-  update(bytes: number, lines: number): void {
-    const mb = (bytes / 1e6).toFixed(1);
-    let text: string;
-    if (Number.isFinite(this.total) && this.total > 0) {
-      const share = Math.min(1, bytes / this.total);
-      const width = 30;
-      const full = Math.round(share * width);
-      text = `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(share * 100).toFixed(1)}% ${mb} / ${(this.total / 1e6).toFixed(1)} MB, ${count(lines)} lines`;
-    } else {
-      text = `${mb} MB, ${count(lines)} lines`;
-    }
-    process.stderr.write(`\r${text}\x1b[K`);
-    this.shown = true;
-  }
-
-  clear(): void {
-    if (this.shown) process.stderr.write('\r\x1b[K');
-    this.shown = false;
-  }
-}

@@ -1,13 +1,16 @@
 // `bloom info FILE [--json]`: the header fields of a saved filter, its size
 // on disk, and what its fill says: fill ratio, estimated distinct count and
-// current false-positive rate. The whole file is loaded, so its checksum
-// and bit count are verified too; a bad file is a runtime error (exit 1).
+// current false-positive rate. The file is verified (checksum, padding,
+// bit count) in a streaming pass through one 8 MiB buffer, and nothing is
+// loaded: describing a 4 GiB filter takes megabytes, and a corrupt or
+// sparse file that claims gigabytes is refused without allocating them. A
+// bad file is a runtime error (exit 1).
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { HEADER_BYTES, parseHeader } from '../format/filter.js';
-import { loadFileSync, loadScalableFileSync } from '../node/index.js';
 import { CHAIN_VERSION } from '../format/chain.js';
-import { guard, isChainFile, parse, UsageError } from './common.js';
+import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
+import { inspectFileSync, type ChainFileSummary, type FilterFileSummary } from '../node/inspect.js';
+import { compoundRate, memberPlan } from '../scalable/plan.js';
+import { guard, parse, UsageError } from './common.js';
 
 /** The help text of `bloom info`. */
 export const HELP = `Usage: bloom info [--json] FILE
@@ -17,7 +20,8 @@ version, scheme, hashes (k), seed, bits (m), bits set, added count, size on
 disk, fill ratio, estimated distinct count and current false-positive rate.
 An sbbf filter also shows its 256-bit blocks and whether its bits are a
 Parquet bitset (seed 0).
-The file is verified (checksum, bit count) on the way. A ScalableBloomFilter
+The file is verified (checksum, padding, bit count) in a streaming pass,
+without loading it. A ScalableBloomFilter
 chain is described as a whole (its plan and compound rate), then member by
 member.
 
@@ -36,24 +40,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (positionals.length !== 1) throw new UsageError(`info takes exactly one FILE; got ${positionals.length} (try 'bloom info --help')`);
     const path = positionals[0];
-    if (isReadableChain(path)) return describeChain(path, values.json === true);
-    let header;
-    let size: number;
-    let filter;
-    try {
-      const fd = openSync(path, 'r');
-      try {
-        size = fstatSync(fd).size;
-        const prefix = new Uint8Array(Math.min(HEADER_BYTES, size));
-        readSync(fd, prefix, 0, prefix.length, 0);
-        header = parseHeader(prefix, size);
-      } finally {
-        closeSync(fd);
-      }
-      filter = loadFileSync(path);
-    } catch (error) {
-      throw new Error(`cannot read ${path}: ${(error as Error).message}`);
-    }
+    const summary = inspect(path);
+    if (summary.kind === 'chain') return describeChain(path, summary, values.json === true);
+    const { header, size } = summary;
     const info = {
       file: path,
       version: header.version,
@@ -65,8 +54,8 @@ export async function run(argv: string[]): Promise<number> {
       addedCount: header.addedCount,
       sizeOnDisk: size,
       fillRatio: header.bitsSet / header.bits,
-      estimatedCount: filter.estimatedCount(),
-      currentFalsePositiveRate: filter.currentFalsePositiveRate(),
+      estimatedCount: estimatedCountOf(header.bits, header.hashes, header.bitsSet),
+      currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet, header.scheme),
       ...sbbfFields(header.scheme, header.bits, header.seed),
     };
     if (values.json) {
@@ -102,50 +91,48 @@ function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: numb
   return scheme === 'sbbf' ? { blocks: bits / 256, parquetCompatible: seed === 0n } : {};
 }
 
-function isReadableChain(path: string): boolean {
+/** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
+function inspect(path: string): FilterFileSummary | ChainFileSummary {
   try {
-    return isChainFile(path);
+    return inspectFileSync(path);
   } catch (error) {
     throw new Error(`cannot read ${path}: ${(error as Error).message}`);
   }
 }
 
 /** Prints a chain file: its plan, its totals, then one row per member. */
-function describeChain(path: string, json: boolean): number {
-  let chain;
-  let size: number;
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      size = fstatSync(fd).size;
-    } finally {
-      closeSync(fd);
-    }
-    chain = loadScalableFileSync(path);
-  } catch (error) {
-    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  const members = chain.filters;
+function describeChain(path: string, chain: ChainFileSummary, json: boolean): number {
+  const { plan, size } = chain;
+  const members = chain.members.map(({ header, capacity }, i) => ({
+    bits: header.bits,
+    hashes: header.hashes,
+    capacity,
+    falsePositiveRate: memberPlan(plan, i).falsePositiveRate,
+    addedCount: header.addedCount,
+    bitsSet: header.bitsSet,
+    fill: header.bitsSet / header.bits,
+  }));
+  const rates = members.map((f) => ({ currentFalsePositiveRate: () => currentFalsePositiveRateOf(f.bits, f.hashes, f.bitsSet, plan.scheme) }));
   const bits = members.reduce((sum, f) => sum + f.bits, 0);
   const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
   const info = {
     file: path,
     kind: 'scalable chain',
     chainVersion: CHAIN_VERSION,
-    scheme: chain.scheme,
-    seed: chain.seed.toString(),
-    initialCapacity: chain.initialCapacity,
-    falsePositiveRate: chain.falsePositiveRate,
-    growth: chain.growth,
-    tightening: chain.tightening,
+    scheme: plan.scheme,
+    seed: plan.seed.toString(),
+    initialCapacity: plan.initialCapacity,
+    falsePositiveRate: plan.falsePositiveRate,
+    growth: plan.growth,
+    tightening: plan.tightening,
     filterCount: members.length,
     bits,
     bitsSet,
-    addedCount: chain.addedCount(),
+    addedCount: members.reduce((sum, f) => sum + f.addedCount, 0),
     sizeOnDisk: size,
     fillRatio: bitsSet / bits,
-    estimatedCount: chain.estimatedCount(),
-    currentFalsePositiveRate: chain.currentFalsePositiveRate(),
+    estimatedCount: members.reduce((sum, f) => sum + estimatedCountOf(f.bits, f.hashes, f.bitsSet), 0),
+    currentFalsePositiveRate: compoundRate(rates),
     filters: members.map((f) => ({ ...f })),
   };
   if (json) {

@@ -8,7 +8,8 @@ import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
 import { BloomTypeError } from '../errors.js';
 import {
-  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
+  type FileHeader,
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
@@ -52,9 +53,9 @@ export class BloomFilter {
     this.engine = new Engine(params);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
+  /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -86,7 +87,12 @@ export class BloomFilter {
    * batch chunk. Used by ScalableBloomFilter's batches. @internal
    */
   hasDigestPairs(pairs: Uint32Array): Uint8Array {
-    return this.engine.hasDigests(pairs);
+    return this.engine.digests(pairs, 1);
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked). @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.digests(pairs, 0);
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
@@ -148,7 +154,8 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.engine.addedCount();
+    // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
+    return Math.min(this.engine.addedCount(), MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -171,12 +178,13 @@ export class BloomFilter {
 
   /**
    * Adds every item of `other` in place: the bits become the OR of both.
-   * addedCount becomes the sum of both (an upper bound: shared items count twice).
+   * addedCount becomes the sum of both (an upper bound: shared items count twice),
+   * saturated at 2^53 - 1.
    * Throws BloomMismatchError naming what differs when bits, hashes, scheme or seed do.
    */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
-    this.combine(other, 'union', this.addedCount() + other.addedCount());
+    this.combine(other, 'union', saturatedSum(this.addedCount(), other.addedCount()));
     return this;
   }
 

@@ -23,28 +23,28 @@ function checkRate(parameter: string, value: unknown): number {
 }
 
 /** Bits for n items at false-positive rate p: ceil(-n ln p / (ln 2)^2). */
-export function optimalBits(expectedItems: number, falsePositiveRate: number): number {
-  const n = checkCount('expectedItems', expectedItems);
+export function optimalBits(capacity: number, falsePositiveRate: number): number {
+  const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   return Math.ceil((-n * Math.log(p)) / (Math.LN2 * Math.LN2));
 }
 
 /** Hashes that minimise the false-positive rate: max(1, round((m/n) ln 2)), at most 64. */
-export function optimalHashes(bits: number, expectedItems: number): number {
+export function optimalHashes(bits: number, capacity: number): number {
   const m = checkCount('bits', bits);
-  const n = checkCount('expectedItems', expectedItems);
+  const n = checkCount('capacity', capacity);
   return Math.min(MAX_HASHES, Math.max(1, Math.round((m / n) * Math.LN2)));
 }
 
 /** Expected false-positive rate after n items: (1 - e^(-kn/m))^k. */
-export function falsePositiveRate(bits: number, expectedItems: number, hashes: number): number {
+export function falsePositiveRate(bits: number, capacity: number, hashes: number): number {
   const m = checkCount('bits', bits);
   const k = checkCount('hashes', hashes);
-  if (typeof expectedItems !== 'number') throw new BloomTypeError('expectedItems', expectedItems, 'a non-negative integer');
-  if (!Number.isSafeInteger(expectedItems) || expectedItems < 0) {
-    throw new BloomRangeError('expectedItems', expectedItems, 'a non-negative integer');
+  if (typeof capacity !== 'number') throw new BloomTypeError('capacity', capacity, 'a non-negative integer');
+  if (!Number.isSafeInteger(capacity) || capacity < 0) {
+    throw new BloomRangeError('capacity', capacity, 'a non-negative integer');
   }
-  return Math.pow(1 - Math.exp((-k * expectedItems) / m), k);
+  return Math.pow(1 - Math.exp((-k * capacity) / m), k);
 }
 
 /**
@@ -52,8 +52,8 @@ export function falsePositiveRate(bits: number, expectedItems: number, hashes: n
  * n log2(1/p) / ln 2 = 1.44 n log2(1/p): no filter with these guarantees
  * can be smaller (seed 003). A real value, not rounded.
  */
-export function minimumBits(expectedItems: number, falsePositiveRate: number): number {
-  const n = checkCount('expectedItems', expectedItems);
+export function minimumBits(capacity: number, falsePositiveRate: number): number {
+  const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   return (n * Math.log2(1 / p)) / Math.LN2;
 }
@@ -68,13 +68,13 @@ export function minimumBits(expectedItems: number, falsePositiveRate: number): n
  * (Putze, Sanders and Singler 2007, section 3, with one bit per word as in
  * Parquet's BloomFilter.md).
  */
-export function sbbfFalsePositiveRate(bits: number, expectedItems: number): number {
+export function sbbfFalsePositiveRate(bits: number, capacity: number): number {
   const m = checkCount('bits', bits);
   if (m % SBBF_BLOCK_BITS !== 0) throw new BloomRangeError('bits', bits, `a multiple of ${SBBF_BLOCK_BITS}`);
-  if (typeof expectedItems !== 'number') throw new BloomTypeError('expectedItems', expectedItems, 'a non-negative number');
-  if (!(expectedItems >= 0)) throw new BloomRangeError('expectedItems', expectedItems, 'a non-negative number');
-  if (expectedItems === Infinity) return 1;
-  return blockedRate(expectedItems / (m / SBBF_BLOCK_BITS));
+  if (typeof capacity !== 'number') throw new BloomTypeError('capacity', capacity, 'a non-negative number');
+  if (!(capacity >= 0)) throw new BloomRangeError('capacity', capacity, 'a non-negative number');
+  if (capacity === Infinity) return 1;
+  return blockedRate(capacity / (m / SBBF_BLOCK_BITS));
 }
 
 /** The chance an absent item hits 8 set bits in one block of i items: (1 - (31/32)^i)^8. */
@@ -113,8 +113,8 @@ function blockedRate(lambda: number): number {
  * -8 / ln(1 - p^(1/8)) bits per item (BloomFilter.md, "Build a Bloom
  * filter") and bisects on the block count, the rate falling as blocks grow.
  */
-export function sbbfOptimalBits(expectedItems: number, falsePositiveRate: number): number {
-  const n = checkCount('expectedItems', expectedItems);
+export function sbbfOptimalBits(capacity: number, falsePositiveRate: number): number {
+  const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   const rateAt = (blocks: number) => blockedRate(n / blocks);
   let high = Math.max(1, Math.ceil((-SBBF_HASHES / Math.log1p(-Math.pow(p, 1 / SBBF_HASHES)) * n) / SBBF_BLOCK_BITS));
@@ -133,10 +133,10 @@ export function sbbfOptimalBits(expectedItems: number, falsePositiveRate: number
  * sbbfOptimalBits(n, p) and k = 8; otherwise m = optimalBits(n, p) and
  * k = optimalHashes(m, n), at most m. Not yet checked against any limit.
  */
-export function schemeSize(expectedItems: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
-  if (scheme === 'sbbf') return { bits: sbbfOptimalBits(expectedItems, rate), hashes: SBBF_HASHES };
-  const bits = optimalBits(expectedItems, rate);
-  return { bits, hashes: Math.min(bits, optimalHashes(bits, expectedItems)) };
+export function schemeSize(capacity: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
+  if (scheme === 'sbbf') return { bits: sbbfOptimalBits(capacity, rate), hashes: SBBF_HASHES };
+  const bits = optimalBits(capacity, rate);
+  return { bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
 }
 
 /**
@@ -144,13 +144,13 @@ export function schemeSize(expectedItems: number, rate: number, scheme: Scheme):
  * `maxBits`.
  */
 export function capacityParams(
-  expectedItems: number, rate: number, maxBits: number, scheme: Scheme = 'xxh64',
+  capacity: number, rate: number, maxBits: number, scheme: Scheme = 'xxh64',
 ): { bits: number; hashes: number } {
-  const { bits, hashes } = schemeSize(expectedItems, rate, scheme);
+  const { bits, hashes } = schemeSize(capacity, rate, scheme);
   if (bits > maxBits) {
     throw new BloomRangeError(
-      'expectedItems',
-      expectedItems,
+      'capacity',
+      capacity,
       `small enough that ${bits} bits (needed at falsePositiveRate ${rate}) stay within ${maxBits}`,
     );
   }

@@ -9,12 +9,15 @@
 // Decoding checks the whole header and every member's header against the
 // chain's plan, and the total length, before any member is allocated; then
 // each member is loaded by fromBytes (checksum, padding, bitsSet). What gets
-// allocated is never more than the input's own length.
+// allocated is the members' payloads, which the input's own length holds,
+// plus one wasm instance per member; MAX_FILTER_COUNT bounds those.
+// The checks are split into the chain header and one member header at a
+// time, so that src/node can run them on a file it streams.
 
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
-import { HEADER_BYTES, parseHeader, payloadLength } from './filter.js';
+import { HEADER_BYTES, parseHeader, payloadLength, type FileHeader } from './filter.js';
 import { MAX_BITS, SCHEMES } from '../filter/options.js';
-import { checkScalableOptions, memberPlan, type ScalablePlan } from '../scalable/plan.js';
+import { checkScalableOptions, MAX_FILTER_COUNT, memberPlan, type ScalablePlan } from '../scalable/plan.js';
 
 /** The four magic bytes of a chain: ASCII "BLMC" (a single filter's are "BLMW"). */
 export const CHAIN_MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x43);
@@ -91,40 +94,54 @@ export interface DecodedChain<F> {
   counts: number[];
 }
 
+/** A checked chain header. */
+export interface ChainHeader {
+  plan: ScalablePlan;
+  schemeId: number;
+  filterCount: number;
+}
+
+/** Member i of a chain whose header has been checked: where it lies, its header, and its capacity. */
+export interface MemberSpan {
+  /** Byte offset of the member's first byte. */
+  start: number;
+  /** The member's bytes: its header and payload. */
+  length: number;
+  header: FileHeader;
+  capacity: number;
+}
+
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
 /** Re-raises a member's format error with the member's field path and the chain's byte offset. */
-function inMember(error: unknown, i: number, start: number): unknown {
+export function inMember(error: unknown, i: number, start: number): unknown {
   if (!(error instanceof BloomFormatError)) return error;
   const problem = error.message.replace(/^invalid bloomwasm filter data: .*? at byte \d+: /, '');
   return new BloomFormatError(`filters[${i}].${error.field}`, start + error.offset, problem);
 }
 
 /**
- * Reads a chain written by encodeChain. Every fault throws BloomFormatError
- * naming the field (`filterCount`, or `filters[2].checksum` inside a member)
- * and its byte offset in `bytes`.
+ * Decodes and checks the 64-byte chain header: the fields in file order, the
+ * header checksum (computed by `xxh64`), the plan (as the constructor checks it), and filterCount
+ * against MAX_FILTER_COUNT and against what `totalLength` bytes can hold.
+ * `prefix` holds the input's first bytes (at least min(64, totalLength)).
+ * Allocates nothing sized by the header.
  */
-export function decodeChain<F extends ChainMember>(
-  bytes: Uint8Array,
-  load: (member: Uint8Array) => F,
-  xxh64: Checksum,
-): DecodedChain<F> {
-  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64: Checksum): ChainHeader {
   const at = CHAIN_FIELD_OFFSETS;
-  const total = bytes.length;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, Math.min(total, CHAIN_HEADER_BYTES));
+  const available = Math.min(prefix.length, totalLength, CHAIN_HEADER_BYTES);
+  const view = new DataView(prefix.buffer, prefix.byteOffset, available);
   const need = (field: keyof typeof at, size: number): number => {
-    if (at[field] + size > total) {
-      throw new BloomFormatError(field, at[field], `truncated: the ${size}-byte field needs the input to reach byte ${at[field] + size}, but it ends at byte ${total}`);
+    if (at[field] + size > available) {
+      throw new BloomFormatError(field, at[field], `truncated: the ${size}-byte field needs the input to reach byte ${at[field] + size}, but it ends at byte ${totalLength}`);
     }
     return at[field];
   };
 
   need('magic', 4);
-  const magic = bytes.subarray(0, 4);
+  const magic = prefix.subarray(0, 4);
   if (!CHAIN_MAGIC.every((b, i) => magic[i] === b)) {
     const single = hex(magic) === '42 4c 4d 57' ? ' (this is a single filter, "BLMW": load it with BloomFilter.fromBytes)' : '';
     throw new BloomFormatError('magic', 0, `not a bloomwasm chain: it must start with ${hex(CHAIN_MAGIC)} ("BLMC"); got ${hex(magic)}${single}`);
@@ -149,7 +166,7 @@ export function decodeChain<F extends ChainMember>(
     throw new BloomFormatError('reserved2', at.reserved2, `must be 0; got ${view.getUint32(at.reserved2, true)}`);
   }
   const stored = view.getBigUint64(need('checksum', 8), true);
-  const actual = xxh64(bytes.subarray(0, at.checksum));
+  const actual = xxh64(prefix.subarray(0, at.checksum));
   if (stored !== actual) {
     throw new BloomFormatError('checksum', at.checksum, `XXH64 of the chain header is 0x${actual.toString(16).padStart(16, '0')}, but the input says 0x${stored.toString(16).padStart(16, '0')}: the data is corrupt`);
   }
@@ -167,71 +184,104 @@ export function decodeChain<F extends ChainMember>(
     throw new BloomFormatError(field, at[field], error.message);
   }
 
-  // Every member's place and size from the plan, before anything is read
-  // from it; a count the input cannot hold stops at once.
-  const maxCount = Math.floor((total - CHAIN_HEADER_BYTES) / MIN_MEMBER_BYTES);
-  if (filterCount < 1 || filterCount > maxCount) {
-    throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${Math.max(1, maxCount)}] for a ${total}-byte input (each member takes at least ${MIN_MEMBER_BYTES} bytes); got ${filterCount}`);
+  // A count above the bound, or above what the input can hold, stops here,
+  // before a single member header is read.
+  if (filterCount < 1 || filterCount > MAX_FILTER_COUNT) {
+    throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${MAX_FILTER_COUNT}] (a chain has at most ${MAX_FILTER_COUNT} members); got ${filterCount}`);
   }
-  const starts: number[] = [];
-  const capacities: number[] = [];
+  const maxCount = Math.floor((totalLength - CHAIN_HEADER_BYTES) / MIN_MEMBER_BYTES);
+  if (filterCount > maxCount) {
+    throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${Math.max(1, maxCount)}] for a ${totalLength}-byte input (each member takes at least ${MIN_MEMBER_BYTES} bytes); got ${filterCount}`);
+  }
+  return { plan, schemeId, filterCount };
+}
+
+/**
+ * Checks member i's header, which starts at byte `start` of a `totalLength`
+ * input (`prefix` holds its first min(56, what is left) bytes): field by
+ * field as for a single filter, then its m, k, scheme and seed against the
+ * plan, its length against the input, and its addedCount against its
+ * capacity. Errors name the member's field (`filters[2].bits`) and the
+ * absolute offset. Allocates nothing sized by the header.
+ */
+export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Array, start: number, totalLength: number): MemberSpan {
+  let member;
+  try {
+    member = memberPlan(chain.plan, i);
+  } catch (error) {
+    if (!(error instanceof BloomRangeError)) throw error;
+    throw new BloomFormatError('filterCount', CHAIN_FIELD_OFFSETS.filterCount, `${chain.filterCount} members: member ${i} cannot exist (${error.message})`);
+  }
+  if (start + HEADER_BYTES > totalLength) {
+    throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i}'s ${HEADER_BYTES}-byte header needs the input to reach byte ${start + HEADER_BYTES}, but it ends at byte ${totalLength}`);
+  }
+  // Checked against its own claimed length first, so each field is judged on its own.
+  const claimed = new DataView(prefix.buffer, prefix.byteOffset, HEADER_BYTES).getBigUint64(16, true);
+  const ownLength = claimed >= 1n && claimed <= BigInt(MAX_BITS) ? HEADER_BYTES + payloadLength(Number(claimed)) : HEADER_BYTES;
+  let header: FileHeader;
+  try {
+    header = parseHeader(prefix.subarray(0, HEADER_BYTES), ownLength);
+  } catch (error) {
+    throw inMember(error, i, start);
+  }
+  const expect = (field: string, offset: number, got: unknown, want: unknown): void => {
+    if (got !== want) throw new BloomFormatError(`filters[${i}].${field}`, start + offset, `must be ${String(want)} for member ${i} of this chain; got ${String(got)}`);
+  };
+  expect('bits', 16, header.bits, member.bits);
+  expect('hashes', 7, header.hashes, member.hashes);
+  expect('scheme', 6, header.schemeId, chain.schemeId);
+  expect('seed', 8, header.seed, chain.plan.seed);
+  const length = HEADER_BYTES + header.payloadLength;
+  if (start + length > totalLength) {
+    throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i} (${member.bits} bits) needs ${length} bytes, to byte ${start + length}, but the input ends at byte ${totalLength}`);
+  }
+  // Only the newest member is still filling: the older ones were full when the next began.
+  const last = i === chain.filterCount - 1;
+  if (last ? header.addedCount > member.capacity : header.addedCount !== member.capacity) {
+    throw new BloomFormatError(`filters[${i}].addedCount`, start + 32, `must be ${last ? `at most ${member.capacity}` : member.capacity} (member ${i}'s capacity${last ? '' : ': only the newest member is not full'}); got ${header.addedCount}`);
+  }
+  return { start, length, header, capacity: member.capacity };
+}
+
+/** Refuses bytes after the last member, which ends at `end`. */
+export function checkChainEnd(end: number, totalLength: number): void {
+  if (end !== totalLength) {
+    throw new BloomFormatError('filters', end, `${totalLength - end} unexpected bytes after the last member, which ends at byte ${end}`);
+  }
+}
+
+/**
+ * Reads a chain written by encodeChain. Every fault throws BloomFormatError
+ * naming the field (`filterCount`, or `filters[2].checksum` inside a member)
+ * and its byte offset in `bytes`. All the headers and the length are checked
+ * before `load` is called on any member.
+ */
+export function decodeChain<F extends ChainMember>(
+  bytes: Uint8Array,
+  load: (member: Uint8Array) => F,
+  xxh64: Checksum,
+): DecodedChain<F> {
+  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+  const total = bytes.length;
+  const chain = parseChainHeader(bytes, total, xxh64);
+  const spans: MemberSpan[] = [];
   let start = CHAIN_HEADER_BYTES;
-  for (let i = 0; i < filterCount; i++) {
-    let member;
-    try {
-      member = memberPlan(plan, i);
-    } catch (error) {
-      if (!(error instanceof BloomRangeError)) throw error;
-      throw new BloomFormatError('filterCount', at.filterCount, `${filterCount} members: member ${i} cannot exist (${error.message})`);
-    }
-    // The member's own header, checked field by field against its own
-    // claimed length, then against the plan; only then its place in the input.
-    if (start + HEADER_BYTES > total) {
-      throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i}'s ${HEADER_BYTES}-byte header needs the input to reach byte ${start + HEADER_BYTES}, but it ends at byte ${total}`);
-    }
-    const prefix = bytes.subarray(start, start + HEADER_BYTES);
-    const claimed = new DataView(prefix.buffer, prefix.byteOffset, HEADER_BYTES).getBigUint64(16, true);
-    const ownLength = claimed >= 1n && claimed <= BigInt(MAX_BITS) ? HEADER_BYTES + payloadLength(Number(claimed)) : HEADER_BYTES;
-    let header;
-    try {
-      header = parseHeader(prefix, ownLength);
-    } catch (error) {
-      throw inMember(error, i, start);
-    }
-    const expect = (field: string, offset: number, got: unknown, want: unknown): void => {
-      if (got !== want) throw new BloomFormatError(`filters[${i}].${field}`, start + offset, `must be ${String(want)} for member ${i} of this chain; got ${String(got)}`);
-    };
-    expect('bits', 16, header.bits, member.bits);
-    expect('hashes', 7, header.hashes, member.hashes);
-    expect('scheme', 6, header.schemeId, schemeId);
-    expect('seed', 8, header.seed, seed);
-    const length = HEADER_BYTES + header.payloadLength;
-    if (start + length > total) {
-      throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i} (${member.bits} bits) needs ${length} bytes, to byte ${start + length}, but the input ends at byte ${total}`);
-    }
-    // Only the newest member is still filling: the older ones were full when the next began.
-    const last = i === filterCount - 1;
-    if (last ? header.addedCount > member.capacity : header.addedCount !== member.capacity) {
-      throw new BloomFormatError(`filters[${i}].addedCount`, start + 32, `must be ${last ? `at most ${member.capacity}` : member.capacity} (member ${i}'s capacity${last ? '' : ': only the newest member is not full'}); got ${header.addedCount}`);
-    }
-    starts.push(start);
-    capacities.push(member.capacity);
-    start += length;
+  for (let i = 0; i < chain.filterCount; i++) {
+    const span = checkMemberHeader(chain, i, bytes.subarray(start, start + HEADER_BYTES), start, total);
+    spans.push(span);
+    start += span.length;
   }
-  if (start !== total) {
-    throw new BloomFormatError('filters', start, `${total - start} unexpected bytes after the last member, which ends at byte ${start}`);
-  }
+  checkChainEnd(start, total);
 
   const members: F[] = [];
   const counts: number[] = [];
-  for (let i = 0; i < filterCount; i++) {
-    const end = i + 1 < filterCount ? starts[i + 1] : total;
+  spans.forEach((span, i) => {
     try {
-      members.push(load(bytes.subarray(starts[i], end)));
+      members.push(load(bytes.subarray(span.start, span.start + span.length)));
     } catch (error) {
-      throw inMember(error, i, starts[i]);
+      throw inMember(error, i, span.start);
     }
     counts.push(members[i].addedCount());
-  }
-  return { plan, members, counts };
+  });
+  return { plan: chain.plan, members, counts };
 }

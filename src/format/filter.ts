@@ -22,8 +22,8 @@ interface KnownMagic {
   name: string;
   /** What the file holds, for messages: "filter", "counting filter", "chain". */
   label: string;
-  /** The function that reads it, for messages. */
-  reader: string;
+  /** What a reader of another kind says when handed this kind's file. */
+  hint: string;
 }
 
 /**
@@ -43,13 +43,17 @@ export interface FileKind extends KnownMagic {
 
 /** The plain filter's kind. */
 export const BITS_KIND: FileKind = {
-  magic: MAGIC, name: 'BLMW', label: 'filter', reader: 'BloomFilter.fromBytes', version: FORMAT_VERSION, width: 1, ones: 'bits set',
+  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes',
+  version: FORMAT_VERSION, width: 1, ones: 'bits set',
 };
 
 /** The magics a reader recognises, to name the right reader when it is handed another kind's file. */
 const KNOWN: KnownMagic[] = [
   BITS_KIND,
-  { magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain', reader: 'ScalableBloomFilter.fromBytes' },
+  {
+    magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain',
+    hint: 'this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile',
+  },
 ];
 
 /** Registers another kind (src/format/counting.ts), so that a wrong-kind file is named in errors. */
@@ -94,6 +98,19 @@ export interface FileHeader {
 /** The fields a writer supplies. */
 export type HeaderFields = Omit<FileHeader, 'version' | 'payloadLength' | 'checksum'>;
 
+/**
+ * The largest addedCount a file holds: 2^53 - 1, the largest integer a JS
+ * number keeps exact. Counts saturate there (union sums two counts, so 53
+ * self-unions of a one-item filter would pass it), and so every count a
+ * filter reports is one that toBytes writes and fromBytes reads back.
+ */
+export const MAX_ADDED_COUNT = Number.MAX_SAFE_INTEGER;
+
+/** a + b, saturated at MAX_ADDED_COUNT: the addedCount of a union. */
+export function saturatedSum(a: number, b: number): number {
+  return Math.min(a + b, MAX_ADDED_COUNT);
+}
+
 /** Payload bytes for m positions of `width` bits each: ceil(m * width / 8). */
 export function payloadLength(bits: number, width = 1): number {
   return Math.ceil((bits * width) / 8);
@@ -113,7 +130,7 @@ export function encodeHeader(fields: HeaderFields, kind: FileKind = BITS_KIND): 
   view.setBigUint64(FIELD_OFFSETS.seed, fields.seed, true);
   view.setBigUint64(FIELD_OFFSETS.bits, BigInt(fields.bits), true);
   view.setBigUint64(FIELD_OFFSETS.bitsSet, BigInt(fields.bitsSet), true);
-  view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(fields.addedCount), true);
+  view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(Math.min(fields.addedCount, MAX_ADDED_COUNT)), true);
   view.setBigUint64(FIELD_OFFSETS.payloadLength, BigInt(payloadLength(fields.bits, kind.width)), true);
   return out;
 }
@@ -156,7 +173,7 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
   const magic = prefix.subarray(0, 4);
   if (!kind.magic.every((b, i) => magic[i] === b)) {
     const other = KNOWN.find((k) => k.magic.every((b, i) => magic[i] === b));
-    const hint = other ? ` (this is a ${other.label} file, "${other.name}": read it with ${other.reader})` : '';
+    const hint = other ? ` (${other.hint})` : '';
     throw new BloomFormatError('magic', 0, `not a bloomwasm ${kind.label}: the file must start with ${hex(kind.magic)} ("${kind.name}"); got ${hex(magic)}${hint}`);
   }
   const version = view.getUint16(need('version', 2), true);
@@ -188,7 +205,7 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
     throw new BloomFormatError('bits', FIELD_OFFSETS.bits, `must be a multiple of ${SBBF_BLOCK_BITS} under sbbf (whole blocks); got ${bits}`);
   }
   const bitsSet = u64('bitsSet', 0, bits, `an integer in [0, bits = ${bits}]`);
-  const addedCount = u64('addedCount', 0, Number.MAX_SAFE_INTEGER, `an integer in [0, 2^53 - 1]`);
+  const addedCount = u64('addedCount', 0, MAX_ADDED_COUNT, `an integer in [0, 2^53 - 1]`);
   const expected = payloadLength(bits, kind.width);
   const payload = u64('payloadLength', expected, expected, `ceil(bits${kind.width === 1 ? '' : ' * ' + kind.width} / 8) = ${expected}`);
   const checksum = view.getBigUint64(need('checksum', 8), true);

@@ -2,7 +2,8 @@
 // the package ships) and a view of its bits. esbuild bundles this file with
 // the library into dist/playground/playground.js; `bloom serve` serves it.
 
-import { BloomFilter, falsePositiveRate, type Scheme } from '../index.js';
+import { BloomFilter, type Scheme } from '../index.js';
+import { describeBit, drawBlocks, formShape, theoryRate } from './blocks.js';
 
 /** The most grid cells drawn; above this, one cell stands for several bits. */
 const MAX_CELLS = 4096;
@@ -152,6 +153,17 @@ function reset(filter: BloomFilter, plannedItems: number | null, plannedRate: nu
 
 function buildGrid(): void {
   const m = state.filter.bits;
+  if (state.filter.scheme === 'sbbf') {
+    const picture = drawBlocks(ui.grid, m, MAX_CELLS, (x) => fmt.format(x));
+    if (picture !== null) {
+      ui.grid.style.setProperty('--cell', picture.bitsPerCell === 1 ? '9px' : '14px');
+      state.cells = picture.cells;
+      state.bitsPerCell = picture.bitsPerCell;
+      ui.gridCaption.textContent = picture.caption;
+      return;
+    }
+  }
+  ui.grid.classList.remove('blocks', 'block-cells');
   const perCell = Math.ceil(m / MAX_CELLS);
   const count = Math.ceil(m / perCell);
   state.bitsPerCell = perCell;
@@ -193,7 +205,8 @@ function render(): void {
     const last = Math.min(m, first + perCell);
     let ones = 0;
     for (let p = first; p < last; p++) ones += (bytes[p >> 3] >> (p & 7)) & 1;
-    const title = perCell === 1 ? `bit ${first}: ${ones}` : `bits ${first}–${last - 1}: ${ones} of ${last - first} are 1`;
+    const where = filter.scheme === 'sbbf' && perCell === 1 ? ` (${describeBit(first)})` : '';
+    const title = perCell === 1 ? `bit ${first}${where}: ${ones}` : `bits ${first}–${last - 1}: ${ones} of ${last - first} are 1`;
     if (perCell === 1) {
       cell.classList.toggle('on', ones === 1);
     } else {
@@ -252,7 +265,7 @@ function renderChart(): void {
   // (or the n at which k is optimal for this m: n = m ln 2 / k).
   const reach = state.plannedItems ?? Math.max(1, Math.round((m * Math.LN2) / k));
   const xMax = Math.max(10, Math.ceil(Math.max(n * 1.1, reach) / 10) * 10);
-  const theoryAtEnd = falsePositiveRate(m, xMax, k);
+  const theoryAtEnd = theoryRate(filter, xMax);
   const yMax = Math.min(1, Math.max(0.01, theoryAtEnd, ...points.map((p) => p.rate)) * 1.1);
   const px = (v: number) => left + (v / xMax) * (W - left - right);
   const py = (v: number) => H - bottom - (v / yMax) * (H - top - bottom);
@@ -334,7 +347,7 @@ function renderChart(): void {
 
   const last = points[points.length - 1];
   ui.chartSummary.textContent =
-    `After ${fmt.format(last.n)} item${last.n === 1 ? '' : 's'}: measured ${fmtRate(last.rate)}, theory ${fmtRate(falsePositiveRate(m, last.n, k))}.`;
+    `After ${fmt.format(last.n)} item${last.n === 1 ? '' : 's'}: measured ${fmtRate(last.rate)}, theory ${fmtRate(theoryRate(filter, last.n))}.`;
 }
 
 /** Checks PROBES items that were never added and records the share answered MAYBE. */
@@ -545,7 +558,14 @@ function step(): void {
 }
 
 ui.paramsForm.addEventListener('change', (e) => {
-  if ((e.target as HTMLElement).getAttribute('name') === 'mode') showMode();
+  const name = (e.target as HTMLElement).getAttribute('name');
+  if (name === 'mode') showMode();
+  if (name === 'scheme') {
+    // sbbf takes k = 8 and whole 256-bit blocks: the m/k fields follow.
+    const shape = formShape(ui.scheme.value as Scheme, Number(ui.bits.value), Number(ui.hashes.value));
+    ui.bits.value = String(shape.bits);
+    ui.hashes.value = String(shape.hashes);
+  }
 });
 ui.paramsForm.addEventListener('submit', (e) => {
   e.preventDefault();

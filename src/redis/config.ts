@@ -65,11 +65,13 @@ export function configFor(sizing: Sizing, options: ReserveOptions): Config {
   let hashes: number;
   let capacity: number | null = null;
   let falsePositiveRate: number | null = null;
+  // sbbf shards hold whole 256-bit blocks, and are sized by the blocked formula.
+  const blocked = options.scheme === 'sbbf';
   if ('capacity' in sizing) {
     capacity = checkInteger('capacity', sizing.capacity, 1, Number.MAX_SAFE_INTEGER);
     falsePositiveRate = sizing.falsePositiveRate;
     if (typeof falsePositiveRate !== 'number') throw new BloomTypeError('falsePositiveRate', falsePositiveRate, 'a number in (0, 1)');
-    ({ bits: total, hashes } = capacityParams(capacity, falsePositiveRate, MAX_SHARDS * MAX_SHARD_BITS));
+    ({ bits: total, hashes } = capacityParams(capacity, falsePositiveRate, MAX_SHARDS * MAX_SHARD_BITS, blocked ? 'sbbf' : 'xxh64'));
   } else if ('bits' in sizing) {
     total = checkInteger('bits', sizing.bits, 1, MAX_SHARDS * MAX_SHARD_BITS);
     hashes = checkInteger('hashes', sizing.hashes, 1, MAX_HASHES);
@@ -86,7 +88,8 @@ export function configFor(sizing: Sizing, options: ReserveOptions): Config {
     }
     shards = options.shards;
   }
-  const shardBits = Math.ceil(total / shards);
+  const unit = blocked ? 256 : 1;
+  const shardBits = Math.ceil(total / shards / unit) * unit;
   const params = checkParams(shardBits, hashes, { scheme: options.scheme, seed: options.seed });
   return { shardBits, hashes, scheme: params.scheme, seed: params.seed, shards, capacity, falsePositiveRate };
 }

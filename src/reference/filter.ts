@@ -3,7 +3,9 @@
 
 import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';
-import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
+import {
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
+} from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
   type FilterOptions, type Scheme,
@@ -44,9 +46,9 @@ export class BloomFilter {
     this.array = new BitArray(this.bits);
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_BITS, schemeOption(options));
+  /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
     return new BloomFilter(bits, hashes, options);
   }
 
@@ -85,6 +87,16 @@ export class BloomFilter {
     for (let i = 0; i < flags.length; i++) {
       const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
       flags[i] = probeHash(this, h).every((p) => this.array.get(p)) ? 1 : 0;
+    }
+    return flags;
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs under this filter's seed. @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    const flags = new Uint8Array(pairs.length >> 1);
+    for (let i = 0; i < flags.length; i++) {
+      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
+      flags[i] = this.setAll(probeHash(this, h)) ? 1 : 0;
     }
     return flags;
   }
@@ -137,7 +149,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return this.newAddCount;
+    return Math.min(this.newAddCount, MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -159,12 +171,12 @@ export class BloomFilter {
     return copy;
   }
 
-  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum. */
+  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum, saturated at 2^53 - 1. */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
     orInto(this.array.bytes, other.array.bytes);
     this.setCount = popcount(this.array.bytes);
-    this.newAddCount += other.newAddCount;
+    this.newAddCount = saturatedSum(this.addedCount(), other.addedCount());
     return this;
   }
 

@@ -1,8 +1,11 @@
-// The reference twin of assembly/lines.ts: the same areas, calls and
-// results, written plainly over the reference BloomFilter. A streamed
-// (long) line is simply collected whole and added at its end.
+// The reference twin of assembly/lines.ts, in filter mode (ReferenceLines)
+// and split mode (ReferenceSplitLines). Filter mode: the same areas,
+// calls and results, written plainly over the reference BloomFilter, one
+// line at a time (the wasm groups of lines decide exactly as this does).
+// A streamed (long) line is collected as byte pieces and added whole at
+// its end.
 
-import type { LinesCore } from '../wasm/lines.js';
+import type { LinesCore, SplitCore } from '../wasm/lines.js';
 
 /** What the line core adds each line's bytes to: a reference BloomFilter, or a ScalableBloomFilter (bloom dedupe's chain). */
 export interface LineSink {
@@ -21,8 +24,8 @@ export class ReferenceLines implements LinesCore {
   private readonly filter: LineSink;
   private readonly invert: boolean;
   private carry = 0;
-  /** The streamed line's bytes so far, or null when not streaming. */
-  private streamed: number[] | null = null;
+  /** The streamed line's pieces so far, or null when not streaming. */
+  private streamed: Uint8Array[] | null = null;
   private pieceLen = 0;
   private streamEnd = 0;
   private lineCount = 0;
@@ -44,17 +47,29 @@ export class ReferenceLines implements LinesCore {
     return print;
   }
 
-  /** The item of the line [start, nl): one \r before the \n is stripped. */
-  private item(start: number, nl: number): Uint8Array {
-    const end = nl > start && this.inputArea[nl - 1] === RETURN ? nl - 1 : nl;
+  /** The item of the line [start, stop), where stop is its \n or the end of the input: one \r before it is stripped. */
+  private item(start: number, stop: number): Uint8Array {
+    const end = stop > start && this.inputArea[stop - 1] === RETURN ? stop - 1 : stop;
     return this.inputArea.slice(start, end);
+  }
+
+  /** The streamed pieces and then `tail`, as one item. */
+  private whole(tail: Uint8Array): Uint8Array {
+    const parts = [...this.streamed!, tail];
+    const item = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      item.set(part, at);
+      at += part.length;
+    }
+    return item;
   }
 
   /** Streams [p, end) as a piece at output offset `out`, holding back a last \r. */
   private feedPiece(p: number, end: number, out: number): void {
     let fed = end;
     if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
-    for (let i = p; i < fed; i++) this.streamed!.push(this.inputArea[i]);
+    this.streamed!.push(this.inputArea.slice(p, fed));
     this.outputArea.set(this.inputArea.subarray(p, fed), out);
     this.pieceLen = fed - p;
     this.keep(fed, end);
@@ -79,8 +94,7 @@ export class ReferenceLines implements LinesCore {
         this.feedPiece(0, end, 0);
         return 0;
       }
-      const tail = this.item(0, nl);
-      const whole = Uint8Array.from([...this.streamed, ...tail]);
+      const whole = this.whole(this.item(0, nl));
       this.streamed = null;
       if (this.decide(whole)) {
         this.outputArea.set(input.subarray(0, nl + 1), out);
@@ -117,7 +131,8 @@ export class ReferenceLines implements LinesCore {
     const wasStreaming = this.streamed !== null;
     if (!wasStreaming && this.carry === 0) return 0;
     const last = this.inputArea.slice(0, this.carry);
-    const item = wasStreaming ? Uint8Array.from([...this.streamed!, ...last]) : last;
+    const tail = this.item(0, this.carry);
+    const item = wasStreaming ? this.whole(tail) : tail;
     this.streamed = null;
     let out = 0;
     const print = this.decide(item);
@@ -142,6 +157,190 @@ export class ReferenceLines implements LinesCore {
   }
 
   /** 1: a streamed line ended and is printed; 2: ended and dropped; 0: neither. */
+  linesStreamEnd(): number {
+    return this.streamEnd;
+  }
+
+  /** Lines read. */
+  linesRead(): number {
+    return this.lineCount;
+  }
+
+  /** Lines printed. */
+  linesPrinted(): number {
+    return this.printedCount;
+  }
+}
+
+/**
+ * The reference twin of assembly/lines.ts in split mode (linesConfigureSplit):
+ * linesProcess packs the complete lines' items, the caller writes one flag
+ * per item (1 = new), and linesEmit compacts the lines to print and carries
+ * or streams the rest. Nothing is hashed here: a chain decides.
+ */
+export class ReferenceSplitLines implements SplitCore {
+  /** Carried bytes of an unfinished line, then the bytes read. */
+  readonly inputArea: Uint8Array;
+  /** The lines to print, then the piece of a streamed line. */
+  readonly outputArea: Uint8Array;
+  private readonly packed: Uint8Array;
+  private readonly offsets: Uint32Array;
+  /** Where each packed item's line starts in the input area (count + 1 entries: the last is the end). */
+  private readonly starts: Uint32Array;
+  private readonly flags: Uint8Array;
+  private readonly invert: boolean;
+  private carry = 0;
+  private streaming = false;
+  private pieceLen = 0;
+  private streamEnd = 0;
+  private lineCount = 0;
+  private printedCount = 0;
+  private itemCount = 0;
+  private splitEnd = 0;
+  private chunkEnd = 0;
+  private finishing = false;
+
+  /** The twin of linesConfigureSplit(size, printSeen). */
+  constructor(size: number, printSeen: boolean) {
+    this.inputArea = new Uint8Array(size);
+    this.outputArea = new Uint8Array(size + 64);
+    this.packed = new Uint8Array(size);
+    this.offsets = new Uint32Array(size + 2);
+    this.starts = new Uint32Array(size + 2);
+    this.flags = new Uint8Array(size + 1);
+    this.invert = printSeen;
+  }
+
+  /** End of the item of the line [start, stop): one \r before stop is stripped. */
+  private itemEnd(start: number, stop: number): number {
+    return stop > start && this.inputArea[stop - 1] === RETURN ? stop - 1 : stop;
+  }
+
+  /** Packs [start, end) as the next item, whose line ends just before `next`. */
+  private pack(start: number, end: number, next: number): void {
+    const at = this.offsets[this.itemCount];
+    this.packed.set(this.inputArea.subarray(start, end), at);
+    this.itemCount++;
+    this.offsets[this.itemCount] = at + end - start;
+    this.starts[this.itemCount] = next;
+  }
+
+  private keep(from: number, end: number): void {
+    this.inputArea.copyWithin(0, from, end);
+    this.carry = end - from;
+  }
+
+  /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
+  private carryRest(p: number, end: number, out: number): void {
+    if (!this.streaming && end - p < this.inputArea.length >> 1) {
+      this.keep(p, end);
+      return;
+    }
+    this.streaming = true;
+    let fed = end;
+    if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
+    this.outputArea.set(this.inputArea.subarray(p, fed), out);
+    this.pieceLen = fed - p;
+    this.keep(fed, end);
+  }
+
+  /** See assembly/lines.ts linesProcess (split mode). */
+  linesProcess(n: number): number {
+    const input = this.inputArea;
+    const end = this.carry + n;
+    let p = 0;
+    this.itemCount = 0;
+    this.offsets[0] = 0;
+    this.starts[0] = 0;
+    this.streamEnd = 0;
+    this.finishing = false;
+    if (this.streaming) {
+      const nl = input.subarray(0, end).indexOf(NEWLINE);
+      if (nl >= 0) {
+        this.pack(0, this.itemEnd(0, nl), nl + 1);
+        this.streamEnd = 3;
+        p = nl + 1;
+      } else {
+        p = end;
+      }
+    }
+    for (;;) {
+      const found = input.subarray(p, end).indexOf(NEWLINE);
+      if (found < 0) break;
+      this.pack(p, this.itemEnd(p, p + found), p + found + 1);
+      p += found + 1;
+    }
+    if (this.streamEnd === 3) this.streaming = false;
+    else if (this.streaming) p = 0;
+    this.splitEnd = p;
+    this.chunkEnd = end;
+    return this.itemCount;
+  }
+
+  /** See assembly/lines.ts linesEmit. */
+  linesEmit(): number {
+    let out = 0;
+    let print = false;
+    this.pieceLen = 0;
+    for (let i = 0; i < this.itemCount; i++) {
+      const start = this.starts[i];
+      const next = this.starts[i + 1];
+      print = (this.flags[i] !== 0) !== this.invert;
+      this.lineCount++;
+      if (print) {
+        this.printedCount++;
+        this.outputArea.set(this.inputArea.subarray(start, next), out);
+        out += next - start;
+      }
+      if (i === 0 && this.streamEnd === 3) this.streamEnd = print ? 1 : 2;
+    }
+    if (this.finishing) {
+      if (print) this.outputArea[out++] = NEWLINE;
+      this.carry = 0;
+      this.finishing = false;
+    } else {
+      this.carryRest(this.splitEnd, this.chunkEnd, out);
+    }
+    this.itemCount = 0;
+    return out;
+  }
+
+  /** See assembly/lines.ts linesFinish (split mode). */
+  linesFinish(): number {
+    this.pieceLen = 0;
+    this.streamEnd = 0;
+    if (!this.streaming && this.carry === 0) return 0;
+    this.itemCount = 0;
+    this.offsets[0] = 0;
+    this.starts[0] = 0;
+    this.pack(0, this.itemEnd(0, this.carry), this.carry);
+    if (this.streaming) this.streamEnd = 3;
+    this.streaming = false;
+    this.finishing = true;
+    return 1;
+  }
+
+  /** The packed items and their offsets. */
+  packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array } {
+    return { bytes: this.packed.subarray(0, this.offsets[count]), offsets: this.offsets.subarray(0, count + 1) };
+  }
+
+  /** The flags area. */
+  itemFlags(count: number): Uint8Array {
+    return this.flags.subarray(0, count);
+  }
+
+  /** Bytes carried at the start of the input area. */
+  linesCarry(): number {
+    return this.carry;
+  }
+
+  /** Bytes of the streamed line's piece after the printed lines. */
+  linesPiece(): number {
+    return this.pieceLen;
+  }
+
+  /** 1: a streamed line ended and is printed; 2: ended and dropped; 3: (before linesEmit) it is item 0; 0: neither. */
   linesStreamEnd(): number {
     return this.streamEnd;
   }

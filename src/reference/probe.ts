@@ -1,4 +1,8 @@
 // The reference twin of assembly/probe.ts: hash values to k positions.
+// assembly/probe.ts also has testEnhancedDouble and testDouble, has() fused
+// with the probe loop so that the first clear bit ends it; they give the
+// answer of testing every position, which is what the reference's has() does,
+// so they have no twin here.
 
 import { splitmix64 } from './hash.js';
 

@@ -69,6 +69,16 @@ export interface ScalableMember {
 /** The largest growth accepted: beyond it the second member already dwarfs any first. */
 export const MAX_GROWTH = 1024;
 
+/**
+ * The most members a chain may have. Each member is one wasm instance
+ * (about 20 KiB and 0.2 ms to create, measured; V8 gives a process only
+ * some 10^4 of them, as each reserves its own guarded address space), and
+ * has() asks every member. Growth 2 reaches MAX_BITS after about 30 members
+ * and growth 1.06 after about 256, so only a growth closer to 1 meets this
+ * bound. It also bounds what a crafted chain file can make a reader create.
+ */
+export const MAX_FILTER_COUNT = 256;
+
 function checkNumber(parameter: string, value: unknown, ok: (v: number) => boolean, allowed: string): number {
   if (typeof value !== 'number') throw new BloomTypeError(parameter, value, allowed);
   if (!ok(value)) throw new BloomRangeError(parameter, value, allowed);
@@ -101,9 +111,13 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
  * Member i's capacity n_0 s^i (rounded) and rate p_0 r^i with
  * p_0 = falsePositiveRate (1 - r), and the m and k forCapacity gives them
  * under the chain's scheme (sbbf members are sized with the blocked rate).
- * Throws BloomRangeError when the member's bits would exceed MAX_BITS.
+ * Throws BloomRangeError when the member's bits would exceed MAX_BITS, or
+ * when i reaches MAX_FILTER_COUNT.
  */
 export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
+  if (i >= MAX_FILTER_COUNT) {
+    throw new BloomRangeError(`filters[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
+  }
   const capacity = Math.max(1, Math.round(plan.initialCapacity * plan.growth ** i));
   const falsePositiveRate = plan.falsePositiveRate * (1 - plan.tightening) * plan.tightening ** i;
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {

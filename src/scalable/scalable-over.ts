@@ -9,9 +9,8 @@
 // Written once, over any member type: the wasm package (src/scalable/
 // scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
 // with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
-//
-// Longer than 300 lines because it is the one chain class of both twins,
-// with its item, digest and batch paths side by side.
+// (Over 300 lines: one class, whose item, digest and batch paths need its
+// private state.)
 
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
@@ -21,6 +20,7 @@ import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
+import { dropReported, packUtf8, part } from './packed.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -32,7 +32,10 @@ export interface ChainFilter {
   hasDigest(d: Digest): boolean;
   /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs). */
   hasDigestPairs(pairs: Uint32Array): Uint8Array;
+  /** addDigest for many items in order (BloomFilter.addDigestPairs). */
+  addDigestPairs(pairs: Uint32Array): Uint8Array;
   hasMany(items: BatchItems): Uint8Array;
+  addMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
   addedCount(): number;
   estimatedCount(): number;
@@ -75,7 +78,12 @@ interface Restored<F> {
  * parameter; the symbol key (private to this module) tells them apart.
  */
 export function restoreChain<F extends ChainFilter>(bytes: Uint8Array, kind: ChainKind<F>): ScalableOptions {
-  const restored: Restored<F> = { [RESTORED]: decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64) };
+  return restoredFrom(decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64));
+}
+
+/** The same argument for a chain decoded elsewhere (src/node streams one from a file). @internal */
+export function restoredFrom<F extends ChainFilter>(chain: DecodedChain<F>): ScalableOptions {
+  const restored: Restored<F> = { [RESTORED]: chain };
   return restored as unknown as ScalableOptions;
 }
 
@@ -84,24 +92,6 @@ const encoder = new TextEncoder();
 /** Strings longer than this go to each member as they are, rather than through the shared buffer. */
 const SHARED_ENCODE_UNITS = 1 << 16;
 
-/** Items as one packed UTF-8 buffer and n + 1 offsets: the form every member's hasMany reads fastest. */
-function packUtf8(list: readonly Item[]): { bytes: Uint8Array; offsets: Uint32Array } {
-  let room = 0;
-  for (const item of list) room += typeof item === 'string' ? item.length * 3 : item.length;
-  const bytes = new Uint8Array(room);
-  const offsets = new Uint32Array(list.length + 1);
-  let at = 0;
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
-    if (typeof item === 'string') at += encoder.encodeInto(item, bytes.subarray(at)).written;
-    else {
-      bytes.set(item, at);
-      at += item.length;
-    }
-    offsets[i + 1] = at;
-  }
-  return { bytes, offsets };
-}
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
 export class ScalableBloomFilterOver<F extends ChainFilter> {
@@ -216,27 +206,146 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /**
    * add() for each item in order; 1 where it was new. A bad batch throws
-   * before anything is added. The members that are full when the call
-   * starts cannot change during it, so each is asked about the whole batch
-   * at once (one hasMany per member); only the items none of them reports
-   * go one by one to the newest member.
+   * before anything is added. Members that are full cannot change, so each
+   * is asked about the whole batch at once (BloomFilter.hasMany: one wasm
+   * crossing per chunk), and the items none of them reports go to the
+   * newest member as batches too, each at most its remaining capacity, so
+   * that the answers are exactly those of add() called item by item.
    */
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
+    if (this.byDigest) return this.addByDigest(this.kind.digestMany(batch, this.seed));
+    if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
+    const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
+    return this.addPacked(bytes, offsets, batch.count);
+  }
+
+  /** addMany item by item (after the full members are asked at once): poly strings, which have no packed form. */
+  private addEach(batch: CheckedBatch): Uint8Array {
     const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
     const out = new Uint8Array(batch.count);
-    if (this.byDigest) {
-      // Each item hashed once: the same digests ask the full members and add to the newest.
-      const pairs = this.kind.digestMany(batch, this.seed);
-      const reported = this.askByDigest(pairs, full);
-      for (let i = 0; i < batch.count; i++) {
-        if (!reported[i]) out[i] = this.addAfter(new Digest(pairs[2 * i], pairs[2 * i + 1], this.seed), full) ? 1 : 0;
-      }
-      return out;
-    }
     const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
+    }
+    return out;
+  }
+
+  /**
+   * addMany under xxh64 and sbbf, each item hashed once: addPacked's steps
+   * over the items' digests ((lo, hi) pairs) instead of their bytes, so that
+   * members are asked and added to with 8 bytes per item and never hash.
+   */
+  private addByDigest(pairs: Uint32Array): Uint8Array {
+    const count = pairs.length >> 1;
+    const out = new Uint8Array(count);
+    let items = pairs;
+    /** Batch index of each undecided item; null while they are all of them, in order. */
+    let index: Uint32Array | null = null;
+    let first = 0;
+    let n = count;
+    /** Members [0, asked) have been asked about the undecided items. */
+    let asked = 0;
+    while (n > 0) {
+      const last = this.members.length - 1;
+      const full = this.isNewestFull() ? last + 1 : last;
+      if (asked < full) {
+        const view = items.subarray(2 * first, 2 * (first + n));
+        const reported = new Uint8Array(n);
+        let any = 0;
+        for (let m = asked; m < full; m++) {
+          const answers = this.members[m].hasDigestPairs(view);
+          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
+        }
+        asked = full;
+        if (any) {
+          let keep = 0;
+          for (let i = 0; i < n; i++) if (!reported[i]) keep++;
+          const next = new Uint32Array(2 * keep);
+          const nextIndex = new Uint32Array(keep);
+          for (let i = 0, j = 0; i < n; i++) {
+            if (reported[i]) continue;
+            next[2 * j] = view[2 * i];
+            next[2 * j + 1] = view[2 * i + 1];
+            nextIndex[j++] = index === null ? first + i : index[first + i];
+          }
+          items = next;
+          index = nextIndex;
+          first = 0;
+          n = keep;
+        }
+        continue;
+      }
+      if (this.isNewestFull()) {
+        this.startMember();
+        asked = this.members.length - 1;
+        continue;
+      }
+      const take = Math.min(n, this.capacities[last] - this.counts[last]);
+      const added = this.members[last].addDigestPairs(items.subarray(2 * first, 2 * (first + take)));
+      for (let i = 0; i < take; i++) {
+        if (added[i]) {
+          out[index === null ? first + i : index[first + i]] = 1;
+          this.counts[last]++;
+        }
+      }
+      first += take;
+      n -= take;
+    }
+    return out;
+  }
+
+  /**
+   * addMany of `count` packed items. The undecided items shrink as it goes:
+   * every full member not yet asked is asked about all of them at once, and
+   * the ones it reports are dropped (their answer is 0); the newest member
+   * then adds the next ones, no more than it has room for, since each item
+   * adds at most one to its count. When it is full, it is asked about the
+   * rest like the others, and a new member starts.
+   */
+  private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
+    const out = new Uint8Array(count);
+    let items = { bytes, offsets: offsets as Uint32Array | number[] };
+    /** Batch index of each undecided item; null while they are all of them, in order. */
+    let index: Uint32Array | null = null;
+    let first = 0;
+    let n = count;
+    /** Members [0, asked) have been asked about the undecided items. */
+    let asked = 0;
+    while (n > 0) {
+      const last = this.members.length - 1;
+      const full = this.isNewestFull() ? last + 1 : last;
+      if (asked < full) {
+        const view = { bytes: items.bytes, offsets: part(items.offsets, first, first + n + 1) };
+        const reported = new Uint8Array(n);
+        let any = 0;
+        for (let m = asked; m < full; m++) {
+          const answers = this.members[m].hasMany(view);
+          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
+        }
+        asked = full;
+        if (any) {
+          ({ items, index } = dropReported(view, index, first, n, reported));
+          first = 0;
+          n = index.length;
+        }
+        continue;
+      }
+      if (this.isNewestFull()) {
+        this.startMember();
+        asked = this.members.length - 1;
+        continue;
+      }
+      const take = Math.min(n, this.capacities[last] - this.counts[last]);
+      const added = this.members[last].addMany({ bytes: items.bytes, offsets: part(items.offsets, first, first + take + 1) });
+      for (let i = 0; i < take; i++) {
+        if (added[i]) {
+          out[index === null ? first + i : index[first + i]] = 1;
+          this.counts[last]++;
+        }
+      }
+      first += take;
+      n -= take;
     }
     return out;
   }

@@ -4,8 +4,9 @@
 import { BloomFilter } from '../filter/filter.js';
 import { checkerEngine } from '../wasm/engine.js';
 import { digestChecked, digestManyChecked } from '../filter/digest.js';
-import { restoreChain, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
-import type { ScalableOptions } from './plan.js';
+import type { DecodedChain } from '../format/chain.js';
+import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
+import type { ScalableOptions, ScalablePlan } from './plan.js';
 
 /** Wasm members, and the header checksum computed in wasm. */
 const WASM_MEMBERS: ChainKind<BloomFilter> = {
@@ -32,4 +33,17 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     return new ScalableBloomFilter(restoreChain(bytes, WASM_MEMBERS));
   }
+}
+
+/** XXH64 (seed 0) computed in wasm: the chain header's checksum. @internal */
+export const wasmXxh64 = WASM_MEMBERS.xxh64;
+
+/** A wasm chain of members decoded elsewhere (src/node streams them from a file). @internal */
+export function adoptChain(chain: DecodedChain<BloomFilter>): ScalableBloomFilter {
+  return new ScalableBloomFilter(restoredFrom(chain));
+}
+
+/** The plan and the members, oldest first, for src/node, which streams them to a file. @internal */
+export function chainParts(chain: ScalableBloomFilter): { plan: ScalablePlan; members: readonly BloomFilter[] } {
+  return { plan: chain['plan'], members: chain['members'] };
 }

@@ -79,6 +79,7 @@ export const ABI = {
   digestBatchMax: fn(0),
   digestBatchPtr: fn(0),
   hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
+  addDigestBatch: fn(1), // (count): the same, adding in order -> how many were new
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
   countingItem: fn(3), // (len, wide, op)
@@ -102,6 +103,11 @@ export const ABI = {
   linesStreamEnd: fn(0),
   linesRead: fn(0),
   linesPrinted: fn(0),
+  linesConfigureSplit: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow: split mode, for a chain
+  linesEmit: fn(0), // split mode: compacts the flagged lines -> bytes of output
+  linesPacked: fn(0),
+  linesOffsets: fn(0),
+  linesFlags: fn(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
   bitmapClearAll: proc(0),
@@ -141,4 +147,9 @@ export type LinesExports = Pick<
   | 'linesStreamEnd'
   | 'linesRead'
   | 'linesPrinted'
+  | 'linesConfigureSplit'
+  | 'linesEmit'
+  | 'linesPacked'
+  | 'linesOffsets'
+  | 'linesFlags'
 >;

@@ -69,11 +69,11 @@ export class Engine {
   }
 
   /**
-   * Tests the items whose digests are `pairs` (lo, hi for each, in order):
-   * they are copied into scratch, up to batchMax per call. Flag i is 1 when
-   * item i may be present.
+   * Tests (op 1) or adds (op 0, in order) the items whose digests are
+   * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
+   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it.
    */
-  hasDigests(pairs: Uint32Array): Uint8Array {
+  digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
     const count = pairs.length >> 1;
     const flags = new Uint8Array(count);
     const { scratch, batchFlags, batchMax } = this.staging;
@@ -81,7 +81,8 @@ export class Engine {
     for (let first = 0; first < count; first += batchMax) {
       const n = Math.min(batchMax, count - first);
       words.set(pairs.subarray(2 * first, 2 * (first + n)));
-      this.x.hasDigestBatch(n);
+      if (op === 0) this.x.addDigestBatch(n);
+      else this.x.hasDigestBatch(n);
       flags.set(batchFlags.subarray(0, n), first);
     }
     return flags;
@@ -180,6 +181,34 @@ export class Engine {
     });
     this.x.checksumEnd();
     return { checksum: this.staging.digest(), ones };
+  }
+
+  /**
+   * inspect() over a payload that arrives in pieces (src/node streams a file
+   * through it): inspectBegin(header), then inspectChunk(piece) for each
+   * piece in order (it returns the piece's 1 bits), then inspectEnd() for the
+   * checksum. The XXH64 state lives in the instance, so a run that spans
+   * awaits needs an Engine of its own.
+   */
+  inspectBegin(header: Uint8Array): void {
+    this.x.checksumStart();
+    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
+  }
+
+  /** The next piece of a streamed inspect; returns its number of 1 bits. */
+  inspectChunk(piece: Uint8Array): number {
+    let ones = 0;
+    this.staging.eachChunk(piece, (len) => {
+      this.x.checksumScratch(len);
+      ones += this.x.popcountScratch(len);
+    });
+    return ones;
+  }
+
+  /** Ends a streamed inspect: the checksum of the header and every piece. */
+  inspectEnd(): bigint {
+    this.x.checksumEnd();
+    return this.staging.digest();
   }
 
   /**

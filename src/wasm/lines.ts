@@ -1,12 +1,19 @@
-// Line-by-line dedupe over a filter: the JS half of assembly/lines.ts.
+// Line-by-line dedupe: the JS half of assembly/lines.ts.
 // The caller reads bytes straight into `input()` (wasm memory, no copy),
 // calls push(n), and writes out the chunks it returns, in order. Lines stay
 // bytes from end to end: nothing here decodes them into strings.
+//
+// Views into wasm memory are taken through `area()`, which rebuilds them
+// whenever the memory's ArrayBuffer has changed: memory.grow detaches the
+// old buffer, and a cached view would then read nothing.
 
 import { BloomAllocationError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
+import type { ScalableBloomFilter } from '../scalable/scalable.js';
+import type { LinesExports } from './abi.js';
+import { instantiate } from './module.js';
 
-/** The line-splitting core: assembly/lines.ts's exports, or the reference twin in src/reference/lines.ts. */
+/** The line-splitting core: assembly/lines.ts's exports in filter mode, or the reference twin in src/reference/lines.ts. */
 export interface LinesCore {
   /** The whole input area (carried bytes first). */
   readonly inputArea: Uint8Array;
@@ -21,20 +28,53 @@ export interface LinesCore {
   linesPrinted(): number;
 }
 
+/** The split-mode core: assembly/lines.ts's split-mode exports, or ReferenceSplitLines in src/reference/lines.ts. */
+export interface SplitCore extends LinesCore {
+  /** Compacts the lines whose flags ask for printing; returns the bytes of output. */
+  linesEmit(): number;
+  /** The packed items of the last linesProcess or linesFinish: `count` items, their bytes and count + 1 offsets. */
+  packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array };
+  /** Where the chain's answer for each of the `count` items goes (1 = new). */
+  itemFlags(count: number): Uint8Array;
+}
+
 /** Input area sizes tried in turn: the largest that still fits after the bits wins. */
 export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
 
-/** Binds assembly/lines.ts in the filter's own instance, reserving its region once. */
-export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
-  const engine = engineOf(filter);
-  const size = sizes.find((s) => engine.reserveLines(s, printSeen));
-  if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  const x = engine.linesExports();
-  // Views are made after the growth in reserveLines, and memory never grows again.
-  const buffer = x.memory.buffer;
+/**
+ * Split mode's sizes: its region is 12 bytes per input byte (offsets and
+ * line starts are u32 per possible line), so it starts at 256 KiB, 3 MiB in
+ * all; a chunk still holds thousands of lines, and the chain's batches
+ * cross into each member once per 4,096 items anyway.
+ */
+export const SPLIT_AREA_SIZES = LINES_AREA_SIZES.slice(1);
+
+/** A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it is now. */
+function area(x: LinesExports, ptr: number, length: number): Uint8Array {
+  return new Uint8Array(x.memory.buffer, ptr, length);
+}
+
+/** The filter-mode LinesCore over exports `x` whose areas hold `size` bytes. */
+function bindCore(x: LinesExports, size: number): LinesCore {
+  let buffer: ArrayBufferLike | undefined;
+  let input: Uint8Array = new Uint8Array(0);
+  let output: Uint8Array = new Uint8Array(0);
+  // Rebuilt only when memory has grown (a new ArrayBuffer), never per chunk.
+  const refresh = (): void => {
+    if (buffer === x.memory.buffer) return;
+    buffer = x.memory.buffer;
+    input = area(x, x.linesInput(), size);
+    output = area(x, x.linesOutput(), size + 64);
+  };
   return {
-    inputArea: new Uint8Array(buffer, x.linesInput(), size),
-    outputArea: new Uint8Array(buffer, x.linesOutput(), size + 64),
+    get inputArea() {
+      refresh();
+      return input;
+    },
+    get outputArea() {
+      refresh();
+      return output;
+    },
     linesProcess: (n) => x.linesProcess(n),
     linesFinish: () => x.linesFinish(),
     linesCarry: () => x.linesCarry(),
@@ -45,11 +85,42 @@ export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES
   };
 }
 
+/** The split-mode SplitCore over exports `x` whose areas hold `size` bytes. */
+function bindSplit(x: LinesExports, size: number): SplitCore {
+  const core = bindCore(x, size);
+  return Object.assign(core, {
+    linesEmit: () => x.linesEmit(),
+    packedItems: (count: number) => {
+      const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets(), count + 1);
+      return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
+    },
+    itemFlags: (count: number) => area(x, x.linesFlags(), count),
+  });
+}
+
+/** Binds assembly/lines.ts in split mode in a small instance of its own, which holds no bits: it only splits, packs and compacts. */
+export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES): SplitCore {
+  const instance = instantiate(8, 1);
+  if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
+  const x: LinesExports = instance;
+  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
+  if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
+  return bindSplit(x, size);
+}
+
+/** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
+export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
+  const engine = engineOf(filter);
+  const size = sizes.find((s) => engine.reserveLines(s, printSeen));
+  if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
+  return bindCore(engine.linesExports(), size);
+}
+
 /** Feeds a byte stream through a LinesCore and hands back what to print. */
 export class LineDeduper {
-  private readonly core: LinesCore;
+  protected readonly core: LinesCore;
   /** Pieces of a streamed (long) line, held until the filter decides on it. */
-  private pieces: Uint8Array[] = [];
+  protected pieces: Uint8Array[] = [];
 
   /** Drives `core`. */
   constructor(core: LinesCore) {
@@ -81,7 +152,8 @@ export class LineDeduper {
     return this.core.linesPrinted();
   }
 
-  private collect(outLen: number): Uint8Array[] {
+  /** The chunks to write after a call that left `outLen` bytes of printed lines. */
+  protected collect(outLen: number): Uint8Array[] {
     const core = this.core;
     const chunks: Uint8Array[] = [];
     const ended = core.linesStreamEnd();
@@ -94,5 +166,60 @@ export class LineDeduper {
     // A copy: the output area is reused by the next call.
     if (piece > 0) this.pieces.push(core.outputArea.slice(outLen, outLen + piece));
     return chunks;
+  }
+}
+
+/**
+ * `bloom dedupe` over a ScalableBloomFilter. The chain's members live in
+ * instances of their own, so the lines are split and packed in split mode in
+ * one small instance of this deduper's, and each chunk's items go to the
+ * chain as one packed addMany batch (hashed and probed in wasm by the
+ * members, a crossing per member per chunk). A streamed line is handed to
+ * the chain whole, once it ends.
+ */
+export class ChainLineDeduper extends LineDeduper {
+  private readonly chain: ScalableBloomFilter;
+  private readonly split: SplitCore;
+
+  /** Splits for `chain` with `split` (the wasm split-mode core by default); prints the lines already seen when `printSeen`. */
+  constructor(chain: ScalableBloomFilter, printSeen: boolean, split: SplitCore = wasmSplitLines(printSeen)) {
+    super(split);
+    this.chain = chain;
+    this.split = split;
+  }
+
+  override push(n: number): Uint8Array[] {
+    this.decide(this.split.linesProcess(n));
+    return this.collect(this.split.linesEmit());
+  }
+
+  override finish(): Uint8Array[] {
+    const count = this.split.linesFinish();
+    if (count === 0) return this.collect(0);
+    this.decide(count);
+    return this.collect(this.split.linesEmit());
+  }
+
+  /** Writes the chain's answer for each of the `count` packed items into the flags area, in order. */
+  private decide(count: number): void {
+    if (count === 0) return;
+    const { bytes, offsets } = this.split.packedItems(count);
+    const flags = this.split.itemFlags(count);
+    let first = 0;
+    if (this.split.linesStreamEnd() === 3) {
+      // Item 0 ends the streamed line: the pieces are its start (their \r held back, as in the item).
+      let length = offsets[1];
+      for (const piece of this.pieces) length += piece.length;
+      const whole = new Uint8Array(length);
+      let at = 0;
+      for (const piece of this.pieces) {
+        whole.set(piece, at);
+        at += piece.length;
+      }
+      whole.set(bytes.subarray(0, offsets[1]), at);
+      flags[0] = this.chain.add(whole) ? 1 : 0;
+      first = 1;
+    }
+    if (count > first) flags.set(this.chain.addMany({ bytes, offsets: offsets.subarray(first) }), first);
   }
 }

@@ -1,6 +1,7 @@
-// A filter above 2^32 bits (544 MiB) through the file helpers: saved, then
-// loaded in a child process whose peak memory shows the load reads straight
-// into wasm memory (one filter's worth, not two).
+// A filter above 2^32 bits (544 MiB), and a chain above 2 GiB (2.29 GB),
+// through the file helpers: saved, then loaded in a child process whose peak
+// memory shows the load reads straight into wasm memory (one filter's or one
+// chain's worth, not two), and no read or write call passes Node's 2 GiB.
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,4 +65,33 @@ describe('a filter above 2^32 bits', () => {
       expect(report.maxRssAfter - report.maxRssBefore).toBeGreaterThan(0.9 * BYTES);
     }
   }, 600_000); // Touching 544 MiB of fresh pages three times, and two fsyncs of it, take a while on a loaded machine.
+});
+
+describe('a chain above 2 GiB', () => {
+  it('saves member by member (saveFileSync, saveFile) and loads member by member (loadScalableFile, loadScalableFileSync), at one chain of peak memory', () => {
+    const a = join(dir, 'chain-a.blmc');
+    const b = join(dir, 'chain-b.blmc');
+    const run = (child: string, ...args: string[]) =>
+      JSON.parse(execFileSync(process.execPath, [bundleChild(child, dir), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+    // Built and saved in a child of its own, so that no two 2.3 GB chains share a process.
+    const built = run('chain-build', a);
+    const size = statSync(a).size;
+    expect(size).toBeGreaterThan(2 ** 31);
+    expect(size).toBe(64 + built.filters.reduce((sum: number, f: { bits: number }) => sum + 56 + Math.ceil(f.bits / 8), 0));
+    expect(built.filters.map((f: { bits: number }) => f.bits)).toEqual([17_281_959, 553_946_013, 17_755_818_785]);
+
+    // Loaded asynchronously and saved again asynchronously: the same bytes.
+    const first = run('chain-load', a, 'async', String(built.items), b);
+    expect(sameFiles(a, b)).toBe(true);
+    // Loaded synchronously from the second file.
+    const second = run('chain-load', b, 'sync', String(built.items), '-');
+    for (const report of [first, second]) {
+      expect(report.filters).toEqual(built.filters);
+      expect(report.addedCount).toBe(built.addedCount);
+      expect(report.found).toBe(report.sampled);
+      // Reading the file into a buffer first would need the file and the chain: about twice the size.
+      expect(report.maxRssAfter - report.maxRssBefore).toBeLessThan(1.25 * size);
+      expect(report.maxRssAfter - report.maxRssBefore).toBeGreaterThan(0.9 * size);
+    }
+  }, 900_000);
 });

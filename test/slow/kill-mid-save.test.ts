@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The temporary file's size when it is present and partly written, else -1. */
 function partialTemp(): number {
   for (const name of readdirSync(dir)) {
-    if (!name.startsWith('.filter.bin.') || !name.endsWith('.tmp')) continue;
+    if (!/^\.bloomwasm-[0-9a-f]{16}\.tmp$/.test(name)) continue;
     try {
       const size = statSync(join(dir, name)).size;
       if (size > 0 && size < FILE_BYTES) return size;

@@ -1,0 +1,65 @@
+// `bloom dedupe --state`: loading the saved filter or chain, and keeping the
+// file as it was before the run for when the output is closed early.
+
+import { copyFileSync, renameSync, unlinkSync } from 'node:fs';
+import { BloomFormatError } from '../errors.js';
+import type { BloomFilter } from '../filter/filter.js';
+import type { ScalableBloomFilter } from '../scalable/scalable.js';
+import { loadFileSync, loadScalableFileSync } from '../node/index.js';
+import { isChainFile } from './common.js';
+
+/** What dedupe keeps lines in: a fixed filter (--capacity) or a growing chain. */
+export type SeenSet = BloomFilter | ScalableBloomFilter;
+
+/** Loads --state (a filter or a chain) when the file exists; null when it does not. Any other failure is a runtime error. */
+export function loadState(path: string): SeenSet | null {
+  try {
+    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
+    throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
+  }
+}
+
+/**
+ * The --state file as it was before this run, for EPIPE. A checkpoint
+ * replaces the file, so before the first one the original is copied to a
+ * hidden sibling (one copy, not one per checkpoint); restore() puts it
+ * back, or removes the file when there was none, and drop() deletes the
+ * copy after a run that ends normally.
+ */
+export class StateBefore {
+  private readonly path: string;
+  private readonly existed: boolean;
+  private copy: string | undefined;
+  private touched = false;
+
+  constructor(path: string, existed: boolean) {
+    this.path = path;
+    this.existed = existed;
+  }
+
+  /** Called before each checkpoint save. */
+  keep(): void {
+    if (this.touched) return;
+    this.touched = true;
+    if (!this.existed) return;
+    const slash = this.path.lastIndexOf('/');
+    this.copy = `${this.path.slice(0, slash + 1)}.${this.path.slice(slash + 1, slash + 1 + 100)}.${process.pid}.before`;
+    copyFileSync(this.path, this.copy);
+  }
+
+  /** Puts the file back as it was before the run. */
+  restore(): void {
+    if (!this.touched) return;
+    if (this.copy !== undefined) renameSync(this.copy, this.path);
+    else unlinkSync(this.path);
+  }
+
+  /** Forgets the copy. */
+  drop(): void {
+    if (this.copy !== undefined) unlinkSync(this.copy);
+    this.copy = undefined;
+  }
+}

@@ -1,0 +1,134 @@
+// The two file formats, read as streams (see io.ts for the drivers) and
+// written as sequences of pieces.
+//
+// Reading checks every header, and the file's length against them, before
+// anything the headers ask for is allocated; then each filter's payload is
+// read in chunks straight into its wasm memory and checked there (checksum,
+// padding, bitsSet). The peak memory is the filter or the chain, never the
+// file on top of it.
+//
+// Writing yields each header and then the bits as views on wasm memory (no
+// copy); the writer cuts them into bounded chunks.
+
+import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter/filter.js';
+import {
+  CHAIN_HEADER_BYTES, checkChainEnd, checkMemberHeader, encodeChainHeader, inMember, parseChainHeader, type MemberSpan,
+} from '../format/chain.js';
+import { HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
+import { adoptChain, chainParts, ScalableBloomFilter, wasmXxh64 } from '../scalable/scalable.js';
+import type { ScalablePlan } from '../scalable/plan.js';
+import type { Decoder } from './io.js';
+
+/** Reads a version-1 filter file of `size` bytes. */
+export function* filterDecoder(size: number): Decoder<BloomFilter> {
+  const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
+  yield { into: headerBytes, position: 0 };
+  return yield* payloadInto(parseHeader(headerBytes, size), headerBytes, 0);
+}
+
+/** Allocates the filter a checked header describes and reads its payload (at `start` + 56) into it. */
+function* payloadInto(header: FileHeader, headerBytes: Uint8Array, start: number): Decoder<BloomFilter> {
+  const filter = emptyFilterFor(header);
+  yield { into: engineOf(filter).bitsView(), position: start + HEADER_BYTES };
+  finishLoad(filter, header, headerBytes);
+  return filter;
+}
+
+/** A chain's checked headers: the chain's, then each member's span and header bytes. */
+export interface ChainLayout {
+  plan: ScalablePlan;
+  spans: MemberSpan[];
+  headers: Uint8Array[];
+}
+
+/**
+ * Reads and checks the chain header and every member's header of a chain
+ * file of `size` bytes, and its length: 56 bytes per member, at most
+ * MAX_FILTER_COUNT of them. Nothing sized by the headers is allocated.
+ */
+export function* chainLayout(size: number): Decoder<ChainLayout> {
+  const prefix = new Uint8Array(Math.min(CHAIN_HEADER_BYTES, size));
+  yield { into: prefix, position: 0 };
+  const chain = parseChainHeader(prefix, size, wasmXxh64);
+  const spans: MemberSpan[] = [];
+  const headers: Uint8Array[] = [];
+  let start = CHAIN_HEADER_BYTES;
+  for (let i = 0; i < chain.filterCount; i++) {
+    const head = new Uint8Array(Math.max(0, Math.min(HEADER_BYTES, size - start)));
+    if (head.length > 0) yield { into: head, position: start };
+    const span = checkMemberHeader(chain, i, head, start, size);
+    spans.push(span);
+    headers.push(head);
+    start += span.length;
+  }
+  checkChainEnd(start, size);
+  return { plan: chain.plan, spans, headers };
+}
+
+/** Reads a chain file of `size` bytes: its layout first, then each member straight into its own wasm memory. */
+export function* chainDecoder(size: number): Decoder<ScalableBloomFilter> {
+  const { plan, spans, headers } = yield* chainLayout(size);
+  const members: BloomFilter[] = [];
+  for (let i = 0; i < spans.length; i++) {
+    try {
+      members.push(yield* payloadInto(spans[i].header, headers[i], spans[i].start));
+    } catch (error) {
+      throw inMember(error, i, spans[i].start);
+    }
+  }
+  return adoptChain({ plan, members, counts: members.map((m) => m.addedCount()) });
+}
+
+/** What a save writes, and how to tell afterwards whether the object changed while it was written. */
+export interface SaveJob {
+  pieces(): Iterable<Uint8Array>;
+  /** True when what was written is still the object's state (call after every piece was written). */
+  unchanged(): boolean;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * The save of a wasm filter as it is now: its header (checksum computed over
+ * the bits in place, at once), then its bits.
+ */
+export function filterJob(filter: BloomFilter): SaveJob {
+  const header = fileHeader(filter);
+  return {
+    *pieces() {
+      yield header;
+      yield engineOf(filter).bitsView();
+    },
+    // The header's checksum covers the bits as they were when the save began;
+    // recomputing it now proves that what was written is that same state.
+    unchanged: () => sameBytes(header, fileHeader(filter)),
+  };
+}
+
+/**
+ * The save of a wasm chain as it is now: the chain header, then member by
+ * member its header and its bits. Only the newest member ever changes (the
+ * older ones are full), so its header is taken at once and the older ones'
+ * as they are written; a change shows as other members or a new checksum.
+ */
+export function chainJob(chain: ScalableBloomFilter): SaveJob {
+  const { plan, members } = chainParts(chain);
+  const snapshot = members.slice();
+  const newest = snapshot[snapshot.length - 1];
+  const newestHeader = fileHeader(newest);
+  return {
+    *pieces() {
+      yield encodeChainHeader(plan, snapshot.length, wasmXxh64);
+      for (const member of snapshot) {
+        yield member === newest ? newestHeader : fileHeader(member);
+        yield engineOf(member).bitsView();
+      }
+    },
+    unchanged: () => {
+      const now = chainParts(chain).members;
+      return now.length === snapshot.length && now.every((m, i) => m === snapshot[i]) && sameBytes(newestHeader, fileHeader(newest));
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Verifies a filter or chain file without loading it, for `bloom info`:
+// every header is checked, and every payload is streamed through a small
+// buffer for its checksum, padding bits and count of 1 bits. Nothing the
+// headers ask for is allocated, so a file whose header claims 4 GiB costs
+// one chunk of memory, whether it is sound or a sparse file of zeros.
+
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { CHAIN_MAGIC, inMember } from '../format/chain.js';
+import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
+import type { ScalablePlan } from '../scalable/plan.js';
+import { Engine } from '../wasm/engine.js';
+import { chainLayout } from './decoders.js';
+import { chunkBytes, decodeSync, type Decoder } from './io.js';
+
+/** A verified single-filter file. */
+export interface FilterFileSummary {
+  kind: 'filter';
+  /** Bytes on disk. */
+  size: number;
+  header: FileHeader;
+}
+
+/** A verified chain file: its plan and each member's header and planned capacity. */
+export interface ChainFileSummary {
+  kind: 'chain';
+  size: number;
+  plan: ScalablePlan;
+  members: Array<{ header: FileHeader; capacity: number }>;
+}
+
+/** Reads the file's first bytes into `into`. */
+function* readInto(into: Uint8Array): Decoder<void> {
+  yield { into, position: 0 };
+}
+
+/** Streams the payload that follows the header at `start` through `engine`, then runs the payload checks. */
+function* verifyPayload(engine: Engine, buffer: Uint8Array, header: FileHeader, headerBytes: Uint8Array, start: number): Decoder<void> {
+  engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  let ones = 0;
+  let last = 0;
+  for (let at = 0; at < header.payloadLength; ) {
+    const piece = buffer.subarray(0, Math.min(buffer.length, header.payloadLength - at));
+    yield { into: piece, position: start + HEADER_BYTES + at };
+    ones += engine.inspectChunk(piece);
+    last = piece[piece.length - 1];
+    at += piece.length;
+  }
+  checkPayload(header, engine.inspectEnd(), last, ones);
+}
+
+function* verifyFilter(size: number, engine: Engine): Decoder<FilterFileSummary> {
+  const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
+  yield { into: headerBytes, position: 0 };
+  const header = parseHeader(headerBytes, size);
+  yield* verifyPayload(engine, new Uint8Array(Math.min(chunkBytes(), header.payloadLength)), header, headerBytes, 0);
+  return { kind: 'filter', size, header };
+}
+
+function* verifyChain(size: number, engine: Engine): Decoder<ChainFileSummary> {
+  const { plan, spans, headers } = yield* chainLayout(size);
+  const buffer = new Uint8Array(Math.min(chunkBytes(), Math.max(...spans.map((s) => s.header.payloadLength))));
+  for (let i = 0; i < spans.length; i++) {
+    try {
+      yield* verifyPayload(engine, buffer, spans[i].header, headers[i], spans[i].start);
+    } catch (error) {
+      throw inMember(error, i, spans[i].start);
+    }
+  }
+  return { kind: 'chain', size, plan, members: spans.map((s) => ({ header: s.header, capacity: s.capacity })) };
+}
+
+/**
+ * Checks the filter or chain file at `path` as loadFileSync or
+ * loadScalableFileSync would, in memory bounded by one read chunk, and
+ * describes it. Faults throw BloomFormatError naming the field and offset.
+ */
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
+    decodeSync(fd, readInto(magic));
+    const isChain = magic.length === CHAIN_MAGIC.length && CHAIN_MAGIC.every((b, i) => magic[i] === b);
+    // An instance of its own: the checksum state must not be shared with other work.
+    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+    return isChain ? decodeSync(fd, verifyChain(size, engine)) : decodeSync(fd, verifyFilter(size, engine));
+  } finally {
+    closeSync(fd);
+  }
+}

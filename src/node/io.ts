@@ -1,0 +1,91 @@
+// Bounded reads and writes for the file helpers. Every read and write moves
+// at most chunkBytes() bytes: one call of Node's fs cannot take a buffer of
+// 2 GiB or more (ERR_OUT_OF_RANGE), and a filter or chain may be larger.
+//
+// A file format is read by a generator that yields read requests
+// ({ into, position }) and returns what it decoded; a sync and an async
+// driver fill the requests, so each format is written once for both.
+
+import { readSync, writeSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { BloomFormatError } from '../errors.js';
+
+/** Bytes moved per read or write call: large enough to stream at disk speed, small next to a big filter. */
+export const CHUNK_BYTES = 8 * 1024 * 1024;
+
+let chunk = CHUNK_BYTES;
+
+/** The current bound on one read or write call. */
+export function chunkBytes(): number {
+  return chunk;
+}
+
+/** Sets the bound on one read or write call (tests use a small one to cross every boundary); returns the previous. @internal */
+export function setChunkBytes(bytes: number): number {
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new RangeError(`chunk bytes must be a positive integer; got ${bytes}`);
+  const previous = chunk;
+  chunk = bytes;
+  return previous;
+}
+
+/** One read: fill all of `into` from byte `position` of the file. */
+export interface ReadRequest {
+  into: Uint8Array;
+  position: number;
+}
+
+/** A file decoder: yields reads, returns the decoded value. */
+export type Decoder<T> = Generator<ReadRequest, T, void>;
+
+/** Runs a decoder on an open file descriptor. */
+export function decodeSync<T>(fd: number, decoder: Decoder<T>): T {
+  for (let step = decoder.next(); ; step = decoder.next()) {
+    if (step.done) return step.value;
+    readFullySync(fd, step.value.into, step.value.position);
+  }
+}
+
+/** Runs a decoder on an open file handle, without blocking the event loop. */
+export async function decode<T>(handle: FileHandle, decoder: Decoder<T>): Promise<T> {
+  for (let step = decoder.next(); ; step = decoder.next()) {
+    if (step.done) return step.value;
+    await readFully(handle, step.value.into, step.value.position);
+  }
+}
+
+/** Fills `into` from `position`, chunkBytes() at a time; a file that shrank since fstat is reported as truncated. */
+function readFullySync(fd: number, into: Uint8Array, position: number): void {
+  for (let done = 0; done < into.length; ) {
+    const n = readSync(fd, into, done, Math.min(chunk, into.length - done), position + done);
+    if (n === 0) throw shrunk(position + done);
+    done += n;
+  }
+}
+
+async function readFully(handle: FileHandle, into: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < into.length; ) {
+    const { bytesRead } = await handle.read(into, done, Math.min(chunk, into.length - done), position + done);
+    if (bytesRead === 0) throw shrunk(position + done);
+    done += bytesRead;
+  }
+}
+
+function shrunk(offset: number): Error {
+  return new BloomFormatError('payload', offset, 'truncated: the file ended early (it shrank while being read)');
+}
+
+/** Writes every piece in order, chunkBytes() at a time. */
+export function writeAllSync(fd: number, pieces: Iterable<Uint8Array>): void {
+  for (const piece of pieces) {
+    for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done, Math.min(chunk, piece.length - done));
+  }
+}
+
+/** Writes every piece in order, chunkBytes() at a time, without blocking the event loop. */
+export async function writeAll(handle: FileHandle, pieces: Iterable<Uint8Array>): Promise<void> {
+  for (const piece of pieces) {
+    for (let done = 0; done < piece.length; ) {
+      done += (await handle.write(piece, done, Math.min(chunk, piece.length - done))).bytesWritten;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// `bloom info` verifies a file in a streaming pass and loads nothing: a
+// sparse file whose header claims 1 GiB of bits is described, or refused
+// by its checksum, in a real process whose peak resident size stays small.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeChainHeader } from '../src/format/chain.js';
+import { xxh64 } from '../src/reference/hash.js';
+import { encodeHeader, setChecksum } from '../src/format/filter.js';
+import { checkScalableOptions, memberPlan } from '../src/scalable/plan.js';
+import { Engine } from '../src/wasm/engine.js';
+
+const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-info-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GIB = 2 ** 30;
+/** Reports the process's peak resident size on stderr as it exits. */
+const REPORT_RSS = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss "+process.resourceUsage().maxRSS*1024+"\\n"))';
+
+function info(...args: string[]) {
+  const run = spawnSync(process.execPath, ['--import', REPORT_RSS, BIN, 'info', ...args], { encoding: 'utf8' });
+  const maxRss = Number(/maxrss (\d+)/.exec(run.stderr)?.[1]);
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr.replace(/maxrss \d+\n/, ''), maxRss };
+}
+
+/** XXH64 of the header's first 48 bytes and `zeros` zero bytes, streamed through wasm 8 MiB at a time. */
+function checksumOfZeros(header: Uint8Array, zeros: number): bigint {
+  const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+  const chunk = new Uint8Array(8 * 2 ** 20);
+  engine.inspectBegin(header.subarray(0, 48));
+  for (let at = 0; at < zeros; at += chunk.length) engine.inspectChunk(chunk.subarray(0, Math.min(chunk.length, zeros - at)));
+  return engine.inspectEnd();
+}
+
+/** A sparse file: `head`, then holes up to `size` bytes (no disk blocks, reads as zeros). */
+function sparse(name: string, head: Uint8Array, size: number): string {
+  const path = join(dir, name);
+  writeFileSync(path, head);
+  truncateSync(path, size);
+  return path;
+}
+
+describe('bloom info on a sparse file whose header claims 1 GiB', () => {
+  const bits = 8 * GIB;
+  const header = encodeHeader({ scheme: 'xxh64', schemeId: 0, hashes: 7, seed: 0n, bits, bitsSet: 0, addedCount: 0 });
+
+  it('refuses a wrong checksum without allocating the bits', () => {
+    setChecksum(header, 0x0123456789abcdefn);
+    const path = sparse('wrong.bin', header, 56 + GIB);
+    const run = info(path);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^bloom: cannot read .*wrong\.bin: invalid bloomwasm filter data: checksum at byte 48: XXH64 of the header and payload is 0x[0-9a-f]{16}, but the file says 0x0123456789abcdef/);
+    expect(run.maxRss).toBeLessThan(160 * 2 ** 20);
+  });
+
+  it('describes a sound one (every bit 0) in the same small memory', () => {
+    setChecksum(header, checksumOfZeros(header, GIB));
+    const path = sparse('zeros.bin', header, 56 + GIB);
+    const run = info('--json', path);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ bits, hashes: 7, bitsSet: 0, addedCount: 0, sizeOnDisk: 56 + GIB, fillRatio: 0, estimatedCount: 0, currentFalsePositiveRate: 0 });
+    expect(run.maxRss).toBeLessThan(160 * 2 ** 20);
+  });
+
+  it('refuses a chain whose sparse member fails its checksum, naming the member', () => {
+    // Member 0 of this plan: 800 million items at 0.5%, about 1 GiB of bits.
+    const plan = checkScalableOptions({ initialCapacity: 800_000_000, falsePositiveRate: 0.01 });
+    const member = memberPlan(plan, 0);
+    expect(member.bits).toBeGreaterThan(8 * GIB * 0.9);
+    const chainHeader = encodeChainHeader(plan, 1, (b) => xxh64(b, 0n));
+    const memberHeader = encodeHeader({ scheme: 'xxh64', schemeId: 0, hashes: member.hashes, seed: 0n, bits: member.bits, bitsSet: 0, addedCount: 0 });
+    setChecksum(memberHeader, 42n);
+    const path = sparse('chain.blmc', Buffer.concat([chainHeader, memberHeader]), 64 + 56 + Math.ceil(member.bits / 8));
+    const run = info(path);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('invalid bloomwasm filter data: filters[0].checksum at byte 112: XXH64 of the header and payload is');
+    expect(run.maxRss).toBeLessThan(160 * 2 ** 20);
+  });
+});
