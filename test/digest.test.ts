@@ -153,6 +153,16 @@ describe('encoding once (wasm)', () => {
     expect(got[17]).toBe(1);
   });
 
+  it('probeAll encodes once for in-place filters, chains and counting filters of one seed together', () => {
+    const chain = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
+    for (let i = 0; i < 50; i++) chain.add(`c${i}`);
+    chain.add(item);
+    const filters = [new wasm.BloomFilter(5000, 7), chain, new wasm.CountingBloomFilter(4000, 5)];
+    const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');
+    expect(Array.from(wasm.probeAll(filters, item))).toEqual([0, 1, 0]);
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
   it('ScalableBloomFilter.has and add encode the item once whatever the number of members', () => {
     const s = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 200; i++) s.add(`m${i}`);

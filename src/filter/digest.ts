@@ -96,13 +96,15 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
     if (!DIGEST_SCHEMES.includes(f.scheme)) out[i] = f.has(item) ? 1 : 0;
     else rest.push(i);
   }
+  // The rest (reference filters, chains, filters with a second seed) reuse
+  // the digest when their seed is the first one.
+  let other: Digest | undefined;
   if (which.length > 0) {
     const h = theHasher(seed!);
     h.hash(item, seed!);
     h.probeSites(h.lo(), h.hi(), layouts, which, out);
+    if (rest.length > 0) other = new Digest(h.lo(), h.hi(), seed!);
   }
-  // The rest: reference filters, chains, and filters with a second seed.
-  let other: Digest | undefined;
   for (const i of rest) {
     const f = filters[i];
     if (other === undefined || other.seed !== f.seed) other = digestChecked(item, f.seed);
