@@ -184,6 +184,9 @@ describe.each(twins)('$name CountingBloomFilter', ({ CountingBloomFilter, BloomF
     const c = CountingBloomFilter.forCapacity(1000, 0.01);
     const b = BloomFilter.forCapacity(1000, 0.01);
     expect([c.bits, c.hashes]).toEqual([b.bits, b.hashes]);
+    const cs = CountingBloomFilter.forCapacity(1000, 0.01, { scheme: 'sbbf' });
+    const bs = BloomFilter.forCapacity(1000, 0.01, { scheme: 'sbbf' });
+    expect([cs.bits, cs.hashes]).toEqual([bs.bits, bs.hashes]);
   });
 });
 

@@ -10,7 +10,7 @@ import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js'
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, layoutOf, type Digest, type ProbeLayout } from '../filter/item-digest.js';
 import { checkBatch, batchItem, type BatchItems, type Item } from '../filter/items.js';
-import { checkItem, checkParams, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
+import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum,
@@ -47,7 +47,7 @@ export class CountingBloomFilter {
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(options));
     return new CountingBloomFilter(bits, hashes, options);
   }
 
