@@ -16,7 +16,9 @@
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
-import { BITS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./layout";
+import {
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits,
+} from "./layout";
 import { bits, blocks, configureHashing, hashes, scheme } from "./filter";
 import { SCHEME_SBBF, SCHEME_XXH64, probeHash, probeItem, streamProbe } from "./scheme";
 import { sbbfPositions } from "./sbbf";
@@ -235,4 +237,24 @@ export function countingBitsChunk(first: u32, len: u32): void {
     }
     store<u8>(SCRATCH_PTR + <usize>j, <u8>out);
   }
+}
+
+/**
+ * Runs `op` (0 add, 1 has) on `count` items staged as a batch (item i is
+ * scratch bytes [offsets[i], offsets[i+1]) of the batch offsets region, as
+ * for addBatch), in order; item i's answer goes to the batch flags region.
+ * Returns how many answered 1.
+ */
+export function countingBatch(count: u32, op: i32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let ones: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+    probeItem(SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    const answer = countingProbed(op) != 0;
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
+    ones += <u32>answer;
+  }
+  return ones;
 }

@@ -168,6 +168,6 @@ export {
 // (assembly/counting.ts), an instance configured by countingConfigure.
 export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll } from "./digest";
 export {
-  countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
+  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
 } from "./counting";

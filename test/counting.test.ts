@@ -164,6 +164,22 @@ describe.each(twins)('$name CountingBloomFilter', ({ CountingBloomFilter, BloomF
     expect(Array.from(a.hasMany(['x', 'nope']))).toEqual([1, b.has('nope') ? 1 : 0]);
   });
 
+  it('addMany and hasMany equal single calls under every scheme, for lists, packed bytes and chunks past 4096 items', () => {
+    for (const [scheme, m, k] of [['xxh64', 5000, 5], ['poly', 4001, 4], ['bytesum', 3000, 3], ['sbbf', 4096, 8]] as const) {
+      const a = new CountingBloomFilter(m, k, { scheme });
+      const b = new CountingBloomFilter(m, k, { scheme });
+      const items: (string | Uint8Array)[] = [];
+      for (let i = 0; i < 5000; i++) items.push(i % 7 === 0 ? `ünï-${i % 300}` : i % 5 === 0 ? Uint8Array.of(i & 255, i >> 8) : `k${i % 900}`);
+      expect(Array.from(a.addMany(items))).toEqual(items.map((x) => (b.add(x) ? 1 : 0)));
+      expect(a.counters()).toEqual(b.counters());
+      const bytes = new TextEncoder().encode('abcdefgh');
+      const packed = { bytes, offsets: [0, 3, 3, 8] };
+      expect(Array.from(a.addMany(packed))).toEqual(['abc', '', 'defgh'].map((x) => (b.add(new TextEncoder().encode(x)) ? 1 : 0)));
+      expect(Array.from(a.hasMany(items))).toEqual(items.map((x) => (b.has(x) ? 1 : 0)));
+      expect([a.addedCount(), a.bitsSet()]).toEqual([b.addedCount(), b.bitsSet()]);
+    }
+  });
+
   it('streams items longer than the scratch region to the same counters', () => {
     const c = new CountingBloomFilter(4096, 7, { scheme: 'poly' });
     const long = 'é'.repeat(100_000);

@@ -83,6 +83,7 @@ export const ABI = {
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
   countingItem: fn(3), // (len, wide, op)
+  countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
   countingStream: fn(1), // (op)
   countingDigest: fn(3), // (lo, hi, op)
   countingNonzero: fn(0),

@@ -4,7 +4,7 @@
 // logic; this file holds every pointer.
 
 import { BloomAllocationError } from '../errors.js';
-import type { Item } from '../filter/items.js';
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { Exports } from './abi.js';
 import type { Engine } from './engine.js';
@@ -41,6 +41,46 @@ export class CountingEngine {
   run(item: Item, op: number): number {
     const len = this.staging.stage(item);
     return len >= 0 ? this.x.countingItem(len, this.staging.wide, op) : this.x.countingStream(op);
+  }
+
+  /**
+   * Runs op 0 (add) or 1 (has) on a checked batch, in order: items go into
+   * scratch as bytes (strings as UTF-8) with their offsets, up to batchMax
+   * per call. An item too long to share the scratch region, and any string
+   * under poly (whose code units may be UTF-16), goes on its own through run().
+   */
+  runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
+    const flags = new Uint8Array(batch.count);
+    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize } = this.staging;
+    const units = this.staging.unitsForStrings;
+    let i = 0;
+    while (i < batch.count) {
+      let n = 0;
+      let at = 0;
+      offsets[0] = 0;
+      while (i + n < batch.count && n < batchMax) {
+        const item = batchItem(batch, i + n);
+        if (typeof item === 'string' && units) break;
+        // A string's UTF-8 takes at most 3 bytes per unit.
+        const room = typeof item === 'string' ? item.length * 3 : item.length;
+        if (at + room > scratchSize) break;
+        if (typeof item === 'string') at += this.staging.encodeAt(item, at);
+        else {
+          scratch.set(item, at);
+          at += item.length;
+        }
+        offsets[++n] = at;
+      }
+      if (n === 0) {
+        flags[i] = this.run(batchItem(batch, i), op) !== 0 ? 1 : 0;
+        i++;
+        continue;
+      }
+      this.x.countingBatch(n, op);
+      flags.set(batchFlags.subarray(0, n), i);
+      i += n;
+    }
+    return flags;
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
