@@ -6,12 +6,14 @@ import BloomFilters from 'bloom-filters';
 import { CountingBloomFilter } from '../../src/index.js';
 import { CountingBloomFilter as ReferenceCounting } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
-import { K, loop, measure, type Context, type Spec } from '../harness.js';
+import { blocksOf, K, loop, measure, type Context, type Spec } from '../harness.js';
 import { count } from './standard.js';
 
 /** Measures (h) on the first n/10 URLs of the shared sets. */
 export async function countingWorkload(ctx: Context, present: ItemSet, absent: ItemSet): Promise<void> {
-  const n = Math.max(100, Math.floor(present.strings.length / 10));
+  // n/10 items, a whole number of blocks (1,000 items per block above 1,000).
+  const tenth = Math.max(100, Math.floor(present.strings.length / 10));
+  const n = tenth > 1000 ? tenth - (tenth % 1000) : tenth;
   const bits = 10 * n;
   const workload = `(h) CountingBloomFilter, URLs, n = ${count(n)}, m = 10n, k = ${K}`;
   ctx.log('workload (h): counting filters');
@@ -28,6 +30,8 @@ export async function countingWorkload(ctx: Context, present: ItemSet, absent: I
   const ref = fill(new ReferenceCounting(bits, K), refItems);
   const refAdding = new ReferenceCounting(bits, K);
   let adding = new CountingBloomFilter(bits, K);
+  const batchAdding = new CountingBloomFilter(bits, K);
+  const blocks = { present: blocksOf(present.strings.slice(0, n), fast), absent: blocksOf(absent.strings.slice(0, n), fast) };
   let removing = full.clone();
   let peerAdding = new BloomFilters.CountingBloomFilter(bits, K);
   let peerRemoving = fill(new BloomFilters.CountingBloomFilter(bits, K), slowItems);
@@ -37,6 +41,9 @@ export async function countingWorkload(ctx: Context, present: ItemSet, absent: I
     { workload, op: 'has present', contestant: 'wasm single', block: fast, total: n, run: loop((s) => full.has(s), present) },
     { workload, op: 'has absent', contestant: 'wasm single', block: fast, total: n, run: loop((s) => full.has(s), absent) },
     { workload, op: 'remove', contestant: 'wasm single', block: fast, total: n, reset: () => (removing = full.clone()), run: loop((s) => removing.remove(s), present) },
+    { workload, op: 'add', contestant: 'wasm batch', block: fast, total: n, reset: () => batchAdding.clear(), run: (from) => batchAdding.addMany(blocks.present[from / fast])[0] },
+    { workload, op: 'has present', contestant: 'wasm batch', block: fast, total: n, run: (from) => full.hasMany(blocks.present[from / fast])[0] },
+    { workload, op: 'has absent', contestant: 'wasm batch', block: fast, total: n, run: (from) => full.hasMany(blocks.absent[from / fast])[0] },
     { workload, op: 'add', contestant: 'reference', block: slow, total: refItems, reset: () => refAdding.clear(), run: loop((s) => refAdding.add(s), present), note: `the first ${count(refItems)} items only` },
     { workload, op: 'has absent', contestant: 'reference', block: slow, total: refItems, run: loop((s) => ref.has(s), absent) },
     { workload, op: 'add', contestant: 'bloom-filters', block: slow, total: slowItems, reset: () => (peerAdding = new BloomFilters.CountingBloomFilter(bits, K)), run: loop((s) => peerAdding.add(s), present), note: peerNote },
