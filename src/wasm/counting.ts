@@ -17,6 +17,8 @@ export class CountingEngine {
   private readonly staging: Staging;
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
+  /** The strings of the batch chunk being built (reused). */
+  private readonly pending: string[] = [];
   /**
    * The packed counters. Memory grows once, in countingConfigure, before the
    * views are made, and never again (see staging.ts on why growth would
@@ -46,30 +48,47 @@ export class CountingEngine {
   /**
    * Runs op 0 (add) or 1 (has) on a checked batch, in order: items go into
    * scratch as bytes (strings as UTF-8) with their offsets, up to batchMax
-   * per call. An item too long to share the scratch region, and any string
-   * under poly (whose code units may be UTF-16), goes on its own through run().
+   * per call, runs of strings and runs of byte arrays in separate chunks. An
+   * item too long to share the scratch region, and any string under poly
+   * (whose code units may be UTF-16), goes on its own through run().
    */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
     const flags = new Uint8Array(batch.count);
-    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize } = this.staging;
+    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize, maxUtf8Units } = this.staging;
     const units = this.staging.unitsForStrings;
+    const pending = this.pending;
     let i = 0;
     while (i < batch.count) {
       let n = 0;
       let at = 0;
       offsets[0] = 0;
-      while (i + n < batch.count && n < batchMax) {
-        const item = batchItem(batch, i + n);
-        if (typeof item === 'string' && units) break;
-        // A string's UTF-8 takes at most 3 bytes per unit.
-        const room = typeof item === 'string' ? item.length * 3 : item.length;
-        if (at + room > scratchSize) break;
-        if (typeof item === 'string') at += this.staging.encodeAt(item, at);
-        else {
+      if (!batch.packed && typeof batch.list[i] === 'string' && !units) {
+        // A run of strings: joined and encoded by one encodeInto call (as
+        // src/wasm/batch.ts does); when every unit was ASCII the offsets are
+        // the running lengths, otherwise each string is encoded on its own.
+        let total = 0;
+        pending.length = 0;
+        while (i + n < batch.count && n < batchMax) {
+          const item = batch.list[i + n];
+          if (typeof item !== 'string' || total + item.length > maxUtf8Units) break;
+          pending.push(item);
+          total += item.length;
+          n++;
+        }
+        if (n > 0 && this.staging.encodeAt(n === 1 ? pending[0] : pending.join(''), 0) === total) {
+          for (let j = 0; j < n; j++) offsets[j + 1] = at += pending[j].length;
+        } else {
+          for (let j = 0; j < n; j++) offsets[j + 1] = at += this.staging.encodeAt(pending[j], at);
+        }
+      } else {
+        while (i + n < batch.count && n < batchMax) {
+          const item = batchItem(batch, i + n);
+          if (typeof item === 'string') break;
+          if (at + item.length > scratchSize) break;
           scratch.set(item, at);
           at += item.length;
+          offsets[++n] = at;
         }
-        offsets[++n] = at;
       }
       if (n === 0) {
         flags[i] = this.run(batchItem(batch, i), op) !== 0 ? 1 : 0;
