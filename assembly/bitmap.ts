@@ -1,4 +1,4 @@
-// The integer bitmap of seed 004: a set of integers in [0, size), one bit
+// The integer bitmap of the bitmap article: a set of integers in [0, size), one bit
 // each (10^7 integers in [1, 10^8] take 10^8 bits, about 12 MB). A Bitmap
 // is its own instance of the filter module, configured by bitmapConfigure
 // instead of configure; it uses the same bits region (assembly/layout.ts),

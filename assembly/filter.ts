@@ -7,13 +7,13 @@ import { BITS_PTR, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
 
-/** m, k, scheme and seed of this instance's filter; the counters of set bits and of new adds. */
+/** m, k, scheme and seed of this instance's filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;
 export let hashes: i32 = 1;
 export let scheme: i32 = 0;
 export let seed: u64 = 0;
 export let setCount: u64 = 0;
-export let newAddCount: u64 = 0;
+export let addedCount: u64 = 0;
 /** m / 256: the number of 256-bit blocks under sbbf (assembly/sbbf.ts). */
 export let blocks: u64 = 0;
 
@@ -56,7 +56,7 @@ export function byteLength(): u64 {
 // @ts-ignore: decorator
 @inline export function countAdd(fresh: u32): bool {
   setCount += <u64>fresh;
-  if (fresh) newAddCount++;
+  if (fresh) addedCount++;
   return fresh != 0;
 }
 
@@ -64,7 +64,7 @@ export function byteLength(): u64 {
 export function clear(): void {
   clearBits(byteLength());
   setCount = 0;
-  newAddCount = 0;
+  addedCount = 0;
 }
 
 /**
@@ -87,7 +87,7 @@ export function recount(): u64 {
 }
 
 /** Sets both counters, for a copy or a load whose bits were written from JS. */
-export function restoreCounters(set: u64, adds: u64): void {
+export function restoreCounters(set: u64, added: u64): void {
   setCount = set;
-  newAddCount = adds;
+  addedCount = added;
 }

@@ -147,7 +147,7 @@ export function xxh64Digest(): u64 {
 }
 
 // ------------------------------------------------------------------ poly
-// Seed 000's SeenFilter hashes: h1 = (h1*31 + c) mod 1,000,000,007 and
+// The SeenFilter exercise's hashes: h1 = (h1*31 + c) mod 1,000,000,007 and
 // h2 = (h2*37 + c) mod 1,000,000,009 over character codes.
 //
 // Reducing after every character costs a 64-bit division each. Instead six
@@ -232,7 +232,7 @@ export function polyUpdate(ptr: usize, count: usize, wide: bool): void {
 }
 
 // --------------------------------------------------------------- bytesum
-// Seed 001's SSTable hashes over UTF-8 bytes: h1 = sum(b) mod m and
+// The SSTable exercise's hashes over UTF-8 bytes: h1 = sum(b) mod m and
 // h2 = sum((index+1) * b) mod m.
 
 export let byteSum: u64 = 0;

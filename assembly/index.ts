@@ -5,7 +5,7 @@
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { byteLength, countAdd, newAddCount, recount, restoreCounters, setCount } from "./filter";
+import { addedCount as addedCountNow, byteLength, countAdd, recount, restoreCounters, setCount } from "./filter";
 import {
   exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamProbe, testItem, testProbed,
 } from "./scheme";
@@ -78,9 +78,9 @@ export function bitsSet(): f64 {
   return <f64>setCount;
 }
 
-/** Adds that set at least one bit. */
-export function newAdds(): f64 {
-  return <f64>newAddCount;
+/** addedCount: the adds that set at least one bit. */
+export function addedCount(): f64 {
+  return <f64>addedCountNow;
 }
 
 /** Offset of the scratch region. */
@@ -123,9 +123,9 @@ export function recountBits(): f64 {
   return <f64>recount();
 }
 
-/** Sets the counters of set bits and of new adds (both below 2^53). */
-export function setCounters(set: f64, adds: f64): void {
-  restoreCounters(<u64>set, <u64>adds);
+/** Sets the counters of set bits and of added items (both below 2^53). */
+export function setCounters(set: f64, added: f64): void {
+  restoreCounters(<u64>set, <u64>added);
 }
 
 /** The 1 bits among the first `len` bytes of scratch. */
@@ -158,7 +158,7 @@ export {
   linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags,
 } from "./lines";
 
-// A Bitmap (seed 004) is an instance of this same module configured by
+// A Bitmap (the bitmap article's set of integers) is an instance of this same module configured by
 // bitmapConfigure instead of configure; see assembly/bitmap.ts.
 export {
   bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { documentPath, writeSection } from './document.js';
 import { describeMachine } from './harness.js';
 import { AWK, renderCli, type CliRun } from './report.js';
-import { capacityParams, falsePositiveRate } from '../src/filter/sizing.js';
+import { capacityParams, sbbfFalsePositiveRate } from '../src/filter/sizing.js';
 import { MAX_BITS } from '../src/filter/options.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 
@@ -106,10 +106,14 @@ function countLines(path: string): number {
   return n;
 }
 
-/** Expected unique lines lost: the sum over first occurrences of the rate with j items in (Bloom, 1970). */
-function predictedLoss(bits: number, hashes: number, distinct: number): number {
+/**
+ * Expected unique lines lost: the sum over first occurrences of the rate
+ * with j items in, the split-block filter's (Putze, Sanders and Singler,
+ * 2007, as in Parquet's BloomFilter.md), since sbbf is dedupe's default.
+ */
+function predictedLoss(bits: number, distinct: number): number {
   let sum = 0;
-  for (let j = 1; j < distinct; j += 1000) sum += 1000 * falsePositiveRate(bits, j, hashes);
+  for (let j = 1; j < distinct; j += 1000) sum += 1000 * sbbfFalsePositiveRate(bits, j);
   return sum;
 }
 
@@ -140,8 +144,9 @@ async function main(): Promise<void> {
       const m = await measure(command, out, env);
       const run: CliRun = { name, seconds: m.seconds, peakKiB: m.peakKiB, lines: countLines(out) };
       if (fpp !== undefined) {
-        const { bits, hashes } = capacityParams(capacity, fpp, MAX_BITS);
-        Object.assign(run, { bits, hashes, predictedLoss: predictedLoss(bits, hashes, distinct) });
+        // bloom dedupe's default scheme, the split-block filter.
+        const { bits, hashes } = capacityParams(capacity, fpp, MAX_BITS, 'sbbf');
+        Object.assign(run, { bits, hashes, predictedLoss: predictedLoss(bits, distinct) });
       }
       runs.push(run);
       rmSync(out);

@@ -252,7 +252,7 @@ export function renderBench(r: BenchResults): string {
 export const CLI_METHOD = [
   '### Method',
   '',
-  'A file of URLs (about a sixth of them repeats of earlier lines, `bench/cli.ts`) is written to a temporary directory; `bloom dedupe` (with `--capacity` at `--fpp` 0.001 and 0.01, and once without it, as a growing chain at the default `--fpp`), `awk \'!seen[$0]++\'` and `LC_ALL=C sort -u` run on it one after the other. Wall time is measured around each process and peak RSS taken from GNU `time` (or the kernel\'s `VmHWM` when it is missing). "Unique lines lost" counts the lines awk printed that bloom did not: false positives, next to the prediction, the sum of (1 − e^(−kn/m))^k over the first occurrences. `BENCH_LINES` sets the number of lines (default 10,000,000).',
+  'A file of URLs (about a sixth of them repeats of earlier lines, `bench/cli.ts`) is written to a temporary directory; `bloom dedupe` (with `--capacity` at `--fpp` 0.001 and 0.01, and once without it, as a growing chain at the default `--fpp`), `awk \'!seen[$0]++\'` and `LC_ALL=C sort -u` run on it one after the other. Wall time is measured around each process and peak RSS taken from GNU `time` (or the kernel\'s `VmHWM` when it is missing). "Unique lines lost" counts the lines awk printed that bloom did not: false positives, next to the prediction, the sum over the first occurrences of the false-positive rate at that point (bloom dedupe runs its default scheme, the split-block filter, so its blocked rate). `BENCH_LINES` sets the number of lines (default 10,000,000).',
 ].join('\n');
 
 /** The section `npm run bench:cli` owns. */

@@ -1,4 +1,4 @@
-// Seed 004's case for the bitmap: 10,000,000 integers in [1, 100,000,000]
+// The bitmap article's case for the bitmap: 10,000,000 integers in [1, 100,000,000]
 // fit in about 12 MB, every one is found, and iterating the bitmap yields
 // them sorted (the bitmap sort). Kept apart from test/bitmap.test.ts
 // because it holds about 100 MB of arrays.
@@ -21,7 +21,7 @@ function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   return true;
 }
 
-describe('seed 004: 10^7 integers in [1, 10^8]', () => {
+describe('the bitmap article: 10^7 integers in [1, 10^8]', () => {
   it('fit in 12.5 MB, are all found, and iterate in sorted order', () => {
     const next = u32s(4);
     const values = new Uint32Array(10_000_000);

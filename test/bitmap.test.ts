@@ -1,4 +1,4 @@
-// The Bitmap of seed 004: behaviour, bad input, and parity of the wasm
+// The Bitmap (the bitmap article's set of integers): behaviour, bad input, and parity of the wasm
 // Bitmap with its reference twin. The article's 10^7-value case is in
 // test/bitmap-article.test.ts, apart because it maps about 100 MB.
 

@@ -36,7 +36,7 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-// The same few operations everywhere; seed 000's and seed 001's numbers.
+// The same few operations everywhere; the SeenFilter and SSTable exercises' numbers.
 const OPS = `
 const f = new BloomFilter(100, 3, { scheme: 'bytesum' });
 f.add('apple');

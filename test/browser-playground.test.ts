@@ -44,8 +44,8 @@ describeBrowser('the playground in Chromium', () => {
     await server?.close();
   });
 
-  it('loads seed 000 with one click: bitsSet 9, the verdicts, and bats.io marked a false positive', async () => {
-    await page.click('#example-000');
+  it('loads the SeenFilter exercise with one click: bitsSet 9, the verdicts, and bats.io marked a false positive', async () => {
+    await page.click('#example-seen-filter');
     expect(await text(page, '#stat-set')).toBe('9');
     expect(await text(page, '#stat-added')).toBe('3');
     expect(await page.inputValue('#bits')).toBe('16');
@@ -68,8 +68,8 @@ describeBrowser('the playground in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('replays seed 000 step by step, bit by bit', async () => {
-    await page.click('#example-000');
+  it('replays the SeenFilter exercise step by step, bit by bit', async () => {
+    await page.click('#example-seen-filter');
     await page.click('#step');
     expect(await text(page, '#stat-set')).toBe('0');
     expect(await text(page, '#step')).toBe('Next: add “cats.io” (1 of 7)');
@@ -89,11 +89,11 @@ describeBrowser('the playground in Chromium', () => {
     ]);
     expect(await text(page, '#verdict .fp')).toBe('false positive');
     expect(await text(page, '#step')).toBe('Replay it step by step');
-    expect(await text(page, '#step-status')).toBe('Seed 000: all 7 calls done.');
+    expect(await text(page, '#step-status')).toBe('The SeenFilter exercise: all 7 calls done.');
   });
 
-  it('loads seed 001: apple sets 30, 24, 18 and banana answers NO on 9, 51, 93', async () => {
-    await page.click('#example-001');
+  it('loads the SSTable command protocol example: apple sets 30, 24, 18 and banana answers NO on 9, 51, 93', async () => {
+    await page.click('#example-sstable');
     expect(await text(page, '#stat-set')).toBe('3');
     expect(await text(page, '#verdict')).toBe('NO bits 9, 51, 93 are 0, so “banana” was certainly never added.');
     expect(await hitCells(page)).toEqual([9, 51, 93]);
@@ -161,7 +161,7 @@ describeBrowser('the playground in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('add');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('check');
-    await page.focus('#example-000');
+    await page.focus('#example-seen-filter');
     await page.keyboard.press('Enter');
     expect(await text(page, '#stat-set')).toBe('9');
   });

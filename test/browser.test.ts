@@ -1,4 +1,4 @@
-// The browser bundle in a real Chromium: the seed vectors and a few thousand
+// The browser bundle in a real Chromium: the worked examples and a few thousand
 // fast-check parity vectors run in the page and must equal Node's results
 // (the wasm build and the reference twin) bit for bit; construction is
 // synchronous on the main thread.
@@ -120,25 +120,25 @@ describeBrowser('the browser bundle in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('runs the seed vectors with the published numbers, equal to Node', async () => {
+  it('runs the worked examples of the source documents with their published numbers, equal to Node', async () => {
     const inPage = await page.evaluate(() => (window as unknown as { runSeeds(): unknown }).runSeeds());
     const wasm = await import('../dist/index.js');
     const reference = await import('../dist/reference/index.js');
     expect(inPage).toEqual(runSeeds(wasm));
     expect(inPage).toEqual(runSeeds(reference));
     const seeds = inPage as ReturnType<typeof runSeeds>;
-    expect(seeds.seed000).toEqual([null, null, null, 9, true, false, true]);
-    expect(seeds.seed000Positions).toEqual([[1, 2, 3], [9, 8, 7], [11, 5, 15], [2, 15, 12], [7, 1, 11]]);
-    expect(seeds.seed001.apple).toEqual([30, 24, 18]);
-    expect(seeds.seed001.banana).toEqual([9, 51, 93]);
-    expect(seeds.seed001.emptyBits).toBe('0'.repeat(100));
-    expect(seeds.seed001.emptyApple).toBe(false);
-    expect([seeds.seed001.checkApple, seeds.seed001.checkBanana, seeds.seed001.afterReset, seeds.seed001.qux]).toEqual(['MAYBE', 'NO', 'NO', 'NO']);
-    expect(seeds.seed001.bits).toBe([...'0'.repeat(100)].map((_, i) => ([18, 24, 30].includes(i) ? '1' : '0')).join(''));
-    expect(seeds.seed002.bf4.hits).toBeGreaterThanOrEqual(6);
-    expect(seeds.seed002.bf4.hits).toBeLessThanOrEqual(139);
-    expect(seeds.seed002.bf5.hits).toBeGreaterThanOrEqual(407);
-    expect(seeds.seed002.bf5.hits).toBeLessThanOrEqual(1304);
+    expect(seeds.seenFilter).toEqual([null, null, null, 9, true, false, true]);
+    expect(seeds.seenFilterPositions).toEqual([[1, 2, 3], [9, 8, 7], [11, 5, 15], [2, 15, 12], [7, 1, 11]]);
+    expect(seeds.sstable.apple).toEqual([30, 24, 18]);
+    expect(seeds.sstable.banana).toEqual([9, 51, 93]);
+    expect(seeds.sstable.emptyBits).toBe('0'.repeat(100));
+    expect(seeds.sstable.emptyApple).toBe(false);
+    expect([seeds.sstable.checkApple, seeds.sstable.checkBanana, seeds.sstable.afterReset, seeds.sstable.qux]).toEqual(['MAYBE', 'NO', 'NO', 'NO']);
+    expect(seeds.sstable.bits).toBe([...'0'.repeat(100)].map((_, i) => ([18, 24, 30].includes(i) ? '1' : '0')).join(''));
+    expect(seeds.stages.bf4.hits).toBeGreaterThanOrEqual(6);
+    expect(seeds.stages.bf4.hits).toBeLessThanOrEqual(139);
+    expect(seeds.stages.bf5.hits).toBeGreaterThanOrEqual(407);
+    expect(seeds.stages.bf5.hits).toBeLessThanOrEqual(1304);
   });
 
   it('sets the same bits as Node (wasm and reference) on thousands of fast-check vectors', async () => {

@@ -68,7 +68,7 @@ describe('bloom info on a sparse file whose header claims 1 GiB', () => {
 
   it('refuses a chain whose sparse member fails its checksum, naming the member', () => {
     // Member 0 of this plan: 800 million items at 0.5%, about 1 GiB of bits.
-    const plan = checkScalableOptions({ initialCapacity: 800_000_000, falsePositiveRate: 0.01 });
+    const plan = checkScalableOptions({ capacity: 800_000_000, falsePositiveRate: 0.01 });
     const member = memberPlan(plan, 0);
     expect(member.bits).toBeGreaterThan(8 * GIB * 0.9);
     const chainHeader = encodeChainHeader(plan, 1, (b) => xxh64(b, 0n));

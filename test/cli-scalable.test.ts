@@ -47,13 +47,13 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     const r = bloom(['dedupe', '--state', state, '--capacity', '10'], 'u1\nu2\nbrand new\n');
     expect(r.status).toBe(0);
     expect(r.stdout.toString()).toBe('brand new\n');
-    expect(r.stderr.toString()).toMatch(/^bloom: --state .* is a scalable chain \(initial capacity 1000000, rate 0.001\), which wins over --capacity 10 --fpp 0.001\n$/);
+    expect(r.stderr.toString()).toMatch(/^bloom: --state .* is a scalable chain \(capacity 1000000, rate 0.001\), which wins over --capacity 10 --fpp 0.001\n$/);
     expect(loadScalableFileSync(state).has('brand new')).toBe(true);
   });
 
   it('bloom info describes the chain, as text and as JSON', () => {
     const json = JSON.parse(bloom(['info', '--json', state]).stdout.toString());
-    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 1, scheme: 'sbbf', initialCapacity: 1_000_000, filterCount: 2 });
+    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 1, scheme: 'sbbf', capacity: 1_000_000, filterCount: 2 });
     expect(json.filters).toHaveLength(2);
     expect(json.filters[1]).toMatchObject({ capacity: 2_000_000 });
     const text = bloom(['info', state]).stdout.toString();

@@ -1,5 +1,7 @@
 // The `bloom` command, run as a real process: node dist/cli/main.js.
 // `npm test` builds first; run `npm run build` before running this file alone.
+// Over 300 lines on purpose: every subcommand shares the process runner
+// and temporary-file helpers below.
 
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +36,7 @@ function firstOccurrences(bytes: Buffer): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-describe('bloom shell: the SSTable exercise protocol', () => {
+describe('bloom shell: the SSTable command protocol', () => {
   it('apple and banana are disjoint: {30, 24, 18} and {9, 51, 93}', () => {
     const r = bloom(['shell'], 'BLOOM-NEW\nBLOOM-ADD apple\nBLOOM-CHECK apple\nBLOOM-CHECK banana\nBLOOM-BITS\nBLOOM-COUNT\n');
     const [apple, banana, bits, count] = text(r).split('\n');

@@ -60,7 +60,7 @@ function emptyMembers(options: ScalableOptions, count: number): Uint8Array {
 
 /** A chain header claiming `count` members, followed by `count` copies of a valid first member. */
 function manyTinyMembers(count: number): Uint8Array {
-  const one = new ScalableBloomFilter({ initialCapacity: 2, falsePositiveRate: 0.1, growth: 1, tightening: 0.5 });
+  const one = new ScalableBloomFilter({ capacity: 2, falsePositiveRate: 0.1, growth: 1, tightening: 0.5 });
   one.add('a');
   const bytes = one.toBytes();
   const member = bytes.subarray(64);
@@ -108,7 +108,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
   });
 
   it.each(implementations)('a chain grows to 256 members, round-trips, and then refuses to grow with BloomRangeError naming filters[256] (%s)', (_name, Impl) => {
-    const chain = new Impl({ initialCapacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
+    const chain = new Impl({ capacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
     let i = 0;
     while (chain.filters.length < MAX_FILTER_COUNT) chain.add(`grow ${i++}`);
     // The newest member holds its one item; the next new item needs member 256.
@@ -131,7 +131,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
   });
 
   it('a 120 KB chain of 256 members loads with 256 instances and a bounded resident size', () => {
-    const bytes = emptyMembers({ initialCapacity: 150, falsePositiveRate: 0.01, growth: 1, tightening: 0.99 }, 256);
+    const bytes = emptyMembers({ capacity: 150, falsePositiveRate: 0.01, growth: 1, tightening: 0.99 }, 256);
     expect(bytes.length).toBeGreaterThan(100_000);
     expect(bytes.length).toBeLessThan(130_000);
     const before = process.memoryUsage().rss;
@@ -145,7 +145,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
   });
 
   it('a member fault deep in a long chain names the member index and the field', () => {
-    const chain = new ScalableBloomFilter({ initialCapacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
+    const chain = new ScalableBloomFilter({ capacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
     for (let i = 0; chain.filters.length < 40; i++) chain.add(`deep ${i}`);
     const bytes = chain.toBytes();
     const [start, length] = spans(bytes)[37];

@@ -185,7 +185,7 @@ describe('the header, decoded by hand', () => {
 
   it('stores bit p at bit p & 7 of payload byte p >> 3', () => {
     const f = new wasm.BloomFilter(100, 3, { scheme: 'bytesum' });
-    f.add('apple'); // positions 30, 24, 18 (seed 001)
+    f.add('apple'); // positions 30, 24, 18 (the SSTable exercise)
     const payload = f.toBytes().subarray(56);
     expect(payload[30 >> 3]).toBe((1 << (30 & 7)) | (1 << (24 & 7)));
     expect(payload[18 >> 3]).toBe(1 << (18 & 7));

@@ -78,13 +78,13 @@ describe('golden files', () => {
     });
   });
 
-  it('poly.bin carries seed 000 example: 9 bits set at 1, 2, 3, 5, 7, 8, 9, 11, 15', () => {
+  it('poly.bin carries the SeenFilter exercise example: 9 bits set at 1, 2, 3, 5, 7, 8, 9, 11, 15', () => {
     const f = wasm.BloomFilter.fromBytes(golden('poly'));
     expect(f.bitsSet()).toBe(9);
     expect(f.toBitString()).toBe('0111010111010001');
   });
 
-  it('bytesum.bin carries seed 001 example: apple {30, 24, 18} and banana {9, 51, 93}', () => {
+  it('bytesum.bin carries the SSTable exercise example: apple {30, 24, 18} and banana {9, 51, 93}', () => {
     const f = reference.BloomFilter.fromBytes(golden('bytesum'));
     const ones = [...f.toBitString()].flatMap((c, i) => (c === '1' ? [i] : []));
     expect(ones).toEqual([9, 18, 24, 30, 51, 93]);

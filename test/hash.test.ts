@@ -27,14 +27,14 @@ describe('splitmix64', () => {
 });
 
 describe('poly', () => {
-  it('gives seed 000 values for cats.io', () => {
+  it('gives the SeenFilter exercise values for cats.io', () => {
     const units = [...'cats.io'].map((c) => c.charCodeAt(0));
     expect(poly(units)).toEqual({ h1: 750_493_409, h2: 956_570_721 });
   });
 });
 
 describe('bytesum', () => {
-  it('gives seed 001 values for apple: byte sum 530 and weighted sum 1594', () => {
+  it('gives the SSTable exercise values for apple: byte sum 530 and weighted sum 1594', () => {
     expect(bytesum(utf8('apple'), 100)).toEqual({ h1: 30, h2: 94 });
     expect(bytesum(utf8('apple'), 100_000)).toEqual({ h1: 530, h2: 1594 });
   });

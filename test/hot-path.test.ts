@@ -8,14 +8,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BloomFilter, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+import { shapeFor } from './helpers/shape.js';
 
-const SCHEMES: Scheme[] = ['xxh64', 'poly', 'bytesum'];
+const SCHEMES: Scheme[] = ['xxh64', 'poly', 'bytesum', 'sbbf'];
 
-function samePositions(scheme: Scheme, bits: number, hashes: number, items: (string | Uint8Array)[]): void {
+/** Positions, has (whose single-item form stops at the first clear bit in wasm) and add agree, item by item. */
+function samePositions(scheme: Scheme, m: number, k: number, items: (string | Uint8Array)[]): void {
+  const [bits, hashes] = shapeFor(scheme, m, k);
   const wasm = new BloomFilter(bits, hashes, { scheme });
   const ref = new ReferenceFilter(bits, hashes, { scheme });
   for (const item of items) {
     expect(wasm.positions(item)).toEqual(ref.positions(item));
+    expect(wasm.has(item)).toBe(ref.has(item));
     expect(wasm.add(item)).toBe(ref.add(item));
   }
   expect(wasm.bitArray()).toEqual(ref.bitArray());
@@ -49,7 +53,7 @@ describe('single-op staging paths match the reference', () => {
     samePositions('poly', 99_991, 16, extremes);
   });
 
-  it('poly: the seed 000 example, positions (h1 + i*h2) mod m', () => {
+  it('poly: the SeenFilter exercise example, positions (h1 + i*h2) mod m', () => {
     const f = new BloomFilter(16, 3, { scheme: 'poly' });
     expect(f.positions('cats.io')).toEqual([1, 2, 3]);
     expect(f.positions('dogs.io')).toEqual([9, 8, 7]);
@@ -65,7 +69,8 @@ describe('single-op staging paths match the reference', () => {
           }),
           fc.integer({ min: 64, max: 100_000 }),
           fc.integer({ min: 1, max: 64 }),
-          (xs, bits, hashes) => {
+          (xs, m, k) => {
+            const [bits, hashes] = shapeFor(scheme, m, k);
             const wasm = new BloomFilter(bits, hashes, { scheme });
             const ref = new ReferenceFilter(bits, hashes, { scheme });
             for (const x of xs) expect(wasm.positions(x)).toEqual(ref.positions(x));
@@ -80,6 +85,30 @@ describe('single-op staging paths match the reference', () => {
     it(`${scheme}: items longer than the scratch region are streamed with the same result`, () => {
       const long = ['x'.repeat(70_000), 'ü'.repeat(25_000), '\u{1F600}'.repeat(12_000) + 'a', new Uint8Array(140_000).fill(200)];
       samePositions(scheme, 65_537, 5, long);
+    });
+  }
+});
+
+describe('single has stops at the first clear bit and still answers as the reference', () => {
+  for (const scheme of SCHEMES) {
+    it(`${scheme}: a half-full filter, present and absent items`, () => {
+      const [bits, hashes] = shapeFor(scheme, 2_048, 7);
+      const wasm = new BloomFilter(bits, hashes, { scheme });
+      const ref = new ReferenceFilter(bits, hashes, { scheme });
+      for (let i = 0; i < 150; i++) {
+        wasm.add(`in ${i}`);
+        ref.add(`in ${i}`);
+      }
+      let maybe = 0;
+      for (let i = 0; i < 3_000; i++) {
+        const item = i % 3 === 0 ? `in ${i % 150}` : `out ${i}`;
+        const answer = wasm.has(item);
+        expect(answer).toBe(ref.has(item));
+        maybe += answer ? 1 : 0;
+      }
+      // Both answers occur: present items are found, and some absent ones are not.
+      expect(maybe).toBeGreaterThanOrEqual(1_000);
+      expect(maybe).toBeLessThan(3_000);
     });
   }
 });

@@ -74,8 +74,8 @@ describe('lines: wasm equals the reference twin and the spec', () => {
           if (exact) expect(latin1(a)).toBe(latin1(firstOccurrences(bytes, invert)));
           // Split mode over a chain whose first member holds 3 items, so that members fill mid-chunk:
           // the wasm split core and its reference twin give the chain the same batches.
-          const chain = new ScalableBloomFilter({ initialCapacity: 3, falsePositiveRate: 1e-9, scheme });
-          const twin = new ScalableBloomFilter({ initialCapacity: 3, falsePositiveRate: 1e-9, scheme });
+          const chain = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 1e-9, scheme });
+          const twin = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 1e-9, scheme });
           const c = run(new ChainLineDeduper(chain, invert, wasmSplitLines(invert, [size])), bytes, chunk);
           const d = run(new ChainLineDeduper(twin, invert, new ReferenceSplitLines(size, invert)), bytes, chunk);
           expect(latin1(c)).toBe(latin1(d));
@@ -105,11 +105,11 @@ describe('lines: wasm equals the reference twin and the spec', () => {
   it('split mode gives the chain each line exactly as add(lineBytes), a long streamed line included', () => {
     const long = new Uint8Array(100_000).fill(0x78);
     const text = Buffer.concat([Buffer.from('a\r\nb\n\n'), long, Buffer.from('\r\nc\r')]);
-    const chain = new ScalableBloomFilter({ initialCapacity: 2, falsePositiveRate: 1e-6 });
+    const chain = new ScalableBloomFilter({ capacity: 2, falsePositiveRate: 1e-6 });
     const out = run(new ChainLineDeduper(chain, false, wasmSplitLines(false, [4096])), text, 10_000);
     expect(Buffer.from(out).equals(Buffer.concat([text, Buffer.from('\n')]))).toBe(true);
     expect(counts[counts.length - 1]).toEqual([5, 5]);
-    const check = new ScalableBloomFilter({ initialCapacity: 2, falsePositiveRate: 1e-6 });
+    const check = new ScalableBloomFilter({ capacity: 2, falsePositiveRate: 1e-6 });
     for (const item of [Buffer.from('a'), Buffer.from('b'), new Uint8Array(0), long, Buffer.from('c')]) check.add(item);
     expect(Buffer.from(chain.toBytes()).equals(check.toBytes())).toBe(true);
     // Repeats, the long line among them, are dropped, and a last "c\r" is the item "c".

@@ -64,7 +64,7 @@ afterEach(() => {
 
 /** Five members (capacities 3 to 48), the newest half full: payloads of 4 to 82 bytes, none a multiple of 100. */
 function chain(): ScalableBloomFilter {
-  const c = new ScalableBloomFilter({ initialCapacity: 3, falsePositiveRate: 0.01 });
+  const c = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 0.01 });
   for (let i = 0; i < 70; i++) c.add(`chunked ${i}`);
   return c;
 }
@@ -109,7 +109,7 @@ describe.each(modes)('$name, with 100-byte chunks', ({ save, load, loadOne }) =>
   });
 
   it("writes the reference chain's bytes in bounded calls too", async () => {
-    const r = new ReferenceScalable({ initialCapacity: 3, falsePositiveRate: 0.01 });
+    const r = new ReferenceScalable({ capacity: 3, falsePositiveRate: 0.01 });
     for (let i = 0; i < 70; i++) r.add(`chunked ${i}`);
     const path = join(dir, `ref-${Math.random()}.blmc`);
     await save(r, path);

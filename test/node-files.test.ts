@@ -223,7 +223,7 @@ describe.each(helpers)('$name saves keep what they replace', ({ save, load }) =>
 
 describe('the wrong loader for the file', () => {
   it('loadFile on a chain file names the chain and its loader', async () => {
-    const chain = new wasm.ScalableBloomFilter({ initialCapacity: 10, falsePositiveRate: 0.01 });
+    const chain = new wasm.ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 });
     const path = fresh('chain.blmc');
     saveFileSync(chain, path);
     expect(() => loadFileSync(path)).toThrow(/magic at byte 0: .*this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile/);

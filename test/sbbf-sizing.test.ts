@@ -106,7 +106,7 @@ describe('measured rate at n = 10^6 (wasm)', () => {
 
 describe('ScalableBloomFilter with sbbf members', () => {
   it('sizes each member with the blocked rate', () => {
-    const s = new ScalableBloomFilter({ initialCapacity: 1_000, falsePositiveRate: 0.01, scheme: 'sbbf' });
+    const s = new ScalableBloomFilter({ capacity: 1_000, falsePositiveRate: 0.01, scheme: 'sbbf' });
     for (let i = 0; i < 5_000; i++) s.add(present(i));
     expect(s.filters.length).toBeGreaterThan(1);
     for (const m of s.filters) {

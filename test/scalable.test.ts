@@ -17,7 +17,7 @@ const implementations = [
 
 describe('ScalableBloomFilter grows in the planned sizes', () => {
   it('capacity n_0 2^i, rate p (1 - r) r^i, and forCapacity m and k for each member', () => {
-    const s = new ScalableBloomFilter({ initialCapacity: 1000, falsePositiveRate: 0.01 });
+    const s = new ScalableBloomFilter({ capacity: 1000, falsePositiveRate: 0.01 });
     expect(s.filters.length).toBe(1);
     let fresh = 0;
     for (let i = 0; i < 10_000; i++) if (s.add(`item-${i}`)) fresh++;
@@ -41,7 +41,7 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
   });
 
   it('starts a member only when an item must be inserted into a full newest one', () => {
-    const s = new ScalableBloomFilter({ initialCapacity: 3, falsePositiveRate: 0.01, growth: 3, tightening: 0.25 });
+    const s = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 0.01, growth: 3, tightening: 0.25 });
     for (const item of ['a', 'b', 'c']) expect(s.add(item)).toBe(true);
     expect(s.filters.length).toBe(1);
     expect(s.add('a')).toBe(false); // present: no new member
@@ -54,19 +54,19 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
   });
 
   it('rounds n_0 s^i for a fractional growth', () => {
-    const s = new ScalableBloomFilter({ initialCapacity: 10, falsePositiveRate: 0.05, growth: 1.5 });
+    const s = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.05, growth: 1.5 });
     for (let i = 0; i < 200; i++) s.add(`x${i}`);
     expect(s.filters.map((m) => m.capacity).slice(0, 5)).toEqual([10, 15, 23, 34, 51]);
   });
 });
 
 describe.each([
-  { initialCapacity: 10_000, falsePositiveRate: 0.01 },
-  { initialCapacity: 10_000, falsePositiveRate: 0.001, growth: 4, tightening: 0.9 },
-] as ScalableOptions[])('ScalableBloomFilter(%o) after 10 times its initial capacity', (options) => {
+  { capacity: 10_000, falsePositiveRate: 0.01 },
+  { capacity: 10_000, falsePositiveRate: 0.001, growth: 4, tightening: 0.9 },
+] as ScalableOptions[])('ScalableBloomFilter(%o) after 10 times its capacity', (options) => {
   it('keeps the measured false-positive rate over 100,000 absent items at or below the requested rate', () => {
     const s = new ScalableBloomFilter(options);
-    const n = options.initialCapacity * 10;
+    const n = options.capacity * 10;
     const added = new Uint8Array(n);
     for (let i = 0; i < n; i++) added[i] = s.add(`https://example.com/page/${i}`) ? 1 : 0;
     // No added item is missing, whether its add reported new or not.
@@ -88,7 +88,7 @@ describe.each([
 
 describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
   it('add reports new items once; has finds them in any member', () => {
-    const s = new Impl({ initialCapacity: 4, falsePositiveRate: 0.0001 });
+    const s = new Impl({ capacity: 4, falsePositiveRate: 0.0001 });
     const items = Array.from({ length: 40 }, (_, i) => `k${i}`);
     for (const item of items) expect(s.add(item)).toBe(true); // at 10^-4, none of these 40 collides
     for (const item of items) expect(s.add(item)).toBe(false);
@@ -102,17 +102,23 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
   });
 
   it('keeps its options as read-only fields', () => {
-    const s = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02, scheme: 'poly' });
-    expect([s.initialCapacity, s.falsePositiveRate, s.growth, s.tightening, s.scheme, s.seed]).toEqual([
+    const s = new Impl({ capacity: 7, falsePositiveRate: 0.02, scheme: 'poly' });
+    expect([s.capacity, s.falsePositiveRate, s.growth, s.tightening, s.scheme, s.seed]).toEqual([
       7, 0.02, 2, 0.5, 'poly', 0n,
     ]);
-    const t = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02, seed: 2n ** 64n - 1n });
+    const t = new Impl({ capacity: 7, falsePositiveRate: 0.02, seed: 2n ** 64n - 1n });
     expect(t.seed).toBe(2n ** 64n - 1n);
   });
 
+  it('still reads the old option name initialCapacity when capacity is absent', () => {
+    const old = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02 } as unknown as ScalableOptions);
+    expect(old.capacity).toBe(7);
+    expect(old.toBytes()).toEqual(new Impl({ capacity: 7, falsePositiveRate: 0.02 }).toBytes());
+  });
+
   it('addMany and hasMany equal single operations, for arrays, iterables and packed bytes', () => {
-    const a = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
-    const b = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
+    const a = new Impl({ capacity: 5, falsePositiveRate: 0.01 });
+    const b = new Impl({ capacity: 5, falsePositiveRate: 0.01 });
     const items = ['x', 'y', 'x', 'z', 'w', 'v', 'u', 't', 'y', 's'];
     expect(Array.from(a.addMany(items))).toEqual(items.map((i) => (b.add(i) ? 1 : 0)));
     expect(Array.from(a.addMany(new Set(['q', 'x'])))).toEqual([1, 0]);
@@ -123,7 +129,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
   });
 
   it('refuses a bad batch before adding anything', () => {
-    const s = new Impl({ initialCapacity: 5, falsePositiveRate: 0.01 });
+    const s = new Impl({ capacity: 5, falsePositiveRate: 0.01 });
     expect(() => s.addMany(['a', 3 as unknown as string])).toThrow('items[1] must be a string or a Uint8Array; got 3');
     expect(() => s.addMany({ bytes: new Uint8Array(4), offsets: [0, 2, 5] })).toThrow(
       'items.offsets[2] must be an integer in [2, 4]; got 5',
@@ -134,7 +140,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
   });
 
   it('clear() goes back to one empty member', () => {
-    const s = new Impl({ initialCapacity: 2, falsePositiveRate: 0.01 });
+    const s = new Impl({ capacity: 2, falsePositiveRate: 0.01 });
     for (let i = 0; i < 20; i++) s.add(`i${i}`);
     s.clear();
     expect(s.filters.length).toBe(1);
@@ -144,11 +150,11 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
   });
 
   it('refuses bad options with typed errors naming the option', () => {
-    const base = { initialCapacity: 100, falsePositiveRate: 0.01 };
+    const base = { capacity: 100, falsePositiveRate: 0.01 };
     const cases: [unknown, string][] = [
-      [undefined, 'options must be an object with initialCapacity and falsePositiveRate; got undefined'],
-      [{ ...base, initialCapacity: 0 }, 'initialCapacity must be a positive integer; got 0'],
-      [{ ...base, initialCapacity: 2.5 }, 'initialCapacity must be a positive integer; got 2.5'],
+      [undefined, 'options must be an object with capacity and falsePositiveRate; got undefined'],
+      [{ ...base, capacity: 0 }, 'capacity must be a positive integer; got 0'],
+      [{ ...base, capacity: 2.5 }, 'capacity must be a positive integer; got 2.5'],
       [{ ...base, falsePositiveRate: 1 }, 'falsePositiveRate must be a number in (0, 1); got 1'],
       [{ ...base, falsePositiveRate: NaN }, 'falsePositiveRate must be a number in (0, 1); got NaN'],
       [{ ...base, growth: 0.5 }, 'growth must be a number in [1, 1024]; got 0.5'],
@@ -157,7 +163,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
       [{ ...base, scheme: 'md5' }, 'scheme must be one of xxh64, poly, bytesum, sbbf; got "md5"'],
       [{ ...base, scheme: 'poly', seed: 1 }, 'seed must be 0 under poly, which has no seed; got 1'],
       [{ ...base, seed: -1 }, 'seed must be an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number); got -1'],
-      [{ ...base, initialCapacity: 4e9 }, `filters[0].bits must be at most ${MAX_BITS}`],
+      [{ ...base, capacity: 4e9 }, `filters[0].bits must be at most ${MAX_BITS}`],
     ];
     for (const [options, message] of cases) {
       expect(() => new Impl(options as ScalableOptions)).toThrow(message);
@@ -169,7 +175,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
 
 describe('wasm ScalableBloomFilter equals the reference', () => {
   const options = fc.record({
-    initialCapacity: fc.integer({ min: 1, max: 20 }),
+    capacity: fc.integer({ min: 1, max: 20 }),
     falsePositiveRate: fc.double({ min: 0.001, max: 0.5, noNaN: true }),
     growth: fc.double({ min: 1, max: 3, noNaN: true }),
     tightening: fc.double({ min: 0.1, max: 0.95, noNaN: true }),

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { twins } from './helpers/twins.js';
 
-describe.each(twins)('seed 000 SeenFilter ($name)', ({ SeenFilter, BloomFilter }) => {
+describe.each(twins)('the SeenFilter exercise ($name)', ({ SeenFilter, BloomFilter }) => {
   it('replays the example to [null, null, null, null, 9, true, false, true]', () => {
     // The seed lists one result per call: the constructor and the three adds return nothing.
     const f = new SeenFilter(16, 3);
@@ -44,7 +44,7 @@ describe.each(twins)('seed 000 SeenFilter ($name)', ({ SeenFilter, BloomFilter }
   });
 });
 
-describe.each(twins)('seed 001 SSTable filter ($name)', ({ BloomFilter }) => {
+describe.each(twins)('the SSTable exercise filter ($name)', ({ BloomFilter }) => {
   const fresh = () => new BloomFilter(100, 3, { scheme: 'bytesum' });
 
   it('maps apple to {30, 24, 18} and banana to {9, 51, 93}', () => {

@@ -9,11 +9,11 @@ describe('sizing math', () => {
     expect(optimalHashes(9_585_059, 1_000_000)).toBe(7);
   });
 
-  it('gives about 0.8% at 10 bits per item and k = 7 (seed 000)', () => {
+  it('gives about 0.8% at 10 bits per item and k = 7 (the SeenFilter exercise)', () => {
     expect(falsePositiveRate(10_000_000_000, 1_000_000_000, 7)).toBeCloseTo(0.00819, 5);
   });
 
-  it('gives (1 - e^(-9/100))^3 for seed 001 (m = 100, k = 3, three keys)', () => {
+  it('gives (1 - e^(-9/100))^3 for the SSTable exercise (m = 100, k = 3, three keys)', () => {
     expect(falsePositiveRate(100, 3, 3)).toBeCloseTo(Math.pow(1 - Math.exp(-9 / 100), 3), 15);
     expect(falsePositiveRate(100, 3, 3)).toBeCloseTo(0.00064, 5); // "≈ 0.0006" in the seed
   });
@@ -23,7 +23,7 @@ describe('sizing math', () => {
     expect(falsePositiveRate(1000, 1_000_000, 5)).toBeCloseTo(1, 10);
   });
 
-  it('puts the lower bound at 1.44 n log2(1/p) (seed 003)', () => {
+  it('puts the lower bound at 1.44 n log2(1/p) (the visited-queue article)', () => {
     expect(minimumBits(1000, 0.5)).toBeCloseTo(1000 / Math.LN2, 9);
     expect(minimumBits(1_000_000, 0.01) / (1_000_000 * Math.log2(100))).toBeCloseTo(1.4427, 4);
     // The optimal Bloom filter size equals the bound: -n ln p / ln2^2 = n log2(1/p) / ln 2.

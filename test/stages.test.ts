@@ -1,11 +1,11 @@
-// Seed 002's six-stage track, on the default xxh64 scheme.
+// The staged test track (six stages), on the default xxh64 scheme.
 import { describe, expect, it } from 'vitest';
 import { twins } from './helpers/twins.js';
 
 /** Deterministic item names: the tester's items are distinct strings. */
 const items = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
 
-describe.each(twins)('seed 002 stages ($name)', ({ BloomFilter }) => {
+describe.each(twins)('the staged test track ($name)', ({ BloomFilter }) => {
   it('bf1: finds one added item', () => {
     const f = new BloomFilter(10_007, 5);
     f.add('cat');

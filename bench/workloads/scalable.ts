@@ -13,7 +13,7 @@ export async function scalableWorkload(ctx: Context, present: ItemSet, absent: I
   ctx.log('workload (e): scalable chain against a fixed filter of the final size');
   const n = present.strings.length;
   const workload = `(e) ScalableBloomFilter from n/100 against a fixed filter, URLs, n = ${count(n)}, p = 1%`;
-  const options = { initialCapacity: Math.max(1, Math.round(n / 100)), falsePositiveRate: 0.01 };
+  const options = { capacity: Math.max(1, Math.round(n / 100)), falsePositiveRate: 0.01 };
   const block = Math.min(1000, n);
   const refItems = Math.min(20_000, n);
   const fixed = BloomFilter.forCapacity(n, 0.01);

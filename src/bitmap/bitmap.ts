@@ -1,4 +1,4 @@
-// The integer bitmap of seed 004, packed in WebAssembly memory: a set of
+// The integer bitmap of the bitmap article (crawler URL dedup), packed in WebAssembly memory: a set of
 // integers in [0, size), one bit each. Its twin is src/reference/bitmap.ts;
 // the wasm side is assembly/bitmap.ts.
 //

@@ -1,4 +1,4 @@
-// Argument checks for the Bitmap (seed 004), shared by the wasm Bitmap and
+// Argument checks for the Bitmap (the bitmap article's set of integers), shared by the wasm Bitmap and
 // its reference twin so that both refuse exactly the same inputs with the
 // same messages.
 

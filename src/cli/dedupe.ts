@@ -114,7 +114,7 @@ export async function run(argv: string[]): Promise<number> {
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new ScalableBloomFilter({ initialCapacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
+        ? new ScalableBloomFilter({ capacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
         : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const inputs = openInputs(positionals);
     const invert = values.invert === true;
@@ -232,7 +232,7 @@ function reportConflict(path: string, loaded: SeenSet, capacity: number | undefi
   if (loaded instanceof ScalableBloomFilter) {
     if (capacity !== undefined || fpp !== loaded.falsePositiveRate) {
       process.stderr.write(
-        `bloom: --state ${path} is a scalable chain (initial capacity ${loaded.initialCapacity}, rate ${loaded.falsePositiveRate}), ` +
+        `bloom: --state ${path} is a scalable chain (capacity ${loaded.capacity}, rate ${loaded.falsePositiveRate}), ` +
           `which wins over ${capacity === undefined ? '' : `--capacity ${capacity} `}--fpp ${fpp}\n`,
       );
     }

@@ -24,7 +24,8 @@ crawl speed. The web is a pure function of --pages and --seed.
 
 Options:
   --pages N   pages in the synthetic web (default 1000000)
-  --fpp P     the filter's false-positive rate at N items (default 0.01)
+  --fpp P     falsePositiveRate: the filter's target false-positive rate at
+              N items (default 0.01), as in BloomFilter.forCapacity
   --seed S    the generator's seed (default 1)
   -h, --help  show this help
 `;

@@ -1,5 +1,5 @@
 // Renders packed bits (bit p at byte p >> 3, bit p & 7) as '0'/'1' text,
-// bit 0 first, the way seed 001's BLOOM-BITS prints them.
+// bit 0 first, the way the SSTable command protocol's BLOOM-BITS prints them.
 
 import { BloomRangeError } from '../errors.js';
 

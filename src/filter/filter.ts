@@ -210,9 +210,9 @@ export class BloomFilter {
     return a.clone().intersect(b);
   }
 
-  private combine(other: BloomFilter, operation: 'union' | 'intersect', adds: number): void {
+  private combine(other: BloomFilter, operation: 'union' | 'intersect', addedCount: number): void {
     this.engine.combine(other.engine, operation);
-    this.engine.setCounters(this.bitsSet(), adds);
+    this.engine.setCounters(this.bitsSet(), addedCount);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */

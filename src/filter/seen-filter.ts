@@ -1,6 +1,6 @@
-// Seed 000's SeenFilter: add / mightContain / bitsSet over a `poly`-scheme
+// The SeenFilter exercise's SeenFilter: add / mightContain / bitsSet over a `poly`-scheme
 // filter. The wasm package and the reference twin subclass this with their
-// own BloomFilter, so the seed's semantics are written once.
+// own BloomFilter, so the exercise's semantics are written once.
 
 /** What SeenFilter needs of a BloomFilter. */
 export interface PolyFilter {
@@ -9,7 +9,7 @@ export interface PolyFilter {
   bitsSet(): number;
 }
 
-/** The crawler's seen-set of seed 000, over any filter on the `poly` scheme. */
+/** The crawler's seen-set of the SeenFilter exercise, over any filter on the `poly` scheme. */
 export class SeenFilterOver {
   private readonly filter: PolyFilter;
 

@@ -50,7 +50,7 @@ export function falsePositiveRate(bits: number, capacity: number, hashes: number
 /**
  * The information-theoretic lower bound on bits for n items at rate p,
  * n log2(1/p) / ln 2 = 1.44 n log2(1/p): no filter with these guarantees
- * can be smaller (seed 003). A real value, not rounded.
+ * can be smaller (the visited-queue article derives it). A real value, not rounded.
  */
 export function minimumBits(capacity: number, falsePositiveRate: number): number {
   const n = checkCount('capacity', capacity);

@@ -35,7 +35,7 @@ export const CHAIN_FIELD_OFFSETS = {
   scheme: 6,
   reserved: 7,
   seed: 8,
-  initialCapacity: 16,
+  capacity: 16,
   falsePositiveRate: 24,
   growth: 32,
   tightening: 40,
@@ -65,7 +65,7 @@ export function encodeChainHeader(plan: ScalablePlan, filterCount: number, xxh64
   view.setUint16(at.version, CHAIN_VERSION, true);
   view.setUint8(at.scheme, SCHEMES.indexOf(plan.scheme));
   view.setBigUint64(at.seed, plan.seed, true);
-  view.setBigUint64(at.initialCapacity, BigInt(plan.initialCapacity), true);
+  view.setBigUint64(at.capacity, BigInt(plan.capacity), true);
   view.setFloat64(at.falsePositiveRate, plan.falsePositiveRate, true);
   view.setFloat64(at.growth, plan.growth, true);
   view.setFloat64(at.tightening, plan.tightening, true);
@@ -157,7 +157,7 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
   }
   if (view.getUint8(need('reserved', 1)) !== 0) throw new BloomFormatError('reserved', at.reserved, `must be 0; got ${view.getUint8(at.reserved)}`);
   const seed = view.getBigUint64(need('seed', 8), true);
-  const initialCapacity = view.getBigUint64(need('initialCapacity', 8), true);
+  const capacity = view.getBigUint64(need('capacity', 8), true);
   const falsePositiveRate = view.getFloat64(need('falsePositiveRate', 8), true);
   const growth = view.getFloat64(need('growth', 8), true);
   const tightening = view.getFloat64(need('tightening', 8), true);
@@ -174,13 +174,13 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
   // The options, checked as the constructor checks them.
   let plan: ScalablePlan;
   try {
-    if (initialCapacity > BigInt(Number.MAX_SAFE_INTEGER)) throw new BloomRangeError('initialCapacity', initialCapacity, 'a positive integer');
+    if (capacity > BigInt(Number.MAX_SAFE_INTEGER)) throw new BloomRangeError('capacity', capacity, 'a positive integer');
     plan = checkScalableOptions({
-      initialCapacity: Number(initialCapacity), falsePositiveRate, growth, tightening, scheme: SCHEMES[schemeId], seed,
+      capacity: Number(capacity), falsePositiveRate, growth, tightening, scheme: SCHEMES[schemeId], seed,
     });
   } catch (error) {
     if (!(error instanceof BloomRangeError || error instanceof BloomTypeError)) throw error;
-    const field = error.parameter in at ? (error.parameter as keyof typeof at) : 'initialCapacity';
+    const field = error.parameter in at ? (error.parameter as keyof typeof at) : 'capacity';
     throw new BloomFormatError(field, at[field], error.message);
   }
 

@@ -1,5 +1,5 @@
 // The reference twin of src/bitmap.ts (wasm side: assembly/bitmap.ts): the
-// integer bitmap of seed 004 in plain TypeScript, with the same surface and
+// integer bitmap of the bitmap article in plain TypeScript, with the same surface and
 // the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 

@@ -208,8 +208,7 @@ export class CountingBloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const bits = plain['array'].bytes;
     for (let p = 0; p < this.bits; p++) if (getCounter(this.packed, p) > 0) bits[Math.floor(p / 8)] |= 1 << p % 8;
-    plain['setCount'] = this.bitsSet();
-    plain['newAddCount'] = this.held;
+    plain['counters'] = { setCount: this.bitsSet(), addedCount: this.held };
     return plain;
   }
 

@@ -33,8 +33,8 @@ export class BloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly array: BitArray;
-  private setCount = 0;
-  private newAddCount = 0;
+  /** The counters of assembly/filter.ts: bits that are 1, and adds that set a bit. */
+  private counters = { setCount: 0, addedCount: 0 };
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -110,8 +110,8 @@ export class BloomFilter {
   private setAll(positions: number[]): boolean {
     let fresh = 0;
     for (const p of positions) if (this.array.set(p)) fresh++;
-    this.setCount += fresh;
-    if (fresh > 0) this.newAddCount++;
+    this.counters.setCount += fresh;
+    if (fresh > 0) this.counters.addedCount++;
     return fresh > 0;
   }
 
@@ -127,14 +127,14 @@ export class BloomFilter {
 
   /** How many bits are 1. */
   bitsSet(): number {
-    return this.setCount;
+    return this.counters.setCount;
   }
 
   /** Zeroes every bit. */
   clear(): void {
     this.array.clear();
-    this.setCount = 0;
-    this.newAddCount = 0;
+    this.counters.setCount = 0;
+    this.counters.addedCount = 0;
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
@@ -149,7 +149,7 @@ export class BloomFilter {
 
   /** How many adds reported a new item (set at least one bit). */
   addedCount(): number {
-    return Math.min(this.newAddCount, MAX_ADDED_COUNT);
+    return Math.min(this.counters.addedCount, MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -166,8 +166,7 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.array.bytes.set(this.array.bytes);
-    copy.setCount = this.setCount;
-    copy.newAddCount = this.newAddCount;
+    copy.counters = { ...this.counters };
     return copy;
   }
 
@@ -175,8 +174,8 @@ export class BloomFilter {
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
     orInto(this.array.bytes, other.array.bytes);
-    this.setCount = popcount(this.array.bytes);
-    this.newAddCount = saturatedSum(this.addedCount(), other.addedCount());
+    this.counters.setCount = popcount(this.array.bytes);
+    this.counters.addedCount = saturatedSum(this.addedCount(), other.addedCount());
     return this;
   }
 
@@ -184,8 +183,8 @@ export class BloomFilter {
   intersect(other: BloomFilter): this {
     checkOperands('intersect', this, other);
     andInto(this.array.bytes, other.array.bytes);
-    this.setCount = popcount(this.array.bytes);
-    this.newAddCount = Math.min(this.newAddCount, other.newAddCount);
+    this.counters.setCount = popcount(this.array.bytes);
+    this.counters.addedCount = Math.min(this.counters.addedCount, other.counters.addedCount);
     return this;
   }
 
@@ -209,8 +208,8 @@ export class BloomFilter {
       hashes: this.hashes,
       seed: this.seed,
       bits: this.bits,
-      bitsSet: this.setCount,
-      addedCount: this.newAddCount,
+      bitsSet: this.counters.setCount,
+      addedCount: this.counters.addedCount,
     });
     setChecksum(header, checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES), this.array.bytes));
     const out = new Uint8Array(HEADER_BYTES + this.array.bytes.length);
@@ -228,8 +227,8 @@ export class BloomFilter {
     checkPayload(header, sum, payload[payload.length - 1], popcount(payload));
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.array.bytes.set(payload);
-    filter.setCount = header.bitsSet;
-    filter.newAddCount = header.addedCount;
+    filter.counters.setCount = header.bitsSet;
+    filter.counters.addedCount = header.addedCount;
     return filter;
   }
 
@@ -244,8 +243,8 @@ export class BloomFilter {
     const bits = checkParquetBitset(bitset);
     const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
     filter.array.bytes.set(bitset);
-    filter.setCount = popcount(filter.array.bytes);
-    filter.newAddCount = parquetAddedCount(filter.estimatedCount(), bits);
+    filter.counters.setCount = popcount(filter.array.bytes);
+    filter.counters.addedCount = parquetAddedCount(filter.estimatedCount(), bits);
     return filter;
   }
 }

@@ -84,7 +84,7 @@ export const POLY_MOD_1 = 1_000_000_007;
 export const POLY_MOD_2 = 1_000_000_009;
 
 /**
- * Seed 000's hashes over character codes, reduced after every code exactly as
+ * The SeenFilter exercise's hashes over character codes, reduced after every code exactly as
  * the seed writes them (h*37 + c < 2^53, so doubles are exact).
  */
 export function poly(codes: ArrayLike<number>): { h1: number; h2: number } {
@@ -97,7 +97,7 @@ export function poly(codes: ArrayLike<number>): { h1: number; h2: number } {
   return { h1, h2 };
 }
 
-/** Seed 001's hashes: sum(b) mod m and sum((index+1) * b) mod m over the bytes. */
+/** The SSTable exercise's hashes: sum(b) mod m and sum((index+1) * b) mod m over the bytes. */
 export function bytesum(bytes: Uint8Array, m: number): { h1: number; h2: number } {
   let h1 = 0;
   let h2 = 0;

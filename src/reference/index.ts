@@ -27,7 +27,7 @@ export { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from '..
 export { CHAIN_VERSION } from '../format/chain.js';
 export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions } from '../scalable/plan.js';
 
-/** Seed 000's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
+/** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
 export class SeenFilter extends SeenFilterOver {
   /** An empty filter of m bits and k positions per URL. */
   constructor(m: number, k: number) {

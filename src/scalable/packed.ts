@@ -10,10 +10,25 @@ export function part(offsets: Uint32Array | number[], from: number, to: number):
   return offsets instanceof Uint32Array ? offsets.subarray(from, to) : offsets.slice(from, to);
 }
 
+/** Buffers that dropReported packs into, reused from call to call (they only grow). */
+export interface PackBuffers {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  index: Uint32Array;
+}
+
+/** Empty buffers for dropReported. */
+export function packBuffers(): PackBuffers {
+  return { bytes: new Uint8Array(0), offsets: new Uint32Array(1), index: new Uint32Array(0) };
+}
+
 /**
  * The items of `view` (the undecided ones, n of them, starting at batch
- * position `first` of `index`) that `reported` does not flag, packed anew,
- * with their batch indices. Runs of kept items are copied at once.
+ * position `first` of `index`) that `reported` does not flag, packed anew
+ * into `into` (grown when too small), with their batch indices. Runs of
+ * kept items are copied at once. Reusing `into` matters: a chunk-sized
+ * ArrayBuffer per call is memory that V8 frees only when its external
+ * allocations have grown by tens of MB.
  */
 export function dropReported(
   view: { bytes: Uint8Array; offsets: Uint32Array | number[] },
@@ -21,15 +36,26 @@ export function dropReported(
   first: number,
   n: number,
   reported: Uint8Array,
+  into: PackBuffers,
 ): { items: { bytes: Uint8Array; offsets: Uint32Array }; index: Uint32Array } {
   const { bytes, offsets } = view;
   let kept = 0;
-  for (let i = 0; i < n; i++) kept += reported[i] ^ 1;
-  const keptIndex = new Uint32Array(kept);
-  const keptOffsets = new Uint32Array(kept + 1);
   let size = 0;
-  for (let i = 0; i < n; i++) if (!reported[i]) size += offsets[i + 1] - offsets[i];
-  const keptBytes = new Uint8Array(size);
+  for (let i = 0; i < n; i++) {
+    if (!reported[i]) {
+      kept++;
+      size += offsets[i + 1] - offsets[i];
+    }
+  }
+  if (into.index.length < kept) {
+    into.index = new Uint32Array(kept * 2);
+    into.offsets = new Uint32Array(kept * 2 + 1);
+  }
+  if (into.bytes.length < size) into.bytes = new Uint8Array(size * 2);
+  const keptIndex = into.index;
+  const keptOffsets = into.offsets;
+  const keptBytes = into.bytes;
+  keptOffsets[0] = 0;
   let at = 0;
   let j = 0;
   for (let i = 0; i < n; ) {
@@ -48,7 +74,7 @@ export function dropReported(
     keptBytes.set(bytes.subarray(offsets[runStart], offsets[i]), at);
     at += length;
   }
-  return { items: { bytes: keptBytes, offsets: keptOffsets }, index: keptIndex };
+  return { items: { bytes: keptBytes.subarray(0, size), offsets: keptOffsets.subarray(0, kept + 1) }, index: keptIndex.subarray(0, kept) };
 }
 
 const encoder = new TextEncoder();

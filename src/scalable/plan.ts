@@ -20,8 +20,10 @@ import { schemeSize } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends FilterOptions {
-  /** n_0: items the first member holds before the next is added. */
-  initialCapacity: number;
+  /** n_0: the capacity of the first member, the items it takes before the next is started. */
+  capacity: number;
+  /** @deprecated The old name of `capacity`, still read when `capacity` is absent. */
+  initialCapacity?: number;
   /** The bound on the compound false-positive rate, in (0, 1). */
   falsePositiveRate: number;
   /** s: each member holds `growth` times the items of the one before; at least 1, default 2. */
@@ -32,7 +34,7 @@ export interface ScalableOptions extends FilterOptions {
 
 /** Validated chain parameters. */
 export interface ScalablePlan {
-  initialCapacity: number;
+  capacity: number;
   falsePositiveRate: number;
   growth: number;
   tightening: number;
@@ -88,11 +90,11 @@ function checkNumber(parameter: string, value: unknown, ok: (v: number) => boole
 /** Checks the constructor's options and fills in the defaults. */
 export function checkScalableOptions(options: unknown): ScalablePlan {
   if (typeof options !== 'object' || options === null) {
-    throw new BloomTypeError('options', options, 'an object with initialCapacity and falsePositiveRate');
+    throw new BloomTypeError('options', options, 'an object with capacity and falsePositiveRate');
   }
   const o = options as Partial<ScalableOptions>;
-  const initialCapacity = checkNumber(
-    'initialCapacity', o.initialCapacity, (v) => Number.isSafeInteger(v) && v >= 1, 'a positive integer',
+  const capacity = checkNumber(
+    'capacity', o.capacity ?? o.initialCapacity, (v) => Number.isSafeInteger(v) && v >= 1, 'a positive integer',
   );
   const falsePositiveRate = checkNumber('falsePositiveRate', o.falsePositiveRate, (v) => v > 0 && v < 1, 'a number in (0, 1)');
   const growth = checkNumber('growth', o.growth ?? 2, (v) => v >= 1 && v <= MAX_GROWTH, `a number in [1, ${MAX_GROWTH}]`);
@@ -102,7 +104,7 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
   const seed = checkSeed(o.seed ?? 0);
   checkSchemeSeed(scheme as Scheme, seed, o.seed);
   // Member 0 must exist; later members are checked when they are started.
-  const plan: ScalablePlan = { initialCapacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
+  const plan: ScalablePlan = { capacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
   memberPlan(plan, 0);
   return plan;
 }
@@ -118,7 +120,7 @@ export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   if (i >= MAX_FILTER_COUNT) {
     throw new BloomRangeError(`filters[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
   }
-  const capacity = Math.max(1, Math.round(plan.initialCapacity * plan.growth ** i));
+  const capacity = Math.max(1, Math.round(plan.capacity * plan.growth ** i));
   const falsePositiveRate = plan.falsePositiveRate * (1 - plan.tightening) * plan.tightening ** i;
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
     throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');

@@ -20,7 +20,7 @@ import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
-import { dropReported, packUtf8, part } from './packed.js';
+import { dropReported, packBuffers, packUtf8, part } from './packed.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -95,8 +95,8 @@ const SHARED_ENCODE_UNITS = 1 << 16;
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
 export class ScalableBloomFilterOver<F extends ChainFilter> {
-  /** n_0: the first member's capacity. */
-  readonly initialCapacity: number;
+  /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
+  readonly capacity: number;
   /** The bound on the compound false-positive rate. */
   readonly falsePositiveRate: number;
   /** s: capacity factor from one member to the next. */
@@ -119,6 +119,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private readonly counts: number[] = [];
   /** Holds one string's UTF-8, encoded once and shown to every member. */
   private utf8 = new Uint8Array(256);
+  /** addMany's packing buffers, used in turn: a round reads what the one before it packed. */
+  private readonly packs = [packBuffers(), packBuffers()];
   /** Whether members are asked by digest (the xxh64 family). */
   private readonly byDigest: boolean;
 
@@ -132,7 +134,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
       ? (options as unknown as Restored<F>)[RESTORED]
       : undefined;
     this.plan = restored ? restored.plan : checkScalableOptions(options);
-    this.initialCapacity = this.plan.initialCapacity;
+    this.capacity = this.plan.capacity;
     this.falsePositiveRate = this.plan.falsePositiveRate;
     this.growth = this.plan.growth;
     this.tightening = this.plan.tightening;
@@ -312,6 +314,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     let n = count;
     /** Members [0, asked) have been asked about the undecided items. */
     let asked = 0;
+    /** Compactions so far, which choose the packing buffer. */
+    let rounds = 0;
     while (n > 0) {
       const last = this.members.length - 1;
       const full = this.isNewestFull() ? last + 1 : last;
@@ -325,7 +329,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
         }
         asked = full;
         if (any) {
-          ({ items, index } = dropReported(view, index, first, n, reported));
+          ({ items, index } = dropReported(view, index, first, n, reported, this.packs[rounds++ & 1]));
           first = 0;
           n = index.length;
         }

@@ -57,7 +57,7 @@ export const ABI = {
   hasBatch: fn(2),
   // The bits and the counters.
   bitsSet: fn(0),
-  newAdds: fn(0),
+  addedCount: fn(0),
   clear: proc(0),
   recountBits: fn(0),
   setCounters: proc(2), // (bitsSet, addedCount)

@@ -122,7 +122,7 @@ export class Engine {
 
   /** How many adds set at least one bit. */
   addedCount(): number {
-    return this.x.newAdds();
+    return this.x.addedCount();
   }
 
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */

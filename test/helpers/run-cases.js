@@ -34,19 +34,19 @@ export function runCases(lib, cases) {
 
 /** The worked examples of seeds 000, 001 and 002, run against `lib`. */
 export function runSeeds(lib) {
-  // Seed 000: [null, null, null, null, 9, true, false, true].
+  // The SeenFilter exercise: [null, null, null, null, 9, true, false, true].
   const seen = new lib.SeenFilter(16, 3);
-  const seed000 = [seen.add('cats.io') ?? null, seen.add('dogs.io') ?? null, seen.add('owls.io') ?? null, seen.bitsSet(),
+  const seenFilter = [seen.add('cats.io') ?? null, seen.add('dogs.io') ?? null, seen.add('owls.io') ?? null, seen.bitsSet(),
     seen.mightContain('dogs.io'), seen.mightContain('yaks.io'), seen.mightContain('bats.io')];
   const poly = new lib.BloomFilter(16, 3, { scheme: 'poly' });
-  const seed000Positions = ['cats.io', 'dogs.io', 'owls.io', 'yaks.io', 'bats.io'].map((u) => poly.positions(u));
+  const seenFilterPositions = ['cats.io', 'dogs.io', 'owls.io', 'yaks.io', 'bats.io'].map((u) => poly.positions(u));
 
-  // Seed 001: m = 100, k = 3, bytesum; apple {30, 24, 18}, banana {9, 51, 93}.
+  // The SSTable exercise: m = 100, k = 3, bytesum; apple {30, 24, 18}, banana {9, 51, 93}.
   const f = new lib.BloomFilter(100, 3, { scheme: 'bytesum' });
   const emptyBits = f.toBitString();
   const emptyApple = f.has('apple');
   f.add('apple');
-  const seed001 = {
+  const sstable = {
     emptyBits,
     emptyApple,
     apple: f.positions('apple'),
@@ -56,11 +56,11 @@ export function runSeeds(lib) {
     bits: f.toBitString(),
   };
   f.clear();
-  seed001.afterReset = f.has('apple') ? 'MAYBE' : 'NO';
+  sstable.afterReset = f.has('apple') ? 'MAYBE' : 'NO';
   for (const key of ['foo', 'bar', 'baz']) f.add(key);
-  seed001.qux = f.has('qux') ? 'MAYBE' : 'NO';
+  sstable.qux = f.has('qux') ? 'MAYBE' : 'NO';
 
-  // Seed 002's accuracy stages: hits among 20,000 never-added items.
+  // The staged test track's accuracy stages: hits among 20,000 never-added items.
   const stage = (bits, n) => {
     const s = new lib.BloomFilter(bits, 5);
     for (let i = 0; i < n; i++) s.add(`key-${i}`);
@@ -68,7 +68,7 @@ export function runSeeds(lib) {
     for (let i = 0; i < 20000; i++) if (s.has(`absent-${i}`)) hits++;
     return { hits, bitsSet: s.bitsSet() };
   };
-  const seed002 = { bf4: stage(10007, 625), bf5: stage(6007, 900) };
+  const stages = { bf4: stage(10007, 625), bf5: stage(6007, 900) };
 
-  return { seed000, seed000Positions, seed001, seed002 };
+  return { seenFilter, seenFilterPositions, sstable, stages };
 }

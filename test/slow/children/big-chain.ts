@@ -3,7 +3,7 @@
 import type { ScalableOptions } from '../../../src/index.js';
 
 export const BIG_CHAIN = {
-  options: { initialCapacity: 20_000, falsePositiveRate: 1e-180, growth: 32, tightening: 0.5 } satisfies ScalableOptions,
+  options: { capacity: 20_000, falsePositiveRate: 1e-180, growth: 32, tightening: 0.5 } satisfies ScalableOptions,
   /** Items added to the newest member. */
   newestItems: 5000,
 };
