@@ -7,8 +7,8 @@
 // work area (see the layout there). One instance runs per thread; the bits
 // are common to all of them. docs/SHARED.md states the memory model.
 //
-// Line-by-line dedupe and the Bitmap are not part of this build: they own
-// their memory and grow it.
+// Line-by-line dedupe, the Bitmap and the counting filter are not part of
+// this build: each is an instance of its own that owns and grows its memory.
 
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
@@ -22,8 +22,13 @@ import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
 import { flushCounts } from "./filter";
 import { add as addOne, streamAdd as streamAddOne } from "./index";
 import { addBatch as addChunk } from "./batch";
+import { addDigest as addDigestOne, addDigestBatch as addDigestChunk } from "./digest";
 
-// The three ways to add: each counts its adds in the instance, then adds the
+export {
+  digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll,
+} from "./digest";
+
+// The ways to add: each counts its adds in the instance, then adds the
 // counts to the shared header once (assembly/filter.ts, flushCounts), so the
 // counters are up to date when the call returns.
 
@@ -44,6 +49,20 @@ export function streamAdd(): bool {
 /** Adds a staged chunk (as assembly/batch.ts addBatch). */
 export function addBatch(count: u32, wide: bool): u32 {
   const fresh = addChunk(count, wide);
+  flushCounts();
+  return fresh;
+}
+
+/** Adds the item whose digest is hi:lo (as assembly/digest.ts addDigest). */
+export function addDigest(lo: u32, hi: u32): bool {
+  const fresh = addDigestOne(lo, hi);
+  flushCounts();
+  return fresh;
+}
+
+/** Adds a staged chunk of digests (as assembly/digest.ts addDigestBatch). */
+export function addDigestBatch(count: u32): u32 {
+  const fresh = addDigestChunk(count);
   flushCounts();
   return fresh;
 }

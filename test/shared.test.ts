@@ -4,7 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BloomAllocationError, BloomFilter, BloomTypeError, SCHEMES, ScalableBloomFilter, type Scheme } from '../src/index.js';
+import {
+  BloomAllocationError, BloomFilter, BloomTypeError, digest, probeAll, SCHEMES, ScalableBloomFilter, type Scheme,
+} from '../src/index.js';
 import { BloomFilter as ReferenceFilter, ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 import { wasmLines } from '../src/wasm/lines.js';
 import { SHARED_ABI } from '../src/wasm/abi.js';
@@ -127,6 +129,28 @@ describe('share()', () => {
     const twin = new ReferenceFilter(4096, 3, { seed: 42n, shared: true });
     twin.add('x');
     expect(ReferenceFilter.attach(structuredClone(twin.share())).has('x')).toBe(true);
+  });
+
+  it('takes digests (addDigest, hasDigest, addMany of digests through probeAll) like the plain filter', () => {
+    for (const [scheme, m, k] of [['xxh64', 50_000, 7], ['sbbf', 51_200, 8]] as const) {
+      const shared = new BloomFilter(m, k, { scheme, shared: true });
+      const attached = BloomFilter.attach(shared.share());
+      const plain = new BloomFilter(m, k, { scheme });
+      for (let i = 0; i < 300; i++) {
+        const d = digest(`key ${i}`);
+        expect((i % 2 ? attached : shared).addDigest(d)).toBe(plain.addDigest(d));
+      }
+      expect(same(shared.bitArray(), plain.bitArray())).toBe(true);
+      expect([shared.bitsSet(), shared.addedCount()]).toEqual([plain.bitsSet(), plain.addedCount()]);
+      expect(attached.hasDigest(digest('key 7'))).toBe(true);
+      expect(Array.from(probeAll([shared, plain, attached], 'key 5'))).toEqual([1, 1, 1]);
+      expect(Array.from(probeAll([shared, plain, attached], 'no such key'))).toEqual(Array.from(probeAll([plain, plain, plain], 'no such key')));
+    }
+    // probeAll on a filter before share() moved its bits, then after: it reads the new memory.
+    const later = new BloomFilter(10_000, 7);
+    expect(Array.from(probeAll([later], 'added in another view'))).toEqual([0]);
+    BloomFilter.attach(later.share()).add('added in another view');
+    expect(Array.from(probeAll([later], 'added in another view'))).toEqual([1]);
   });
 
   it('keeps the other operations working: toBytes, fromBytes, clone (not shared), union and intersect into a shared filter', () => {

@@ -1,4 +1,4 @@
-// Workload (g): one shared filter of 10^9 bits (125 MB, xxh64, k = 7), the
+// Workload (i): one shared filter of 10^9 bits (125 MB, xxh64, k = 7), the
 // same total of URLs added and then queried by 1 worker thread, then split
 // between 2 (each its own half), all started together (docs/SHARED.md). The
 // figure is wall time per item: the slowest worker's time over all items,
@@ -22,14 +22,14 @@ interface Timing {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** Measures (g): addMany and hasMany on a shared filter from 1 and from 2 workers. */
+/** Measures (i): addMany and hasMany on a shared filter from 1 and from 2 workers. */
 export async function sharedWorkload(ctx: Context): Promise<void> {
   const bits = 1e9;
   const items = ctx.settings.quick ? 200_000 : Math.round(2_000_000 * ctx.settings.scale);
   const rounds = ctx.settings.quick ? 3 : 5;
-  const workload = `(g) shared filter, 10^9 bits (125 MB), ${count(items)} URLs, k = ${K}, worker threads`;
+  const workload = `(i) shared filter, 10^9 bits (125 MB), ${count(items)} URLs, k = ${K}, worker threads`;
   const root = pathToFileURL(process.cwd() + '/');
-  ctx.log(`workload (g): ${workload}`);
+  ctx.log(`workload (i): ${workload}`);
   const perItem: Record<number, { add: number[]; has: number[] }> = { 1: { add: [], has: [] }, 2: { add: [], has: [] } };
   const filter = new BloomFilter(bits, K, { shared: true });
   const handle = filter.share();
@@ -41,7 +41,7 @@ export async function sharedWorkload(ctx: Context): Promise<void> {
         Array.from({ length: workers }, (_, w) => ({ handle, job: 'time' as const, first: w * share, count: share, worker: w, chunk: 1000 })),
         root,
       );
-      if (timings.some((t) => t.found !== share)) throw new Error(`workload (g): a worker missed items it added`);
+      if (timings.some((t) => t.found !== share)) throw new Error(`workload (i): a worker missed items it added`);
       perItem[workers].add.push((Math.max(...timings.map((t) => t.addMs)) * 1e6) / items);
       perItem[workers].has.push((Math.max(...timings.map((t) => t.hasMs)) * 1e6) / items);
     }

@@ -1,8 +1,8 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
 // sets the same bits; the parity tests hold them together.
-// Over 300 lines because it is the whole public class in one place: every
-// method is a few lines that check arguments and call the engine.
+// Slightly over 300 lines: the whole public surface of the class, one
+// short method each.
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
@@ -20,6 +20,7 @@ import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilt
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
+import { checkDigest, layoutOf, type Digest, type ProbeLayout } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -38,6 +39,8 @@ export class BloomFilter {
   readonly seed: bigint;
   /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
   private engine: Engine;
+  /** probeLayout's answer, made on first use. */
+  private layout: ProbeLayout | undefined;
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
   // which stays private to everyone else.
@@ -81,6 +84,8 @@ export class BloomFilter {
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine = engine;
+      // probeLayout's view was of the old engine's bits.
+      this.layout = undefined;
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
@@ -115,6 +120,44 @@ export class BloomFilter {
   has(item: string | Uint8Array): boolean {
     checkItem(item);
     return this.engine.has(item);
+  }
+
+  /**
+   * has() for the item whose digest(item, { seed }) is `d`: one wasm call
+   * that computes only the positions and reads the bits. xxh64 and sbbf filters only;
+   * throws BloomDigestError under poly or bytesum, or when the seeds differ.
+   */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.engine.hasDigest(d.lo, d.hi);
+  }
+
+  /**
+   * hasDigest for many items, their digests as (lo, hi) pairs under this
+   * filter's seed (the caller checked the scheme and seed): one wasm call per
+   * batch chunk. Used by ScalableBloomFilter's batches. @internal
+   */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.digests(pairs, 1);
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked). @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.digests(pairs, 0);
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.engine.addDigest(d.lo, d.hi);
+  }
+
+  /** Where the bits lie, for probeAll to read them in place. @internal */
+  probeLayout(): ProbeLayout {
+    const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
+    // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
+    if (layout.view.length === 0) layout.view = this.engine.bitsView();
+    return layout;
   }
 
   /** The item's k positions, in probe order. */
