@@ -166,6 +166,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     expect(refused.cause).toBeInstanceOf(RedisBloomAuthError);
     expect((refused.cause as Error).message).toMatch(/unauthenticated.*pass username and password/);
     expect([refused.notAdded, refused.uncertain]).toEqual([['x'], []]);
+    // Named after the call that failed, add, though add runs the addMany machinery.
+    expect(refused.call).toBe('add');
+    expect(refused.message).toMatch(/^add: 0 of 1 items have an uncertain outcome and 1 were not added \(.*unauthenticated.*\); 0 have results\. /);
     await authed.drop();
     // Redis closes the connection after that protocol error; a fresh one gets NOAUTH.
     const again = createClient({ url: `redis://127.0.0.1:${redis.server.port}`, socket: { reconnectStrategy: false } });
@@ -206,6 +209,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const refusedMany = (await rf.addMany(many).catch((err: unknown) => err)) as RedisBloomBatchError;
     expect([refusedMany.notAdded.length, refusedMany.uncertain.length]).toEqual([1000, 0]);
     expect(refusedMany.results).toEqual(new Uint8Array(1000).fill(NO_ANSWER));
+    expect(refusedMany.call).toBe('addMany');
+    expect(refusedMany.message).toMatch(/^addMany: 0 of 1000 items have an uncertain outcome and 1000 were not added \(.*hashes=4.*\); 0 have results\. /);
+    expect([batchError.call, batchError.message.startsWith('add: 0 of 1 items')]).toEqual(['add', true]);
     // A shard deleted behind the filter's back (as eviction would) is refused, not silently recreated.
     await redis.client.del('{mismatch:0}');
     const evicted = await replaced.add('c').catch((err: unknown) => err);
