@@ -163,3 +163,11 @@ export {
 export {
   bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
+
+// Hash once, probe many (assembly/digest.ts) and the counting filter
+// (assembly/counting.ts), an instance configured by countingConfigure.
+export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll } from "./digest";
+export {
+  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
+  countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
+} from "./counting";

@@ -38,9 +38,9 @@ let streamWide: bool = false;
   probeDouble(h1, h2, bits, hashes, out);
 }
 
-/** The probe record from a finished 64-bit hash (xxh64 and sbbf). */
+/** The probe record from a finished 64-bit hash (xxh64 and sbbf); assembly/digest.ts calls it with a digest. */
 // @ts-ignore: decorator
-@inline function probeHash(h: u64, out: usize): void {
+@inline export function probeHash(h: u64, out: usize): void {
   itemKey = h;
   if (scheme == SCHEME_SBBF) store<u64>(out, h);
   else probeEnhancedDouble(h, bits, hashes, out);

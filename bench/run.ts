@@ -17,6 +17,8 @@ import { describeMachine, gc, settingsFromEnv, sinkValue, type Context } from '.
 import { renderBench, type BenchResults } from './report.js';
 import { heapWorkload, urlFalsePositives } from './workloads/accuracy.js';
 import { bitmapWorkload } from './workloads/bitmap.js';
+import { countingWorkload } from './workloads/counting.js';
+import { probeManyWorkload } from './workloads/probe-many.js';
 import { keyWorkloads } from './workloads/keys.js';
 import { largeWorkload } from './workloads/large.js';
 import { polyWorkload } from './workloads/poly.js';
@@ -60,6 +62,9 @@ await largeWorkload(ctx, present, absent);
 gc();
 await scalableWorkload(ctx, present, absent);
 await bitmapWorkload(ctx);
+gc();
+await probeManyWorkload(ctx);
+await countingWorkload(ctx, present, absent);
 
 results.seconds = (Date.now() - started) / 1000;
 const resultsPath = join(process.cwd(), settings.quick ? 'build/bench/results.json' : 'bench/results.json');

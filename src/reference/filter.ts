@@ -18,6 +18,8 @@ import { addBatch, hasBatch } from './batch.js';
 import { BitArray } from './bit-array.js';
 import { checksum } from './checksum.js';
 import { itemKey, itemPositions } from './scheme.js';
+import { checkDigest, type Digest } from '../filter/item-digest.js';
+import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
@@ -65,16 +67,52 @@ export class BloomFilter {
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
   add(item: string | Uint8Array): boolean {
-    let fresh = 0;
-    for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
-    this.counters.setCount += fresh;
-    if (fresh > 0) this.counters.addedCount++;
-    return fresh > 0;
+    return this.setAll(this.positions(item));
   }
 
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     return this.positions(item).every((p) => this.array.get(p));
+  }
+
+  /** has() for the item whose digest is `d` (xxh64 and sbbf; BloomDigestError otherwise or when the seeds differ). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return probeHash(this, d.value).every((p) => this.array.get(p));
+  }
+
+  /** hasDigest for many items, their digests as (lo, hi) pairs under this filter's seed. @internal */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array {
+    const flags = new Uint8Array(pairs.length >> 1);
+    for (let i = 0; i < flags.length; i++) {
+      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
+      flags[i] = probeHash(this, h).every((p) => this.array.get(p)) ? 1 : 0;
+    }
+    return flags;
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs under this filter's seed. @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    const flags = new Uint8Array(pairs.length >> 1);
+    for (let i = 0; i < flags.length; i++) {
+      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
+      flags[i] = this.setAll(probeHash(this, h)) ? 1 : 0;
+    }
+    return flags;
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.setAll(probeHash(this, d.value));
+  }
+
+  private setAll(positions: number[]): boolean {
+    let fresh = 0;
+    for (const p of positions) if (this.array.set(p)) fresh++;
+    this.counters.setCount += fresh;
+    if (fresh > 0) this.counters.addedCount++;
+    return fresh > 0;
   }
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */

@@ -58,6 +58,36 @@ export class Engine {
     return (len >= 0 ? this.x.has(len, this.staging.wide) : this.x.streamHas()) !== 0;
   }
 
+  /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
+  hasDigest(lo: number, hi: number): boolean {
+    return this.x.hasDigest(lo, hi) !== 0;
+  }
+
+  /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
+  addDigest(lo: number, hi: number): boolean {
+    return this.x.addDigest(lo, hi) !== 0;
+  }
+
+  /**
+   * Tests (op 1) or adds (op 0, in order) the items whose digests are
+   * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
+   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it.
+   */
+  digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
+    const count = pairs.length >> 1;
+    const flags = new Uint8Array(count);
+    const { scratch, batchFlags, batchMax } = this.staging;
+    const words = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    for (let first = 0; first < count; first += batchMax) {
+      const n = Math.min(batchMax, count - first);
+      words.set(pairs.subarray(2 * first, 2 * (first + n)));
+      if (op === 0) this.x.addDigestBatch(n);
+      else this.x.hasDigestBatch(n);
+      flags.set(batchFlags.subarray(0, n), first);
+    }
+    return flags;
+  }
+
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
     const len = this.staging.stage(item);
