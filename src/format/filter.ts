@@ -43,7 +43,7 @@ export interface FileKind extends KnownMagic {
 
 /** The plain filter's kind. */
 export const BITS_KIND: FileKind = {
-  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes',
+  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes or loadFile',
   version: FORMAT_VERSION, width: 1, ones: 'bits set',
 };
 
