@@ -9,6 +9,7 @@ import { CHAIN_MAGIC, inMember } from '../format/chain.js';
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
+import { CountingEngine } from '../wasm/counting.js';
 import { Engine } from '../wasm/engine.js';
 import { chainLayout } from './decoders.js';
 import { chunkBytes, decodeSync, type Decoder } from './io.js';
@@ -37,10 +38,6 @@ export interface CountingFileSummary {
   /** Counters at 15, counted over the payload. */
   saturated: number;
 }
-
-/** Per byte value: its nibbles above 0, and its nibbles at 15. */
-const NONZERO = Uint8Array.from({ length: 256 }, (_, b) => Number((b & 15) !== 0) + Number(b >> 4 !== 0));
-const FULL = Uint8Array.from({ length: 256 }, (_, b) => Number((b & 15) === 15) + Number(b >> 4 === 15));
 
 /** Reads the file's first bytes into `into`. */
 function* readInto(into: Uint8Array): Decoder<void> {
@@ -84,16 +81,20 @@ function* verifyChain(size: number, engine: Engine): Decoder<ChainFileSummary> {
 }
 
 /**
- * Streams a counting file's counters through one buffer: the checksum in
- * wasm, the counters above 0 and at 15 by table. The padding nibble past an
- * odd m is counted too, harmlessly: checkPayload refuses a nonzero one
- * before it compares the counts.
+ * Streams a counting file's counters through the counters of a small
+ * counting engine (one chunk long, an even number of counters): each piece
+ * is read straight into them, hashed for the checksum, and counted in wasm
+ * (counters above 0 and at 15). The padding nibble past an odd m is counted
+ * too, harmlessly: checkPayload refuses a nonzero one before it compares
+ * the counts.
  */
 function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSummary> {
   const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
   yield { into: headerBytes, position: 0 };
   const header = parseHeader(headerBytes, size, COUNTING_KIND);
-  const buffer = new Uint8Array(Math.min(chunkBytes(), header.payloadLength));
+  const chunk = Math.min(chunkBytes(), header.payloadLength);
+  const counter = new CountingEngine({ bits: 2 * chunk, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+  const buffer = counter.counters;
   engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   let nonzero = 0;
   let saturated = 0;
@@ -102,10 +103,11 @@ function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSumm
     const piece = buffer.subarray(0, Math.min(buffer.length, header.payloadLength - at));
     yield { into: piece, position: HEADER_BYTES + at };
     engine.inspectChunk(piece);
-    for (let i = 0; i < piece.length; i++) {
-      nonzero += NONZERO[piece[i]];
-      saturated += FULL[piece[i]];
-    }
+    // Zeros past a short last piece are counters at 0: neither above 0 nor at 15.
+    buffer.fill(0, piece.length);
+    counter.restore(0);
+    nonzero += counter.nonzero();
+    saturated += counter.saturated();
     last = piece[piece.length - 1];
     at += piece.length;
   }
