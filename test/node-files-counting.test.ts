@@ -5,7 +5,7 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BloomConcurrencyError, BloomFilter, BloomFormatError, CountingBloomFilter } from '../src/index.js';
+import { BloomConcurrencyError, BloomFilter, BloomFormatError, CountingBloomFilter, MAX_COUNTING_BITS } from '../src/index.js';
 import { loadCountingFile, loadCountingFileSync, loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { CHUNK_BYTES, setChunkBytes } from '../src/node/io.js';
 import { checksum } from '../src/reference/checksum.js';
@@ -165,6 +165,31 @@ describe.each(modes)('$name, with 100-byte chunks', ({ save, load }) => {
       expect(error).toBeInstanceOf(BloomFormatError);
       expect(error).toMatchObject({ field, offset });
     }
+  });
+
+  it('refuses a 100-byte file claiming 2^32 counters (2 GiB) before allocating them', async () => {
+    const bytes = new Uint8Array(100);
+    bytes.set(new CountingBloomFilter(8, 1).toBytes().subarray(0, 56));
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(16, 1n << 32n, true);
+    view.setBigUint64(40, 1n << 31n, true);
+    view.setBigUint64(48, checksum(bytes.subarray(0, 48), bytes.subarray(56)), true);
+    const path = fresh();
+    writeFileSync(path, bytes);
+    const before = process.memoryUsage().rss;
+    await expect(load(path)).rejects.toMatchObject({ name: 'BloomFormatError', field: 'payload', offset: 100 });
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('refuses a header claiming more than MAX_COUNTING_BITS counters at its bits field, whatever the length', async () => {
+    const bytes = new Uint8Array(100);
+    bytes.set(new CountingBloomFilter(8, 1).toBytes().subarray(0, 56));
+    new DataView(bytes.buffer).setBigUint64(16, BigInt(MAX_COUNTING_BITS + 1), true);
+    const path = fresh();
+    writeFileSync(path, bytes);
+    await expect(load(path)).rejects.toMatchObject({
+      name: 'BloomFormatError', field: 'bits', offset: 16, message: expect.stringContaining(`must be an integer in [1, ${MAX_COUNTING_BITS}] for a counting filter`),
+    });
   });
 
   it('keeps the mode of the file it replaces, and writes through a symbolic link', async () => {

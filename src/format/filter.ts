@@ -197,7 +197,9 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
   if (scheme === 'sbbf' && hashes !== SBBF_HASHES) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be ${SBBF_HASHES} under sbbf; got ${hashes}`);
   }
-  const bits = u64('bits', 1, MAX_BITS, `an integer in [1, ${MAX_BITS}]`);
+  // The payload of a wider kind must fit where a plain filter's bits do: MAX_BITS / width positions at most.
+  const maxBits = MAX_BITS / kind.width;
+  const bits = u64('bits', 1, maxBits, `an integer in [1, ${maxBits}]${kind.width === 1 ? '' : ` for a ${kind.label}`}`);
   if (scheme === 'xxh64' && hashes > bits) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be at most bits (${bits}) under xxh64, whose positions are distinct; got ${hashes}`);
   }
