@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BloomConcurrencyError, BloomFilter, BloomFormatError, CountingBloomFilter, MAX_COUNTING_BITS } from '../src/index.js';
 import { loadCountingFile, loadCountingFileSync, loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import { inspectFileSync } from '../src/node/inspect.js';
 import { CHUNK_BYTES, setChunkBytes } from '../src/node/io.js';
 import { checksum } from '../src/reference/checksum.js';
 import { CountingBloomFilter as ReferenceCounting } from '../src/reference/index.js';
@@ -242,5 +243,36 @@ describe('saveFile of a counting filter that changes before the save settles', (
       expect(readFileSync(path).equals(before)).toBe(true);
       expect(readdirSync(join(path, '..'))).toEqual(['counting.bin']);
     }
+  });
+});
+
+describe('inspectFileSync (bloom info) on a counting file', () => {
+  it.each([100, 7, 4096])('streams it in %i-byte pieces: header, counters in use and saturated counters exact', (chunk) => {
+    setChunkBytes(chunk);
+    const f = counting('poly');
+    for (let i = 0; i < 15; i++) f.add(`warm ${i % 3}`);
+    const path = fresh();
+    saveFileSync(f, path);
+    calls.reads.length = 0;
+    const summary = inspectFileSync(path);
+    expect(Math.max(...calls.reads)).toBeLessThanOrEqual(chunk);
+    // Counted independently from the counters themselves: nibbles at 15 among the 2001 counters.
+    const counters = f.counters();
+    let full = 0;
+    for (let p = 0; p < f.bits; p++) if (((counters[p >> 1] >> ((p & 1) * 4)) & 15) === 15) full++;
+    expect(full).toBe(f.saturatedCount());
+    expect(full).toBeGreaterThanOrEqual(4);
+    expect(summary).toMatchObject({ kind: 'counting', size: 56 + 1001, saturated: full });
+    expect(summary.kind === 'counting' && summary.header).toMatchObject({ bits: 2001, hashes: 4, scheme: 'poly', bitsSet: f.bitsSet(), addedCount: f.addedCount() });
+  });
+
+  it('refuses a counting file whose bitsSet disagrees with its counters, as a load does', () => {
+    const bytes = counting().toBytes();
+    const view = new DataView(bytes.buffer);
+    view.setBigUint64(24, BigInt(counting().bitsSet() - 1), true);
+    view.setBigUint64(48, checksum(bytes.subarray(0, 48), bytes.subarray(56)), true);
+    const path = fresh();
+    writeFileSync(path, bytes);
+    expect(() => inspectFileSync(path)).toThrow(/bitsSet at byte 24: says \d+, but the payload has \d+ counters above 0/);
   });
 });

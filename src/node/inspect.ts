@@ -9,7 +9,6 @@ import { CHAIN_MAGIC, inMember } from '../format/chain.js';
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
-import { CountingEngine } from '../wasm/counting.js';
 import { Engine } from '../wasm/engine.js';
 import { chainLayout } from './decoders.js';
 import { chunkBytes, decodeSync, type Decoder } from './io.js';
@@ -81,33 +80,49 @@ function* verifyChain(size: number, engine: Engine): Decoder<ChainFileSummary> {
 }
 
 /**
- * Streams a counting file's counters through the counters of a small
- * counting engine (one chunk long, an even number of counters): each piece
- * is read straight into them, hashed for the checksum, and counted in wasm
- * (counters above 0 and at 15). The padding nibble past an odd m is counted
- * too, harmlessly: checkPayload refuses a nonzero one before it compares
- * the counts.
+ * Counters above 0 and at 15 among the 8 nibbles of each of `words` words:
+ * each nibble is folded onto its lowest bit (OR for above 0, AND for 15),
+ * and the multiply by 0x11111111 sums the 8 flags into the top nibble
+ * (at most 8, so no carry crosses a nibble). About twice the speed of a
+ * byte-at-a-time count.
+ */
+function countNibbles(w: Uint32Array, words: number): { nonzero: number; saturated: number } {
+  let nonzero = 0;
+  let saturated = 0;
+  for (let i = 0; i < words; i++) {
+    const x = w[i];
+    nonzero += Math.imul((x | (x >>> 1) | (x >>> 2) | (x >>> 3)) & 0x11111111, 0x11111111) >>> 28;
+    saturated += Math.imul(x & (x >>> 1) & (x >>> 2) & (x >>> 3) & 0x11111111, 0x11111111) >>> 28;
+  }
+  return { nonzero, saturated };
+}
+
+/**
+ * Streams a counting file's counters through one buffer of at most a chunk:
+ * the checksum in wasm, the counters above 0 and at 15 a 32-bit word at a
+ * time. The padding nibble past an odd m is counted too, harmlessly:
+ * checkPayload refuses a nonzero one before it compares the counts.
  */
 function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSummary> {
   const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
   yield { into: headerBytes, position: 0 };
   const header = parseHeader(headerBytes, size, COUNTING_KIND);
   const chunk = Math.min(chunkBytes(), header.payloadLength);
-  const counter = new CountingEngine({ bits: 2 * chunk, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
-  const buffer = counter.counters;
+  const buffer = new Uint8Array(Math.ceil(chunk / 4) * 4);
+  const words = new Uint32Array(buffer.buffer);
   engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   let nonzero = 0;
   let saturated = 0;
   let last = 0;
   for (let at = 0; at < header.payloadLength; ) {
-    const piece = buffer.subarray(0, Math.min(buffer.length, header.payloadLength - at));
+    const piece = buffer.subarray(0, Math.min(chunk, header.payloadLength - at));
     yield { into: piece, position: HEADER_BYTES + at };
     engine.inspectChunk(piece);
-    // Zeros past a short last piece are counters at 0: neither above 0 nor at 15.
+    // Zeros past a short piece, up to its last word, are counters at 0: neither above 0 nor at 15.
     buffer.fill(0, piece.length);
-    counter.restore(0);
-    nonzero += counter.nonzero();
-    saturated += counter.saturated();
+    const counted = countNibbles(words, Math.ceil(piece.length / 4));
+    nonzero += counted.nonzero;
+    saturated += counted.saturated;
     last = piece[piece.length - 1];
     at += piece.length;
   }
