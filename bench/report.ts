@@ -1,6 +1,7 @@
 // The benchmark document, docs/BENCHMARKS.md, rendered from measured results.
 // Pure functions only (no clock, no file system): `npm run bench` and
-// `npm run bench:cli` each render their own section and replace it in place
+// `npm run bench:cli` each render their own section (`npm run bench:redis`'s
+// is in bench/report-redis.ts) and replace it in place
 // (bench/document.ts), so either command updates the same file without
 // touching the other's figures. test/bench-report.test.ts pins the output.
 
@@ -276,8 +277,8 @@ export function renderCli(r: CliResults): string {
   return out.join('\n');
 }
 
-/** The two sections of docs/BENCHMARKS.md and who writes them. */
-export type SectionName = 'bench' | 'cli' | 'where';
+/** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
@@ -286,13 +287,16 @@ const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
 export const DOCUMENT_TEMPLATE = [
   '# Benchmarks',
   '',
-  'This file is written by `npm run bench` (the library against its reference twin and the npm peers `bloomfilter` and `bloom-filters`) and `npm run bench:cli` (`bloom dedupe` against awk and sort). Each command replaces only its own section, so the two may be run at different times: each section names its own run, its machine and its method. The code is in `bench/`.',
+  'This file is written by `npm run bench` (the library against its reference twin and the npm peers `bloomfilter` and `bloom-filters`), `npm run bench:cli` (`bloom dedupe` against awk and sort) and `npm run bench:redis` (`RedisBloomFilter` against GETBIT and SETBIT). Each command replaces only its own section, so they may be run at different times: each section names its own run, its machine and its method. The code is in `bench/`.',
   '',
   start('bench'),
   end('bench'),
   '',
   start('cli'),
   end('cli'),
+  '',
+  start('redis'),
+  end('redis'),
   '',
 ].join('\n');
 

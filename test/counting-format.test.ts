@@ -96,7 +96,7 @@ describe.each(twins)('$name counting file faults', ({ CountingBloomFilter, Bloom
   it('names the right class when handed the other kind of file', () => {
     expect(() => BloomFilter.fromBytes(file())).toThrow(/this is a counting filter, "BLM4": load it with CountingBloomFilter.fromBytes/);
     refuse(golden('xxh64'), 'magic', 0, /not a bloomwasm counting filter.*this is a single filter, "BLMW": load it with BloomFilter.fromBytes/);
-    expect(() => BloomFilter.fromBytes(new ScalableBloomFilter({ initialCapacity: 10, falsePositiveRate: 0.01 }).toBytes())).toThrow(/this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes/);
+    expect(() => BloomFilter.fromBytes(new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 }).toBytes())).toThrow(/this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes/);
   });
 
   it('refuses a newer version', () => {

@@ -91,7 +91,7 @@ describe.each(twins)('$name digest', ({ digest, Digest, BloomFilter, CountingBlo
   });
 
   it('drives a ScalableBloomFilter as has/add do', () => {
-    const s = new ScalableBloomFilter({ initialCapacity: 8, falsePositiveRate: 0.01, seed: 4n });
+    const s = new ScalableBloomFilter({ capacity: 8, falsePositiveRate: 0.01, seed: 4n });
     for (let i = 0; i < 100; i++) s.addDigest(digest(`i${i}`, { seed: 4n }));
     expect(s.filters.length).toBeGreaterThan(3);
     for (let i = 0; i < 100; i++) expect(s.has(`i${i}`)).toBe(true);
@@ -110,8 +110,8 @@ describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFi
       new BloomFilter(2048, 8, { scheme: 'sbbf' }),
       new BloomFilter(512, 8, { scheme: 'sbbf', seed: 77n }),
       new CountingBloomFilter(1024, 8, { scheme: 'sbbf' }),
-      new ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 }),
-      new ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01, scheme: 'sbbf' }),
+      new ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 }),
+      new ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01, scheme: 'sbbf' }),
     ];
     filters.forEach((f, i) => {
       for (let j = 0; j < 10; j++) if ((i + j) % 3 === 0) f.add(`key${j}`);
@@ -154,7 +154,7 @@ describe('encoding once (wasm)', () => {
   });
 
   it('probeAll encodes once for in-place filters, chains and counting filters of one seed together', () => {
-    const chain = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
+    const chain = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 50; i++) chain.add(`c${i}`);
     chain.add(item);
     const filters = [new wasm.BloomFilter(5000, 7), chain, new wasm.CountingBloomFilter(4000, 5)];
@@ -164,7 +164,7 @@ describe('encoding once (wasm)', () => {
   });
 
   it('ScalableBloomFilter.has and add encode the item once whatever the number of members', () => {
-    const s = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
+    const s = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 200; i++) s.add(`m${i}`);
     expect(s.filters.length).toBeGreaterThan(5);
     const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');
@@ -175,7 +175,7 @@ describe('encoding once (wasm)', () => {
   });
 
   it('ScalableBloomFilter.addMany and hasMany encode each item once whatever the number of members', () => {
-    const s = new wasm.ScalableBloomFilter({ initialCapacity: 4, falsePositiveRate: 0.01 });
+    const s = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 200; i++) s.add(`m${i}`);
     const members = s.filters.length;
     expect(members).toBeGreaterThan(5);

@@ -13,7 +13,7 @@ import { checkBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
-  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum,
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
 import { MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
@@ -198,15 +198,7 @@ export class CountingBloomFilter {
 
   /** The filter in the counting file format (docs/FORMAT.md): the 56-byte header under magic "BLM4", then the counters. */
   toBytes(): Uint8Array {
-    const header = encodeHeader(
-      {
-        scheme: this.scheme, schemeId: SCHEMES.indexOf(this.scheme), hashes: this.hashes, seed: this.seed,
-        bits: this.bits, bitsSet: this.bitsSet(), addedCount: this.addedCount(),
-      },
-      COUNTING_KIND,
-    );
-    // The checksum runs in wasm over the header (through scratch) and the counters in place.
-    setChecksum(header, this.engine.checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+    const header = countingFileHeader(this);
     const out = new Uint8Array(HEADER_BYTES + this.engine.countersLength);
     out.set(header);
     out.set(this.engine.counters, HEADER_BYTES);
@@ -232,4 +224,42 @@ export class CountingBloomFilter {
   }
 }
 
+/** The filter's wasm engine, for the Node file helpers (src/node/) to stream its counters in place. @internal */
+export function countingEngineOf(filter: CountingBloomFilter): CountingEngine {
+  return filter['engine'];
+}
 
+/**
+ * The filter's 56-byte file header as it is now, checksum included: the
+ * checksum runs in wasm over the header (through scratch) and the counters
+ * in place, so nothing the size of the counters is copied. @internal
+ */
+export function countingFileHeader(filter: CountingBloomFilter): Uint8Array {
+  const header = encodeHeader(
+    {
+      scheme: filter.scheme, schemeId: SCHEMES.indexOf(filter.scheme), hashes: filter.hashes, seed: filter.seed,
+      bits: filter.bits, bitsSet: filter.bitsSet(), addedCount: filter.addedCount(),
+    },
+    COUNTING_KIND,
+  );
+  setChecksum(header, countingEngineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  return header;
+}
+
+/** An empty filter with the parameters of a checked counting header, whose counters a file reader fills in place. @internal */
+export function emptyCountingFilterFor(header: FileHeader): CountingBloomFilter {
+  return new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
+}
+
+/**
+ * After a reader filled the counters of emptyCountingFilterFor(header) in
+ * place: runs the payload checks (checksum, padding nibble, bitsSet) on
+ * them, in wasm, and sets the tallies. Throws BloomFormatError as fromBytes
+ * does. @internal
+ */
+export function finishCountingLoad(filter: CountingBloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
+  const engine = countingEngineOf(filter);
+  const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  engine.restore(header.addedCount);
+  checkPayload(header, checksum, engine.counters[engine.counters.length - 1], engine.nonzero(), COUNTING_KIND);
+}

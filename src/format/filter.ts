@@ -43,7 +43,7 @@ export interface FileKind extends KnownMagic {
 
 /** The plain filter's kind. */
 export const BITS_KIND: FileKind = {
-  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes',
+  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes or loadFile',
   version: FORMAT_VERSION, width: 1, ones: 'bits set',
 };
 
@@ -197,7 +197,9 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
   if (scheme === 'sbbf' && hashes !== SBBF_HASHES) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be ${SBBF_HASHES} under sbbf; got ${hashes}`);
   }
-  const bits = u64('bits', 1, MAX_BITS, `an integer in [1, ${MAX_BITS}]`);
+  // The payload of a wider kind must fit where a plain filter's bits do: MAX_BITS / width positions at most.
+  const maxBits = MAX_BITS / kind.width;
+  const bits = u64('bits', 1, maxBits, `an integer in [1, ${maxBits}]${kind.width === 1 ? '' : ` for a ${kind.label}`}`);
   if (scheme === 'xxh64' && hashes > bits) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be at most bits (${bits}) under xxh64, whose positions are distinct; got ${hashes}`);
   }
