@@ -7,12 +7,10 @@
 // The pure-TypeScript twin is src/reference/digest.ts.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
 import { countAdd, seed } from "./filter";
-import { xxh64, xxh64Digest } from "./hash";
-import { probeEnhancedDouble } from "./probe";
-import { sbbfPositions } from "./sbbf";
+import { splitmix64, xxh64, xxh64Digest } from "./hash";
 import { insertProbed, probeHash, testProbed } from "./scheme";
 
 /** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
@@ -37,44 +35,35 @@ export function addDigest(lo: u32, hi: u32): bool {
   return countAdd(insertProbed(PROBES_PTR));
 }
 
-/** placeAll's layout flag for a filter of the sbbf scheme (positions from one block). */
-const PLACE_SBBF: u32 = 0x100;
-
 /**
- * Places one digest in `count` filters at once, for probeAll: filters live
- * in other instances, so this instance computes their positions and JS
- * reads their bits in place. The table at scratch holds, per filter, f64 m,
- * u32 k and u32 layout: the width (1: packed bits, 4: 4-bit counters), plus
- * PLACE_SBBF under the sbbf scheme (else xxh64's probes). Filter j's k
- * positions p go, in probe order after filter j-1's, to the batch offsets
- * region as u32 byte offsets (p * width / 8) and to the batch flags region
- * as u8 masks of the bits that hold p. The caller keeps the sum of k within
- * BATCH_MAX. Returns that sum.
+ * The start of one digest's probes in `count` xxh64 filters at once, for
+ * probeAll: filters live in other instances, so this instance does the only
+ * 64-bit work of their probes (two remainders mod m per filter) and JS
+ * walks the rest of enhanced double hashing lazily over each filter's bits
+ * in place, stopping at its first 0 (src/wasm/digest.ts). Entry j of the
+ * table at scratch is 16 bytes: f64 m in, then f64 a = h mod m and f64
+ * b = splitmix64(h) mod m out over it (exact: m < 2^53). splitmix64(h) does
+ * not depend on m, so it is computed once. The caller keeps count within
+ * START_ALL_MAX.
  */
-export function placeAll(lo: u32, hi: u32, count: u32): u32 {
+export function startAll(lo: u32, hi: u32, count: u32): void {
   const h = (<u64>hi << 32) | <u64>lo;
-  let at: usize = 0;
+  const s = splitmix64(h);
+  count = min<u32>(count, START_ALL_MAX);
   for (let j: u32 = 0; j < count; j++) {
     const entry = SCRATCH_PTR + (<usize>j << 4);
     const m = <u64>load<f64>(entry);
-    const k = <i32>load<u32>(entry, 8);
-    const layout = load<u32>(entry, 12);
-    const width = layout & 0xff;
-    if (layout & PLACE_SBBF) sbbfPositions(h, m >> 8, PROBES_PTR);
-    else probeEnhancedDouble(h, m, k, PROBES_PTR);
-    for (let i = 0; i < k; i++) {
-      const p = load<u64>(PROBES_PTR + (<usize>i << 3));
-      if (width == 1) {
-        store<u32>(BATCH_OFFSETS_PTR + (at << 2), <u32>(p >> 3));
-        store<u8>(BATCH_FLAGS_PTR + at, <u8>(<u32>1 << <u32>(p & 7)));
-      } else {
-        store<u32>(BATCH_OFFSETS_PTR + (at << 2), <u32>(p >> 1));
-        store<u8>(BATCH_FLAGS_PTR + at, <u8>(<u32>15 << (<u32>(p & 1) << 2)));
-      }
-      at++;
-    }
+    store<f64>(entry, <f64>(h % m));
+    store<f64>(entry, <f64>(s % m), 8);
   }
-  return <u32>at;
+}
+
+/** The most filters per startAll call: 16-byte entries filling scratch. */
+export const START_ALL_MAX: u32 = SCRATCH_SIZE >> 4;
+
+/** START_ALL_MAX, for JS. */
+export function startAllMax(): u32 {
+  return START_ALL_MAX;
 }
 
 /** The most items per digestBatch call: their digests fill the batch probes region. */

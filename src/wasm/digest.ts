@@ -1,31 +1,19 @@
 // The digest's side of the boundary: one hashing instance (the hasher) that
-// encodes and hashes an item once (digestItem), and places one digest in
-// many filters at once (placeAll) for probeAll, which then reads each
-// filter's bits in place.
+// encodes and hashes an item once (digestItem), and starts one digest's
+// probes in many xxh64 filters at once (startAll) for probeAll, which then
+// walks each filter's bits in place (src/filter/probe-plan.ts).
 //
 // Why probeAll makes no call into the filters' own instances: every filter
 // owns an instance and a memory, and a call that lands in a different
 // instance each time costs several times a call into the same one (V8 cannot
-// keep one call site fast across 200 export functions). One placeAll call in
-// the hasher computes every filter's positions (the same probe code,
-// assembly/probe.ts), and JS reads the bits they name from each filter's
-// memory, stopping at the first 0.
+// keep one call site fast across 200 export functions). One startAll call in
+// the hasher does the 64-bit remainders of every xxh64 filter's probes, and
+// JS does the rest, which needs only additions below m.
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
 import { instantiate } from './module.js';
 import { Staging } from './staging.js';
-
-/** Where a filter's bits (width 1) or 4-bit counters (width 4) lie, for placeAll's readers. */
-export interface ProbeSite {
-  readonly bits: number;
-  readonly hashes: number;
-  readonly width: 1 | 4;
-  /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
-  readonly sbbf: boolean;
-  /** A live view of the bits or counters; rebuilt by its owner when detached. */
-  readonly view: Uint8Array;
-}
 
 /** The hashing instance, its seed, and its views. */
 class Hasher {
@@ -34,13 +22,9 @@ class Hasher {
   private seed: bigint;
   /** u32[2] at positionsPtr: where digestItem leaves the digest. */
   private readonly out: Uint32Array;
-  /** placeAll's table in scratch: per filter f64 m, then u32 k and u32 layout (width, and PLACE_SBBF). */
+  /** startAll's table in scratch: 16 bytes per filter, f64 m in, f64 a and b out. */
   private readonly table: Float64Array;
-  private readonly tableUnits: Uint32Array;
-  /** placeAll's output: u32 byte offsets (batch offsets region) and u8 masks (batch flags region). */
-  private readonly offsets: Uint32Array;
-  private readonly masks: Uint8Array;
-  /** Positions per placeAll call. */
+  /** Filters per startAll call. */
   private readonly room: number;
   /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
   private readonly batchDigests: number;
@@ -54,12 +38,9 @@ class Hasher {
     // never grow it, so these views stay attached.
     this.staging = new Staging(this.x, 1, false);
     const buffer = this.x.memory.buffer;
-    this.room = this.x.batchMax();
+    this.room = this.x.startAllMax();
     this.out = new Uint32Array(buffer, this.x.positionsPtr(), 2);
     this.table = new Float64Array(buffer, this.x.scratchPtr(), this.room * 2);
-    this.tableUnits = new Uint32Array(buffer, this.x.scratchPtr(), this.room * 4);
-    this.offsets = new Uint32Array(buffer, this.x.batchOffsetsPtr(), this.room);
-    this.masks = new Uint8Array(buffer, this.x.batchFlagsPtr(), this.room);
     this.batchDigests = this.x.digestBatchMax();
     this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
   }
@@ -134,46 +115,22 @@ class Hasher {
   }
 
   /**
-   * Sets out[which[j]] to 1 when every position of digest hi:lo in sites[j]
-   * holds a 1 bit (or a counter above 0), else 0: positions from placeAll,
-   * one call per group of up to `room` positions, bits read in place.
+   * startAll for `count` xxh64 filters whose f64 m sit at entries 2j of
+   * `table` (up to startAllMax() per call): returns the scratch view where
+   * entry j now holds a = h mod m at 2j and b = splitmix64(h) mod m at 2j + 1.
+   * Valid until the next call into this instance.
    */
-  probeSites(lo: number, hi: number, sites: readonly ProbeSite[], which: readonly number[], out: Uint8Array): void {
-    const { table, tableUnits, offsets, masks, room } = this;
-    let next = 0;
-    while (next < sites.length) {
-      const first = next;
-      let total = 0;
-      while (next < sites.length && total + sites[next].hashes <= room) {
-        const site = sites[next];
-        const j = next - first;
-        table[2 * j] = site.bits;
-        tableUnits[4 * j + 2] = site.hashes;
-        tableUnits[4 * j + 3] = site.width | (site.sbbf ? PLACE_SBBF : 0);
-        total += site.hashes;
-        next++;
-      }
-      this.x.placeAll(lo, hi, next - first);
-      let at = 0;
-      for (let j = first; j < next; j++) {
-        const { view, hashes } = sites[j];
-        const end = at + hashes;
-        let found = 1;
-        for (; at < end; at++) {
-          if ((view[offsets[at]] & masks[at]) === 0) {
-            found = 0;
-            break;
-          }
-        }
-        at = end;
-        out[which[j]] = found;
-      }
-    }
+  starts(lo: number, hi: number, table: Float64Array, count: number): Float64Array {
+    this.table.set(table.subarray(0, 2 * count));
+    this.x.startAll(lo, hi, count);
+    return this.table;
+  }
+
+  /** The most filters per starts() call. */
+  startsMax(): number {
+    return this.room;
   }
 }
-
-/** placeAll's layout flag for the sbbf scheme (assembly/digest.ts). */
-const PLACE_SBBF = 0x100;
 
 let hasher: Hasher | undefined;
 
