@@ -24,6 +24,8 @@
 // chunk of it goes to JS as a "piece" to hold until the line ends (in
 // filter mode it is also fed to the streamed hash). So a line of any length
 // works with fixed-size areas.
+// Over 300 lines: the two modes (fixed filter, and split for a chain) share
+// one scanner and one output area, and splitting them would split that state.
 
 import { BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd } from "./layout";
 import { byteLength, countAdd, hashes, scheme } from "./filter";

@@ -4,6 +4,8 @@
 // is in bench/report-redis.ts) and replace it in place
 // (bench/document.ts), so either command updates the same file without
 // touching the other's figures. test/bench-report.test.ts pins the output.
+// Slightly over 300 lines: one template per section of the document, kept
+// together so that the sections read alike.
 
 /** The operations a workload row measures; `encode` is the floor's single figure; `remove` only in (h). */
 export type Op = 'add' | 'has present' | 'has absent' | 'encode' | 'remove';

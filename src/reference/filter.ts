@@ -1,5 +1,7 @@
 // The reference twin of src/filter.ts: the same surface and the same bits,
 // computed in plain TypeScript from src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
+// Slightly over 300 lines: the whole public surface of the class, mirroring
+// src/filter/filter.ts method for method.
 
 import { bitString } from '../filter/bit-string.js';
 import { BloomTypeError } from '../errors.js';

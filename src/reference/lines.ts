@@ -4,6 +4,8 @@
 // line at a time (the wasm groups of lines decide exactly as this does).
 // A streamed (long) line is collected as byte pieces and added whole at
 // its end.
+// Over 300 lines: it mirrors assembly/lines.ts mode for mode, so that a
+// reader finds each wasm step's twin in the same file.
 
 import type { LinesCore, SplitCore } from '../wasm/lines.js';
 
