@@ -4,11 +4,21 @@
 // intersection (Broder and Mitzenmacher, "Network Applications of Bloom
 // Filters: A Survey", Internet Mathematics 1(4), 2004, section 2.2).
 // The pure-TypeScript twin is src/reference/algebra.ts.
+//
+// In the shared build (ASC_FEATURE_THREADS) other threads may be setting
+// bits in the destination meanwhile, so the words are combined with atomic
+// OR and AND: a plain load-OR-store could write back a word read before
+// another thread's bit went in, and lose that bit.
 
 /** ORs the `len` bytes at `srcPtr` into the `len` bytes at `dstPtr`. */
 // @ts-ignore: decorator
 @inline export function orInto(dstPtr: usize, srcPtr: usize, len: usize): void {
   let i: usize = 0;
+  if (ASC_FEATURE_THREADS) {
+    for (; i + 8 <= len; i += 8) atomic.or<u64>(dstPtr + i, load<u64>(srcPtr + i));
+    for (; i < len; i++) atomic.or<u8>(dstPtr + i, load<u8>(srcPtr + i));
+    return;
+  }
   for (; i + 8 <= len; i += 8) store<u64>(dstPtr + i, load<u64>(dstPtr + i) | load<u64>(srcPtr + i));
   for (; i < len; i++) store<u8>(dstPtr + i, load<u8>(dstPtr + i) | load<u8>(srcPtr + i));
 }
@@ -17,6 +27,11 @@
 // @ts-ignore: decorator
 @inline export function andInto(dstPtr: usize, srcPtr: usize, len: usize): void {
   let i: usize = 0;
+  if (ASC_FEATURE_THREADS) {
+    for (; i + 8 <= len; i += 8) atomic.and<u64>(dstPtr + i, load<u64>(srcPtr + i));
+    for (; i < len; i++) atomic.and<u8>(dstPtr + i, load<u8>(srcPtr + i));
+    return;
+  }
   for (; i + 8 <= len; i += 8) store<u64>(dstPtr + i, load<u64>(dstPtr + i) & load<u64>(srcPtr + i));
   for (; i < len; i++) store<u8>(dstPtr + i, load<u8>(dstPtr + i) & load<u8>(srcPtr + i));
 }

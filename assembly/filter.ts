@@ -3,7 +3,7 @@
 // intersect, recount). How an item becomes bits is per scheme, in
 // assembly/scheme.ts.
 
-import { BITS_PTR, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, reserveBits } from "./layout";
+import { BITS_PTR, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits } from "./layout";
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
 
@@ -16,6 +16,47 @@ export let setCount: u64 = 0;
 export let addedCount: u64 = 0;
 /** m / 256: the number of 256-bit blocks under sbbf (assembly/sbbf.ts). */
 export let blocks: u64 = 0;
+
+// In the shared build (ASC_FEATURE_THREADS) the two counters are common to
+// every thread, so they live in the shared header instead of the globals
+// above, and change by atomic adds: bitsSet stays exact (each 0-to-1
+// transition is seen by exactly one atomic OR), and addedCount counts the
+// adds that reported a new item, in whichever thread they ran. An instance
+// sums its own counts first and adds them to the header once per exported
+// call (flushCounts, from assembly/shared.ts): one atomic add per item would
+// make every thread's every add write the same cache line.
+
+/** Shared build: the u64 count of 1 bits, in the shared header. */
+const SHARED_SET_COUNT_PTR: usize = SHARED_HEADER_PTR;
+/** Shared build: the u64 count of adds that set a bit, in the shared header. */
+const SHARED_ADDED_COUNT_PTR: usize = SHARED_HEADER_PTR + 8;
+
+/** Shared build: this instance's counts not yet added to the header. */
+let pendingSetCount: u64 = 0;
+let pendingAddedCount: u64 = 0;
+
+/** Shared build: adds this instance's pending counts to the shared counters. */
+export function flushCounts(): void {
+  if (ASC_FEATURE_THREADS) {
+    if (pendingAddedCount == 0) return;
+    atomic.add<u64>(SHARED_SET_COUNT_PTR, pendingSetCount);
+    atomic.add<u64>(SHARED_ADDED_COUNT_PTR, pendingAddedCount);
+    pendingSetCount = 0;
+    pendingAddedCount = 0;
+  }
+}
+
+/** The number of 1 bits (the shared counter in the shared build). */
+export function setCountNow(): u64 {
+  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_SET_COUNT_PTR);
+  return setCount;
+}
+
+/** The number of adds that set a bit (the shared counter in the shared build). */
+export function addedCountNow(): u64 {
+  if (ASC_FEATURE_THREADS) return atomic.load<u64>(SHARED_ADDED_COUNT_PTR);
+  return addedCount;
+}
 
 /**
  * Sets the filter's parameters and makes room for its bits. The caller has
@@ -55,6 +96,11 @@ export function byteLength(): u64 {
 /** Counts an add that set `fresh` bits; true when it set any (the item was new). */
 // @ts-ignore: decorator
 @inline export function countAdd(fresh: u32): bool {
+  if (ASC_FEATURE_THREADS) {
+    pendingSetCount += <u64>fresh;
+    if (fresh) pendingAddedCount++;
+    return fresh != 0;
+  }
   setCount += <u64>fresh;
   if (fresh) addedCount++;
   return fresh != 0;
@@ -63,8 +109,7 @@ export function byteLength(): u64 {
 /** Zeroes the bits and both counters. */
 export function clear(): void {
   clearBits(byteLength());
-  setCount = 0;
-  addedCount = 0;
+  restoreCounters(0, 0);
 }
 
 /**
@@ -82,12 +127,19 @@ export function intersectScratch(offset: u32, len: u32): void {
 
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */
 export function recount(): u64 {
-  setCount = popcount(BITS_PTR, <usize>byteLength());
-  return setCount;
+  const ones = popcount(BITS_PTR, <usize>byteLength());
+  if (ASC_FEATURE_THREADS) atomic.store<u64>(SHARED_SET_COUNT_PTR, ones);
+  else setCount = ones;
+  return ones;
 }
 
 /** Sets both counters, for a copy or a load whose bits were written from JS. */
 export function restoreCounters(set: u64, added: u64): void {
+  if (ASC_FEATURE_THREADS) {
+    atomic.store<u64>(SHARED_SET_COUNT_PTR, set);
+    atomic.store<u64>(SHARED_ADDED_COUNT_PTR, added);
+    return;
+  }
   setCount = set;
   addedCount = added;
 }

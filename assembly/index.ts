@@ -5,7 +5,7 @@
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { addedCount as addedCountNow, byteLength, countAdd, recount, restoreCounters, setCount } from "./filter";
+import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
   exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamProbe, testItem, testProbed,
 } from "./scheme";
@@ -75,12 +75,12 @@ export function streamPositions(): void {
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */
 export function bitsSet(): f64 {
-  return <f64>setCount;
+  return <f64>setCountNow();
 }
 
 /** addedCount: the adds that set at least one bit. */
 export function addedCount(): f64 {
-  return <f64>addedCountNow;
+  return <f64>addedCountNow();
 }
 
 /** Offset of the scratch region. */
@@ -163,3 +163,11 @@ export {
 export {
   bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
+
+// Hash once, probe many (assembly/digest.ts) and the counting filter
+// (assembly/counting.ts), an instance configured by countingConfigure.
+export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, startAll, startAllMax } from "./digest";
+export {
+  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
+  countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
+} from "./counting";

@@ -7,6 +7,23 @@
 //
 // The bits come last so that growing memory at configure time is all it
 // takes to make room for them; memory never grows after that.
+//
+// The shared build (assembly/shared.ts, compiled with threads) runs one
+// instance per thread over one imported shared memory, so the regions an
+// item passes through cannot be fixed addresses there:
+//
+//   [statics][shared header 18 KiB][bits ...][work area][work area]...
+//
+// The work area, from the probe positions to the end of scratch, is one
+// instance's own; JS picks a free one (src/wasm/shared-memory.ts) and passes
+// its address as the imported global env.workArea, which the start function
+// reads before anything else runs. The header and the bits are common.
+
+// @ts-ignore: decorator
+@external("env", "workArea") declare const workArea: usize;
+
+/** Start of this instance's work area: right after the statics, or where JS put it in the shared build. */
+const WORK_PTR: usize = ASC_FEATURE_THREADS ? workArea : (__heap_base + 15) & ~15;
 
 /** The largest k any scheme accepts; sizes the two position regions. */
 export const MAX_HASHES: i32 = 64;
@@ -15,7 +32,7 @@ export const MAX_HASHES: i32 = 64;
 export const SCRATCH_SIZE: u32 = 65536;
 
 /** u64[MAX_HASHES]: the positions of the current item, in probe order. */
-export const PROBES_PTR: usize = (__heap_base + 15) & ~15;
+export const PROBES_PTR: usize = WORK_PTR;
 
 /** f64[MAX_HASHES]: the same positions as doubles, for JS to read without BigInt. */
 export const POSITIONS_OUT_PTR: usize = PROBES_PTR + (<usize>MAX_HASHES << 3);
@@ -41,8 +58,29 @@ export const BATCH_PROBES_PTR: usize = (BATCH_FLAGS_PTR + <usize>BATCH_MAX + 7) 
 /** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
 export const SCRATCH_PTR: usize = (BATCH_PROBES_PTR + ((<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3) + 63) & ~63;
 
+/** Bytes of one instance's work area, the probe positions to the end of scratch. */
+export const WORK_AREA_SIZE: usize = SCRATCH_PTR + SCRATCH_SIZE - WORK_PTR;
+
+/**
+ * Shared build only: the header of the shared memory, before the bits. It
+ * holds the bitsSet and addedCount counters (u64 at +0 and +8, changed with
+ * atomic adds), from +64 the table of free work areas that
+ * src/wasm/shared-memory.ts keeps (a u32 for each of 256), and from
+ * STRIPES_OFFSET the stripe lock words of assembly/stripe.ts.
+ */
+export const SHARED_HEADER_PTR: usize = (__heap_base + 63) & ~63;
+
+/** Offset of the stripe lock words in the shared header. */
+export const STRIPES_OFFSET: usize = 2048;
+
+/** Stripe lock words: an item's add holds the one its first probe picks (assembly/stripe.ts). */
+export const STRIPES: u32 = 4096;
+
+/** Bytes of the shared header: counters, free work-area table, stripe locks. */
+export const SHARED_HEADER_SIZE: usize = STRIPES_OFFSET + (<usize>STRIPES << 2);
+
 /** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
-export const BITS_PTR: usize = SCRATCH_PTR + SCRATCH_SIZE;
+export const BITS_PTR: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : SCRATCH_PTR + SCRATCH_SIZE;
 
 /**
  * Grows memory so that `bytes` bytes fit at BITS_PTR. Returns false when the

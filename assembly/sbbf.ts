@@ -107,11 +107,33 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
   const freshLo = v128.andnot(maskLo, lo);
   const freshHi = v128.andnot(maskHi, hi);
   if (!v128.any_true(v128.or(freshLo, freshHi))) return 0;
+  if (ASC_FEATURE_THREADS) return orBlockAtomic(ptr, maskLo, maskHi);
   v128.store(ptr, v128.or(lo, maskLo));
   v128.store(ptr, v128.or(hi, maskHi), 16);
   const zero = i32x4.splat(0);
   const lanes = i32x4.bitmask(i32x4.ne(freshLo, zero)) | (i32x4.bitmask(i32x4.ne(freshHi, zero)) << 4);
   return popcnt<u32>(lanes);
+}
+
+/**
+ * The shared build's insert (assembly/shared.ts): other threads write the
+ * same block meanwhile, so each word gets its bit by an atomic OR, whose
+ * old value says whether this thread set it (the load above only skipped
+ * the items whose bits were all set already).
+ */
+// @ts-ignore: decorator
+@inline function orBlockAtomic(ptr: usize, maskLo: v128, maskHi: v128): u32 {
+  return orWord(ptr, i32x4.extract_lane(maskLo, 0)) + orWord(ptr + 4, i32x4.extract_lane(maskLo, 1))
+    + orWord(ptr + 8, i32x4.extract_lane(maskLo, 2)) + orWord(ptr + 12, i32x4.extract_lane(maskLo, 3))
+    + orWord(ptr + 16, i32x4.extract_lane(maskHi, 0)) + orWord(ptr + 20, i32x4.extract_lane(maskHi, 1))
+    + orWord(ptr + 24, i32x4.extract_lane(maskHi, 2)) + orWord(ptr + 28, i32x4.extract_lane(maskHi, 3));
+}
+
+/** ORs `mask` into the word at `ptr` atomically; 1 when its bit was 0. */
+// @ts-ignore: decorator
+@inline function orWord(ptr: usize, mask: u32): u32 {
+  if (ASC_FEATURE_THREADS) return (atomic.or<u32>(ptr, mask) & mask) == 0 ? 1 : 0;
+  return 0;
 }
 
 /** True when all eight of the item's bits are set. */

@@ -18,6 +18,7 @@ import {
 } from "./hash";
 import { probeDouble, probeEnhancedDouble, testDouble, testEnhancedDouble } from "./probe";
 import { sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
+import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
 
 /** Scheme ids, part of the file format (src/filter/options.ts lists the names in this order). */
@@ -38,9 +39,9 @@ let streamWide: bool = false;
   probeDouble(h1, h2, bits, hashes, out);
 }
 
-/** The probe record from a finished 64-bit hash (xxh64 and sbbf). */
+/** The probe record from a finished 64-bit hash (xxh64 and sbbf); assembly/digest.ts calls it with a digest. */
 // @ts-ignore: decorator
-@inline function probeHash(h: u64, out: usize): void {
+@inline export function probeHash(h: u64, out: usize): void {
   itemKey = h;
   if (scheme == SCHEME_SBBF) store<u64>(out, h);
   else probeEnhancedDouble(h, bits, hashes, out);
@@ -96,6 +97,20 @@ export function streamProbe(out: usize): void {
 /** Sets the bits of the probe record at `out`; returns how many went from 0 to 1. */
 // @ts-ignore: decorator
 @inline export function insertProbed(out: usize): u32 {
+  if (ASC_FEATURE_THREADS) {
+    // The shared build: exactly once, under the item's stripe lock (assembly/stripe.ts).
+    const word = stripeOf(load<u64>(out));
+    lockStripe(word);
+    const fresh = insertProbedBits(out);
+    unlockStripe(word);
+    return fresh;
+  }
+  return insertProbedBits(out);
+}
+
+/** Sets the bits of the probe record at `out`; returns how many went from 0 to 1. */
+// @ts-ignore: decorator
+@inline function insertProbedBits(out: usize): u32 {
   if (scheme == SCHEME_SBBF) return sbbfInsert(load<u64>(out), blocks);
   let fresh: u32 = 0;
   for (let i = 0; i < hashes; i++) {
@@ -139,8 +154,9 @@ export function exportProbed(out: usize): void {
 /** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
 @inline export function insertItem(ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  // sbbf skips the probe record: the hash goes straight to its block.
-  if (scheme == SCHEME_SBBF) return sbbfInsert(xxh64(ptr, len, seed), blocks);
+  // sbbf skips the probe record: the hash goes straight to its block
+  // (except in the shared build, whose stripe lock is taken from the record).
+  if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsert(xxh64(ptr, len, seed), blocks);
   probeItem(ptr, len, wide, out);
   return insertProbed(out);
 }

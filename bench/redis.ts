@@ -4,17 +4,27 @@
 // check, then one SETBIT per bit, every command pipelined. Both run against
 // one local redis-server started here (no persistence), with the same m, k
 // and positions. Fresh items in every call, so every add is a real insert.
+// Writes its section of docs/BENCHMARKS.md (bench/report-redis.ts renders
+// it); BENCH_QUICK=1 runs a tiny filter with short tasks and writes
+// build/bench/BENCHMARKS.md instead.
 import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
 import { createClient, type RedisClientType } from 'redis';
 import { Bench } from 'tinybench';
 import { BloomFilter } from '../src/index.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
 import { RedisServer } from '../test/helpers/redis-server.js';
+import { documentPath, writeSection } from './document.js';
+import { describeMachine } from './harness.js';
+import { renderRedis } from './report-redis.js';
 
+const QUICK = process.env.BENCH_QUICK === '1';
 const BATCHES = [1, 10, 100, 1000];
-const CAPACITY = 10_000_000;
+const CAPACITY = QUICK ? 10_000 : 10_000_000;
 const FALSE_POSITIVE_RATE = 0.01;
+const TASK_TIME_MS = QUICK ? 20 : 1500;
+
+const date = new Date().toISOString();
+const machine = describeMachine();
 
 const server = await RedisServer.start();
 const client: RedisClientType = createClient({ url: server.url });
@@ -35,7 +45,7 @@ try {
   }
   await client.setBit('naive', rf.shardBits - 1, 0); // preallocate, as reserve does
 
-  const bench = new Bench({ time: 1500, warmup: true, warmupTime: 200 });
+  const bench = new Bench({ time: TASK_TIME_MS, warmup: !QUICK, warmupTime: 200 });
   for (const size of BATCHES) {
     bench.add(`bloomwasm addMany batch=${size}`, async () => {
       await rf.addMany(fresh(size));
@@ -51,19 +61,22 @@ try {
     const result = task.result as { period?: number };
     return result.period ? (size * 1000) / result.period : NaN;
   };
-  const redisVersion = execFileSync('redis-server', ['--version']).toString().trim().split(' ').slice(0, 3).join(' ');
-  console.log(`\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ` +
-    `Node ${process.version}, ${redisVersion}; m = ${rf.bits}, k = ${rf.hashes}, 1 shard, loopback, no persistence\n`);
-  console.log('| batch | bloomwasm addMany (items/s) | naive GETBIT+SETBIT (items/s) | ratio |');
-  console.log('|---:|---:|---:|---:|');
-  for (const size of BATCHES) {
-    const ours = rate(`bloomwasm addMany batch=${size}`, size);
-    const naive = rate(`naive GETBIT+SETBIT batch=${size}`, size);
-    const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
-    console.log(`| ${size} | ${fmt(ours)} | ${fmt(naive)} | ${(ours / naive).toFixed(1)}x |`);
-  }
+  // "Redis server v=7.0.15 sha=..." -> "7.0.15".
+  const redisVersion = /v=(\S+)/.exec(execFileSync('redis-server', ['--version']).toString())?.[1] ?? 'unknown';
+  const rows = BATCHES.map((size) => ({
+    batch: size,
+    addManyPerSecond: rate(`bloomwasm addMany batch=${size}`, size),
+    naivePerSecond: rate(`naive GETBIT+SETBIT batch=${size}`, size),
+  }));
   const info = await rf.info();
-  console.log(`\nadded ${info.addedCount.toLocaleString('en-US')} items; estimated count ${Math.round(info.estimatedCount).toLocaleString('en-US')}`);
+  const body = renderRedis({
+    date, machine, redisVersion, bits: rf.bits, hashes: rf.hashes, shards: rf.shards, taskTimeMs: TASK_TIME_MS, quick: QUICK,
+    rows, addedCount: info.addedCount, estimatedCount: info.estimatedCount,
+  });
+  process.stdout.write(body + '\n');
+  const document = documentPath(QUICK);
+  writeSection(document, 'redis', body);
+  process.stderr.write(`wrote ${document}\n`);
 } finally {
   await client.close().catch(() => {});
   await server.stop();

@@ -1,11 +1,12 @@
 // The benchmark document, docs/BENCHMARKS.md, rendered from measured results.
 // Pure functions only (no clock, no file system): `npm run bench` and
-// `npm run bench:cli` each render their own section and replace it in place
+// `npm run bench:cli` each render their own section (`npm run bench:redis`'s
+// is in bench/report-redis.ts) and replace it in place
 // (bench/document.ts), so either command updates the same file without
 // touching the other's figures. test/bench-report.test.ts pins the output.
 
-/** The operations a workload row measures; `encode` is the floor's single figure. */
-export type Op = 'add' | 'has present' | 'has absent' | 'encode';
+/** The operations a workload row measures; `encode` is the floor's single figure; `remove` only in (h). */
+export type Op = 'add' | 'has present' | 'has absent' | 'encode' | 'remove';
 
 /** Where a run happened. */
 export interface Machine {
@@ -147,9 +148,11 @@ export function renderWorkload(rows: Row[], workload: string): string {
   const base = (op: Op) => mine.find((r) => r.contestant === BASELINE && r.op === op)?.nsPerOp;
   const contestants = [...new Set(mine.map((r) => r.contestant))];
   const notes: string[] = [];
-  const lines = [`### ${workload}`, '', '| contestant | add | has present | has absent |', '|---|---:|---:|---:|'];
+  // A remove column only for the workloads that measure it (the counting filter's).
+  const ops: Op[] = mine.some((r) => r.op === 'remove') ? [...OPS, 'remove'] : OPS;
+  const lines = [`### ${workload}`, '', `| contestant | ${ops.join(' | ')} |`, `|---|${ops.map(() => '---:').join('|')}|`];
   for (const c of contestants) {
-    const cells = OPS.map((op) => {
+    const cells = ops.map((op) => {
       const row = mine.find((r) => r.contestant === c && (r.op === op || r.op === 'encode'));
       if (!row) return '';
       const b = base(op);
@@ -204,7 +207,7 @@ export const BENCH_METHOD = [
   '- `bloom-filters` is filled with a prefix of the items where filling it completely would take minutes, and `bloomfilter` is left out of (c) because it allows at most 2^32 bits; the rows\' notes say so.',
   '- The floor is `TextEncoder.encodeInto` of the same strings into a wasm memory, and nothing else: no filter can be faster on string items.',
   '',
-  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`. `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
+  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`; (g) one key against 200 filters of different sizes, `probeAll` against 200 `has` calls, with one `has` plus 200 bit-block reads as the `wasm single` row (the target is probeAll within 3× of it); (h) the `CountingBloomFilter` on URLs (n/10 of them) against its reference and `bloom-filters`\' CountingBloomFilter, with a remove column; (i) a shared filter of 10^9 bits (`{ shared: true }`, docs/SHARED.md) filled and queried by 1 worker thread, then by 2 that split the same items, timed as wall time per item inside the workers. `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
 ].join('\n');
 
 /** The section `npm run bench` owns. */
@@ -274,8 +277,8 @@ export function renderCli(r: CliResults): string {
   return out.join('\n');
 }
 
-/** The two sections of docs/BENCHMARKS.md and who writes them. */
-export type SectionName = 'bench' | 'cli' | 'where';
+/** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
@@ -284,13 +287,16 @@ const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
 export const DOCUMENT_TEMPLATE = [
   '# Benchmarks',
   '',
-  'This file is written by `npm run bench` (the library against its reference twin and the npm peers `bloomfilter` and `bloom-filters`) and `npm run bench:cli` (`bloom dedupe` against awk and sort). Each command replaces only its own section, so the two may be run at different times: each section names its own run, its machine and its method. The code is in `bench/`.',
+  'This file is written by `npm run bench` (the library against its reference twin and the npm peers `bloomfilter` and `bloom-filters`), `npm run bench:cli` (`bloom dedupe` against awk and sort) and `npm run bench:redis` (`RedisBloomFilter` against GETBIT and SETBIT). Each command replaces only its own section, so they may be run at different times: each section names its own run, its machine and its method. The code is in `bench/`.',
   '',
   start('bench'),
   end('bench'),
   '',
   start('cli'),
   end('cli'),
+  '',
+  start('redis'),
+  end('redis'),
   '',
 ].join('\n');
 

@@ -17,10 +17,13 @@ import { describeMachine, gc, settingsFromEnv, sinkValue, type Context } from '.
 import { renderBench, type BenchResults } from './report.js';
 import { heapWorkload, urlFalsePositives } from './workloads/accuracy.js';
 import { bitmapWorkload } from './workloads/bitmap.js';
+import { countingWorkload } from './workloads/counting.js';
+import { probeManyWorkload } from './workloads/probe-many.js';
 import { keyWorkloads } from './workloads/keys.js';
 import { largeWorkload } from './workloads/large.js';
 import { polyWorkload } from './workloads/poly.js';
 import { scalableWorkload } from './workloads/scalable.js';
+import { sharedWorkload } from './workloads/shared.js';
 import { urlWorkload } from './workloads/urls.js';
 
 const settings = settingsFromEnv();
@@ -60,6 +63,11 @@ await largeWorkload(ctx, present, absent);
 gc();
 await scalableWorkload(ctx, present, absent);
 await bitmapWorkload(ctx);
+gc();
+await probeManyWorkload(ctx);
+await countingWorkload(ctx, present, absent);
+gc();
+await sharedWorkload(ctx);
 
 results.seconds = (Date.now() - started) / 1000;
 const resultsPath = join(process.cwd(), settings.quick ? 'build/bench/results.json' : 'bench/results.json');

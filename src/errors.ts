@@ -80,3 +80,29 @@ export class BloomConcurrencyError extends Error {
     this.name = 'BloomConcurrencyError';
   }
 }
+
+/**
+ * A digest used where it cannot serve: the filter's scheme has no digest
+ * (poly and bytesum hash with m inside), or the digest's seed is not the
+ * filter's. `reason` says which.
+ */
+export class BloomDigestError extends Error {
+  /** `scheme` (the filter's scheme has no digest) or `seed` (the seeds differ). */
+  readonly reason: 'scheme' | 'seed';
+  constructor(operation: string, reason: 'scheme' | 'seed', detail: string) {
+    super(`${operation}: ${detail}`);
+    this.name = 'BloomDigestError';
+    this.reason = reason;
+  }
+}
+
+/** A remove of an item that cannot be present: one of its counters is 0. Nothing was changed. */
+export class BloomRemoveError extends Error {
+  constructor(item: unknown, hashes: number) {
+    super(
+      `cannot remove ${show(item)}: one of its ${hashes} counters is 0, so it is not in the filter ` +
+        `(never added, or already removed); nothing was changed`,
+    );
+    this.name = 'BloomRemoveError';
+  }
+}

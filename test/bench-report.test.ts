@@ -6,6 +6,7 @@ import {
   AWK, BENCH_METHOD, CLI_METHOD, DOCUMENT_TEMPLATE, formatNs, formatRatio, renderBench, renderCli, renderSummary,
   renderWorkload, replaceSection, type BenchResults, type CliResults, type Row,
 } from '../bench/report.js';
+import { REDIS_METHOD, renderRedis, type RedisResults } from '../bench/report-redis.js';
 
 const machine = { cpu: 'Test CPU 9000', cores: 2, memoryGiB: 24, node: 'v20.20.2', platform: 'linux x64', loadAverage: 0.25 };
 const A = '(a) URLs, n = 1,000';
@@ -183,6 +184,64 @@ describe('bench report', () => {
       '',
       CLI_METHOD,
     ].join('\n'));
+  });
+
+  it('renders the Redis section with items per second and the ratio per batch size', () => {
+    const redis: RedisResults = {
+      date: '2026-11-30T02:10:00.000Z',
+      machine,
+      redisVersion: '7.0.15',
+      bits: 95_850_584,
+      hashes: 7,
+      shards: 1,
+      taskTimeMs: 1500,
+      quick: false,
+      rows: [
+        { batch: 1, addManyPerSecond: 9_876.4, naivePerSecond: 4_321.2 },
+        { batch: 1000, addManyPerSecond: 612_345.6, naivePerSecond: 30_100 },
+      ],
+      addedCount: 1_234_567,
+      estimatedCount: 1_234_012.7,
+    };
+    expect(renderRedis(redis)).toBe([
+      '## RedisBloomFilter against GETBIT and SETBIT (`npm run bench:redis`)',
+      '',
+      'Run of 2026-11-30 02:10 UTC on Test CPU 9000 (2 cores), 24 GiB, Node v20.20.2, linux x64, load average 0.3 at the start; Redis 7.0.15, m = 95,850,584, k = 7, 1 shard; 1500 ms per task.',
+      '',
+      '| batch | addMany (items/s) | naive GETBIT+SETBIT (items/s) | addMany / naive |',
+      '|---:|---:|---:|---:|',
+      '| 1 | 9,876 | 4,321 | 2.3× |',
+      '| 1,000 | 612,346 | 30,100 | 20.3× |',
+      '',
+      'After the run the filter had 1,234,567 adds and an estimated count of 1,234,013.',
+      '',
+      REDIS_METHOD,
+    ].join('\n'));
+    const quick = renderRedis({ ...redis, date: '2026-11-30', machine: { ...machine, loadAverage: undefined }, shards: 3, taskTimeMs: 20, quick: true, rows: [], note: 'A note.' });
+    expect(quick.split('\n').slice(0, 7)).toEqual([
+      '## RedisBloomFilter against GETBIT and SETBIT (`npm run bench:redis`)',
+      '',
+      'Run of 2026-11-30 on Test CPU 9000 (2 cores), 24 GiB, Node v20.20.2, linux x64; Redis 7.0.15, m = 95,850,584, k = 7, 3 shards; 20 ms per task (quick smoke mode: a tiny filter and short tasks, the figures mean nothing).',
+      '',
+      'A note.',
+      '',
+      '| batch | addMany (items/s) | naive GETBIT+SETBIT (items/s) | addMany / naive |',
+    ]);
+  });
+
+  it('keeps the Redis section after the CLI section in a new document, and replaces it alone', () => {
+    const doc = replaceSection(replaceSection(replaceSection('', 'bench', 'BENCH'), 'cli', 'CLI'), 'redis', 'REDIS 1');
+    expect(doc).toBe([
+      DOCUMENT_TEMPLATE.slice(0, DOCUMENT_TEMPLATE.indexOf('<!-- generated:bench:start -->')).trimEnd(),
+      '',
+      '<!-- generated:bench:start -->', 'BENCH', '<!-- generated:bench:end -->',
+      '',
+      '<!-- generated:cli:start -->', 'CLI', '<!-- generated:cli:end -->',
+      '',
+      '<!-- generated:redis:start -->', 'REDIS 1', '<!-- generated:redis:end -->',
+      '',
+    ].join('\n'));
+    expect(replaceSection(doc, 'redis', 'REDIS 2')).toBe(doc.replace('REDIS 1', 'REDIS 2'));
   });
 
   it('replaces one section in place and keeps the other and the text around them', () => {

@@ -50,9 +50,11 @@ describe('the core import graph is browser-safe', () => {
 describe('dist/browser/bloomwasm.js', () => {
   const text = readFileSync(root + 'dist/browser/bloomwasm.js', 'utf8');
 
-  it('is at most 25 KB gzipped', () => {
+  // Two wasm builds are embedded: the filter (about 10 KB of gzipped base64)
+  // and its shared-memory build for worker threads (about 7 KB).
+  it('is at most 36 KB gzipped', () => {
     const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(25 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(36 * 1024);
     // The embedded wasm is most of it; an empty or truncated build would be far smaller.
     expect(gzipped).toBeGreaterThan(3 * 1024);
   });

@@ -3,13 +3,12 @@
 // failover): no batch of a shard may run before an earlier batch of the
 // same shard. Against one real redis-server; the script cache is flushed
 // before, and in the middle of, the batch stream.
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RedisClientType } from 'redis';
+import { expect, it } from 'vitest';
 import { BloomFilter } from '../src/index.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
 import { ADD_SCRIPT } from '../src/redis/scripts.js';
-import { describeRedis } from './helpers/describe-redis.js';
-import { RedisServer } from './helpers/redis-server.js';
+import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 
 /** 20,000 items over 300 distinct values, in a fixed order: most items repeat one seen earlier. */
 function repeating(count: number, distinct: number): string[] {
@@ -41,33 +40,20 @@ function injecting(client: RedisClientType, inject: (n: number, command: string)
 }
 
 describeRedis('RedisBloomFilter.addMany with a lost script cache', () => {
-  let server: RedisServer;
-  let client: RedisClientType;
-
-  beforeAll(async () => {
-    server = await RedisServer.start();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   async function noscriptErrors(): Promise<number> {
-    const stats = await client.info('errorstats');
+    const stats = await redis.client.info('errorstats');
     return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(stats)?.[1] ?? 0);
   }
 
   it('answers as sequential adds after SCRIPT FLUSH: 20,000 items over 300 distinct values', async () => {
     for (const shards of [1, 3]) {
-      const rf = await RedisBloomFilter.reserve(client, `flushed-${shards}`, { bits: 30_000 * shards, hashes: 7 }, { shards });
+      const rf = await RedisBloomFilter.reserve(redis.client, `flushed-${shards}`, { bits: 30_000 * shards, hashes: 7 }, { shards });
       const items = repeating(20_000, 300);
       const expected = sequential(rf, items);
       expect(expected.filter(Boolean).length).toBe(300);
-      await client.sendCommand(['SCRIPT', 'FLUSH']);
+      await redis.client.sendCommand(['SCRIPT', 'FLUSH']);
       expect(Array.from(await rf.addMany(items), Number)).toEqual(expected);
       // And again on a warm cache: every item is now seen.
       expect(Array.from(await rf.addMany(items), Number)).toEqual(items.map(() => 0));
@@ -82,13 +68,13 @@ describeRedis('RedisBloomFilter.addMany with a lost script cache', () => {
     // another worker's retry would) before the 6th: a call pipelined by
     // EVALSHA behind a refused one would then run before the refused one's
     // retry.
-    const races = injecting(client, (n) => {
+    const races = injecting(redis.client, (n) => {
       if (n % 6 === 2) return [['SCRIPT', 'FLUSH']];
       if (n % 6 === 5) return [['SCRIPT', 'LOAD', ADD_SCRIPT.source]];
       return [];
     });
     // Every call meets an empty cache.
-    const empty = injecting(client, () => [['SCRIPT', 'FLUSH']]);
+    const empty = injecting(redis.client, () => [['SCRIPT', 'FLUSH']]);
     for (const [label, proxy] of [['races', races], ['empty', empty]] as const) {
       for (const batchSize of [1, 7, 256]) {
         const name = `mid-${label}-${batchSize}`;

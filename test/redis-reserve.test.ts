@@ -3,36 +3,21 @@
 // configuration hash is left behind), leftovers of the same filter are
 // adopted, a missing shard is never recreated empty, and two reserves racing
 // with different parameters leave one whole filter or nothing.
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 import { RedisBloomConfigError, RedisBloomFilter } from '../src/redis/index.js';
 import { CREATE_SHARD_SCRIPT } from '../src/redis/scripts.js';
-import { describeRedis } from './helpers/describe-redis.js';
-import { RedisServer } from './helpers/redis-server.js';
+import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeRedis('RedisBloomFilter.reserve', () => {
-  let server: RedisServer;
-  let client: RedisClientType;
-
-  beforeAll(async () => {
-    server = await RedisServer.start();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   /** Every key of filter `name`, with its DUMP (type and value), sorted by key. */
   async function snapshot(name: string): Promise<[string, string][]> {
-    const keys = (await client.keys('*')).filter((k) => k.startsWith(`{${name}}`) || k.startsWith(`{${name}:`)).sort();
-    const dumps = await Promise.all(keys.map((k) => client.sendCommand(['DUMP', k], { typeMapping: { 36: Buffer } })));
+    const keys = (await redis.client.keys('*')).filter((k) => k.startsWith(`{${name}}`) || k.startsWith(`{${name}:`)).sort();
+    const dumps = await Promise.all(keys.map((k) => redis.client.sendCommand(['DUMP', k], { typeMapping: { 36: Buffer } })));
     return keys.map((k, i) => [k, Buffer.from(dumps[i] as unknown as Buffer).toString('hex')]);
   }
 
@@ -47,62 +32,62 @@ describeRedis('RedisBloomFilter.reserve', () => {
   it('changes nothing when a shard left by another configuration refuses it, and leaves no configuration hash', async () => {
     // Shard 1 of a filter of 2 shards, without its configuration: the other
     // keys were deleted by hand, or its reserve stopped before step 3.
-    const old = await RedisBloomFilter.reserve(client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
+    const old = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
     const kept = ['a', 'b', 'c', 'd', 'e'].find((x) => old.shardOf(x) === 1)!;
     await old.add(kept);
-    await client.del(['{leftover}:config', '{leftover:0}', '{leftover:0}:meta']);
+    await redis.client.del(['{leftover}:config', '{leftover:0}', '{leftover:0}:meta']);
     expect((await snapshot('leftover')).map(([k]) => k)).toEqual(['{leftover:1}', '{leftover:1}:meta']);
     // Shard 0 is free and gets created first; shard 1 then refuses: shard 0 is removed again.
     await refusedUnchanged(
       'leftover',
-      () => RedisBloomFilter.reserve(client, 'leftover', { bits: 2000, hashes: 4 }, { shards: 2 }),
+      () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 4 }, { shards: 2 }),
       /^cannot reserve filter "leftover": \{leftover:1\}:meta config is bloomwasm\/1 bits=1000 hashes=3 .*; expected bloomwasm\/1 bits=1000 hashes=4 .*delete \{leftover:1\} and \{leftover:1\}:meta$/,
     );
     // More shards than were there, and a wrong size: refused alike.
-    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(client, 'leftover', { bits: 4000, hashes: 3 }, { shards: 4 }), 'config is');
-    expect(await client.exists('{leftover}:config')).toBe(0);
+    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 4000, hashes: 3 }, { shards: 4 }), 'config is');
+    expect(await redis.client.exists('{leftover}:config')).toBe(0);
     // The same parameters adopt the leftover shard: what was added to it is still there.
-    const again = await RedisBloomFilter.reserve(client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
+    const again = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
     expect(await again.has(kept)).toBe(true);
-    expect(await client.hGet('{leftover}:config', 'hashes')).toBe('3');
+    expect(await redis.client.hGet('{leftover}:config', 'hashes')).toBe('3');
     await again.drop();
     expect(await snapshot('leftover')).toEqual([]);
   });
 
   it('changes nothing when the existing configuration differs', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'differs', { capacity: 1000, falsePositiveRate: 0.01 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'differs', { capacity: 1000, falsePositiveRate: 0.01 });
     await rf.addMany(['a', 'b']);
     await refusedUnchanged(
       'differs',
-      () => RedisBloomFilter.reserve(client, 'differs', { capacity: 1000, falsePositiveRate: 0.001 }),
+      () => RedisBloomFilter.reserve(redis.client, 'differs', { capacity: 1000, falsePositiveRate: 0.001 }),
       'filter "differs" already exists with shardBits = 9586; reserve asked for shardBits = 14378',
     );
-    await refusedUnchanged('differs', () => RedisBloomFilter.reserve(client, 'differs', { bits: 9586, hashes: 7 }, { shards: 2 }), 'shardBits');
+    await refusedUnchanged('differs', () => RedisBloomFilter.reserve(redis.client, 'differs', { bits: 9586, hashes: 7 }, { shards: 2 }), 'shardBits');
     await rf.drop();
   });
 
   it('refuses, and does not recreate empty, a shard missing under an existing configuration', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 });
     await rf.add('x');
-    await client.del('{evicted:2}');
+    await redis.client.del('{evicted:2}');
     await refusedUnchanged(
       'evicted',
-      () => RedisBloomFilter.reserve(client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 }),
+      () => RedisBloomFilter.reserve(redis.client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 }),
       'filter "evicted" exists, but {evicted:2} is 0 bytes; expected 125 (a shard was deleted or evicted',
     );
-    await client.del('{evicted:1}:meta');
+    await redis.client.del('{evicted:1}:meta');
     await refusedUnchanged(
       'evicted',
-      () => RedisBloomFilter.reserve(client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 }),
+      () => RedisBloomFilter.reserve(redis.client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 }),
       /\{evicted:1\}:meta config is missing/,
     );
     await rf.drop();
   });
 
   it('refuses a bitmap without its meta hash (a foreign key of that name), changing nothing', async () => {
-    await client.set('{foreign:0}', 'not a bitmap of ours');
-    await refusedUnchanged('foreign', () => RedisBloomFilter.reserve(client, 'foreign', { bits: 100, hashes: 2 }), /\{foreign:0\}:meta config is missing/);
-    await client.del('{foreign:0}');
+    await redis.client.set('{foreign:0}', 'not a bitmap of ours');
+    await refusedUnchanged('foreign', () => RedisBloomFilter.reserve(redis.client, 'foreign', { bits: 100, hashes: 2 }), /\{foreign:0\}:meta config is missing/);
+    await redis.client.del('{foreign:0}');
   });
 
   /**
@@ -115,7 +100,7 @@ describeRedis('RedisBloomFilter.reserve', () => {
       sendCommand: async (args: string[], options?: never): Promise<unknown> => {
         const create = /^EVAL/i.test(args[0]) && (args[1] === CREATE_SHARD_SCRIPT.sha || args[1] === CREATE_SHARD_SCRIPT.source);
         if (create) await sleep(delay(Number(/:(\d+)\}$/.exec(args[3])![1])));
-        return client.sendCommand(args, options);
+        return redis.client.sendCommand(args, options);
       },
     };
   }
@@ -137,7 +122,7 @@ describeRedis('RedisBloomFilter.reserve', () => {
       const [rf] = won;
       const shards = [0, 1, 2, 3].flatMap((s) => [`{${name}:${s}}`, `{${name}:${s}}:meta`]);
       expect(keys).toEqual([...shards, `{${name}}:config`]);
-      expect(await client.hGet(`{${name}}:config`, 'hashes')).toBe(String(rf.hashes));
+      expect(await redis.client.hGet(`{${name}}:config`, 'hashes')).toBe(String(rf.hashes));
       expect(await rf.add('works')).toBe(true);
       await rf.drop();
       return 1;

@@ -4,30 +4,17 @@
 // survived, and bad credentials or configurations are refused loudly.
 import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
-import { createClient, type RedisClientType } from 'redis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createClient } from 'redis';
+import { expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/index.js';
 import {
   NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
 } from '../src/redis/index.js';
-import { describeRedis } from './helpers/describe-redis.js';
-import { PASSWORD, RedisServer } from './helpers/redis-server.js';
+import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
+import { PASSWORD } from './helpers/redis-server.js';
 
 describeRedis('RedisBloomFilter on one redis-server', () => {
-  let server: RedisServer;
-  let client: RedisClientType;
-
-  beforeAll(async () => {
-    server = await RedisServer.start();
-    client = createClient({ url: server.url });
-    client.on('error', () => {});
-    await client.connect();
-  });
-
-  afterAll(async () => {
-    await client?.close();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   const items = (n: number, prefix = 'https://example.com/'): string[] =>
     Array.from({ length: n }, (_, i) => `${prefix}${i}${i % 7 === 0 ? '/é/𝄞' : ''}`);
@@ -36,7 +23,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     for (const scheme of SCHEMES) {
       // sbbf takes 8 hashes and rounds each shard up to whole 256-bit blocks: 10,004 -> 10,240.
       const [hashes, shardBits] = scheme === 'sbbf' ? [8, 10_240] : [5, 10_004];
-      const rf = await RedisBloomFilter.reserve(client, `bits-${scheme}`, { bits: 30_011, hashes }, { scheme, shards: 3 });
+      const rf = await RedisBloomFilter.reserve(redis.client, `bits-${scheme}`, { bits: 30_011, hashes }, { scheme, shards: 3 });
       expect([rf.bits, rf.shardBits, rf.hashes, rf.shards, rf.scheme]).toEqual([shardBits * 3, shardBits, hashes, 3, scheme]);
       const local = Array.from({ length: 3 }, () => new BloomFilter(shardBits, hashes, { scheme }));
       const added: (string | Uint8Array)[] = [
@@ -54,7 +41,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
       }
       for (let s = 0; s < 3; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
       // The raw Redis string is the same bytes: GET needs no conversion.
-      const raw = await client.sendCommand(['GET', `{bits-${scheme}:1}`], { typeMapping: { 36: Buffer } });
+      const raw = await redis.client.sendCommand(['GET', `{bits-${scheme}:1}`], { typeMapping: { 36: Buffer } });
       expect(new Uint8Array(raw as unknown as Buffer)).toEqual(local[1].bitArray());
       expect(await rf.hasMany(added)).toEqual(new Uint8Array(added.length).fill(1));
       const absent = items(2000, 'https://example.org/');
@@ -68,15 +55,15 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
         expect(info.estimatedCount).toBeLessThan(2100);
       }
       await rf.drop();
-      expect(await client.exists([`{bits-${scheme}}:config`, `{bits-${scheme}:0}`, `{bits-${scheme}:2}:meta`])).toBe(0);
+      expect(await redis.client.exists([`{bits-${scheme}}:config`, `{bits-${scheme}:0}`, `{bits-${scheme}:2}:meta`])).toBe(0);
     }
   });
 
   it('reserves by capacity, preallocates every shard, and adds and tests single items', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
     expect([rf.bits, rf.hashes, rf.shards, rf.capacity, rf.falsePositiveRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
-    expect(await client.strLen('{capacity:0}')).toBe(Math.ceil(47_926 / 8));
-    expect(await client.strLen('{capacity:1}')).toBe(Math.ceil(47_926 / 8));
+    expect(await redis.client.strLen('{capacity:0}')).toBe(Math.ceil(47_926 / 8));
+    expect(await redis.client.strLen('{capacity:1}')).toBe(Math.ceil(47_926 / 8));
     expect(await rf.add('https://a.example/')).toBe(true);
     expect(await rf.add('https://a.example/')).toBe(false);
     expect(await rf.has('https://a.example/')).toBe(true);
@@ -85,11 +72,11 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const packed = { bytes: new TextEncoder().encode('abcdef'), offsets: [0, 3, 6] };
     expect(await rf.addMany(packed)).toEqual(Uint8Array.of(1, 1));
     expect(await rf.hasMany(['abc', 'def', 'ghi'])).toEqual(Uint8Array.of(1, 1, 0));
-    const again = await RedisBloomFilter.open(client, 'capacity');
+    const again = await RedisBloomFilter.open(redis.client, 'capacity');
     expect([again.bits, again.hashes, again.shards, again.capacity, again.falsePositiveRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
     expect(await again.has('abc')).toBe(true);
     // Reserving again with the same configuration opens it.
-    await RedisBloomFilter.reserve(client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
+    await RedisBloomFilter.reserve(redis.client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
     expect(await rf.has('abc')).toBe(true);
     const info = await rf.info();
     expect(info).toMatchObject({ name: 'capacity', capacity: 10_000, falsePositiveRate: 0.01, addedCount: 3, shards: 2, bitsSet: 21 });
@@ -98,7 +85,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
 
   it('reports each item new exactly once across 4 child processes adding the same 10,000 items', async () => {
     const name = 'crawl';
-    const rf = await RedisBloomFilter.reserve(client, name, { bits: 1 << 24, hashes: 7 }, { shards: 4 });
+    const rf = await RedisBloomFilter.reserve(redis.client, name, { bits: 1 << 24, hashes: 7 }, { shards: 4 });
     const outfile = new URL('../build/test/redis-add-worker.mjs', import.meta.url).pathname;
     await build({
       entryPoints: [new URL('./helpers/redis-add-worker.ts', import.meta.url).pathname],
@@ -106,7 +93,7 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     });
     const count = 10_000;
     const workers = [0, 1, 2, 3].map((w) => {
-      const child = spawn(process.execPath, [outfile, server.url, name, String(w), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [outfile, redis.server.url, name, String(w), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       const ready = new Promise<void>((resolve) => {
@@ -131,9 +118,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   });
 
   it('carries on through SCRIPT FLUSH in the middle of a run', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'flush', { bits: 200_003, hashes: 6 }, { shards: 2, batchSize: 50 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'flush', { bits: 200_003, hashes: 6 }, { shards: 2, batchSize: 50 });
     const local = [new BloomFilter(rf.shardBits, 6), new BloomFilter(rf.shardBits, 6)];
-    const flusher = createClient({ url: server.url });
+    const flusher = createClient({ url: redis.server.url });
     flusher.on('error', () => {});
     await flusher.connect();
     const before = await noscriptErrors();
@@ -152,15 +139,15 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   });
 
   async function noscriptErrors(): Promise<number> {
-    const stats = await client.info('errorstats');
+    const stats = await redis.client.info('errorstats');
     return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(stats)?.[1] ?? 0);
   }
 
   it('refuses a wrong password, and names the problem for an unauthenticated client', async () => {
-    const wrong = createClient({ url: `redis://:not-${PASSWORD}@127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    const wrong = createClient({ url: `redis://:not-${PASSWORD}@127.0.0.1:${redis.server.port}`, socket: { reconnectStrategy: false } });
     wrong.on('error', () => {});
     await expect(wrong.connect()).rejects.toThrow(/WRONGPASS/);
-    const anonymous = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    const anonymous = createClient({ url: `redis://127.0.0.1:${redis.server.port}`, socket: { reconnectStrategy: false } });
     anonymous.on('error', () => {});
     await anonymous.connect();
     const noauth = RedisBloomFilter.reserve(anonymous, 'auth', { bits: 1000, hashes: 3 });
@@ -169,9 +156,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     // A long command (over 10 arguments, as the scripts send) from an
     // unauthenticated client gets a protocol error instead of NOAUTH, and the
     // connection is closed: still named as an authentication problem.
-    const authed = await RedisBloomFilter.reserve(client, 'auth', { bits: 1000, hashes: 3 });
+    const authed = await RedisBloomFilter.reserve(redis.client, 'auth', { bits: 1000, hashes: 3 });
     const split = {
-      sendCommand: (args: string[], options?: never) => (args[0] === 'HGETALL' ? client : anonymous).sendCommand(args, options),
+      sendCommand: (args: string[], options?: never) => (args[0] === 'HGETALL' ? redis.client : anonymous).sendCommand(args, options),
     };
     const opened = await RedisBloomFilter.open(split, 'auth');
     const refused = (await opened.add('x').catch((err: unknown) => err)) as RedisBloomBatchError;
@@ -179,9 +166,12 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     expect(refused.cause).toBeInstanceOf(RedisBloomAuthError);
     expect((refused.cause as Error).message).toMatch(/unauthenticated.*pass username and password/);
     expect([refused.notAdded, refused.uncertain]).toEqual([['x'], []]);
+    // Named after the call that failed, add, though add runs the addMany machinery.
+    expect(refused.call).toBe('add');
+    expect(refused.message).toMatch(/^add: 0 of 1 items have an uncertain outcome and 1 were not added \(.*unauthenticated.*\); 0 have results\. /);
     await authed.drop();
     // Redis closes the connection after that protocol error; a fresh one gets NOAUTH.
-    const again = createClient({ url: `redis://127.0.0.1:${server.port}`, socket: { reconnectStrategy: false } });
+    const again = createClient({ url: `redis://127.0.0.1:${redis.server.port}`, socket: { reconnectStrategy: false } });
     again.on('error', () => {});
     await again.connect();
     await expect(RedisBloomFilter.open(again, 'auth')).rejects.toThrow(/^Redis refused filter "auth": NOAUTH/);
@@ -190,22 +180,22 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   });
 
   it('refuses a mismatched or missing configuration, and a filter re-reserved under an open one', async () => {
-    const rf = await RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 3 });
     await rf.add('a');
-    const other = RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 4 });
+    const other = RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 4 });
     await expect(other).rejects.toThrow(RedisBloomConfigError);
     await expect(other).rejects.toThrow('filter "mismatch" already exists with hashes = 3; reserve asked for hashes = 4');
-    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1001, hashes: 3 })).rejects.toThrow('with shardBits = 1000');
-    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 }, { scheme: 'poly' })).rejects.toThrow(
+    await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1001, hashes: 3 })).rejects.toThrow('with shardBits = 1000');
+    await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 3 }, { scheme: 'poly' })).rejects.toThrow(
       'with scheme = xxh64; reserve asked for scheme = poly',
     );
-    await expect(RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 3 }, { seed: 5 })).rejects.toThrow('with seed = 0');
-    const missing = RedisBloomFilter.open(client, 'nobody');
+    await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 3 }, { seed: 5 })).rejects.toThrow('with seed = 0');
+    const missing = RedisBloomFilter.open(redis.client, 'nobody');
     await expect(missing).rejects.toThrow(RedisBloomConfigError);
     await expect(missing).rejects.toThrow('no Bloom filter named "nobody": {nobody}:config does not exist');
     // Someone drops the filter and reserves it again with another k while rf is open.
     await rf.drop();
-    const replaced = await RedisBloomFilter.reserve(client, 'mismatch', { bits: 1000, hashes: 4 });
+    const replaced = await RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 4 });
     const failed = await rf.add('b').catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(RedisBloomBatchError);
     const batchError = failed as RedisBloomBatchError;
@@ -219,8 +209,11 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const refusedMany = (await rf.addMany(many).catch((err: unknown) => err)) as RedisBloomBatchError;
     expect([refusedMany.notAdded.length, refusedMany.uncertain.length]).toEqual([1000, 0]);
     expect(refusedMany.results).toEqual(new Uint8Array(1000).fill(NO_ANSWER));
+    expect(refusedMany.call).toBe('addMany');
+    expect(refusedMany.message).toMatch(/^addMany: 0 of 1000 items have an uncertain outcome and 1000 were not added \(.*hashes=4.*\); 0 have results\. /);
+    expect([batchError.call, batchError.message.startsWith('add: 0 of 1 items')]).toEqual(['add', true]);
     // A shard deleted behind the filter's back (as eviction would) is refused, not silently recreated.
-    await client.del('{mismatch:0}');
+    await redis.client.del('{mismatch:0}');
     const evicted = await replaced.add('c').catch((err: unknown) => err);
     expect((evicted as RedisBloomBatchError).cause).toBeInstanceOf(RedisBloomConfigError);
     expect(String((evicted as Error).message)).toContain('{mismatch:0} is 0 bytes; expected 125');
@@ -228,21 +221,21 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   });
 
   it('rejects bad arguments before talking to Redis', async () => {
-    await expect(RedisBloomFilter.reserve(client, 'a{b', { bits: 100, hashes: 3 })).rejects.toThrow(BloomRangeError);
-    await expect(RedisBloomFilter.reserve(client, 'x', { bits: 0, hashes: 3 })).rejects.toThrow('bits must be an integer in [1, ');
-    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 1e9, falsePositiveRate: 0.01 }, { shards: 2 })).rejects.toThrow(
+    await expect(RedisBloomFilter.reserve(redis.client, 'a{b', { bits: 100, hashes: 3 })).rejects.toThrow(BloomRangeError);
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { bits: 0, hashes: 3 })).rejects.toThrow('bits must be an integer in [1, ');
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 1e9, falsePositiveRate: 0.01 }, { shards: 2 })).rejects.toThrow(
       'shards must be an integer in [3, 65536] (a shard holds at most 2^32 bits, and m = 9585058378); got 2',
     );
-    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, falsePositiveRate: 1 })).rejects.toThrow(
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, falsePositiveRate: 1 })).rejects.toThrow(
       'falsePositiveRate must be a number in (0, 1); got 1',
     );
     // The option's earlier name is refused by name, not silently ignored.
-    await expect(RedisBloomFilter.reserve(client, 'x', { capacity: 10, errorRate: 0.01 } as never)).rejects.toThrow(
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, errorRate: 0.01 } as never)).rejects.toThrow(
       'falsePositiveRate must be a number in (0, 1); got undefined',
     );
-    await expect(RedisBloomFilter.reserve(client, 'x', {} as never)).rejects.toThrow(BloomTypeError);
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', {} as never)).rejects.toThrow(BloomTypeError);
     await expect(RedisBloomFilter.reserve({} as never, 'x', { bits: 100, hashes: 3 })).rejects.toThrow('client must be');
-    const rf = await RedisBloomFilter.reserve(client, 'args', { bits: 100, hashes: 3 });
+    const rf = await RedisBloomFilter.reserve(redis.client, 'args', { bits: 100, hashes: 3 });
     await expect(rf.add(5 as never)).rejects.toThrow(BloomTypeError);
     await expect(rf.addMany([`ok`, null] as never)).rejects.toThrow(BloomTypeError);
     await expect(rf.bitArray(1)).rejects.toThrow('shard must be an integer in [0, 0]; got 1');

@@ -74,8 +74,8 @@ describe('the two entry points', () => {
     });
     expect(functions).toEqual(expect.arrayContaining(['falsePositiveRate', 'optimalBits', 'optimalHashes', 'minimumBits']));
     for (const name of functions) {
-      const ours = (wasm as Record<string, Callable>)[name];
-      const theirs = (reference as Record<string, Callable>)[name];
+      const ours = (wasm as Record<string, unknown>)[name] as Callable;
+      const theirs = (reference as Record<string, unknown>)[name] as Callable;
       expect([name, typeof theirs, theirs.length]).toEqual([name, 'function', ours.length]);
     }
   });
@@ -121,8 +121,8 @@ describe('the two entry points', () => {
   });
 
   describe.each(classes)('class %s at run time', (name) => {
-    const ours = (wasm as Record<string, Callable>)[name];
-    const theirs = (reference as Record<string, Callable>)[name];
+    const ours = (wasm as Record<string, unknown>)[name] as Callable;
+    const theirs = (reference as Record<string, unknown>)[name] as Callable;
 
     it('takes the same number of constructor parameters', () => {
       expect(isClass(theirs)).toBe(true);

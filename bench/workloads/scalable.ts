@@ -16,53 +16,51 @@ export async function scalableWorkload(ctx: Context, present: ItemSet, absent: I
   const options = { capacity: Math.max(1, Math.round(n / 100)), falsePositiveRate: 0.01 };
   const block = Math.min(1000, n);
   const refItems = Math.min(20_000, n);
-  const fixed = BloomFilter.forCapacity(n, 0.01);
-  fixed.addMany(present.strings);
-  const chain = new ScalableBloomFilter(options);
-  chain.addMany(present.strings);
-  const refChain = new ReferenceScalable(options);
-  for (let i = 0; i < refItems; i++) refChain.add(present.strings[i]);
-  let fixedAdd = BloomFilter.forCapacity(n, 0.01);
-  let chainAdd = new ScalableBloomFilter(options);
-  let chainBatchAdd = new ScalableBloomFilter(options);
-  let refAdd = new ReferenceScalable(options);
   const blocks = { present: blocksOf(present.strings, block), absent: blocksOf(absent.strings, block) };
   const grows = 'add: a fresh chain each pass, so the mean over its growth';
-  const fixedNote = 'the fixed filter, forCapacity(n, 0.01)';
+
+  /**
+   * The rows of one scheme: single calls on a fixed filter of the final
+   * size, then single calls and batches on a chain that starts at n/100.
+   * Adds go into fresh filters each pass; has runs on filters holding every
+   * present item, which are returned for the false-positive count.
+   */
+  const schemeRows = (names: { fixed: string; chain: string }, scheme: 'xxh64' | 'sbbf', fixedNote: string) => {
+    const newFixed = () => BloomFilter.forCapacity(n, 0.01, { scheme });
+    const newChain = () => new ScalableBloomFilter({ ...options, scheme });
+    const fixed = newFixed();
+    fixed.addMany(present.strings);
+    const chain = newChain();
+    chain.addMany(present.strings);
+    let fixedAdd = newFixed();
+    let chainAdd = newChain();
+    let chainBatchAdd = newChain();
+    const rows: Spec[] = [
+      { workload, op: 'add', contestant: names.fixed, block, total: n, reset: () => (fixedAdd = newFixed()), run: loop((s) => fixedAdd.add(s), present), note: fixedNote },
+      { workload, op: 'has present', contestant: names.fixed, block, total: n, run: loop((s) => fixed.has(s), present) },
+      { workload, op: 'has absent', contestant: names.fixed, block, total: n, run: loop((s) => fixed.has(s), absent) },
+      { workload, op: 'add', contestant: `${names.chain} single`, block, total: n, reset: () => (chainAdd = newChain()), run: loop((s) => chainAdd.add(s), present), note: grows },
+      { workload, op: 'has present', contestant: `${names.chain} single`, block, total: n, run: loop((s) => chain.has(s), present) },
+      { workload, op: 'has absent', contestant: `${names.chain} single`, block, total: n, run: loop((s) => chain.has(s), absent) },
+      { workload, op: 'add', contestant: `${names.chain} batch`, block, total: n, reset: () => (chainBatchAdd = newChain()), run: (from) => chainBatchAdd.addMany(blocks.present[from / block])[0], note: grows },
+      { workload, op: 'has present', contestant: `${names.chain} batch`, block, total: n, run: (from) => chain.hasMany(blocks.present[from / block])[0] },
+      { workload, op: 'has absent', contestant: `${names.chain} batch`, block, total: n, run: (from) => chain.hasMany(blocks.absent[from / block])[0] },
+    ];
+    return { rows, fixed, chain };
+  };
+
+  const { rows, fixed, chain } = schemeRows({ fixed: 'wasm single', chain: 'scalable' }, 'xxh64', 'the fixed filter, forCapacity(n, 0.01)');
+  const refChain = new ReferenceScalable(options);
+  for (let i = 0; i < refItems; i++) refChain.add(present.strings[i]);
+  let refAdd = new ReferenceScalable(options);
   const refNote = `the first ${count(refItems)} items only`;
   const specs: Spec[] = [
-    { workload, op: 'add', contestant: 'wasm single', block, total: n, reset: () => (fixedAdd = BloomFilter.forCapacity(n, 0.01)), run: loop((s) => fixedAdd.add(s), present), note: fixedNote },
-    { workload, op: 'has present', contestant: 'wasm single', block, total: n, run: loop((s) => fixed.has(s), present) },
-    { workload, op: 'has absent', contestant: 'wasm single', block, total: n, run: loop((s) => fixed.has(s), absent) },
-    { workload, op: 'add', contestant: 'scalable single', block, total: n, reset: () => (chainAdd = new ScalableBloomFilter(options)), run: loop((s) => chainAdd.add(s), present), note: grows },
-    { workload, op: 'has present', contestant: 'scalable single', block, total: n, run: loop((s) => chain.has(s), present) },
-    { workload, op: 'has absent', contestant: 'scalable single', block, total: n, run: loop((s) => chain.has(s), absent) },
-    { workload, op: 'add', contestant: 'scalable batch', block, total: n, reset: () => (chainBatchAdd = new ScalableBloomFilter(options)), run: (from) => chainBatchAdd.addMany(blocks.present[from / block])[0], note: grows },
-    { workload, op: 'has present', contestant: 'scalable batch', block, total: n, run: (from) => chain.hasMany(blocks.present[from / block])[0] },
-    { workload, op: 'has absent', contestant: 'scalable batch', block, total: n, run: (from) => chain.hasMany(blocks.absent[from / block])[0] },
+    ...rows,
     { workload, op: 'add', contestant: 'scalable reference', block: 20, total: refItems, reset: () => (refAdd = new ReferenceScalable(options)), run: loop((s) => refAdd.add(s), present), note: refNote },
     { workload, op: 'has absent', contestant: 'scalable reference', block: 20, total: refItems, run: loop((s) => refChain.has(s), absent) },
+    // The same chain and fixed filter under sbbf (members sized with the blocked rate).
+    ...schemeRows({ fixed: 'sbbf fixed single', chain: 'sbbf scalable' }, 'sbbf', "forCapacity(n, 0.01, { scheme: 'sbbf' })").rows,
   ];
-  // The same chain and fixed filter under sbbf (members sized with the blocked rate).
-  const sbbfOptions = { ...options, scheme: 'sbbf' as const };
-  const sbbfFixed = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' });
-  sbbfFixed.addMany(present.strings);
-  const sbbfChain = new ScalableBloomFilter(sbbfOptions);
-  sbbfChain.addMany(present.strings);
-  let sbbfFixedAdd = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' });
-  let sbbfChainAdd = new ScalableBloomFilter(sbbfOptions);
-  let sbbfChainBatchAdd = new ScalableBloomFilter(sbbfOptions);
-  specs.push(
-    { workload, op: 'add', contestant: 'sbbf fixed single', block, total: n, reset: () => (sbbfFixedAdd = BloomFilter.forCapacity(n, 0.01, { scheme: 'sbbf' })), run: loop((s) => sbbfFixedAdd.add(s), present), note: "forCapacity(n, 0.01, { scheme: 'sbbf' })" },
-    { workload, op: 'has present', contestant: 'sbbf fixed single', block, total: n, run: loop((s) => sbbfFixed.has(s), present) },
-    { workload, op: 'has absent', contestant: 'sbbf fixed single', block, total: n, run: loop((s) => sbbfFixed.has(s), absent) },
-    { workload, op: 'add', contestant: 'sbbf scalable single', block, total: n, reset: () => (sbbfChainAdd = new ScalableBloomFilter(sbbfOptions)), run: loop((s) => sbbfChainAdd.add(s), present), note: grows },
-    { workload, op: 'has present', contestant: 'sbbf scalable single', block, total: n, run: loop((s) => sbbfChain.has(s), present) },
-    { workload, op: 'has absent', contestant: 'sbbf scalable single', block, total: n, run: loop((s) => sbbfChain.has(s), absent) },
-    { workload, op: 'add', contestant: 'sbbf scalable batch', block, total: n, reset: () => (sbbfChainBatchAdd = new ScalableBloomFilter(sbbfOptions)), run: (from) => sbbfChainBatchAdd.addMany(blocks.present[from / block])[0], note: grows },
-    { workload, op: 'has present', contestant: 'sbbf scalable batch', block, total: n, run: (from) => sbbfChain.hasMany(blocks.present[from / block])[0] },
-    { workload, op: 'has absent', contestant: 'sbbf scalable batch', block, total: n, run: (from) => sbbfChain.hasMany(blocks.absent[from / block])[0] },
-  );
   await measure(ctx, specs);
   let chainHits = 0;
   let fixedHits = 0;

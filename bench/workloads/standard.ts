@@ -60,27 +60,28 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
     specs.push({ workload, op, contestant: 'wasm batch', block: fast, total: n, run: (from) => full.hasMany(blocks[from / fast])[0] });
   }
 
-  // Items that already are bytes: Uint8Array single calls, and the packed batch form.
-  for (const [op, set] of [['add', present], ...ops] as [Op, ItemSet][]) {
-    const f = op === 'add' ? addFilter : full;
-    specs.push({
-      workload, op, contestant: 'wasm single (bytes)', block: fast, total: n,
-      reset: op === 'add' ? () => addFilter.clear() : undefined,
+  // Items that already are bytes: Uint8Array single calls, and the packed batch
+  // form; add into `empty` (cleared when a task wraps), has against `filled`.
+  const pp = packedBlocks(present.packed, fast);
+  const pa = packedBlocks(absent.packed, fast);
+  const bytesSpecs = (scheme: string, empty: BloomFilter, filled: BloomFilter): Spec[] => [
+    ...([['add', present], ...ops] as [Op, ItemSet][]).map(([op, set]): Spec => ({
+      workload, op, contestant: `${scheme} single (bytes)`, block: fast, total: n,
+      reset: op === 'add' ? () => empty.clear() : undefined,
       run: (from, b) => {
         let c = 0;
         const items = set.views;
-        if (op === 'add') for (let i = from; i < from + b; i++) c += f.add(items[i]) ? 1 : 0;
-        else for (let i = from; i < from + b; i++) c += f.has(items[i]) ? 1 : 0;
+        if (op === 'add') for (let i = from; i < from + b; i++) c += empty.add(items[i]) ? 1 : 0;
+        else for (let i = from; i < from + b; i++) c += filled.has(items[i]) ? 1 : 0;
         return c;
       },
-    });
-  }
-  const pp = packedBlocks(present.packed, fast);
-  const pa = packedBlocks(absent.packed, fast);
-  specs.push({ workload, op: 'add', contestant: 'wasm batch (packed)', block: fast, total: n, reset: () => addFilter.clear(), run: (from) => addFilter.addMany(pp[from / fast])[0] });
-  for (const [op, blocks] of [['has present', pp], ['has absent', pa]] as const) {
-    specs.push({ workload, op, contestant: 'wasm batch (packed)', block: fast, total: n, run: (from) => full.hasMany(blocks[from / fast])[0] });
-  }
+    })),
+    { workload, op: 'add', contestant: `${scheme} batch (packed)`, block: fast, total: n, reset: () => empty.clear(), run: (from) => empty.addMany(pp[from / fast])[0] },
+    ...([['has present', pp], ['has absent', pa]] as const).map(([op, blocks]): Spec => (
+      { workload, op, contestant: `${scheme} batch (packed)`, block: fast, total: n, run: (from) => filled.hasMany(blocks[from / fast])[0] }
+    )),
+  ];
+  specs.push(...bytesSpecs('wasm', addFilter, full));
 
   // The same calls under sbbf: one block (one cache line) per item.
   const sbbfBits = Math.ceil(bits / 256) * 256;
@@ -90,24 +91,7 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
   const sbbfNote = 'scheme sbbf: m rounded up to whole 256-bit blocks, k = 8';
   specs.push({ workload, op: 'add', contestant: 'sbbf single', block: fast, total: n, reset: () => sbbfAdd.clear(), run: loop((x) => sbbfAdd.add(x), present), note: sbbfNote });
   for (const [op, set] of ops) specs.push({ workload, op, contestant: 'sbbf single', block: fast, total: n, run: loop((x) => sbbfFull.has(x), set) });
-  for (const [op, set] of [['add', present], ...ops] as [Op, ItemSet][]) {
-    const f = op === 'add' ? sbbfAdd : sbbfFull;
-    specs.push({
-      workload, op, contestant: 'sbbf single (bytes)', block: fast, total: n,
-      reset: op === 'add' ? () => sbbfAdd.clear() : undefined,
-      run: (from, b) => {
-        let c = 0;
-        const items = set.views;
-        if (op === 'add') for (let i = from; i < from + b; i++) c += f.add(items[i]) ? 1 : 0;
-        else for (let i = from; i < from + b; i++) c += f.has(items[i]) ? 1 : 0;
-        return c;
-      },
-    });
-  }
-  specs.push({ workload, op: 'add', contestant: 'sbbf batch (packed)', block: fast, total: n, reset: () => sbbfAdd.clear(), run: (from) => sbbfAdd.addMany(pp[from / fast])[0] });
-  for (const [op, blocks] of [['has present', pp], ['has absent', pa]] as const) {
-    specs.push({ workload, op, contestant: 'sbbf batch (packed)', block: fast, total: n, run: (from) => sbbfFull.hasMany(blocks[from / fast])[0] });
-  }
+  specs.push(...bytesSpecs('sbbf', sbbfAdd, sbbfFull));
 
   // The reference twin: BigInt XXH64, so smaller blocks. One object (a 10^10-bit
   // one is 1.25 GB): add runs on it first, then has loads the wasm bits into it.

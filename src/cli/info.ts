@@ -8,7 +8,9 @@
 
 import { CHAIN_VERSION } from '../format/chain.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
-import { inspectFileSync, type ChainFileSummary, type FilterFileSummary } from '../node/inspect.js';
+import {
+  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type FilterFileSummary,
+} from '../node/inspect.js';
 import { compoundRate, memberPlan } from '../scalable/plan.js';
 import { guard, parse, UsageError } from './common.js';
 
@@ -23,7 +25,9 @@ Parquet bitset (seed 0).
 The file is verified (checksum, padding, bit count) in a streaming pass,
 without loading it. A ScalableBloomFilter
 chain is described as a whole (its plan and compound rate), then member by
-member.
+member. A CountingBloomFilter file shows its counters (m), the counters in
+use (above 0) and saturated (at 15), and the fill of the plain filter it
+stands for.
 
 Options:
   --json      print one JSON object instead of aligned text
@@ -42,6 +46,7 @@ export async function run(argv: string[]): Promise<number> {
     const path = positionals[0];
     const summary = inspect(path);
     if (summary.kind === 'chain') return describeChain(path, summary, values.json === true);
+    if (summary.kind === 'counting') return describeCounting(path, summary, values.json === true);
     const { header, size } = summary;
     const info = {
       file: path,
@@ -92,12 +97,59 @@ function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: numb
 }
 
 /** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
-function inspect(path: string): FilterFileSummary | ChainFileSummary {
+function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary {
   try {
     return inspectFileSync(path);
   } catch (error) {
     throw new Error(`cannot read ${path}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Prints a counting filter file: its header, its counters in use and
+ * saturated, and the fill figures of its plain filter (a counter above 0 is
+ * a bit set).
+ */
+function describeCounting(path: string, counting: CountingFileSummary, json: boolean): number {
+  const { header, size, saturated } = counting;
+  const info = {
+    file: path,
+    kind: 'counting filter',
+    version: header.version,
+    scheme: header.scheme,
+    hashes: header.hashes,
+    seed: header.seed.toString(),
+    bits: header.bits,
+    countersInUse: header.bitsSet,
+    saturatedCounters: saturated,
+    addedCount: header.addedCount,
+    sizeOnDisk: size,
+    fillRatio: header.bitsSet / header.bits,
+    estimatedCount: estimatedCountOf(header.bits, header.hashes, header.bitsSet),
+    currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet, header.scheme),
+  };
+  if (json) {
+    process.stdout.write(JSON.stringify(info) + '\n');
+    return 0;
+  }
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const rows: [string, string][] = [
+    ['file', path],
+    ['kind', `counting filter (4-bit counters), version ${info.version}`],
+    ['scheme', info.scheme],
+    ['hashes (k)', String(info.hashes)],
+    ['seed', info.seed],
+    ['bits (m)', `${n(info.bits)} counters`],
+    ['counters in use', `${n(info.countersInUse)} (above 0)`],
+    ['saturated counters', `${n(saturated)} (at 15: never lowered again)`],
+    ['added count', `${n(info.addedCount)} (adds minus removes)`],
+    ['size on disk', `${n(size)} bytes`],
+    ['fill ratio', info.fillRatio.toFixed(6)],
+    ['estimated count', Number.isFinite(info.estimatedCount) ? n(Math.round(info.estimatedCount)) : 'unbounded (every counter in use)'],
+    ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
+  ];
+  process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
+  return 0;
 }
 
 /** Prints a chain file: its plan, its totals, then one row per member. */

@@ -1,6 +1,12 @@
 // `bloom serve [--port N]`: serves the playground page (dist/playground/,
 // built from src/playground/) on 127.0.0.1 until interrupted. Loopback only:
 // the page is a local teaching tool, not something to expose on a network.
+//
+// Every file goes out with COOP same-origin and COEP require-corp, so the
+// page is cross-origin isolated (self.crossOriginIsolated): only then do
+// browsers give it SharedArrayBuffer and shared WebAssembly.Memory, which a
+// filter shared with a Web Worker needs (docs/SHARED.md). Everything served
+// is same-origin, so require-corp blocks nothing of ours.
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -11,7 +17,8 @@ import { guard, intOption, parse } from './common.js';
 
 const USAGE = `Usage: bloom serve [--port N]
 
-Serves the bloomwasm playground on http://127.0.0.1:N/ until interrupted.
+Serves the bloomwasm playground on http://127.0.0.1:N/ until interrupted, cross-origin
+isolated (COOP/COEP headers), so pages it serves can share a filter with a Web Worker.
 
 Options:
   -p, --port N   TCP port on 127.0.0.1, 0 to 65535 (default 8080; 0 picks a free one)
@@ -28,6 +35,12 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
   '.wasm': 'application/wasm',
 };
+
+/** The headers that make a page cross-origin isolated (needed for shared memory). */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+} as const;
 
 /** A running playground server. */
 export interface PlaygroundServer {
@@ -68,6 +81,7 @@ export async function startServer(port: number, root: string = PLAYGROUND_DIR): 
           'content-length': info.size,
           'cache-control': 'no-store',
           'x-content-type-options': 'nosniff',
+          ...ISOLATION_HEADERS,
         });
         if (req.method === 'HEAD') res.end();
         else createReadStream(file).pipe(res);

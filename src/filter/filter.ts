@@ -1,24 +1,31 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
 // sets the same bits; the parity tests hold them together.
+// Slightly over 300 lines: the whole public surface of the class, one
+// short method each.
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
+import { holdsBits } from '../wasm/shared-memory.js';
 import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
   type FileHeader,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
-  type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
+  schemeOption, type FilterOptions, type FilterParams, type Scheme,
 } from './options.js';
+import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './shared.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
+import { checkDigest, layoutOf, type Digest, type ProbeLayout } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
+/** Set once, by BloomFilter's static block: a filter over an engine made elsewhere (attach). */
+let filterOver: (params: FilterParams, engine: Engine) => BloomFilter;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter {
@@ -30,22 +37,71 @@ export class BloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly engine: Engine;
+  /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
+  private engine: Engine;
+  /** probeLayout's answer, made on first use. */
+  private layout: ProbeLayout | undefined;
 
-  // Gives this module's internal helpers (engineOf) the engine, which stays
-  // private to everyone else.
+  // Gives this module's internal helpers (engineOf, filterOver) the engine,
+  // which stays private to everyone else.
   static {
     engineOfFilter = (filter) => filter.engine;
+    filterOver = (params, engine) => {
+      const filter = Object.create(BloomFilter.prototype) as BloomFilter;
+      return Object.assign(filter, { bits: params.bits, hashes: params.hashes, scheme: params.scheme, seed: params.seed, engine });
+    };
   }
 
-  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
+  /**
+   * Creates an empty filter; throws BloomRangeError or BloomTypeError on bad
+   * arguments. With `{ shared: true }` its bits live in shared memory from
+   * the start (see share()).
+   */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
     this.bits = params.bits;
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = new Engine(params);
+    this.engine = new Engine(params, false, checkShared(options) ? true : undefined);
+  }
+
+  /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
+  get shared(): boolean {
+    return this.engine.sharedMemory !== undefined;
+  }
+
+  /**
+   * A structured-cloneable handle to this filter's bits, for
+   * BloomFilter.attach() in another thread (docs/SHARED.md). A filter that
+   * is not shared yet moves its bits and counters into a new shared memory
+   * first, once (a copy of its bits); from then on it is shared, and every
+   * later share() returns a handle to the same memory.
+   */
+  share(): SharedFilterHandle {
+    if (this.engine.sharedMemory === undefined) {
+      const engine = new Engine(paramsOf(this), false, true);
+      engine.bitsView().set(this.engine.bitsView());
+      engine.setCounters(this.bitsSet(), this.addedCount());
+      this.engine = engine;
+      // probeLayout's view was of the old engine's bits.
+      this.layout = undefined;
+    }
+    const { bits, hashes, scheme, seed } = this;
+    return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
+  }
+
+  /**
+   * A filter over the bits of `handle` (from share(), possibly in another
+   * thread): adds in any thread are seen by has in every thread. Throws
+   * BloomTypeError naming the field of a handle that is not one.
+   */
+  static attach(handle: SharedFilterHandle): BloomFilter {
+    const { params, memory } = checkHandle(handle);
+    if (!holdsBits(memory, params.bits)) {
+      throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
+    }
+    return filterOver(params, new Engine(params, false, memory));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
@@ -64,6 +120,44 @@ export class BloomFilter {
   has(item: string | Uint8Array): boolean {
     checkItem(item);
     return this.engine.has(item);
+  }
+
+  /**
+   * has() for the item whose digest(item, { seed }) is `d`: one wasm call
+   * that computes only the positions and reads the bits. xxh64 and sbbf filters only;
+   * throws BloomDigestError under poly or bytesum, or when the seeds differ.
+   */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.engine.hasDigest(d.lo, d.hi);
+  }
+
+  /**
+   * hasDigest for many items, their digests as (lo, hi) pairs under this
+   * filter's seed (the caller checked the scheme and seed): one wasm call per
+   * batch chunk. Used by ScalableBloomFilter's batches. @internal
+   */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.digests(pairs, 1);
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked). @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    return this.engine.digests(pairs, 0);
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.engine.addDigest(d.lo, d.hi);
+  }
+
+  /** Where the bits lie, for probeAll to read them in place. @internal */
+  probeLayout(): ProbeLayout {
+    const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
+    // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
+    if (layout.view.length === 0) layout.view = this.engine.bitsView();
+    return layout;
   }
 
   /** The item's k positions, in probe order. */
@@ -225,6 +319,12 @@ export class BloomFilter {
     filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
+}
+
+/** The checked parameters of an existing filter. */
+function paramsOf(filter: BloomFilter): FilterParams {
+  const { bits, hashes, scheme, seed } = filter;
+  return { bits, hashes, scheme, schemeId: SCHEMES.indexOf(scheme), seed };
 }
 
 function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {

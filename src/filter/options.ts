@@ -43,6 +43,11 @@ export interface FilterOptions {
   scheme?: Scheme;
   /** XXH64 seed, an unsigned 64-bit integer; default 0. Only `xxh64` and `sbbf` use it (sbbf is Parquet's only at 0). */
   seed?: number | bigint;
+  /**
+   * Put the bits in shared memory from the start, for share() and attach()
+   * across threads (docs/SHARED.md); default false.
+   */
+  shared?: boolean;
 }
 
 /** Validated filter parameters. */
@@ -82,6 +87,13 @@ export function checkParams(bits: unknown, hashes: unknown, options: FilterOptio
   checkSchemeSeed(scheme as Scheme, seed, options?.seed);
   if (scheme === 'sbbf') checkSbbfShape(m, k);
   return { bits: m, hashes: k, scheme: scheme as Scheme, schemeId, seed };
+}
+
+/** The `shared` option, checked: a boolean or undefined (false). */
+export function checkShared(options: FilterOptions | undefined): boolean {
+  const shared = options?.shared;
+  if (shared !== undefined && typeof shared !== 'boolean') throw new BloomTypeError('shared', shared, 'a boolean');
+  return shared === true;
 }
 
 /** Throws unless `seed` is 0 or the scheme takes a seed; the error shows `given`. */

@@ -14,6 +14,53 @@ export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);
 /** The format version this release writes; it reads every version up to this one. */
 export const FORMAT_VERSION = 1;
 
+/** A file kind's magic, and what to name when a reader is handed it by mistake. */
+interface KnownMagic {
+  /** The four magic bytes. */
+  magic: Uint8Array;
+  /** The magic as ASCII, for messages. */
+  name: string;
+  /** What the file holds, for messages: "filter", "counting filter", "chain". */
+  label: string;
+  /** What a reader of another kind says when handed this kind's file. */
+  hint: string;
+}
+
+/**
+ * What a file holds: the plain filter's bits (magic "BLMW", 1 bit per
+ * position) or a counting filter's counters (magic "BLM4", 4 bits per
+ * position, src/format/counting.ts). Both kinds share the header layout and
+ * the checks below; each has its own version sequence.
+ */
+export interface FileKind extends KnownMagic {
+  /** The version this release writes and the newest it reads. */
+  version: number;
+  /** Payload bits per position: 1 for bits, 4 for counters. */
+  width: number;
+  /** What bitsSet counts, for messages. */
+  ones: string;
+}
+
+/** The plain filter's kind. */
+export const BITS_KIND: FileKind = {
+  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes or loadFile',
+  version: FORMAT_VERSION, width: 1, ones: 'bits set',
+};
+
+/** The magics a reader recognises, to name the right reader when it is handed another kind's file. */
+const KNOWN: KnownMagic[] = [
+  BITS_KIND,
+  {
+    magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain',
+    hint: 'this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile',
+  },
+];
+
+/** Registers another kind (src/format/counting.ts), so that a wrong-kind file is named in errors. */
+export function registerKind(kind: FileKind): void {
+  if (!KNOWN.includes(kind)) KNOWN.push(kind);
+}
+
 /** Bytes before the payload. */
 export const HEADER_BYTES = 56;
 
@@ -64,27 +111,27 @@ export function saturatedSum(a: number, b: number): number {
   return Math.min(a + b, MAX_ADDED_COUNT);
 }
 
-/** Payload bytes for m bits: ceil(m / 8). */
-export function payloadLength(bits: number): number {
-  return Math.ceil(bits / 8);
+/** Payload bytes for m positions of `width` bits each: ceil(m * width / 8). */
+export function payloadLength(bits: number, width = 1): number {
+  return Math.ceil((bits * width) / 8);
 }
 
 /**
  * The 56 header bytes with the checksum field zeroed; the writer computes
  * the checksum over bytes [0, 48) and the payload, then calls setChecksum.
  */
-export function encodeHeader(fields: HeaderFields): Uint8Array {
+export function encodeHeader(fields: HeaderFields, kind: FileKind = BITS_KIND): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES);
   const view = new DataView(out.buffer);
-  out.set(MAGIC, FIELD_OFFSETS.magic);
-  view.setUint16(FIELD_OFFSETS.version, FORMAT_VERSION, true);
+  out.set(kind.magic, FIELD_OFFSETS.magic);
+  view.setUint16(FIELD_OFFSETS.version, kind.version, true);
   view.setUint8(FIELD_OFFSETS.scheme, fields.schemeId);
   view.setUint8(FIELD_OFFSETS.hashes, fields.hashes);
   view.setBigUint64(FIELD_OFFSETS.seed, fields.seed, true);
   view.setBigUint64(FIELD_OFFSETS.bits, BigInt(fields.bits), true);
   view.setBigUint64(FIELD_OFFSETS.bitsSet, BigInt(fields.bitsSet), true);
   view.setBigUint64(FIELD_OFFSETS.addedCount, BigInt(Math.min(fields.addedCount, MAX_ADDED_COUNT)), true);
-  view.setBigUint64(FIELD_OFFSETS.payloadLength, BigInt(payloadLength(fields.bits)), true);
+  view.setBigUint64(FIELD_OFFSETS.payloadLength, BigInt(payloadLength(fields.bits, kind.width)), true);
   return out;
 }
 
@@ -104,7 +151,7 @@ function hex(bytes: Uint8Array): string {
  * BloomFormatError naming the first bad field; allocates nothing sized by
  * the header.
  */
-export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader {
+export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileKind = BITS_KIND): FileHeader {
   const available = Math.min(prefix.length, totalLength);
   const view = new DataView(prefix.buffer, prefix.byteOffset, available);
   const need = (field: keyof typeof FIELD_OFFSETS, size: number): number => {
@@ -124,14 +171,15 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
 
   need('magic', 4);
   const magic = prefix.subarray(0, 4);
-  if (!MAGIC.every((b, i) => magic[i] === b)) {
-    const chain = hex(magic) === '42 4c 4d 43' ? ' (this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile)' : '';
-    throw new BloomFormatError('magic', 0, `not a bloomwasm filter: the file must start with ${hex(MAGIC)} ("BLMW"); got ${hex(magic)}${chain}`);
+  if (!kind.magic.every((b, i) => magic[i] === b)) {
+    const other = KNOWN.find((k) => k.magic.every((b, i) => magic[i] === b));
+    const hint = other ? ` (${other.hint})` : '';
+    throw new BloomFormatError('magic', 0, `not a bloomwasm ${kind.label}: the file must start with ${hex(kind.magic)} ("${kind.name}"); got ${hex(magic)}${hint}`);
   }
   const version = view.getUint16(need('version', 2), true);
-  if (version !== FORMAT_VERSION) {
-    const why = version > FORMAT_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
-    throw new BloomFormatError('version', FIELD_OFFSETS.version, `unsupported version ${version}: ${why} 1 to ${FORMAT_VERSION}`);
+  if (version !== kind.version) {
+    const why = version > kind.version ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
+    throw new BloomFormatError('version', FIELD_OFFSETS.version, `unsupported version ${version}: ${why} 1 to ${kind.version}`);
   }
   const schemeId = view.getUint8(need('scheme', 1));
   if (schemeId >= SCHEMES.length) {
@@ -149,7 +197,9 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
   if (scheme === 'sbbf' && hashes !== SBBF_HASHES) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be ${SBBF_HASHES} under sbbf; got ${hashes}`);
   }
-  const bits = u64('bits', 1, MAX_BITS, `an integer in [1, ${MAX_BITS}]`);
+  // The payload of a wider kind must fit where a plain filter's bits do: MAX_BITS / width positions at most.
+  const maxBits = MAX_BITS / kind.width;
+  const bits = u64('bits', 1, maxBits, `an integer in [1, ${maxBits}]${kind.width === 1 ? '' : ` for a ${kind.label}`}`);
   if (scheme === 'xxh64' && hashes > bits) {
     throw new BloomFormatError('hashes', FIELD_OFFSETS.hashes, `must be at most bits (${bits}) under xxh64, whose positions are distinct; got ${hashes}`);
   }
@@ -158,8 +208,8 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
   }
   const bitsSet = u64('bitsSet', 0, bits, `an integer in [0, bits = ${bits}]`);
   const addedCount = u64('addedCount', 0, MAX_ADDED_COUNT, `an integer in [0, 2^53 - 1]`);
-  const expected = payloadLength(bits);
-  const payload = u64('payloadLength', expected, expected, `ceil(bits / 8) = ${expected}`);
+  const expected = payloadLength(bits, kind.width);
+  const payload = u64('payloadLength', expected, expected, `ceil(bits${kind.width === 1 ? '' : ' * ' + kind.width} / 8) = ${expected}`);
   const checksum = view.getBigUint64(need('checksum', 8), true);
 
   const end = HEADER_BYTES + payload;
@@ -177,15 +227,16 @@ export function parseHeader(prefix: Uint8Array, totalLength: number): FileHeader
  * past m in the last byte (always 0), and bitsSet against the true count of
  * 1 bits. The callers compute `checksum` and `ones` over the payload.
  */
-export function checkPayload(header: FileHeader, checksum: bigint, lastByte: number, ones: number): void {
+export function checkPayload(header: FileHeader, checksum: bigint, lastByte: number, ones: number, kind: FileKind = BITS_KIND): void {
   if (checksum !== header.checksum) {
     throw new BloomFormatError('checksum', FIELD_OFFSETS.checksum, `XXH64 of the header and payload is 0x${checksum.toString(16).padStart(16, '0')}, but the file says 0x${header.checksum.toString(16).padStart(16, '0')}: the data is corrupt`);
   }
-  const used = header.bits % 8;
+  const used = (header.bits * kind.width) % 8;
   if (used !== 0 && lastByte >> used !== 0) {
-    throw new BloomFormatError('payload', HEADER_BYTES + header.payloadLength - 1, `the ${8 - used} padding bits past bit ${header.bits - 1} must be 0; got byte 0x${lastByte.toString(16).padStart(2, '0')}`);
+    const past = kind.width === 1 ? `bit ${header.bits - 1}` : `counter ${header.bits - 1}`;
+    throw new BloomFormatError('payload', HEADER_BYTES + header.payloadLength - 1, `the ${8 - used} padding bits past ${past} must be 0; got byte 0x${lastByte.toString(16).padStart(2, '0')}`);
   }
   if (ones !== header.bitsSet) {
-    throw new BloomFormatError('bitsSet', FIELD_OFFSETS.bitsSet, `says ${header.bitsSet}, but the payload has ${ones} bits set`);
+    throw new BloomFormatError('bitsSet', FIELD_OFFSETS.bitsSet, `says ${header.bitsSet}, but the payload has ${ones} ${kind.ones}`);
   }
 }

@@ -1,4 +1,4 @@
-// The two file formats, read as streams (see io.ts for the drivers) and
+// The three file formats (filter, chain, counting filter), read as streams (see io.ts for the drivers) and
 // written as sequences of pieces.
 //
 // Reading checks every header, and the file's length against them, before
@@ -10,6 +10,10 @@
 // Writing yields each header and then the bits as views on wasm memory (no
 // copy); the writer cuts them into bounded chunks.
 
+import {
+  countingEngineOf, countingFileHeader, CountingBloomFilter, emptyCountingFilterFor, finishCountingLoad,
+} from '../counting/counting.js';
+import { COUNTING_KIND } from '../format/counting.js';
 import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter/filter.js';
 import {
   CHAIN_HEADER_BYTES, checkChainEnd, checkMemberHeader, encodeChainHeader, inMember, parseChainHeader, type MemberSpan,
@@ -31,6 +35,17 @@ function* payloadInto(header: FileHeader, headerBytes: Uint8Array, start: number
   const filter = emptyFilterFor(header);
   yield { into: engineOf(filter).bitsView(), position: start + HEADER_BYTES };
   finishLoad(filter, header, headerBytes);
+  return filter;
+}
+
+/** Reads a version-1 counting filter file of `size` bytes: header checked first, then the counters straight into wasm memory. */
+export function* countingDecoder(size: number): Decoder<CountingBloomFilter> {
+  const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
+  yield { into: headerBytes, position: 0 };
+  const header = parseHeader(headerBytes, size, COUNTING_KIND);
+  const filter = emptyCountingFilterFor(header);
+  yield { into: countingEngineOf(filter).counters, position: HEADER_BYTES };
+  finishCountingLoad(filter, header, headerBytes);
   return filter;
 }
 
@@ -130,5 +145,17 @@ export function chainJob(chain: ScalableBloomFilter): SaveJob {
       const now = chainParts(chain).members;
       return now.length === snapshot.length && now.every((m, i) => m === snapshot[i]) && sameBytes(newestHeader, fileHeader(newest));
     },
+  };
+}
+
+/** The save of a wasm counting filter as it is now: its header (checksum over the counters in place), then its counters. */
+export function countingJob(filter: CountingBloomFilter): SaveJob {
+  const header = countingFileHeader(filter);
+  return {
+    *pieces() {
+      yield header;
+      yield countingEngineOf(filter).counters;
+    },
+    unchanged: () => sameBytes(header, countingFileHeader(filter)),
   };
 }

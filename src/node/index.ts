@@ -1,5 +1,5 @@
 /**
- * bloomwasm/node: save and load filters and chains as files, for filters too
+ * bloomwasm/node: save and load filters, chains and counting filters as files, for filters too
  * big to hold twice. Node only; the browser-safe core never imports this
  * module.
  *
@@ -13,10 +13,11 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BloomConcurrencyError, BloomTypeError } from '../errors.js';
+import { CountingBloomFilter } from '../counting/counting.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
-import { chainDecoder, chainJob, filterDecoder, filterJob, type SaveJob } from './decoders.js';
+import { chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, type SaveJob } from './decoders.js';
 import { decode, decodeSync, writeAll, writeAllSync, type Decoder } from './io.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
@@ -24,8 +25,8 @@ interface Serializable {
   toBytes(): Uint8Array;
 }
 
-/** What saveFile writes: a filter or a chain, from bloomwasm or bloomwasm/reference. */
-export type Saveable = BloomFilter | ScalableBloomFilter | Serializable;
+/** What saveFile writes: a filter, a chain or a counting filter, from bloomwasm or bloomwasm/reference. */
+export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | Serializable;
 
 function checkPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new BloomTypeError('path', path, 'a non-empty string');
@@ -35,15 +36,16 @@ function checkPath(path: unknown): string {
 function jobFor(filter: unknown): SaveJob {
   if (filter instanceof BloomFilter) return filterJob(filter);
   if (filter instanceof ScalableBloomFilter) return chainJob(filter);
+  if (filter instanceof CountingBloomFilter) return countingJob(filter);
   if (typeof filter === 'object' && filter !== null && typeof (filter as Serializable).toBytes === 'function') {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
   }
-  throw new BloomTypeError('filter', filter, 'a BloomFilter or ScalableBloomFilter (from bloomwasm or bloomwasm/reference)');
+  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter or CountingBloomFilter (from bloomwasm or bloomwasm/reference)');
 }
 
 /**
- * Writes `filter` (a BloomFilter or a ScalableBloomFilter) to `path`
+ * Writes `filter` (a BloomFilter, ScalableBloomFilter or CountingBloomFilter) to `path`
  * atomically. A symbolic link at `path` is followed and its target
  * replaced; an existing file keeps its mode.
  */
@@ -119,4 +121,20 @@ export function loadScalableFileSync(path: string): ScalableBloomFilter {
 /** Reads a chain like loadScalableFileSync, without blocking the event loop. */
 export async function loadScalableFile(path: string): Promise<ScalableBloomFilter> {
   return read(path, chainDecoder);
+}
+
+/**
+ * Reads a CountingBloomFilter saved by saveFile (or its toBytes). The header
+ * and the file size are checked before the filter is allocated; the
+ * counters are read in chunks straight into its wasm memory and then checked
+ * (checksum, padding nibble, counters above 0). Faults throw
+ * BloomFormatError naming the field and offset.
+ */
+export function loadCountingFileSync(path: string): CountingBloomFilter {
+  return readSync(path, countingDecoder);
+}
+
+/** Reads a counting filter like loadCountingFileSync, without blocking the event loop. */
+export async function loadCountingFile(path: string): Promise<CountingBloomFilter> {
+  return read(path, countingDecoder);
 }

@@ -1,4 +1,4 @@
-// Verifies a filter or chain file without loading it, for `bloom info`:
+// Verifies a filter, chain or counting filter file without loading it, for `bloom info`:
 // every header is checked, and every payload is streamed through a small
 // buffer for its checksum, padding bits and count of 1 bits. Nothing the
 // headers ask for is allocated, so a file whose header claims 4 GiB costs
@@ -6,6 +6,7 @@
 
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { CHAIN_MAGIC, inMember } from '../format/chain.js';
+import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
@@ -26,6 +27,15 @@ export interface ChainFileSummary {
   size: number;
   plan: ScalablePlan;
   members: Array<{ header: FileHeader; capacity: number }>;
+}
+
+/** A verified counting filter file: its header, and its counters at 15 (which the header does not hold). */
+export interface CountingFileSummary {
+  kind: 'counting';
+  size: number;
+  header: FileHeader;
+  /** Counters at 15, counted over the payload. */
+  saturated: number;
 }
 
 /** Reads the file's first bytes into `into`. */
@@ -70,20 +80,77 @@ function* verifyChain(size: number, engine: Engine): Decoder<ChainFileSummary> {
 }
 
 /**
- * Checks the filter or chain file at `path` as loadFileSync or
- * loadScalableFileSync would, in memory bounded by one read chunk, and
+ * Counters above 0 and at 15 among the 8 nibbles of each of `words` words:
+ * each nibble is folded onto its lowest bit (OR for above 0, AND for 15),
+ * and the multiply by 0x11111111 sums the 8 flags into the top nibble
+ * (at most 8, so no carry crosses a nibble). About twice the speed of a
+ * byte-at-a-time count.
+ */
+function countNibbles(w: Uint32Array, words: number): { nonzero: number; saturated: number } {
+  let nonzero = 0;
+  let saturated = 0;
+  for (let i = 0; i < words; i++) {
+    const x = w[i];
+    nonzero += Math.imul((x | (x >>> 1) | (x >>> 2) | (x >>> 3)) & 0x11111111, 0x11111111) >>> 28;
+    saturated += Math.imul(x & (x >>> 1) & (x >>> 2) & (x >>> 3) & 0x11111111, 0x11111111) >>> 28;
+  }
+  return { nonzero, saturated };
+}
+
+/**
+ * Streams a counting file's counters through one buffer of at most a chunk:
+ * the checksum in wasm, the counters above 0 and at 15 a 32-bit word at a
+ * time. The padding nibble past an odd m is counted too, harmlessly:
+ * checkPayload refuses a nonzero one before it compares the counts.
+ */
+function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSummary> {
+  const headerBytes = new Uint8Array(Math.min(HEADER_BYTES, size));
+  yield { into: headerBytes, position: 0 };
+  const header = parseHeader(headerBytes, size, COUNTING_KIND);
+  const chunk = Math.min(chunkBytes(), header.payloadLength);
+  const buffer = new Uint8Array(Math.ceil(chunk / 4) * 4);
+  const words = new Uint32Array(buffer.buffer);
+  engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  let nonzero = 0;
+  let saturated = 0;
+  let last = 0;
+  for (let at = 0; at < header.payloadLength; ) {
+    const piece = buffer.subarray(0, Math.min(chunk, header.payloadLength - at));
+    yield { into: piece, position: HEADER_BYTES + at };
+    engine.inspectChunk(piece);
+    // Zeros past a short piece, up to its last word, are counters at 0: neither above 0 nor at 15.
+    buffer.fill(0, piece.length);
+    const counted = countNibbles(words, Math.ceil(piece.length / 4));
+    nonzero += counted.nonzero;
+    saturated += counted.saturated;
+    last = piece[piece.length - 1];
+    at += piece.length;
+  }
+  checkPayload(header, engine.inspectEnd(), last, nonzero, COUNTING_KIND);
+  return { kind: 'counting', size, header, saturated };
+}
+
+/** Whether `magic` (the file's first bytes) is `expected`. */
+function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
+  return magic.length === expected.length && expected.every((b, i) => magic[i] === b);
+}
+
+/**
+ * Checks the filter, chain or counting file at `path` as loadFileSync,
+ * loadScalableFileSync or loadCountingFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
-export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary {
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
     decodeSync(fd, readInto(magic));
-    const isChain = magic.length === CHAIN_MAGIC.length && CHAIN_MAGIC.every((b, i) => magic[i] === b);
     // An instance of its own: the checksum state must not be shared with other work.
     const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
-    return isChain ? decodeSync(fd, verifyChain(size, engine)) : decodeSync(fd, verifyFilter(size, engine));
+    if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
+    if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
+    return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);
   }

@@ -19,7 +19,7 @@
 import type { Engine } from '../wasm/engine.js';
 import { batchItem, checkBatch, type BatchItems, type Item } from '../filter/items.js';
 import { isErrorReply, refusedBeforeRunning, runScript, scriptArgs, typedError, type Send } from './connection.js';
-import { NO_ANSWER, RedisBloomBatchError } from './errors.js';
+import { NO_ANSWER, RedisBloomBatchError, type BatchCall } from './errors.js';
 import { bitmapKey, metaKey, redisOffset } from './layout.js';
 import { ADD_SCRIPT, HAS_SCRIPT } from './scripts.js';
 
@@ -47,9 +47,10 @@ interface Batch {
 /**
  * Adds every item; flag i is 1 when item i was new, exactly as sequential
  * add() calls would answer. On failure rejects with RedisBloomBatchError,
- * which lists the uncertain items; nothing is retried but a NOSCRIPT refusal.
+ * which lists the uncertain items and names `call`, the public method that
+ * asked; nothing is retried but a NOSCRIPT refusal.
  */
-export async function addStream(ctx: StreamContext, items: BatchItems): Promise<Uint8Array> {
+export async function addStream(ctx: StreamContext, items: BatchItems, call: BatchCall): Promise<Uint8Array> {
   const checked = checkBatch(items);
   const count = checked.count;
   const results = new Uint8Array(count).fill(NO_ANSWER);
@@ -106,7 +107,7 @@ export async function addStream(ctx: StreamContext, items: BatchItems): Promise<
   }
   for (let i = 0; i < count; i++) if (!handed[i]) notAdded.push(batchItem(checked, i));
   const cause = typedError(lost !== undefined ? lost.err : refused.values().next().value, ctx.name);
-  throw new RedisBloomBatchError({ results, uncertain, notAdded }, cause);
+  throw new RedisBloomBatchError(call, { results, uncertain, notAdded }, cause);
 }
 
 /** Tests every item with BITFIELD_RO in a read-only script; flag i is 1 when item i may have been added. */

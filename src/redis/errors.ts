@@ -39,25 +39,32 @@ export interface BatchOutcome<T> {
   notAdded: T[];
 }
 
+/** The RedisBloomFilter methods that can fail with a RedisBloomBatchError. */
+export type BatchCall = 'add' | 'addMany';
+
 /**
  * An add or addMany that did not complete. Some items have results, and the
  * rest are listed as uncertain (the reply was lost, so the bits may be set)
- * or not added. Nothing is retried automatically.
+ * or not added. Nothing is retried automatically. The message starts with
+ * the name of the call that failed.
  */
 export class RedisBloomBatchError<T = string | Uint8Array> extends Error implements BatchOutcome<T> {
+  /** The method that failed: `add` or `addMany`. */
+  readonly call: BatchCall;
   readonly results: Uint8Array;
   readonly uncertain: T[];
   readonly notAdded: T[];
-  constructor(outcome: BatchOutcome<T>, cause: unknown) {
+  constructor(call: BatchCall, outcome: BatchOutcome<T>, cause: unknown) {
     const known = outcome.results.length - outcome.uncertain.length - outcome.notAdded.length;
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
-      `addMany: ${outcome.uncertain.length} of ${outcome.results.length} items have an uncertain outcome ` +
+      `${call}: ${outcome.uncertain.length} of ${outcome.results.length} items have an uncertain outcome ` +
         `and ${outcome.notAdded.length} were not added (${why}); ${known} have results. ` +
         'Treat the uncertain items as new; nothing is retried automatically.',
       { cause },
     );
     this.name = 'RedisBloomBatchError';
+    this.call = call;
     this.results = outcome.results;
     this.uncertain = outcome.uncertain;
     this.notAdded = outcome.notAdded;

@@ -151,7 +151,7 @@ export class RedisBloomFilter {
   /** Sets the item's bits atomically; true when any was 0 (the item is new). */
   async add(item: Item): Promise<boolean> {
     checkItem(item);
-    return (await this.addMany([item]))[0] === 1;
+    return (await addStream(this.stream, [item], 'add'))[0] === 1;
   }
 
   /**
@@ -163,7 +163,7 @@ export class RedisBloomFilter {
    * lists the uncertain items; nothing that may have run is sent again.
    */
   async addMany(items: BatchItems): Promise<Uint8Array> {
-    return addStream(this.stream, items);
+    return addStream(this.stream, items, 'addMany');
   }
 
   /** False when the item was certainly never added; true when it may have been. Read-only. */

@@ -6,6 +6,6 @@
 export { RedisBloomFilter, type RedisBloomInfo } from './filter.js';
 export type { OpenOptions, ReserveOptions, Sizing } from './config.js';
 export type { BatchItems, Item, PackedItems } from '../filter/items.js';
-export { NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, type BatchOutcome } from './errors.js';
+export { NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, type BatchCall, type BatchOutcome } from './errors.js';
 export type { RedisClientLike, RedisClusterLike, RedisConnection } from './connection.js';
 export { MAX_SHARD_BITS } from './layout.js';

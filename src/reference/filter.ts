@@ -7,17 +7,23 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES, schemeOption,
-  type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
+  schemeOption, type FilterOptions, type Scheme,
 } from '../filter/options.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
 import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
-import { BitArray } from './bit-array.js';
+import { BitArray, SharedBitArray } from './bit-array.js';
+import {
+  BITS_OFFSET, checkReferenceHandle, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes, Stripes,
+  type Counts, type ReferenceSharedHandle,
+} from './shared.js';
 import { checksum } from './checksum.js';
 import { itemKey, itemPositions } from './scheme.js';
+import { checkDigest, type Digest } from '../filter/item-digest.js';
+import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
@@ -30,11 +36,16 @@ export class BloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly array: BitArray;
-  /** The counters of assembly/filter.ts: bits that are 1, and adds that set a bit. */
-  private counters = { setCount: 0, addedCount: 0 };
+  /** Not readonly: share() moves the bits into a shared buffer, once. */
+  private array: BitArray | SharedBitArray;
+  /** The counters, beside the bits (in the shared buffer when shared). */
+  private counters: Counts;
+  /** The shared buffer, when the bits live in one. */
+  private buffer: SharedArrayBuffer | undefined;
+  /** Its stripe locks, which make a shared add exactly once. */
+  private stripes: Stripes | undefined;
 
-  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
+  /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. `{ shared: true }` as in bloomwasm. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
     this.bits = params.bits;
@@ -42,6 +53,45 @@ export class BloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.array = new BitArray(this.bits);
+    this.counters = new LocalCounts();
+    this.buffer = undefined;
+    this.stripes = undefined;
+    if (checkShared(options)) this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+  }
+
+  /** True when the bits live in a shared buffer. */
+  get shared(): boolean {
+    return this.buffer !== undefined;
+  }
+
+  /** A structured-cloneable handle for attach() in another thread; moves the bits into a shared buffer first, once. */
+  share(): ReferenceSharedHandle {
+    if (this.buffer === undefined) {
+      const { bytes } = this.array;
+      const { setCount, addedCount } = this.counters;
+      this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+      this.array.bytes.set(bytes);
+      this.counters.setCount = setCount;
+      this.counters.addedCount = addedCount;
+    }
+    const { bits, hashes, scheme, seed } = this;
+    return { kind: REFERENCE_SHARED_KIND, buffer: this.buffer!, bits, hashes, scheme, seed };
+  }
+
+  /** A filter over the bits of a handle from share(), in any thread. */
+  static attach(handle: ReferenceSharedHandle): BloomFilter {
+    const { params, buffer } = checkReferenceHandle(handle);
+    const filter = new BloomFilter(params.bits, params.hashes, { scheme: params.scheme, seed: params.seed });
+    filter.useBuffer(buffer);
+    return filter;
+  }
+
+  /** Puts the bits and counters in `buffer` (whose contents they become). */
+  private useBuffer(buffer: SharedArrayBuffer): void {
+    this.buffer = buffer;
+    this.array = new SharedBitArray(this.bits, buffer, BITS_OFFSET);
+    this.counters = new SharedCounts(buffer);
+    this.stripes = new Stripes(buffer);
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
@@ -65,16 +115,56 @@ export class BloomFilter {
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
   add(item: string | Uint8Array): boolean {
-    let fresh = 0;
-    for (const p of this.positions(item)) if (this.array.set(p)) fresh++;
-    this.counters.setCount += fresh;
-    if (fresh > 0) this.counters.addedCount++;
-    return fresh > 0;
+    return this.setAll(this.positions(item));
   }
 
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     return this.positions(item).every((p) => this.array.get(p));
+  }
+
+  /** has() for the item whose digest is `d` (xxh64 and sbbf; BloomDigestError otherwise or when the seeds differ). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return probeHash(this, d.value).every((p) => this.array.get(p));
+  }
+
+  /** hasDigest for many items, their digests as (lo, hi) pairs under this filter's seed. @internal */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array {
+    const flags = new Uint8Array(pairs.length >> 1);
+    for (let i = 0; i < flags.length; i++) {
+      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
+      flags[i] = probeHash(this, h).every((p) => this.array.get(p)) ? 1 : 0;
+    }
+    return flags;
+  }
+
+  /** addDigest for many items in order, their digests as (lo, hi) pairs under this filter's seed. @internal */
+  addDigestPairs(pairs: Uint32Array): Uint8Array {
+    const flags = new Uint8Array(pairs.length >> 1);
+    for (let i = 0; i < flags.length; i++) {
+      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
+      flags[i] = this.setAll(probeHash(this, h)) ? 1 : 0;
+    }
+    return flags;
+  }
+
+  /** add() for the item whose digest is `d`; refused as hasDigest is. */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.setAll(probeHash(this, d.value));
+  }
+
+  private setAll(positions: number[]): boolean {
+    const set = (): number => {
+      let fresh = 0;
+      for (const p of positions) if (this.array.set(p)) fresh++;
+      return fresh;
+    };
+    // Shared: under the item's stripe lock, so that one thread alone is told it is new.
+    const fresh = this.stripes === undefined ? set() : this.stripes.holding(this.stripes.stripeOf(positions[0]), set);
+    this.counters.count(fresh);
+    return fresh > 0;
   }
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
@@ -128,14 +218,16 @@ export class BloomFilter {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     copy.array.bytes.set(this.array.bytes);
-    copy.counters = { ...this.counters };
+    copy.counters.setCount = this.counters.setCount;
+    copy.counters.addedCount = this.counters.addedCount;
     return copy;
   }
 
   /** Adds every item of `other` in place (bits OR); addedCount becomes the sum, saturated at 2^53 - 1. */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
-    orInto(this.array.bytes, other.array.bytes);
+    if (this.array instanceof SharedBitArray) this.array.orFrom(other.array.bytes);
+    else orInto(this.array.bytes, other.array.bytes);
     this.counters.setCount = popcount(this.array.bytes);
     this.counters.addedCount = saturatedSum(this.addedCount(), other.addedCount());
     return this;
@@ -144,7 +236,8 @@ export class BloomFilter {
   /** Keeps only the bits set in both, in place (bits AND); addedCount becomes the smaller. */
   intersect(other: BloomFilter): this {
     checkOperands('intersect', this, other);
-    andInto(this.array.bytes, other.array.bytes);
+    if (this.array instanceof SharedBitArray) this.array.andFrom(other.array.bytes);
+    else andInto(this.array.bytes, other.array.bytes);
     this.counters.setCount = popcount(this.array.bytes);
     this.counters.addedCount = Math.min(this.counters.addedCount, other.counters.addedCount);
     return this;

@@ -7,9 +7,11 @@ import { BloomFilter } from './filter.js';
 
 export { BloomFilter };
 export {
-  BloomAllocationError, BloomConcurrencyError, BloomFormatError, BloomMismatchError, BloomRangeError, BloomTypeError,
+  BloomAllocationError, BloomConcurrencyError, BloomDigestError, BloomFormatError, BloomMismatchError, BloomRangeError,
+  BloomRemoveError, BloomTypeError,
 } from '../errors.js';
 export { FORMAT_VERSION } from '../format/filter.js';
+export { REFERENCE_SHARED_KIND, type ReferenceSharedHandle } from './shared.js';
 export type { BatchItems, Item, PackedItems } from '../filter/items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 export {
@@ -18,6 +20,11 @@ export {
 export { Bitmap } from './bitmap.js';
 export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap/values.js';
 export { ScalableBloomFilter } from './scalable.js';
+export { CountingBloomFilter } from './counting.js';
+export { digest, probeAll } from './digest.js';
+export { COUNTER_MAX, MAX_COUNTING_BITS } from '../counting/limits.js';
+export { COUNTING_FORMAT_VERSION } from '../format/counting.js';
+export { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
 export { CHAIN_VERSION } from '../format/chain.js';
 export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions } from '../scalable/plan.js';
 

@@ -7,12 +7,15 @@ import { restoreChain, ScalableBloomFilterOver, type ChainKind } from '../scalab
 import type { ScalableOptions } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
 import { xxh64 } from './hash.js';
+import { digestItem, digestMany } from './digest.js';
 
 /** Reference members, and the header checksum in plain TypeScript. */
 const REFERENCE_MEMBERS: ChainKind<BloomFilter> = {
   create: (bits, hashes, scheme, seed) => new BloomFilter(bits, hashes, { scheme, seed }),
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
   xxh64: (bytes) => xxh64(bytes, 0n),
+  digest: digestItem,
+  digestMany,
 };
 
 /** A chain of Bloom filters that grows with the items and keeps its false-positive bound, in plain TypeScript. */

@@ -19,7 +19,7 @@ import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type
 import { schemeSize } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
-export interface ScalableOptions extends FilterOptions {
+export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
   /** n_0: the capacity of the first member, the items it takes before the next is started. */
   capacity: number;
   /** @deprecated The old name of `capacity`, still read when `capacity` is absent. */
@@ -103,6 +103,12 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
   const seed = checkSeed(o.seed ?? 0);
   checkSchemeSeed(scheme as Scheme, seed, o.seed);
+  // A chain starts members as it grows, each its own instance: there is no
+  // one shared memory to hand to other threads (docs/SHARED.md).
+  const shared = (options as FilterOptions).shared;
+  if (shared !== undefined && shared !== false) {
+    throw new BloomTypeError('shared', shared, 'false or absent: a ScalableBloomFilter cannot be shared between threads');
+  }
   // Member 0 must exist; later members are checked when they are started.
   const plan: ScalablePlan = { capacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
   memberPlan(plan, 0);

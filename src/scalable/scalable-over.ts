@@ -9,9 +9,11 @@
 // Written once, over any member type: the wasm package (src/scalable/
 // scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
 // with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
-// (Over 300 lines: one class, whose batch paths need its private state.)
+// (Over 300 lines: one class, whose item, digest and batch paths need its
+// private state.)
 
-import type { Scheme } from '../filter/options.js';
+import { checkItem, type Scheme } from '../filter/options.js';
+import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
 import { batchItem, checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { decodeChain, encodeChain, type Checksum, type DecodedChain } from '../format/chain.js';
 import {
@@ -26,6 +28,12 @@ export interface ChainFilter {
   readonly hashes: number;
   add(item: Item): boolean;
   has(item: Item): boolean;
+  addDigest(d: Digest): boolean;
+  hasDigest(d: Digest): boolean;
+  /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs). */
+  hasDigestPairs(pairs: Uint32Array): Uint8Array;
+  /** addDigest for many items in order (BloomFilter.addDigestPairs). */
+  addDigestPairs(pairs: Uint32Array): Uint8Array;
   hasMany(items: BatchItems): Uint8Array;
   addMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
@@ -43,7 +51,18 @@ export interface ChainKind<F extends ChainFilter> {
   fromBytes(bytes: Uint8Array): F;
   /** XXH64 (seed 0), for the chain header's checksum. */
   xxh64: Checksum;
+  /** The item's digest under `seed` (digest(item, { seed })), for members of the xxh64 family. */
+  digest(item: Item, seed: bigint): Digest;
+  /** The digests of a checked batch under `seed`, as (lo, hi) pairs, each item hashed once. */
+  digestMany(batch: CheckedBatch, seed: bigint): Uint32Array;
 }
+
+/**
+ * What members are asked with: under the xxh64 family the item's digest,
+ * encoded and hashed once whatever the number of members; otherwise the
+ * item itself (encoded once when that helps, see shared()).
+ */
+type Key = Item | Digest;
 
 /** Marks the constructor argument that fromBytes passes: a decoded chain to adopt. */
 const RESTORED = Symbol('restored chain');
@@ -102,6 +121,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private utf8 = new Uint8Array(256);
   /** addMany's packing buffers, used in turn: a round reads what the one before it packed. */
   private readonly packs = [packBuffers(), packBuffers()];
+  /** Whether members are asked by digest (the xxh64 family). */
+  private readonly byDigest: boolean;
 
   /**
    * An empty chain with one member (or, from fromBytes, a decoded chain);
@@ -119,6 +140,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     this.tightening = this.plan.tightening;
     this.scheme = this.plan.scheme;
     this.seed = this.plan.seed;
+    this.byDigest = DIGEST_SCHEMES.includes(this.scheme);
     if (!restored) {
       this.startMember();
       return;
@@ -143,15 +165,45 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * the newest, which is replaced by a fresh one once it holds its capacity.
    */
   add(item: Item): boolean {
-    return this.addAfter(this.shared(item), 0);
+    checkItem(item);
+    return this.addAfter(this.key(item), 0);
   }
 
   /** False when the item was certainly never added; true when a member reports it. */
   has(item: Item): boolean {
-    const shared = this.shared(item);
+    checkItem(item);
+    return this.hasKey(this.key(item));
+  }
+
+  /** has() for the item whose digest(item, { seed }) is `d`: no member sees the item (xxh64 and sbbf). */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.hasKey(d);
+  }
+
+  /** add() for the item whose digest is `d` (xxh64 and sbbf). */
+  addDigest(d: Digest): boolean {
+    checkDigest(this, d, 'addDigest');
+    return this.addAfter(d, 0);
+  }
+
+  private hasKey(key: Key): boolean {
     // Newest first: it is the largest and holds the most items.
-    for (let i = this.members.length - 1; i >= 0; i--) if (this.members[i].has(shared)) return true;
+    for (let i = this.members.length - 1; i >= 0; i--) if (this.memberHas(i, key)) return true;
     return false;
+  }
+
+  /**
+   * The key members are asked with: under xxh64 the digest, so that each
+   * member only computes its positions from it (no re-encoding, no
+   * re-hashing, whatever the number of members).
+   */
+  private key(item: Item): Key {
+    return this.byDigest ? this.kind.digest(item, this.seed) : this.shared(item);
+  }
+
+  private memberHas(i: number, key: Key): boolean {
+    return key instanceof Digest ? this.members[i].hasDigest(key) : this.members[i].has(key);
   }
 
   /**
@@ -164,6 +216,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    */
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
+    if (this.byDigest) return this.addByDigest(this.kind.digestMany(batch, this.seed));
     if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
     const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
     return this.addPacked(bytes, offsets, batch.count);
@@ -172,10 +225,74 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** addMany item by item (after the full members are asked at once): poly strings, which have no packed form. */
   private addEach(batch: CheckedBatch): Uint8Array {
     const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
-    const reported = this.askMembers(batch, full);
     const out = new Uint8Array(batch.count);
+    const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
+    }
+    return out;
+  }
+
+  /**
+   * addMany under xxh64 and sbbf, each item hashed once: addPacked's steps
+   * over the items' digests ((lo, hi) pairs) instead of their bytes, so that
+   * members are asked and added to with 8 bytes per item and never hash.
+   */
+  private addByDigest(pairs: Uint32Array): Uint8Array {
+    const count = pairs.length >> 1;
+    const out = new Uint8Array(count);
+    let items = pairs;
+    /** Batch index of each undecided item; null while they are all of them, in order. */
+    let index: Uint32Array | null = null;
+    let first = 0;
+    let n = count;
+    /** Members [0, asked) have been asked about the undecided items. */
+    let asked = 0;
+    while (n > 0) {
+      const last = this.members.length - 1;
+      const full = this.isNewestFull() ? last + 1 : last;
+      if (asked < full) {
+        const view = items.subarray(2 * first, 2 * (first + n));
+        const reported = new Uint8Array(n);
+        let any = 0;
+        for (let m = asked; m < full; m++) {
+          const answers = this.members[m].hasDigestPairs(view);
+          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
+        }
+        asked = full;
+        if (any) {
+          let keep = 0;
+          for (let i = 0; i < n; i++) if (!reported[i]) keep++;
+          const next = new Uint32Array(2 * keep);
+          const nextIndex = new Uint32Array(keep);
+          for (let i = 0, j = 0; i < n; i++) {
+            if (reported[i]) continue;
+            next[2 * j] = view[2 * i];
+            next[2 * j + 1] = view[2 * i + 1];
+            nextIndex[j++] = index === null ? first + i : index[first + i];
+          }
+          items = next;
+          index = nextIndex;
+          first = 0;
+          n = keep;
+        }
+        continue;
+      }
+      if (this.isNewestFull()) {
+        this.startMember();
+        asked = this.members.length - 1;
+        continue;
+      }
+      const take = Math.min(n, this.capacities[last] - this.counts[last]);
+      const added = this.members[last].addDigestPairs(items.subarray(2 * first, 2 * (first + take)));
+      for (let i = 0; i < take; i++) {
+        if (added[i]) {
+          out[index === null ? first + i : index[first + i]] = 1;
+          this.counts[last]++;
+        }
+      }
+      first += take;
+      n -= take;
     }
     return out;
   }
@@ -240,6 +357,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
   hasMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
+    if (this.byDigest) return this.askByDigest(this.kind.digestMany(batch, this.seed), this.members.length);
     return this.askMembers(batch, this.members.length);
   }
 
@@ -292,14 +410,14 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * add() for an item that members [0, checked) are known not to report:
    * asks the rest of the full members, then adds to the newest.
    */
-  private addAfter(item: Item, checked: number): boolean {
+  private addAfter(key: Key, checked: number): boolean {
     const last = this.members.length - 1;
-    for (let i = checked; i < last; i++) if (this.members[i].has(item)) return false;
+    for (let i = checked; i < last; i++) if (this.memberHas(i, key)) return false;
     if (this.isNewestFull()) {
-      if (last >= checked && this.members[last].has(item)) return false;
+      if (last >= checked && this.memberHas(last, key)) return false;
       this.startMember();
     }
-    return this.addToNewest(item);
+    return this.addToNewest(key);
   }
 
   /**
@@ -321,14 +439,24 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     return this.counts[last] >= this.capacities[last];
   }
 
-  /** 1 where any of members [0, count) reports the item (their hasMany results ORed). */
+  /** 1 where any of members [0, count) reports the item whose digest is pair i (their answers ORed). */
+  private askByDigest(pairs: Uint32Array, count: number): Uint8Array {
+    const out = new Uint8Array(pairs.length >> 1);
+    for (let m = 0; m < count; m++) {
+      const answers = this.members[m].hasDigestPairs(pairs);
+      for (let i = 0; i < out.length; i++) out[i] |= answers[i];
+    }
+    return out;
+  }
+
+  /** 1 where any of members [0, count) reports the item (their hasMany results ORed); poly and bytesum. */
   private askMembers(batch: CheckedBatch, count: number): Uint8Array {
     const out = new Uint8Array(batch.count);
     let input: BatchItems;
     if (batch.packed) input = { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] };
     else if (this.scheme === 'poly' || count < 2) input = batch.list;
     // Encoded once here into the packed form instead of once per member
-    // (xxh64 and bytesum hash a string as its UTF-8).
+    // (bytesum hashes a string as its UTF-8).
     else input = packUtf8(batch.list);
     for (let m = 0; m < count; m++) {
       const answers = this.members[m].hasMany(input);
@@ -338,9 +466,10 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   }
 
   /** Adds to the newest member, counting it when it was new. */
-  private addToNewest(item: Item): boolean {
+  private addToNewest(key: Key): boolean {
     const last = this.members.length - 1;
-    if (!this.members[last].add(item)) return false;
+    const newest = this.members[last];
+    if (!(key instanceof Digest ? newest.addDigest(key) : newest.add(key))) return false;
     this.counts[last]++;
     return true;
   }

@@ -3,6 +3,7 @@
 
 import { BloomFilter } from '../filter/filter.js';
 import { checkerEngine } from '../wasm/engine.js';
+import { digestChecked, digestManyChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
@@ -12,6 +13,8 @@ const WASM_MEMBERS: ChainKind<BloomFilter> = {
   create: (bits, hashes, scheme, seed) => new BloomFilter(bits, hashes, { scheme, seed }),
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
   xxh64: (bytes) => checkerEngine().xxh64(bytes),
+  digest: digestChecked,
+  digestMany: digestManyChecked,
 };
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */

@@ -69,6 +69,31 @@ export const ABI = {
   checksumScratch: proc(1), // (len)
   checksumBits: proc(0),
   checksumEnd: proc(0),
+  // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
+  digestItem: proc(1), // (len): XXH64 of the staged item under the instance's seed, as a u64 at positionsPtr
+  digestStream: proc(0), // the same for a streamed item
+  hasDigest: fn(2), // (lo, hi)
+  addDigest: fn(2), // (lo, hi)
+  startAll: proc(3), // (lo, hi, count): per xxh64 filter, f64 m in scratch -> f64 h mod m, splitmix64(h) mod m over it
+  startAllMax: fn(0),
+  digestBatch: proc(1), // (count): digests of a staged batch, as u64s at the batch probes region
+  digestBatchMax: fn(0),
+  digestBatchPtr: fn(0),
+  hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
+  addDigestBatch: fn(1), // (count): the same, adding in order -> how many were new
+  // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
+  countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
+  countingItem: fn(3), // (len, wide, op)
+  countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
+  countingStream: fn(1), // (op)
+  countingDigest: fn(3), // (lo, hi, op)
+  countingNonzero: fn(0),
+  countingSaturated: fn(0),
+  countingHeld: fn(0),
+  countingClear: proc(0),
+  countingRestore: fn(1), // (held) -> counters above 0, recounted
+  countingChecksumCounters: proc(0),
+  countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
   // Line-by-line dedupe (assembly/lines.ts).
   linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
   linesProcess: fn(1),
@@ -130,3 +155,25 @@ export type LinesExports = Pick<
   | 'linesOffsets'
   | 'linesFlags'
 >;
+
+/** Exports the shared build leaves out: line dedupe, the Bitmap and the counting filter own and grow their memory. */
+type NotShared = Extract<keyof typeof ABI, `lines${string}` | `bitmap${string}` | `counting${string}`>;
+
+/** True for the exports of NotShared. */
+const notShared = (name: string): boolean => /^(lines|bitmap|counting)/.test(name);
+
+/**
+ * Every export of the shared build (assembly/shared.ts): the filter exports
+ * above without line dedupe, the Bitmap and the counting filter, plus the two that locate the
+ * shared header and size a work area.
+ */
+export const SHARED_ABI = {
+  ...(Object.fromEntries(
+    Object.entries(ABI).filter(([name]) => !notShared(name)),
+  ) as Omit<typeof ABI, NotShared>),
+  sharedHeaderPtr: fn(0),
+  workAreaSize: fn(0),
+} as const;
+
+/** The exports of one instance of the shared build. */
+export type SharedExports = { readonly [K in keyof typeof SHARED_ABI]: ExportOf<(typeof SHARED_ABI)[K]> };

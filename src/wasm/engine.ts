@@ -4,12 +4,13 @@
 // instantiated in module.ts; items are copied in by staging.ts and batches
 // chunked by batch.ts.
 
-import { BloomAllocationError } from '../errors.js';
+import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { Exports, LinesExports } from './abi.js';
 import { Batches, type BatchOp } from './batch.js';
-import { instantiate } from './module.js';
+import { instantiate, instantiateShared } from './module.js';
+import { claimWorkArea, createSharedMemory, releaseWhenCollected, sharedBitsBytes } from './shared-memory.js';
 import { Staging } from './staging.js';
 
 /** One filter's wasm instance, with the item-copying logic in front of it. */
@@ -24,15 +25,34 @@ export class Engine {
   private readonly bitsPtr: number;
   /** Bytes of the packed bits, ceil(bits / 8). */
   readonly byteLength: number;
+  /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
+  readonly sharedMemory: WebAssembly.Memory | undefined;
 
   /**
    * With `hashOnly`, the instance reserves no memory for the bits: it only
    * computes positions and shards for bits kept elsewhere (bloomwasm/redis),
    * and add, has, clear and bitsView must not be called.
+   *
+   * With `shared`, the engine is an instance of the shared build
+   * (assembly/shared.ts) over that shared memory, or over a new one when
+   * `shared` is true; it takes a work area of its own there
+   * (src/wasm/shared-memory.ts) and gives it back when collected.
    */
-  constructor(params: FilterParams, hashOnly = false) {
+  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true) {
     this.byteLength = Math.ceil(params.bits / 8);
-    const x = instantiate(params.bits, this.byteLength);
+    let x: Exports;
+    if (shared === undefined) {
+      x = instantiate(params.bits, this.byteLength);
+      this.sharedMemory = undefined;
+    } else {
+      const memory = shared === true ? createSharedMemory(params.bits, sharedBitsBytes(params.bits)) : shared;
+      const workArea = claimWorkArea(memory, params.bits);
+      // The shared build's exports are the filter's minus line dedupe and
+      // the Bitmap (SHARED_ABI), which reserveLines refuses to reach.
+      x = instantiateShared(memory, workArea) as unknown as Exports;
+      releaseWhenCollected(this, memory, workArea);
+      this.sharedMemory = memory;
+    }
     this.x = x;
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
@@ -56,6 +76,36 @@ export class Engine {
   has(item: Item): boolean {
     const len = this.staging.stage(item);
     return (len >= 0 ? this.x.has(len, this.staging.wide) : this.x.streamHas()) !== 0;
+  }
+
+  /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
+  hasDigest(lo: number, hi: number): boolean {
+    return this.x.hasDigest(lo, hi) !== 0;
+  }
+
+  /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
+  addDigest(lo: number, hi: number): boolean {
+    return this.x.addDigest(lo, hi) !== 0;
+  }
+
+  /**
+   * Tests (op 1) or adds (op 0, in order) the items whose digests are
+   * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
+   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it.
+   */
+  digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
+    const count = pairs.length >> 1;
+    const flags = new Uint8Array(count);
+    const { scratch, batchFlags, batchMax } = this.staging;
+    const words = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    for (let first = 0; first < count; first += batchMax) {
+      const n = Math.min(batchMax, count - first);
+      words.set(pairs.subarray(2 * first, 2 * (first + n)));
+      if (op === 0) this.x.addDigestBatch(n);
+      else this.x.hasDigestBatch(n);
+      flags.set(batchFlags.subarray(0, n), first);
+    }
+    return flags;
   }
 
   /** The item's positions in probe order. */
@@ -203,6 +253,9 @@ export class Engine {
    * False when memory cannot grow that far.
    */
   reserveLines(size: number, printSeen: boolean): boolean {
+    if (this.sharedMemory !== undefined) {
+      throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
+    }
     if (this.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
     this.staging.refresh();
     return true;

@@ -1,26 +1,38 @@
-// The module: the embedded bytes of assembly/ (src/wasm/bytes.generated.ts,
+// The modules: the embedded bytes of assembly/ (src/wasm/bytes.generated.ts,
 // written by src/build/embed-wasm.mjs), compiled once, synchronously, and
 // one new instance per filter or bitmap.
 //
 // Each filter owns a whole instance (and so its own linear memory): dropping
 // the filter drops the instance, and the engine frees the memory with it; no
 // dispose() is needed, and one filter may use up to 4 GiB on its own.
+//
+// The shared build (assembly/shared.ts) is the exception: its instances
+// import one shared memory, one instance per thread (src/wasm/shared-memory.ts).
 
 import { BloomAllocationError } from '../errors.js';
-import type { Exports } from './abi.js';
-import { WASM_BASE64 } from './bytes.generated.js';
+import type { Exports, SharedExports } from './abi.js';
+import { WASM_BASE64, WASM_SHARED_BASE64 } from './bytes.generated.js';
 
 let compiled: WebAssembly.Module | undefined;
+let compiledShared: WebAssembly.Module | undefined;
+
+function decode(base64: string): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
 
 /** The compiled module, compiled from the embedded bytes on first use. */
 export function compiledModule(): WebAssembly.Module {
-  if (compiled === undefined) {
-    const text = atob(WASM_BASE64);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    compiled = new WebAssembly.Module(bytes);
-  }
+  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
   return compiled;
+}
+
+/** The compiled shared-memory build (threads), compiled on first use. */
+export function compiledSharedModule(): WebAssembly.Module {
+  compiledShared ??= new WebAssembly.Module(decode(WASM_SHARED_BASE64));
+  return compiledShared;
 }
 
 /**
@@ -36,4 +48,16 @@ export function instantiate(bits: number, bytes: number): Exports {
     if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
     throw error;
   }
+}
+
+/**
+ * A new instance of the shared build over `memory`, whose scratch and other
+ * per-item regions are the work area at byte `workArea` (which this
+ * instance must own alone). Its exports are those of the filter build minus
+ * line dedupe and the Bitmap (SHARED_ABI in abi.ts).
+ */
+export function instantiateShared(memory: WebAssembly.Memory, workArea: number): SharedExports {
+  // An i32 global: an address past 2 GiB goes in as its two's-complement value, which wasm reads as u32.
+  const imports = { env: { memory, workArea: new WebAssembly.Global({ value: 'i32', mutable: false }, workArea | 0) } };
+  return new WebAssembly.Instance(compiledSharedModule(), imports).exports as unknown as SharedExports;
 }

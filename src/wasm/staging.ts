@@ -75,10 +75,26 @@ export class Staging {
     this.refresh();
   }
 
+  /**
+   * Browsers refuse TextEncoder.encodeInto into a view of shared memory (the
+   * shared build, src/wasm/shared-memory.ts), Node allows it. Where it is
+   * refused, strings are encoded into this private buffer of the scratch's
+   * size and copied over: one more copy per string.
+   */
+  private bounce: Uint8Array | undefined;
+
   /** Builds every view again over the current buffer: call after memory grew. */
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
+    this.bounce = undefined;
+    if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
+      try {
+        encoder.encodeInto('', new Uint8Array(buffer, x.scratchPtr(), 1));
+      } catch {
+        this.bounce = new Uint8Array(this.scratchSize);
+      }
+    }
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
     this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
@@ -112,7 +128,7 @@ export class Staging {
       if (this.unitsForStrings) return this.stageUnits(item);
       if (n > this.maxUtf8Units) return this.streamUtf8(item);
       this.wide = 0;
-      return encoder.encodeInto(item, this.scratch).written;
+      return this.encodeAt(item, 0);
     }
     if (item.length > this.scratchSize) return this.streamBytes(item);
     this.scratch.set(item);
@@ -122,7 +138,15 @@ export class Staging {
 
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
   encodeAt(text: string, at: number): number {
+    if (this.bounce !== undefined) return this.encodeBounced(text, at);
     return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
+  }
+
+  /** encodeAt through the private buffer, for engines that refuse to encode into shared memory. */
+  private encodeBounced(text: string, at: number): number {
+    const written = encoder.encodeInto(text, this.bounce!.subarray(0, this.scratchSize - at)).written;
+    this.scratch.set(this.bounce!.subarray(0, written), at);
+    return written;
   }
 
   /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
@@ -144,7 +168,7 @@ export class Staging {
     const n = item.length;
     // An ASCII string's UTF-8 bytes are its code units, and encodeInto is the
     // fastest copy; written === n exactly when every unit was ASCII.
-    if (n <= this.maxUtf8Units && encoder.encodeInto(item, this.scratch).written === n) {
+    if (n <= this.maxUtf8Units && this.encodeAt(item, 0) === n) {
       this.wide = 0;
       return n;
     }
@@ -168,7 +192,7 @@ export class Staging {
       // Never split a surrogate pair: both halves must reach one encodeInto.
       const last = item.charCodeAt(end - 1);
       if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
-      this.x.streamUpdate(encoder.encodeInto(item.slice(at, end), this.scratch).written);
+      this.x.streamUpdate(this.encodeAt(item.slice(at, end), 0));
       at = end;
     }
     return -1;

@@ -32,7 +32,7 @@ export function runCases(lib, cases) {
   });
 }
 
-/** The worked examples of seeds 000, 001 and 002, run against `lib`. */
+/** The worked examples of the SeenFilter, SSTable and staged-test-track exercises, run against `lib`. */
 export function runSeeds(lib) {
   // The SeenFilter exercise: [null, null, null, null, 9, true, false, true].
   const seen = new lib.SeenFilter(16, 3);

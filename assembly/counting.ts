@@ -1,0 +1,260 @@
+// A counting Bloom filter (Fan, Cao, Almeida and Broder, "Summary Cache: A
+// Scalable Wide-Area Web Cache Sharing Protocol", IEEE/ACM Transactions on
+// Networking 8(3), 2000): every bit of the plain filter becomes a 4-bit
+// counter, so items can be removed. The positions are the plain filter's
+// (assembly/scheme.ts's probe record, expanded to the eight positions under
+// sbbf); only what happens at a position differs.
+// The pure-TypeScript twin is src/reference/counting.ts.
+//
+// Counter p lives in byte BITS_PTR + (p >> 1): the low nibble (bits 0-3)
+// when p is even, the high nibble (bits 4-7) when p is odd. A counter
+// saturates at 15 and then never changes again (not on add, not on
+// remove), so a remove can never bring an item's counter to 0 while an
+// item that still holds it is present: no false negatives.
+//
+// Each distinct position of an item counts once. Under xxh64 and sbbf the k
+// positions are distinct already; under poly and bytesum a position may
+// repeat, and a repeat neither adds nor removes a second time.
+
+import {
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits,
+} from "./layout";
+import { bits, blocks, configureHashing, hashes, scheme } from "./filter";
+import { SCHEME_SBBF, SCHEME_XXH64, probeHash, probeItem, streamProbe } from "./scheme";
+import { sbbfPositions } from "./sbbf";
+import { checksumUpdate } from "./checksum";
+
+/** The largest counter value; a counter that reaches it is saturated. */
+export const COUNTER_MAX: u32 = 15;
+
+/** The operations of countingItem, countingStream and countingDigest. */
+const OP_ADD = 0;
+const OP_HAS = 1;
+const OP_REMOVE = 2;
+const OP_COUNT = 3;
+
+/** Counters above 0 (the plain filter's bitsSet). */
+let nonzero: u64 = 0;
+/** Counters at COUNTER_MAX. */
+let saturated: u64 = 0;
+/** Adds minus successful removes, never below 0. */
+let held: u64 = 0;
+
+/** Bytes of the packed counters: ceil(m / 2). */
+// @ts-ignore: decorator
+@inline function countersLength(): u64 {
+  return (bits + 1) >> 1;
+}
+
+// @ts-ignore: decorator
+@inline function getCounter(p: u64): u32 {
+  return (<u32>load<u8>(BITS_PTR + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15;
+}
+
+// @ts-ignore: decorator
+@inline function setCounter(p: u64, value: u32): void {
+  const ptr = BITS_PTR + <usize>(p >> 1);
+  const shift = <u32>(p & 1) << 2;
+  store<u8>(ptr, (<u32>load<u8>(ptr) & ~(<u32>15 << shift)) | (value << shift));
+}
+
+// @ts-ignore: decorator
+@inline function probed(i: i32): u64 {
+  return load<u64>(PROBES_PTR + (<usize>i << 3));
+}
+
+/** False when position i repeats an earlier one of the same item (possible under poly and bytesum only). */
+// @ts-ignore: decorator
+@inline function isFirstAt(i: i32): bool {
+  if (scheme == SCHEME_XXH64 || scheme == SCHEME_SBBF) return true;
+  const p = probed(i);
+  for (let j = 0; j < i; j++) if (probed(j) == p) return false;
+  return true;
+}
+
+/**
+ * Sets the filter's parameters and makes room for its counters. The caller
+ * has validated them. Returns 0, or 1 when memory cannot be had.
+ */
+export function countingConfigure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
+  if (configureHashing(m, k, schemeId, seedLo, seedHi) != 0) return 1;
+  nonzero = 0;
+  saturated = 0;
+  held = 0;
+  return reserveBits(countersLength()) ? 0 : 1;
+}
+
+/** Raises the item's counters; true when one went from 0 (the item was certainly new). */
+function addProbed(): bool {
+  let fresh = false;
+  for (let i = 0; i < hashes; i++) {
+    if (!isFirstAt(i)) continue;
+    const p = probed(i);
+    const c = getCounter(p);
+    if (c == COUNTER_MAX) continue;
+    if (c == 0) {
+      fresh = true;
+      nonzero++;
+    }
+    setCounter(p, c + 1);
+    if (c + 1 == COUNTER_MAX) saturated++;
+  }
+  held++;
+  return fresh;
+}
+
+/** The smallest of the item's counters: 0 when it is certainly absent. */
+function countProbed(): u32 {
+  let least: u32 = COUNTER_MAX;
+  for (let i = 0; i < hashes; i++) least = min<u32>(least, getCounter(probed(i)));
+  return least;
+}
+
+/**
+ * Lowers the item's counters, saturated ones excepted. Returns 0 and
+ * changes nothing when a counter is 0 (the item cannot be present).
+ */
+function removeProbed(): i32 {
+  if (countProbed() == 0) return 0;
+  for (let i = 0; i < hashes; i++) {
+    if (!isFirstAt(i)) continue;
+    const p = probed(i);
+    const c = getCounter(p);
+    if (c == COUNTER_MAX) continue;
+    setCounter(p, c - 1);
+    if (c == 1) nonzero--;
+  }
+  if (held > 0) held--;
+  return 1;
+}
+
+/** Runs `op` on the probe record in PROBES_PTR. */
+function countingProbed(op: i32): i32 {
+  // sbbf's record is the hash; its eight positions follow from it.
+  if (scheme == SCHEME_SBBF) sbbfPositions(load<u64>(PROBES_PTR), blocks, PROBES_PTR);
+  if (op == OP_ADD) return <i32>addProbed();
+  if (op == OP_HAS) return countProbed() != 0 ? 1 : 0;
+  if (op == OP_REMOVE) return removeProbed();
+  return <i32>countProbed();
+}
+
+/**
+ * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch. add
+ * returns 1 when the item was new, has 1 when it may be present, remove 1
+ * when done and 0 when refused, count the smallest counter.
+ */
+export function countingItem(len: u32, wide: bool, op: i32): i32 {
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  return countingProbed(op);
+}
+
+/** countingItem for a streamed item (after streamBegin and streamUpdate). */
+export function countingStream(op: i32): i32 {
+  streamProbe(PROBES_PTR);
+  return countingProbed(op);
+}
+
+/** countingItem for an item given by its 64-bit digest (xxh64 family; the caller checked). */
+export function countingDigest(lo: u32, hi: u32, op: i32): i32 {
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return countingProbed(op);
+}
+
+/** Counters above 0. */
+export function countingNonzero(): f64 {
+  return <f64>nonzero;
+}
+
+/** Counters at 15. */
+export function countingSaturated(): f64 {
+  return <f64>saturated;
+}
+
+/** Adds minus successful removes. */
+export function countingHeld(): f64 {
+  return <f64>held;
+}
+
+/** Zeroes the counters and the tallies. */
+export function countingClear(): void {
+  memory.fill(BITS_PTR, 0, <usize>countersLength());
+  nonzero = 0;
+  saturated = 0;
+  held = 0;
+}
+
+/**
+ * Recounts the nonzero and saturated counters from memory (after counters
+ * were written from JS), sets `held`, and returns the nonzero count.
+ */
+export function countingRestore(heldItems: f64): f64 {
+  let zero: u64 = 0;
+  let full: u64 = 0;
+  const end = BITS_PTR + <usize>countersLength();
+  for (let ptr = BITS_PTR; ptr < end; ptr++) {
+    const b = <u32>load<u8>(ptr);
+    zero += <u64>((b & 15) == 0) + <u64>((b >> 4) == 0);
+    full += <u64>((b & 15) == 15) + <u64>((b >> 4) == 15);
+  }
+  // The high nibble past an odd m is padding, always 0: not a counter.
+  if (bits & 1) zero--;
+  nonzero = bits - zero;
+  saturated = full;
+  held = <u64>heldItems;
+  return <f64>nonzero;
+}
+
+/** Feeds the packed counters to the file checksum, straight from memory. */
+export function countingChecksumCounters(): void {
+  checksumUpdate(BITS_PTR, <usize>countersLength());
+}
+
+/**
+ * Writes `len` bytes of the plain filter's packed bits, starting at bit
+ * byte `first`, to scratch: bit p is 1 when counter p is above 0.
+ */
+export function countingBitsChunk(first: u32, len: u32): void {
+  len = min<u32>(len, SCRATCH_SIZE);
+  const whole = <u32>(bits >> 3); // bit bytes whose 8 counters all exist
+  for (let j: u32 = 0; j < len; j++) {
+    const byte = first + j;
+    let out: u32 = 0;
+    if (byte < whole) {
+      // Eight counters are one u32; fold each nibble's "above 0" into its low
+      // bit, then gather bits 0, 4, ..., 28 into bits 0..7.
+      let x = load<u32>(BITS_PTR + (<usize>byte << 2));
+      x |= x >> 1;
+      x |= x >> 2;
+      x &= 0x11111111;
+      x = (x | (x >> 3)) & 0x03030303;
+      x = (x | (x >> 6)) & 0x000f000f;
+      out = (x | (x >> 12)) & 0xff;
+    } else {
+      for (let q: u32 = 0; q < 8; q++) {
+        const p = (<u64>byte << 3) + q;
+        if (p < bits && getCounter(p) != 0) out |= <u32>1 << q;
+      }
+    }
+    store<u8>(SCRATCH_PTR + <usize>j, <u8>out);
+  }
+}
+
+/**
+ * Runs `op` (0 add, 1 has) on `count` items staged as a batch (item i is
+ * scratch bytes [offsets[i], offsets[i+1]) of the batch offsets region, as
+ * for addBatch), in order; item i's answer goes to the batch flags region.
+ * Returns how many answered 1.
+ */
+export function countingBatch(count: u32, op: i32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let ones: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+    probeItem(SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    const answer = countingProbed(op) != 0;
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
+    ones += <u32>answer;
+  }
+  return ones;
+}

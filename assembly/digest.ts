@@ -1,0 +1,128 @@
+// Hash once, probe many: an item's 64-bit XXH64 digest is computed once
+// (digestItem, digestStream) and then handed to any number of filters of the
+// xxh64 family (xxh64, sbbf), each of which turns it into its own probe
+// record (assembly/scheme.ts's probeHash) without seeing the item again. Under poly and bytesum the hash itself
+// depends on m, so they have no digest; the wrappers refuse them before
+// calling in.
+// The pure-TypeScript twin is src/reference/digest.ts.
+
+import {
+  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+} from "./layout";
+import { countAdd, seed } from "./filter";
+import { splitmix64, xxh64, xxh64Digest } from "./hash";
+import { insertProbed, probeHash, testProbed } from "./scheme";
+
+/** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
+export function digestItem(len: u32): void {
+  store<u64>(POSITIONS_OUT_PTR, xxh64(SCRATCH_PTR, len, seed));
+}
+
+/** digestItem for a streamed item (after streamBegin and streamUpdate). */
+export function digestStream(): void {
+  store<u64>(POSITIONS_OUT_PTR, xxh64Digest());
+}
+
+/** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary). */
+export function hasDigest(lo: u32, hi: u32): bool {
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return testProbed(PROBES_PTR);
+}
+
+/** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
+export function addDigest(lo: u32, hi: u32): bool {
+  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return countAdd(insertProbed(PROBES_PTR));
+}
+
+/**
+ * The start of one digest's probes in `count` xxh64 filters at once, for
+ * probeAll: filters live in other instances, so this instance does the only
+ * 64-bit work of their probes (two remainders mod m per filter) and JS
+ * walks the rest of enhanced double hashing lazily over each filter's bits
+ * in place, stopping at its first 0 (src/wasm/digest.ts). Entry j of the
+ * table at scratch is 16 bytes: f64 m in, then f64 a = h mod m and f64
+ * b = splitmix64(h) mod m out over it (exact: m < 2^53). splitmix64(h) does
+ * not depend on m, so it is computed once. The caller keeps count within
+ * START_ALL_MAX.
+ */
+export function startAll(lo: u32, hi: u32, count: u32): void {
+  const h = (<u64>hi << 32) | <u64>lo;
+  const s = splitmix64(h);
+  count = min<u32>(count, START_ALL_MAX);
+  for (let j: u32 = 0; j < count; j++) {
+    const entry = SCRATCH_PTR + (<usize>j << 4);
+    const m = <u64>load<f64>(entry);
+    store<f64>(entry, <f64>(h % m));
+    store<f64>(entry, <f64>(s % m), 8);
+  }
+}
+
+/** The most filters per startAll call: 16-byte entries filling scratch. */
+export const START_ALL_MAX: u32 = SCRATCH_SIZE >> 4;
+
+/** START_ALL_MAX, for JS. */
+export function startAllMax(): u32 {
+  return START_ALL_MAX;
+}
+
+/** The most items per digestBatch call: their digests fill the batch probes region. */
+export const DIGEST_BATCH_MAX: u32 = <u32>((<usize>BATCH_GROUP * <usize>MAX_HASHES));
+
+/**
+ * Digests `count` (at most DIGEST_BATCH_MAX) items staged as a batch (item
+ * i is scratch bytes [offsets[i], offsets[i+1]) of the batch offsets
+ * region), as u64s at the batch probes region, in order.
+ */
+export function digestBatch(count: u32): void {
+  count = min<u32>(count, DIGEST_BATCH_MAX);
+  for (let i: u32 = 0; i < count; i++) {
+    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+    store<u64>(BATCH_PROBES_PTR + (<usize>i << 3), xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed));
+  }
+}
+
+/**
+ * Tests `count` items given by their digests, staged in scratch as u64s
+ * (at most BATCH_MAX); flag i goes to the batch flags region. Returns how
+ * many may be present.
+ */
+export function hasDigestBatch(count: u32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let found: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
+    const present = testProbed(PROBES_PTR);
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>present);
+    found += <u32>present;
+  }
+  return found;
+}
+
+/** DIGEST_BATCH_MAX, for JS. */
+export function digestBatchMax(): u32 {
+  return DIGEST_BATCH_MAX;
+}
+
+/** Offset of digestBatch's output: u64[DIGEST_BATCH_MAX] (the batch probes region). */
+export function digestBatchPtr(): usize {
+  return BATCH_PROBES_PTR;
+}
+
+/**
+ * Adds `count` items given by their digests, staged in scratch as u64s (at
+ * most BATCH_MAX), in order, exactly as `count` addDigest calls would: flag
+ * i (batch flags region) is 1 when item i set a bit. Returns how many did.
+ */
+export function addDigestBatch(count: u32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let fresh: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
+    const isNew = countAdd(insertProbed(PROBES_PTR));
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>isNew);
+    fresh += <u32>isNew;
+  }
+  return fresh;
+}

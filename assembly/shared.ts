@@ -1,0 +1,78 @@
+// The exported ABI of the shared build: the filter of assembly/index.ts,
+// compiled a second time with threads over an imported shared memory
+// (asconfig.json, target "shared"). The sources are the same; with
+// ASC_FEATURE_THREADS true, bit-array.ts sets bits with atomic OR,
+// filter.ts keeps the counters in the shared header, algebra.ts combines
+// words atomically, and layout.ts places this instance's scratch in its own
+// work area (see the layout there). One instance runs per thread; the bits
+// are common to all of them. docs/SHARED.md states the memory model.
+//
+// Line-by-line dedupe, the Bitmap and the counting filter are not part of
+// this build: each is an instance of its own that owns and grows its memory.
+
+export {
+  SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
+  checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
+  addedCount, intersectScratch, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
+  setCounters, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
+  unionScratch,
+} from "./index";
+
+import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
+import { flushCounts } from "./filter";
+import { add as addOne, streamAdd as streamAddOne } from "./index";
+import { addBatch as addChunk } from "./batch";
+import { addDigest as addDigestOne, addDigestBatch as addDigestChunk } from "./digest";
+
+export {
+  digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, placeAll,
+} from "./digest";
+
+// The ways to add: each counts its adds in the instance, then adds the
+// counts to the shared header once (assembly/filter.ts, flushCounts), so the
+// counters are up to date when the call returns.
+
+/** Adds the item in scratch (as assembly/index.ts add). */
+export function add(len: u32, wide: bool): bool {
+  const fresh = addOne(len, wide);
+  flushCounts();
+  return fresh;
+}
+
+/** Ends a streamed item and adds it (as assembly/index.ts streamAdd). */
+export function streamAdd(): bool {
+  const fresh = streamAddOne();
+  flushCounts();
+  return fresh;
+}
+
+/** Adds a staged chunk (as assembly/batch.ts addBatch). */
+export function addBatch(count: u32, wide: bool): u32 {
+  const fresh = addChunk(count, wide);
+  flushCounts();
+  return fresh;
+}
+
+/** Adds the item whose digest is hi:lo (as assembly/digest.ts addDigest). */
+export function addDigest(lo: u32, hi: u32): bool {
+  const fresh = addDigestOne(lo, hi);
+  flushCounts();
+  return fresh;
+}
+
+/** Adds a staged chunk of digests (as assembly/digest.ts addDigestBatch). */
+export function addDigestBatch(count: u32): u32 {
+  const fresh = addDigestChunk(count);
+  flushCounts();
+  return fresh;
+}
+
+/** Offset of the shared header (counters and the free work-area table). */
+export function sharedHeaderPtr(): usize {
+  return SHARED_HEADER_PTR;
+}
+
+/** Bytes of one instance's work area. */
+export function workAreaSize(): u32 {
+  return <u32>WORK_AREA_SIZE;
+}

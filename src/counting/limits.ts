@@ -1,0 +1,18 @@
+// Constants shared by the wasm counting filter and its reference twin.
+
+import { MAX_BITS } from '../filter/options.js';
+
+/** The largest counter value: a counter that reaches it is saturated and never changes again. */
+export const COUNTER_MAX = 15;
+
+/**
+ * The most counters a counting filter may have: its ceil(m / 2) bytes of
+ * counters must fit where a plain filter's ceil(m / 8) bytes of bits do.
+ */
+export const MAX_COUNTING_BITS = MAX_BITS / 4;
+
+/** The operations of assembly/counting.ts's countingItem, countingStream and countingDigest. */
+export const OP_ADD = 0;
+export const OP_HAS = 1;
+export const OP_REMOVE = 2;
+export const OP_COUNT = 3;

@@ -1,0 +1,158 @@
+// The value that "hash once, probe many" passes around: an item's 64-bit
+// XXH64 digest and the seed it was computed with. Shared by the wasm path
+// (src/filter/digest.ts) and the reference twin (src/reference/digest.ts),
+// so a digest from either serves filters of either.
+
+import { BloomDigestError, BloomTypeError } from '../errors.js';
+import { checkItem } from './options.js';
+import type { Item } from './items.js';
+
+/**
+ * An item's XXH64 digest under `seed`, as two u32 halves (no BigInt on the
+ * hot path). Its fields are readonly; it is not frozen, because
+ * Object.freeze in a constructor costs more than the hash (measured).
+ */
+export class Digest {
+  /** Bits 0..31 of the digest. */
+  readonly lo: number;
+  /** Bits 32..63 of the digest. */
+  readonly hi: number;
+  /** The XXH64 seed it was computed with; it serves only filters with this seed. */
+  readonly seed: bigint;
+
+  /** A digest from its halves; use digest(item, { seed }) or Digest.fromValue rather than this. */
+  constructor(lo: number, hi: number, seed: bigint) {
+    this.lo = lo >>> 0;
+    this.hi = hi >>> 0;
+    this.seed = seed;
+  }
+
+  /** A digest from its 64-bit value, e.g. one stored earlier as `digest.value`. */
+  static fromValue(value: bigint, seed: bigint = 0n): Digest {
+    if (typeof value !== 'bigint' || value < 0n || value >= 1n << 64n) {
+      throw new BloomTypeError('value', value, 'a bigint in [0, 2^64 - 1]');
+    }
+    if (typeof seed !== 'bigint' || seed < 0n || seed >= 1n << 64n) {
+      throw new BloomTypeError('seed', seed, 'a bigint in [0, 2^64 - 1]');
+    }
+    return new Digest(Number(value & 0xffffffffn), Number(value >> 32n), seed);
+  }
+
+  /** The 64-bit digest. */
+  get value(): bigint {
+    return (BigInt(this.hi) << 32n) | BigInt(this.lo);
+  }
+}
+
+/** Options of digest(). */
+export interface DigestOptions {
+  /** The XXH64 seed of the filters the digest is for; default 0. */
+  seed?: number | bigint;
+}
+
+/**
+ * The schemes whose positions come from one 64-bit hash of the item alone
+ * (XXH64 under the filter's seed), so that a digest serves filters of any
+ * size. poly and bytesum are not among them: their hashes are reduced mod m
+ * as they are computed.
+ */
+export const DIGEST_SCHEMES: readonly string[] = ['xxh64', 'sbbf'];
+
+/** What a digest needs to know of a filter. */
+interface Seeded {
+  readonly scheme: string;
+  readonly seed: bigint;
+}
+
+/** Throws unless `d` is a Digest that `filter` can use for `operation`. */
+export function checkDigest(filter: Seeded, d: unknown, operation: string): asserts d is Digest {
+  if (!(d instanceof Digest)) throw new BloomTypeError('digest', d, 'a Digest from digest(item, { seed })');
+  if (!DIGEST_SCHEMES.includes(filter.scheme)) {
+    throw new BloomDigestError(
+      operation,
+      'scheme',
+      `the ${filter.scheme} scheme has no digest, because its hashes depend on the filter's bits (m); ` +
+        `use has/add with the item (digests serve the ${DIGEST_SCHEMES.join(' and ')} schemes)`,
+    );
+  }
+  if (d.seed !== filter.seed) {
+    throw new BloomDigestError(
+      operation,
+      'seed',
+      `the digest was computed with seed ${d.seed}n but the filter's seed is ${filter.seed}n; ` +
+        `compute it with digest(item, { seed: filter.seed })`,
+    );
+  }
+}
+
+/**
+ * Where a wasm filter's bits (width 1) or 4-bit counters (width 4) lie, for
+ * probeAll to read in place. `view` is live; it is rebuilt when found
+ * detached (memory grew). @internal
+ */
+export interface ProbeLayout {
+  bits: number;
+  hashes: number;
+  width: 1 | 4;
+  /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
+  sbbf: boolean;
+  /** Whether the scheme takes digests at all (not poly or bytesum). */
+  digestible: boolean;
+  /** The seed's two u32 halves: numbers compare far faster than bigints. */
+  seedLo: number;
+  seedHi: number;
+  view: Uint8Array;
+}
+
+/** The fields of a ProbeLayout that follow from the filter's parameters. @internal */
+export function layoutOf(
+  f: { bits: number; hashes: number; scheme: string; seed: bigint },
+  width: 1 | 4,
+  view: Uint8Array,
+): ProbeLayout {
+  return {
+    bits: f.bits, hashes: f.hashes, width, view,
+    sbbf: f.scheme === 'sbbf',
+    digestible: DIGEST_SCHEMES.includes(f.scheme),
+    seedLo: Number(f.seed & 0xffffffffn),
+    seedHi: Number(f.seed >> 32n),
+  };
+}
+
+/** A filter probeAll can ask: by digest under the xxh64 family, by item otherwise. */
+export interface ProbeTarget {
+  readonly scheme: string;
+  readonly seed: bigint;
+  has(item: Item): boolean;
+  hasDigest(d: Digest): boolean;
+}
+
+/**
+ * probeAll over a digest function: the item is encoded and hashed once per
+ * distinct seed among the filters (once when they share one), and each
+ * xxh64-family filter is asked with that digest; a poly or bytesum filter
+ * is asked with the item itself (its hash depends on its own m).
+ */
+export function probeAllWith(
+  digestOf: (item: Item, seed: bigint) => Digest,
+  filters: readonly ProbeTarget[],
+  item: Item,
+): Uint8Array {
+  if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
+  checkItem(item);
+  const out = new Uint8Array(filters.length);
+  let d: Digest | undefined;
+  for (let i = 0; i < filters.length; i++) {
+    const f = filters[i];
+    if (f === null || typeof f !== 'object' || typeof f.hasDigest !== 'function') {
+      throw new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
+    }
+    if (!DIGEST_SCHEMES.includes(f.scheme)) {
+      out[i] = f.has(item) ? 1 : 0;
+      continue;
+    }
+    if (d === undefined || d.seed !== f.seed) d = digestOf(item, f.seed);
+    out[i] = f.hasDigest(d) ? 1 : 0;
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+// The reference twin of assembly/digest.ts and src/filter/digest.ts: the
+// digest is XXH64 of the item's UTF-8 bytes, and a filter's positions from
+// it are the xxh64 scheme's enhanced double hashing or the sbbf scheme's
+// block, written plainly.
+
+import { checkItem, checkSeed } from '../filter/options.js';
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
+import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
+import { splitmix64, xxh64 } from './hash.js';
+import { probeEnhancedDouble } from './probe.js';
+import { sbbfPositions } from './sbbf.js';
+import type { SchemeShape } from './scheme.js';
+
+const encoder = new TextEncoder();
+
+/** A filter's positions for a digest `h` (xxh64 or sbbf), as assembly/scheme.ts's probeHash and assembly/sbbf.ts compute them. */
+export function probeHash(f: SchemeShape, h: bigint): number[] {
+  return f.scheme === 'sbbf' ? sbbfPositions(h, f.bits) : probeEnhancedDouble(h, f.bits, f.hashes);
+}
+
+/**
+ * assembly/digest.ts's startAll, plainly: for each xxh64 filter of m bits,
+ * the start of enhanced double hashing, a = h mod m and b = splitmix64(h) mod m.
+ */
+export function startAll(h: bigint, bits: readonly number[]): [number, number][] {
+  return bits.map((m) => [Number(h % BigInt(m)), Number(splitmix64(h) % BigInt(m))]);
+}
+
+/** XXH64 of the item's UTF-8 bytes (or the bytes given) under `seed`. */
+export function digestItem(item: Item, seed: bigint): Digest {
+  const h = xxh64(typeof item === 'string' ? encoder.encode(item) : item, seed);
+  return Digest.fromValue(h, seed);
+}
+
+/** The item's 64-bit XXH64 digest under `seed`, for hasDigest/addDigest of xxh64 filters with that seed. */
+export function digest(item: Item, options?: DigestOptions): Digest {
+  checkItem(item);
+  return digestItem(item, checkSeed(options?.seed ?? 0));
+}
+
+/** The digests of a checked batch under `seed`, as (lo, hi) pairs, one item at a time. */
+export function digestMany(batch: CheckedBatch, seed: bigint): Uint32Array {
+  const out = new Uint32Array(2 * batch.count);
+  for (let i = 0; i < batch.count; i++) {
+    const d = digestItem(batchItem(batch, i), seed);
+    out[2 * i] = d.lo;
+    out[2 * i + 1] = d.hi;
+  }
+  return out;
+}
+
+/** Asks every filter about one item, hashing it once per distinct seed; flag i is 1 when filters[i] may hold it. */
+export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Array {
+  return probeAllWith(digestItem, filters, item);
+}

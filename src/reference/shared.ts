@@ -1,0 +1,165 @@
+// The reference twin's shared filter: its bits, counters and stripe locks
+// in one SharedArrayBuffer, [bitsSet u64][addedCount u64][next token i32]
+// (64 bytes in all), [STRIPES lock words i32][bits, whole 32-bit words],
+// changed with Atomics (the bits: src/reference/bit-array.ts,
+// SharedBitArray). The wasm filter's shared memory has the same bits and
+// counters in another layout (src/wasm/shared-memory.ts), and the twin of
+// assembly/stripe.ts is here (Stripes); docs/SHARED.md has the memory
+// model, which is the same for both.
+
+import { BloomTypeError } from '../errors.js';
+import { checkParams, type FilterParams, type Scheme } from '../filter/options.js';
+
+/** The `kind` of a handle from the reference twin's share(). */
+export const REFERENCE_SHARED_KIND = 'bloomwasm/reference.SharedFilter';
+
+/** Bytes of the counters and the token counter. */
+const COUNTERS_BYTES = 64;
+
+/** Stripe lock words, as in assembly/layout.ts. */
+export const STRIPES = 4096;
+
+/** Bytes before the bits: the counters, then the stripe lock words. */
+export const BITS_OFFSET = COUNTERS_BYTES + STRIPES * 4;
+
+/** Reads of a held lock word before it is taken over, as in assembly/stripe.ts. */
+const SPIN_LIMIT = 1 << 24;
+
+/** What the reference twin's share() returns: structured-cloneable; its attach(handle) opens it in any thread. */
+export interface ReferenceSharedHandle {
+  /** Always REFERENCE_SHARED_KIND. */
+  readonly kind: typeof REFERENCE_SHARED_KIND;
+  /** The counters and the bits. */
+  readonly buffer: SharedArrayBuffer;
+  /** m. */
+  readonly bits: number;
+  /** k. */
+  readonly hashes: number;
+  /** The hash scheme. */
+  readonly scheme: Scheme;
+  /** The XXH64 seed. */
+  readonly seed: bigint;
+}
+
+/** Bytes of the shared buffer of an m-bit filter. */
+export function sharedBufferBytes(bits: number): number {
+  return BITS_OFFSET + Math.ceil(bits / 32) * 4;
+}
+
+/**
+ * The twin of assembly/stripe.ts: an add holds the lock word its first
+ * position picks while it sets the item's bits, so that of two threads
+ * adding one item at once exactly one is told it is new. A word holds 0
+ * when free, or the holder's token (each attached filter takes one from the
+ * token counter); a holder that stops inside is taken over after
+ * SPIN_LIMIT reads.
+ */
+export class Stripes {
+  /** The STRIPES lock words. */
+  private readonly words: Int32Array;
+  /** This filter's token, held in a word while it adds. */
+  private readonly token: number;
+  /** The lock words of `buffer`, and a new token from its token counter. */
+  constructor(buffer: SharedArrayBuffer) {
+    this.words = new Int32Array(buffer, COUNTERS_BYTES, STRIPES);
+    // Tokens 1, 2, ... (wrapping past 2^31 - 1 long after any holder is gone).
+    this.token = (Atomics.add(new Int32Array(buffer, 16, 1), 0, 1) & 0x7fffffff) + 1;
+  }
+
+  /** The lock word of the item whose first position is `p`: Fibonacci hashing, the top 12 bits of p * 2^64/phi. */
+  stripeOf(p: number): number {
+    return Number(((BigInt(p) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn) >> 52n) & (STRIPES - 1);
+  }
+
+  /** Runs `body` holding lock word `i`. */
+  holding<T>(i: number, body: () => T): T {
+    let spins = 0;
+    for (;;) {
+      const seen = Atomics.load(this.words, i);
+      if (seen === 0) {
+        if (Atomics.compareExchange(this.words, i, 0, this.token) === 0) break;
+      } else if (++spins >= SPIN_LIMIT) {
+        if (Atomics.compareExchange(this.words, i, seen, this.token) === seen) break;
+        spins = 0;
+      }
+    }
+    try {
+      return body();
+    } finally {
+      Atomics.compareExchange(this.words, i, this.token, 0);
+    }
+  }
+}
+
+/** The counters of a filter: in fields, or in a shared buffer. */
+export interface Counts {
+  /** The number of 1 bits. */
+  setCount: number;
+  /** The number of adds that set a bit. */
+  addedCount: number;
+  /** Counts an add that set `fresh` bits. */
+  count(fresh: number): void;
+}
+
+/** Counters in plain fields. */
+export class LocalCounts implements Counts {
+  /** The number of 1 bits. */
+  setCount = 0;
+  /** The number of adds that set a bit. */
+  addedCount = 0;
+  /** Counts an add that set `fresh` bits. */
+  count(fresh: number): void {
+    this.setCount += fresh;
+    if (fresh > 0) this.addedCount++;
+  }
+}
+
+/** Counters in the first 16 bytes of a shared buffer, changed with Atomics.add. */
+export class SharedCounts implements Counts {
+  /** [bitsSet, addedCount] as u64 cells. */
+  private readonly cells: BigInt64Array;
+  /** The counters at the start of `buffer`. */
+  constructor(buffer: SharedArrayBuffer) {
+    this.cells = new BigInt64Array(buffer, 0, 2);
+  }
+  /** The number of 1 bits. */
+  get setCount(): number {
+    return Number(Atomics.load(this.cells, 0));
+  }
+  set setCount(value: number) {
+    Atomics.store(this.cells, 0, BigInt(value));
+  }
+  /** The number of adds that set a bit. */
+  get addedCount(): number {
+    return Number(Atomics.load(this.cells, 1));
+  }
+  set addedCount(value: number) {
+    Atomics.store(this.cells, 1, BigInt(value));
+  }
+  /** Counts an add that set `fresh` bits, with two atomic adds. */
+  count(fresh: number): void {
+    if (fresh === 0) return;
+    Atomics.add(this.cells, 0, BigInt(fresh));
+    Atomics.add(this.cells, 1, 1n);
+  }
+}
+
+/** Checks a handle for the reference twin's attach(). */
+export function checkReferenceHandle(handle: unknown): { params: FilterParams; buffer: SharedArrayBuffer } {
+  if (typeof handle !== 'object' || handle === null) {
+    throw new BloomTypeError('handle', handle, 'a handle from share() of bloomwasm/reference');
+  }
+  const h = handle as Partial<ReferenceSharedHandle>;
+  if (h.kind !== REFERENCE_SHARED_KIND) {
+    throw new BloomTypeError('handle.kind', h.kind, `"${REFERENCE_SHARED_KIND}" (a handle from share() of bloomwasm/reference)`);
+  }
+  const params = checkParams(h.bits, h.hashes, { scheme: h.scheme, seed: h.seed });
+  const buffer = h.buffer;
+  if (typeof SharedArrayBuffer === 'undefined' || !(buffer instanceof SharedArrayBuffer)) {
+    throw new BloomTypeError('handle.buffer', buffer, 'a SharedArrayBuffer');
+  }
+  if (buffer.byteLength < sharedBufferBytes(params.bits)) {
+    throw new BloomTypeError('handle.buffer', buffer, `a SharedArrayBuffer of at least ${sharedBufferBytes(params.bits)} bytes for ${params.bits} bits`);
+  }
+  return { params, buffer };
+}

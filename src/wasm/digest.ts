@@ -1,0 +1,143 @@
+// The digest's side of the boundary: one hashing instance (the hasher) that
+// encodes and hashes an item once (digestItem), and starts one digest's
+// probes in many xxh64 filters at once (startAll) for probeAll, which then
+// walks each filter's bits in place (src/filter/probe-plan.ts).
+//
+// Why probeAll makes no call into the filters' own instances: every filter
+// owns an instance and a memory, and a call that lands in a different
+// instance each time costs several times a call into the same one (V8 cannot
+// keep one call site fast across 200 export functions). One startAll call in
+// the hasher does the 64-bit remainders of every xxh64 filter's probes, and
+// JS does the rest, which needs only additions below m.
+
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
+import type { Exports } from './abi.js';
+import { instantiate } from './module.js';
+import { Staging } from './staging.js';
+
+/** The hashing instance, its seed, and its views. */
+class Hasher {
+  private readonly x: Exports;
+  private readonly staging: Staging;
+  private seed: bigint;
+  /** u32[2] at positionsPtr: where digestItem leaves the digest. */
+  private readonly out: Uint32Array;
+  /** startAll's table in scratch: 16 bytes per filter, f64 m in, f64 a and b out. */
+  private readonly table: Float64Array;
+  /** Filters per startAll call. */
+  private readonly room: number;
+  /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
+  private readonly batchDigests: number;
+  private readonly digests: Uint32Array;
+
+  constructor(seed: bigint) {
+    this.x = instantiate(8, 0);
+    this.seed = seed;
+    this.configure(seed);
+    // Memory grew, if at all, in that first configureHashing; later ones
+    // never grow it, so these views stay attached.
+    this.staging = new Staging(this.x, 1, false);
+    const buffer = this.x.memory.buffer;
+    this.room = this.x.startAllMax();
+    this.out = new Uint32Array(buffer, this.x.positionsPtr(), 2);
+    this.table = new Float64Array(buffer, this.x.scratchPtr(), this.room * 2);
+    this.batchDigests = this.x.digestBatchMax();
+    this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
+  }
+
+  private configure(seed: bigint): void {
+    this.x.configureHashing(8, 1, 0, Number(seed & 0xffffffffn), Number(seed >> 32n));
+  }
+
+  /** Hashes the item under `seed`; its halves are then in lo() and hi(). */
+  hash(item: Item, seed: bigint): void {
+    if (seed !== this.seed) {
+      this.configure(seed);
+      this.seed = seed;
+    }
+    const len = this.staging.stage(item);
+    if (len >= 0) this.x.digestItem(len);
+    else this.x.digestStream();
+  }
+
+  /**
+   * The digests of a checked batch under `seed`, as (lo, hi) pairs: items are
+   * packed into scratch up to digestBatchMax at a time and hashed in one call
+   * (an item too long for the scratch region is streamed on its own).
+   */
+  digestMany(batch: CheckedBatch, seed: bigint): Uint32Array {
+    if (seed !== this.seed) {
+      this.configure(seed);
+      this.seed = seed;
+    }
+    const out = new Uint32Array(2 * batch.count);
+    const { scratch, batchOffsets: offsets, scratchSize } = this.staging;
+    let i = 0;
+    while (i < batch.count) {
+      let n = 0;
+      let at = 0;
+      offsets[0] = 0;
+      while (i + n < batch.count && n < this.batchDigests) {
+        const item = batchItem(batch, i + n);
+        // A string's UTF-8 takes at most 3 bytes per unit.
+        const room = typeof item === 'string' ? item.length * 3 : item.length;
+        if (at + room > scratchSize) break;
+        if (typeof item === 'string') at += this.staging.encodeAt(item, at);
+        else {
+          scratch.set(item, at);
+          at += item.length;
+        }
+        offsets[++n] = at;
+      }
+      if (n === 0) {
+        // Too long to share the scratch region: hashed alone, streamed if need be.
+        this.hash(batchItem(batch, i), seed);
+        out[2 * i] = this.out[0];
+        out[2 * i + 1] = this.out[1];
+        i++;
+        continue;
+      }
+      this.x.digestBatch(n);
+      out.set(this.digests.subarray(0, 2 * n), 2 * i);
+      i += n;
+    }
+    return out;
+  }
+
+  /** Bits 0..31 of the last digest. */
+  lo(): number {
+    return this.out[0];
+  }
+
+  /** Bits 32..63 of the last digest. */
+  hi(): number {
+    return this.out[1];
+  }
+
+  /**
+   * startAll for `count` xxh64 filters whose f64 m sit at entries 2j of
+   * `table` (up to startAllMax() per call): returns the scratch view where
+   * entry j now holds a = h mod m at 2j and b = splitmix64(h) mod m at 2j + 1.
+   * Valid until the next call into this instance.
+   */
+  starts(lo: number, hi: number, table: Float64Array, count: number): Float64Array {
+    this.table.set(table.subarray(0, 2 * count));
+    this.x.startAll(lo, hi, count);
+    return this.table;
+  }
+
+  /** The most filters per starts() call. */
+  startsMax(): number {
+    return this.room;
+  }
+}
+
+let hasher: Hasher | undefined;
+
+/** The one hashing instance, made on first use. */
+export function theHasher(seed: bigint): Hasher {
+  hasher ??= new Hasher(seed);
+  return hasher;
+}
+
+export type { Hasher };

@@ -1,0 +1,101 @@
+// A filter shared between a page and a Web Worker in a real Chromium. The
+// page is served by `bloom serve`'s server, whose COOP/COEP headers make it
+// cross-origin isolated: only then does the browser allow shared memory.
+// The worker adds, the page sees the items; the page adds, the worker sees
+// them; both use the browser build (dist/browser/bloomwasm.js).
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, launchChromium, type Browser } from './helpers/chromium.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+// The page makes a shared filter, hands it to a module worker, and reports
+// what each side saw. `window.result` is set once both sides are done.
+const PAGE = `<!doctype html>
+<meta charset="utf-8"><title>bloomwasm shared</title><link rel="icon" href="data:,">
+<script type="module">
+import { BloomFilter } from './bloomwasm.js';
+const scheme = new URLSearchParams(location.search).get('scheme');
+const [bits, hashes] = scheme === 'sbbf' ? [1 << 20, 8] : [1 << 20, 7];
+const filter = new BloomFilter(bits, hashes, { scheme, shared: true });
+const pageItems = Array.from({ length: 2000 }, (_, i) => 'page ' + i);
+filter.addMany(pageItems);
+const worker = new Worker('./worker.js', { type: 'module' });
+worker.onerror = (e) => { window.result = { error: String(e.message) }; };
+worker.onmessage = ({ data }) => {
+  const workerItems = Array.from({ length: 5000 }, (_, i) => 'worker ' + i + (i % 3 ? '' : ' é'));
+  const seen = filter.hasMany(workerItems).reduce((a, b) => a + b, 0);
+  window.result = {
+    isolated: self.crossOriginIsolated,
+    workerIsolated: data.isolated,
+    workerSawPage: data.sawPage,
+    workerAdded: data.added,
+    pageSawWorker: seen,
+    absent: filter.has('never added'),
+    bitsSet: filter.bitsSet(),
+    addedCount: filter.addedCount(),
+  };
+};
+worker.postMessage(filter.share());
+</script>`;
+
+const WORKER = `import { BloomFilter } from './bloomwasm.js';
+self.onmessage = ({ data: handle }) => {
+  const filter = BloomFilter.attach(handle);
+  const pageItems = Array.from({ length: 2000 }, (_, i) => 'page ' + i);
+  const sawPage = filter.hasMany(pageItems).reduce((a, b) => a + b, 0);
+  let added = 0;
+  for (let i = 0; i < 5000; i++) {
+    const item = 'worker ' + i + (i % 3 ? '' : ' é');
+    if (i % 2 ? filter.add(item) : filter.addMany([item])[0]) added++;
+  }
+  self.postMessage({ isolated: self.crossOriginIsolated, sawPage, added });
+};
+`;
+
+describeBrowser('a filter shared between a page and a Web Worker (Chromium, bloom serve)', () => {
+  let dir: string;
+  let server: { url: string; close(): Promise<void> };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bloomwasm-shared-'));
+    copyFileSync(join(root, 'dist/browser/bloomwasm.js'), join(dir, 'bloomwasm.js'));
+    writeFileSync(join(dir, 'index.html'), PAGE);
+    writeFileSync(join(dir, 'worker.js'), WORKER);
+    const { startServer } = await import('../dist/cli/serve.js');
+    server = await startServer(0, dir);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['xxh64', 'sbbf'])('is cross-origin isolated, and each side sees the other\'s items (%s)', async (scheme) => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const response = await page.goto(`${server.url}?scheme=${scheme}`);
+    expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
+    expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+    await page.waitForFunction(() => (window as unknown as { result?: unknown }).result !== undefined, null, { timeout: 60_000 });
+    const result = await page.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result);
+    expect(errors).toEqual([]);
+    expect(result).toMatchObject({
+      isolated: true,
+      workerIsolated: true,
+      workerSawPage: 2000,
+      workerAdded: 5000,
+      pageSawWorker: 5000,
+      absent: false,
+      addedCount: 7000,
+    });
+    await page.close();
+  });
+});
