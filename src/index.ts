@@ -11,7 +11,7 @@ export {
   BloomRemoveError, BloomTypeError,
 } from './errors.js';
 export { FORMAT_VERSION } from './format/filter.js';
-export { SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './filter/shared.js';
+export type { SharedFilterHandle } from './filter/shared.js';
 export type { BatchItems, Item, PackedItems } from './filter/items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './filter/options.js';
 export {

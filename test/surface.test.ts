@@ -26,6 +26,8 @@ function publicSurface(program: ts.Program, entry: string): Record<string, Recor
     (symbol.valueDeclaration !== undefined &&
       (ts.getCombinedModifierFlags(symbol.valueDeclaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0) ||
     symbol.getName().startsWith('#') ||
+    // Symbol-keyed members (`[PROBE_LAYOUT]`) are hooks between the package's modules, not API.
+    symbol.getName().startsWith('__@') ||
     symbol.getName() === 'prototype';
   const text = (symbol: ts.Symbol, node: ts.Node): string => {
     const type = checker.getTypeOfSymbolAtLocation(symbol, node);

@@ -6,6 +6,7 @@
 // at most 3× that row.
 
 import { BloomFilter, probeAll } from '../../src/index.js';
+import { PROBE_LAYOUT } from '../../src/filter/item-digest.js';
 import { urls } from '../data.js';
 import { type Context, type Spec, measure } from '../harness.js';
 
@@ -41,7 +42,7 @@ export async function probeManyWorkload(ctx: Context): Promise<void> {
     filters[j % FILES].add(key);
     blocked[j % FILES].add(key);
   });
-  const views = filters.map((f) => f.probeLayout().view);
+  const views = filters.map((f) => f[PROBE_LAYOUT]().view);
   const block = 16;
   const floor = (keys: string[]) => (from: number): number => {
     let c = 0;

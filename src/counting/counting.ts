@@ -8,7 +8,7 @@ import { checkerEngine } from '../wasm/engine.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, layoutOf, type Digest, type ProbeLayout } from '../filter/item-digest.js';
+import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from '../filter/item-digest.js';
 import { checkBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -29,7 +29,7 @@ export class CountingBloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: CountingEngine;
-  /** probeLayout's answer, made on first use. */
+  /** the probe layout's answer, made on first use. */
   private layout: ProbeLayout | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
@@ -113,7 +113,7 @@ export class CountingBloomFilter {
   }
 
   /** Where the counters lie, for probeAll to read them in place. @internal */
-  probeLayout(): ProbeLayout {
+  [PROBE_LAYOUT](): ProbeLayout {
     const layout = (this.layout ??= layoutOf(this, 4, this.engine.counters));
     if (layout.view.length === 0) layout.view = this.engine.counters;
     return layout;

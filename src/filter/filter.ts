@@ -20,7 +20,7 @@ import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilt
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
-import { checkDigest, layoutOf, type Digest, type ProbeLayout } from './item-digest.js';
+import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -39,7 +39,7 @@ export class BloomFilter {
   readonly seed: bigint;
   /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
   private engine: Engine;
-  /** probeLayout's answer, made on first use. */
+  /** the probe layout's answer, made on first use. */
   private layout: ProbeLayout | undefined;
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
@@ -84,7 +84,7 @@ export class BloomFilter {
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine = engine;
-      // probeLayout's view was of the old engine's bits.
+      // the probe layout's view was of the old engine's bits.
       this.layout = undefined;
     }
     const { bits, hashes, scheme, seed } = this;
@@ -153,7 +153,7 @@ export class BloomFilter {
   }
 
   /** Where the bits lie, for probeAll to read them in place. @internal */
-  probeLayout(): ProbeLayout {
+  [PROBE_LAYOUT](): ProbeLayout {
     const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
     // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
     if (layout.view.length === 0) layout.view = this.engine.bitsView();

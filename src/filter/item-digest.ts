@@ -90,6 +90,13 @@ export function checkDigest(filter: Seeded, d: unknown, operation: string): asse
  * probeAll to read in place. `view` is live; it is rebuilt when found
  * detached (memory grew). @internal
  */
+/**
+ * The key of the method by which a wasm filter tells probeAll where its bits
+ * lie. A symbol rather than a name: it is a hook between this package's
+ * modules, not part of the API, and the reference twins have no such memory.
+ */
+export const PROBE_LAYOUT: unique symbol = Symbol('bloomwasm.probeLayout');
+
 export interface ProbeLayout {
   bits: number;
   hashes: number;

@@ -17,7 +17,7 @@
 //   exactly, from 16-bit halves, and its eight words are read through a
 //   cached Uint32Array.
 
-import type { ProbeLayout, ProbeTarget } from './item-digest.js';
+import { PROBE_LAYOUT, type ProbeLayout, type ProbeTarget } from './item-digest.js';
 
 /** How probeAll answers filters[i]. */
 export const ASK_ITEM = 0; // has(item): poly, bytesum
@@ -27,7 +27,7 @@ export const WALK_SBBF = 3; // in place, one block
 
 /** A wasm filter whose bits probeAll reads in place. */
 export interface InPlace extends ProbeTarget {
-  probeLayout(): ProbeLayout;
+  [PROBE_LAYOUT](): ProbeLayout;
 }
 
 /** probeAll's cached knowledge of one list of filters. */
@@ -62,7 +62,7 @@ export function makePlan(filters: readonly ProbeTarget[], notAFilter: (i: number
   for (let i = 0; i < filters.length; i++) {
     const f = filters[i];
     if (f === null || typeof f !== 'object') throw notAFilter(i, f);
-    const layout = typeof (f as InPlace).probeLayout === 'function' ? (f as InPlace).probeLayout() : undefined;
+    const layout = typeof (f as InPlace)[PROBE_LAYOUT] === 'function' ? (f as InPlace)[PROBE_LAYOUT]() : undefined;
     if (layout === undefined) {
       if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
       how[i] = digestible(f.scheme) ? ASK_DIGEST : ASK_ITEM;

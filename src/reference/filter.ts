@@ -18,7 +18,7 @@ import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
   BITS_OFFSET, checkReferenceHandle, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes, Stripes,
-  type Counts, type ReferenceSharedHandle,
+  type Counts, type SharedFilterHandle,
 } from './shared.js';
 import { checksum } from './checksum.js';
 import { itemKey, itemPositions } from './scheme.js';
@@ -65,7 +65,7 @@ export class BloomFilter {
   }
 
   /** A structured-cloneable handle for attach() in another thread; moves the bits into a shared buffer first, once. */
-  share(): ReferenceSharedHandle {
+  share(): SharedFilterHandle {
     if (this.buffer === undefined) {
       const { bytes } = this.array;
       const { setCount, addedCount } = this.counters;
@@ -79,7 +79,7 @@ export class BloomFilter {
   }
 
   /** A filter over the bits of a handle from share(), in any thread. */
-  static attach(handle: ReferenceSharedHandle): BloomFilter {
+  static attach(handle: SharedFilterHandle): BloomFilter {
     const { params, buffer } = checkReferenceHandle(handle);
     const filter = new BloomFilter(params.bits, params.hashes, { scheme: params.scheme, seed: params.seed });
     filter.useBuffer(buffer);

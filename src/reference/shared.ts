@@ -26,7 +26,7 @@ export const BITS_OFFSET = COUNTERS_BYTES + STRIPES * 4;
 const SPIN_LIMIT = 1 << 24;
 
 /** What the reference twin's share() returns: structured-cloneable; its attach(handle) opens it in any thread. */
-export interface ReferenceSharedHandle {
+export interface SharedFilterHandle {
   /** Always REFERENCE_SHARED_KIND. */
   readonly kind: typeof REFERENCE_SHARED_KIND;
   /** The counters and the bits. */
@@ -149,7 +149,7 @@ export function checkReferenceHandle(handle: unknown): { params: FilterParams; b
   if (typeof handle !== 'object' || handle === null) {
     throw new BloomTypeError('handle', handle, 'a handle from share() of bloomwasm/reference');
   }
-  const h = handle as Partial<ReferenceSharedHandle>;
+  const h = handle as Partial<SharedFilterHandle>;
   if (h.kind !== REFERENCE_SHARED_KIND) {
     throw new BloomTypeError('handle.kind', h.kind, `"${REFERENCE_SHARED_KIND}" (a handle from share() of bloomwasm/reference)`);
   }

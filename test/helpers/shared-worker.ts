@@ -4,7 +4,7 @@
 // and posts its result back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { BloomFilter, type SharedFilterHandle } from '../../src/index.js';
-import { BloomFilter as ReferenceFilter, type ReferenceSharedHandle } from '../../src/reference/index.js';
+import { BloomFilter as ReferenceFilter, type SharedFilterHandle as ReferenceSharedHandle } from '../../src/reference/index.js';
 import { mulberry32 } from '../../src/cli/mulberry32.js';
 
 /** What the parent sends: the handle, the job, and a SharedArrayBuffer of Int32 signals. */
