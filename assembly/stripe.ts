@@ -6,7 +6,7 @@
 // or its hash under sbbf), so two adds of one item always pick the same
 // word and run one after the other, and the second finds every bit set.
 // Adds of different items rarely share a word, and has takes none.
-// The pure-TypeScript twin is in src/reference/shared.ts.
+// The pure-TypeScript twin is src/reference/stripe.ts.
 //
 // A word holds 0 when free, or the token of the instance holding it. A
 // holder that stops for good inside the few instructions it holds a word

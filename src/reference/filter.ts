@@ -19,9 +19,10 @@ import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
-  BITS_OFFSET, checkReferenceHandle, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes, Stripes,
-  type Counts, type SharedFilterHandle,
+  BITS_OFFSET, checkReferenceHandle, COUNTERS_BYTES, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes,
+  TOKEN_OFFSET, type Counts, type SharedFilterHandle,
 } from './shared.js';
+import { Stripes } from './stripe.js';
 import { checksum } from './checksum.js';
 import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
@@ -93,7 +94,7 @@ export class BloomFilter {
     this.buffer = buffer;
     this.array = new SharedBitArray(this.bits, buffer, BITS_OFFSET);
     this.counters = new SharedCounts(buffer);
-    this.stripes = new Stripes(buffer);
+    this.stripes = new Stripes(buffer, COUNTERS_BYTES, TOKEN_OFFSET);
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */

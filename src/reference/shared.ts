@@ -3,27 +3,25 @@
 // (64 bytes in all), [STRIPES lock words i32][bits, whole 32-bit words],
 // changed with Atomics (the bits: src/reference/bit-array.ts,
 // SharedBitArray). The wasm filter's shared memory has the same bits and
-// counters in another layout (src/wasm/shared-memory.ts), and the twin of
-// assembly/stripe.ts is here (Stripes); docs/SHARED.md has the memory
-// model, which is the same for both.
+// counters in another layout (src/wasm/shared-memory.ts); the lock words
+// are src/reference/stripe.ts. docs/SHARED.md has the memory model, which
+// is the same for both.
 
 import { BloomTypeError } from '../errors.js';
 import { checkParams, type FilterParams, type Scheme } from '../filter/options.js';
+import { STRIPES } from './stripe.js';
 
 /** The `kind` of a handle from the reference twin's share(). */
 export const REFERENCE_SHARED_KIND = 'bloomwasm/reference.SharedFilter';
 
 /** Bytes of the counters and the token counter. */
-const COUNTERS_BYTES = 64;
+export const COUNTERS_BYTES = 64;
 
-/** Stripe lock words, as in assembly/layout.ts. */
-export const STRIPES = 4096;
+/** Byte offset of the token counter (i32) among the counters. */
+export const TOKEN_OFFSET = 16;
 
 /** Bytes before the bits: the counters, then the stripe lock words. */
 export const BITS_OFFSET = COUNTERS_BYTES + STRIPES * 4;
-
-/** Reads of a held lock word before it is taken over, as in assembly/stripe.ts. */
-const SPIN_LIMIT = 1 << 24;
 
 /** What the reference twin's share() returns: structured-cloneable; its attach(handle) opens it in any thread. */
 export interface SharedFilterHandle {
@@ -44,51 +42,6 @@ export interface SharedFilterHandle {
 /** Bytes of the shared buffer of an m-bit filter. */
 export function sharedBufferBytes(bits: number): number {
   return BITS_OFFSET + Math.ceil(bits / 32) * 4;
-}
-
-/**
- * The twin of assembly/stripe.ts: an add holds the lock word its first
- * position picks while it sets the item's bits, so that of two threads
- * adding one item at once exactly one is told it is new. A word holds 0
- * when free, or the holder's token (each attached filter takes one from the
- * token counter); a holder that stops inside is taken over after
- * SPIN_LIMIT reads.
- */
-export class Stripes {
-  /** The STRIPES lock words. */
-  private readonly words: Int32Array;
-  /** This filter's token, held in a word while it adds. */
-  private readonly token: number;
-  /** The lock words of `buffer`, and a new token from its token counter. */
-  constructor(buffer: SharedArrayBuffer) {
-    this.words = new Int32Array(buffer, COUNTERS_BYTES, STRIPES);
-    // Tokens 1, 2, ... (wrapping past 2^31 - 1 long after any holder is gone).
-    this.token = (Atomics.add(new Int32Array(buffer, 16, 1), 0, 1) & 0x7fffffff) + 1;
-  }
-
-  /** The lock word of the item whose first position is `p`: Fibonacci hashing, the top 12 bits of p * 2^64/phi. */
-  stripeOf(p: number): number {
-    return Number(((BigInt(p) * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn) >> 52n) & (STRIPES - 1);
-  }
-
-  /** Runs `body` holding lock word `i`. */
-  holding<T>(i: number, body: () => T): T {
-    let spins = 0;
-    for (;;) {
-      const seen = Atomics.load(this.words, i);
-      if (seen === 0) {
-        if (Atomics.compareExchange(this.words, i, 0, this.token) === 0) break;
-      } else if (++spins >= SPIN_LIMIT) {
-        if (Atomics.compareExchange(this.words, i, seen, this.token) === seen) break;
-        spins = 0;
-      }
-    }
-    try {
-      return body();
-    } finally {
-      Atomics.compareExchange(this.words, i, this.token, 0);
-    }
-  }
 }
 
 /** The counters of a filter: in fields, or in a shared buffer. */
