@@ -59,6 +59,18 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     }
   });
 
+  it('reserves an sbbf filter by capacity with the blocked sizing, in whole 256-bit blocks per shard', async () => {
+    const rf = await RedisBloomFilter.reserve(redis.client, 'capacity-sbbf', { capacity: 10_000, falsePositiveRate: 0.01 }, { scheme: 'sbbf', shards: 2 });
+    // forCapacity(10,000, 0.01, { scheme: 'sbbf' }) has 105,472 bits and k = 8; each shard holds half, 206 blocks.
+    expect([rf.bits, rf.shardBits, rf.hashes, rf.shards, rf.scheme]).toEqual([105_472, 52_736, 8, 2, 'sbbf']);
+    expect(await redis.client.strLen('{capacity-sbbf:1}')).toBe(52_736 / 8);
+    const local = new BloomFilter(52_736, 8, { scheme: 'sbbf' });
+    const url = 'https://a.example/';
+    expect(await rf.add(url)).toBe(true);
+    local.add(url);
+    expect(await rf.bitArray(rf.shardOf(url))).toEqual(local.bitArray());
+  });
+
   it('reserves by capacity, preallocates every shard, and adds and tests single items', async () => {
     const rf = await RedisBloomFilter.reserve(redis.client, 'capacity', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 2 });
     expect([rf.bits, rf.hashes, rf.shards, rf.capacity, rf.falsePositiveRate]).toEqual([95_852, 7, 2, 10_000, 0.01]);
