@@ -94,6 +94,21 @@ const SHARED_ENCODE_UNITS = 1 << 16;
 
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
+/** Packed items: item i is bytes[offsets[i], offsets[i + 1]). */
+type Packed = { bytes: Uint8Array; offsets: Uint32Array | number[] };
+
+/** How addUndecided handles one representation of a batch (digest pairs, or packed bytes). */
+interface Undecided<F extends ChainFilter, T> {
+  /** Items [from, to) of `items`. */
+  slice(items: T, from: number, to: number): T;
+  /** The member's has() answer for each item of `view`. */
+  has(member: F, view: T): Uint8Array;
+  /** The member's add() answer for each item of `view`, in order. */
+  add(member: F, view: T): Uint8Array;
+  /** The `n` items of `view` that `reported` does not flag, and their batch indexes (`index`, or first + i when null). */
+  drop(view: T, index: Uint32Array | null, first: number, n: number, reported: Uint8Array): { items: T; index: Uint32Array };
+}
+
 export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
   readonly capacity: number;
@@ -234,102 +249,74 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   }
 
   /**
-   * addMany under xxh64 and sbbf, each item hashed once: addPacked's steps
-   * over the items' digests ((lo, hi) pairs) instead of their bytes, so that
+   * addMany under xxh64 and sbbf, each item hashed once: addUndecided over
+   * the items' digests ((lo, hi) pairs) instead of their bytes, so that
    * members are asked and added to with 8 bytes per item and never hash.
    */
   private addByDigest(pairs: Uint32Array): Uint8Array {
-    const count = pairs.length >> 1;
-    const out = new Uint8Array(count);
-    let items = pairs;
-    /** Batch index of each undecided item; null while they are all of them, in order. */
-    let index: Uint32Array | null = null;
-    let first = 0;
-    let n = count;
-    /** Members [0, asked) have been asked about the undecided items. */
-    let asked = 0;
-    while (n > 0) {
-      const last = this.members.length - 1;
-      const full = this.isNewestFull() ? last + 1 : last;
-      if (asked < full) {
-        const view = items.subarray(2 * first, 2 * (first + n));
-        const reported = new Uint8Array(n);
-        let any = 0;
-        for (let m = asked; m < full; m++) {
-          const answers = this.members[m].hasDigestPairs(view);
-          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
+    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, {
+      slice: (items, from, to) => items.subarray(2 * from, 2 * to),
+      has: (member, view) => member.hasDigestPairs(view),
+      add: (member, view) => member.addDigestPairs(view),
+      drop: (view, index, first, n, reported) => {
+        let keep = 0;
+        for (let i = 0; i < n; i++) if (!reported[i]) keep++;
+        const next = new Uint32Array(2 * keep);
+        const nextIndex = new Uint32Array(keep);
+        for (let i = 0, j = 0; i < n; i++) {
+          if (reported[i]) continue;
+          next[2 * j] = view[2 * i];
+          next[2 * j + 1] = view[2 * i + 1];
+          nextIndex[j++] = index === null ? first + i : index[first + i];
         }
-        asked = full;
-        if (any) {
-          let keep = 0;
-          for (let i = 0; i < n; i++) if (!reported[i]) keep++;
-          const next = new Uint32Array(2 * keep);
-          const nextIndex = new Uint32Array(keep);
-          for (let i = 0, j = 0; i < n; i++) {
-            if (reported[i]) continue;
-            next[2 * j] = view[2 * i];
-            next[2 * j + 1] = view[2 * i + 1];
-            nextIndex[j++] = index === null ? first + i : index[first + i];
-          }
-          items = next;
-          index = nextIndex;
-          first = 0;
-          n = keep;
-        }
-        continue;
-      }
-      if (this.isNewestFull()) {
-        this.startMember();
-        asked = this.members.length - 1;
-        continue;
-      }
-      const take = Math.min(n, this.capacities[last] - this.counts[last]);
-      const added = this.members[last].addDigestPairs(items.subarray(2 * first, 2 * (first + take)));
-      for (let i = 0; i < take; i++) {
-        if (added[i]) {
-          out[index === null ? first + i : index[first + i]] = 1;
-          this.counts[last]++;
-        }
-      }
-      first += take;
-      n -= take;
-    }
-    return out;
+        return { items: next, index: nextIndex };
+      },
+    });
+  }
+
+  /** addMany of `count` packed items: addUndecided over their bytes. */
+  private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
+    /** Compactions so far, which choose the packing buffer. */
+    let rounds = 0;
+    return this.addUndecided<Packed>({ bytes, offsets: offsets as Uint32Array | number[] }, count, {
+      slice: (items, from, to) => ({ bytes: items.bytes, offsets: part(items.offsets, from, to + 1) }),
+      has: (member, view) => member.hasMany(view),
+      add: (member, view) => member.addMany(view),
+      drop: (view, index, first, n, reported) => dropReported(view, index, first, n, reported, this.packs[rounds++ & 1]),
+    });
   }
 
   /**
-   * addMany of `count` packed items. The undecided items shrink as it goes:
-   * every full member not yet asked is asked about all of them at once, and
-   * the ones it reports are dropped (their answer is 0); the newest member
-   * then adds the next ones, no more than it has room for, since each item
-   * adds at most one to its count. When it is full, it is asked about the
-   * rest like the others, and a new member starts.
+   * addMany of `count` items in one representation. The undecided items
+   * shrink as it goes: every full member not yet asked is asked about all
+   * of them at once, and the ones it reports are dropped (their answer is
+   * 0); the newest member then adds the next ones, no more than it has room
+   * for, since each item adds at most one to its count. When it is full, it
+   * is asked about the rest like the others, and a new member starts.
    */
-  private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
+  private addUndecided<T>(all: T, count: number, ways: Undecided<F, T>): Uint8Array {
     const out = new Uint8Array(count);
-    let items = { bytes, offsets: offsets as Uint32Array | number[] };
+    let items = all;
     /** Batch index of each undecided item; null while they are all of them, in order. */
     let index: Uint32Array | null = null;
     let first = 0;
     let n = count;
     /** Members [0, asked) have been asked about the undecided items. */
     let asked = 0;
-    /** Compactions so far, which choose the packing buffer. */
-    let rounds = 0;
     while (n > 0) {
       const last = this.members.length - 1;
       const full = this.isNewestFull() ? last + 1 : last;
       if (asked < full) {
-        const view = { bytes: items.bytes, offsets: part(items.offsets, first, first + n + 1) };
+        const view = ways.slice(items, first, first + n);
         const reported = new Uint8Array(n);
         let any = 0;
         for (let m = asked; m < full; m++) {
-          const answers = this.members[m].hasMany(view);
+          const answers = ways.has(this.members[m], view);
           for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
         }
         asked = full;
         if (any) {
-          ({ items, index } = dropReported(view, index, first, n, reported, this.packs[rounds++ & 1]));
+          ({ items, index } = ways.drop(view, index, first, n, reported));
           first = 0;
           n = index.length;
         }
@@ -341,7 +328,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
         continue;
       }
       const take = Math.min(n, this.capacities[last] - this.counts[last]);
-      const added = this.members[last].addMany({ bytes: items.bytes, offsets: part(items.offsets, first, first + take + 1) });
+      const added = ways.add(this.members[last], ways.slice(items, first, first + take));
       for (let i = 0; i < take; i++) {
         if (added[i]) {
           out[index === null ? first + i : index[first + i]] = 1;
