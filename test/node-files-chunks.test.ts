@@ -5,62 +5,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { calls, withChunkBytes } from './helpers/recorded-io.js';
 import { BloomConcurrencyError, BloomFilter, ScalableBloomFilter } from '../src/index.js';
 import { loadFile, loadFileSync, loadScalableFile, loadScalableFileSync, saveFile, saveFileSync } from '../src/node/index.js';
-import { CHUNK_BYTES, setChunkBytes } from '../src/node/io.js';
+import { setChunkBytes } from '../src/node/io.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 
-/** The length of every read and write call the helpers make, sync or async. */
-const calls = vi.hoisted(() => ({ reads: [] as number[], writes: [] as number[] }));
-
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...fs,
-    readSync: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) => {
-      calls.reads.push(length);
-      return fs.readSync(fd, buffer, offset, length, position);
-    },
-    writeSync: (fd: number, buffer: Uint8Array, offset: number, length: number) => {
-      calls.writes.push(length);
-      return fs.writeSync(fd, buffer, offset, length);
-    },
-  };
-});
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const open = async (...args: Parameters<typeof fs.open>) => {
-    const handle = await fs.open(...args);
-    const [read, write] = [handle.read.bind(handle), handle.write.bind(handle)];
-    Object.assign(handle, {
-      read: (buffer: Uint8Array, offset: number, length: number, position: number) => {
-        calls.reads.push(length);
-        return read(buffer, offset, length, position);
-      },
-      write: (buffer: Uint8Array, offset: number, length: number) => {
-        calls.writes.push(length);
-        return write(buffer, offset, length);
-      },
-    });
-    return handle;
-  };
-  return { ...fs, open, default: { ...fs, open } };
-});
+vi.mock('node:fs', async (original) => (await import('./helpers/recorded-io.js')).recordFs(await original()));
+vi.mock('node:fs/promises', async (original) => (await import('./helpers/recorded-io.js')).recordFsPromises(await original()));
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-chunks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const CHUNK = 100;
-let previous = CHUNK_BYTES;
-beforeEach(() => {
-  previous = setChunkBytes(CHUNK);
-  calls.reads.length = 0;
-  calls.writes.length = 0;
-});
-afterEach(() => {
-  setChunkBytes(previous);
-});
+withChunkBytes(setChunkBytes, CHUNK);
 
 /** Five members (capacities 3 to 48), the newest half full: payloads of 4 to 82 bytes, none a multiple of 100. */
 function chain(): ScalableBloomFilter {

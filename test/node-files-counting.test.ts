@@ -4,51 +4,17 @@
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { calls, withChunkBytes } from './helpers/recorded-io.js';
 import { BloomConcurrencyError, BloomFilter, BloomFormatError, CountingBloomFilter, MAX_COUNTING_BITS } from '../src/index.js';
 import { loadCountingFile, loadCountingFileSync, loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { inspectFileSync } from '../src/node/inspect.js';
-import { CHUNK_BYTES, setChunkBytes } from '../src/node/io.js';
+import { setChunkBytes } from '../src/node/io.js';
 import { checksum } from '../src/reference/checksum.js';
 import { CountingBloomFilter as ReferenceCounting } from '../src/reference/index.js';
 
-/** The length of every read and write call the helpers make, sync or async. */
-const calls = vi.hoisted(() => ({ reads: [] as number[], writes: [] as number[] }));
-
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  return {
-    ...fs,
-    readSync: (fd: number, buffer: Uint8Array, offset: number, length: number, position: number) => {
-      calls.reads.push(length);
-      return fs.readSync(fd, buffer, offset, length, position);
-    },
-    writeSync: (fd: number, buffer: Uint8Array, offset: number, length: number) => {
-      calls.writes.push(length);
-      return fs.writeSync(fd, buffer, offset, length);
-    },
-  };
-});
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const open = async (...args: Parameters<typeof fs.open>) => {
-    const handle = await fs.open(...args);
-    const [read, write] = [handle.read.bind(handle), handle.write.bind(handle)];
-    Object.assign(handle, {
-      read: (buffer: Uint8Array, offset: number, length: number, position: number) => {
-        calls.reads.push(length);
-        return read(buffer, offset, length, position);
-      },
-      write: (buffer: Uint8Array, offset: number, length: number) => {
-        calls.writes.push(length);
-        return write(buffer, offset, length);
-      },
-    });
-    return handle;
-  };
-  return { ...fs, open, default: { ...fs, open } };
-});
+vi.mock('node:fs', async (original) => (await import('./helpers/recorded-io.js')).recordFs(await original()));
+vi.mock('node:fs/promises', async (original) => (await import('./helpers/recorded-io.js')).recordFsPromises(await original()));
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-counting-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,15 +22,7 @@ let serial = 0;
 const fresh = (name = 'counting.bin') => join(mkdtempSync(join(dir, `case${serial++}-`)), name);
 
 const CHUNK = 100;
-let previous = CHUNK_BYTES;
-beforeEach(() => {
-  previous = setChunkBytes(CHUNK);
-  calls.reads.length = 0;
-  calls.writes.length = 0;
-});
-afterEach(() => {
-  setChunkBytes(previous);
-});
+withChunkBytes(setChunkBytes, CHUNK);
 
 /** 2,001 counters (1,001 payload bytes, a padding nibble): 300 items, 20 adds of one (saturating its counters), 50 removed. */
 function counting(scheme: 'xxh64' | 'poly' | 'bytesum' = 'xxh64'): CountingBloomFilter {
