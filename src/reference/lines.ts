@@ -17,28 +17,66 @@ export interface LineSink {
 const NEWLINE = 10;
 const RETURN = 13;
 
-/** Line splitting and test-and-set over a reference filter, mirroring assembly/lines.ts. */
-export class ReferenceLines implements LinesCore {
+/**
+ * What both modes keep, as assembly/lines.ts keeps it for either: the two
+ * areas, the carried bytes, the streamed line's piece and the counts, with
+ * the exports that read them.
+ */
+abstract class LinesState {
   /** Carried bytes of an unfinished line, then the bytes read. */
   readonly inputArea: Uint8Array;
   /** The lines to print, then the piece of a streamed line. */
   readonly outputArea: Uint8Array;
-  private readonly filter: LineSink;
-  private readonly invert: boolean;
-  private carry = 0;
-  /** The streamed line's pieces so far, or null when not streaming. */
-  private streamed: Uint8Array[] | null = null;
-  private pieceLen = 0;
-  private streamEnd = 0;
-  private lineCount = 0;
-  private printedCount = 0;
+  protected readonly invert: boolean;
+  protected carry = 0;
+  protected pieceLen = 0;
+  protected streamEnd = 0;
+  protected lineCount = 0;
+  protected printedCount = 0;
 
-  /** The twin of linesConfigure(size, printSeen) on `filter`. */
-  constructor(filter: LineSink, size: number, printSeen: boolean) {
-    this.filter = filter;
+  constructor(size: number, printSeen: boolean) {
     this.inputArea = new Uint8Array(size);
     this.outputArea = new Uint8Array(size + 64);
     this.invert = printSeen;
+  }
+
+  /** Moves input bytes [from, end) to the start of the input area, carried. */
+  protected keep(from: number, end: number): void {
+    this.inputArea.copyWithin(0, from, end);
+    this.carry = end - from;
+  }
+
+  /** Bytes carried at the start of the input area. */
+  linesCarry(): number {
+    return this.carry;
+  }
+
+  /** Bytes of the streamed line's piece after the printed lines. */
+  linesPiece(): number {
+    return this.pieceLen;
+  }
+
+  /** Lines read. */
+  linesRead(): number {
+    return this.lineCount;
+  }
+
+  /** Lines printed. */
+  linesPrinted(): number {
+    return this.printedCount;
+  }
+}
+
+/** Line splitting and test-and-set over a reference filter, mirroring assembly/lines.ts. */
+export class ReferenceLines extends LinesState implements LinesCore {
+  private readonly filter: LineSink;
+  /** The streamed line's pieces so far, or null when not streaming. */
+  private streamed: Uint8Array[] | null = null;
+
+  /** The twin of linesConfigure(size, printSeen) on `filter`. */
+  constructor(filter: LineSink, size: number, printSeen: boolean) {
+    super(size, printSeen);
+    this.filter = filter;
   }
 
   /** Test-and-set of one line's item; true when it is printed. */
@@ -75,11 +113,6 @@ export class ReferenceLines implements LinesCore {
     this.outputArea.set(this.inputArea.subarray(p, fed), out);
     this.pieceLen = fed - p;
     this.keep(fed, end);
-  }
-
-  private keep(from: number, end: number): void {
-    this.inputArea.copyWithin(0, from, end);
-    this.carry = end - from;
   }
 
   /** See assembly/lines.ts linesProcess. */
@@ -148,30 +181,11 @@ export class ReferenceLines implements LinesCore {
     return out;
   }
 
-  /** Bytes carried at the start of the input area. */
-  linesCarry(): number {
-    return this.carry;
-  }
-
-  /** Bytes of the streamed line's piece after the printed lines. */
-  linesPiece(): number {
-    return this.pieceLen;
-  }
-
   /** 1: a streamed line ended and is printed; 2: ended and dropped; 0: neither. */
   linesStreamEnd(): number {
     return this.streamEnd;
   }
 
-  /** Lines read. */
-  linesRead(): number {
-    return this.lineCount;
-  }
-
-  /** Lines printed. */
-  linesPrinted(): number {
-    return this.printedCount;
-  }
 }
 
 /**
@@ -180,23 +194,13 @@ export class ReferenceLines implements LinesCore {
  * per item (1 = new), and linesEmit compacts the lines to print and carries
  * or streams the rest. Nothing is hashed here: a chain decides.
  */
-export class ReferenceSplitLines implements SplitCore {
-  /** Carried bytes of an unfinished line, then the bytes read. */
-  readonly inputArea: Uint8Array;
-  /** The lines to print, then the piece of a streamed line. */
-  readonly outputArea: Uint8Array;
+export class ReferenceSplitLines extends LinesState implements SplitCore {
   private readonly packed: Uint8Array;
   private readonly offsets: Uint32Array;
   /** Where each packed item's line starts in the input area (count + 1 entries: the last is the end). */
   private readonly starts: Uint32Array;
   private readonly flags: Uint8Array;
-  private readonly invert: boolean;
-  private carry = 0;
   private streaming = false;
-  private pieceLen = 0;
-  private streamEnd = 0;
-  private lineCount = 0;
-  private printedCount = 0;
   private itemCount = 0;
   private splitEnd = 0;
   private chunkEnd = 0;
@@ -204,13 +208,11 @@ export class ReferenceSplitLines implements SplitCore {
 
   /** The twin of linesConfigureSplit(size, printSeen). */
   constructor(size: number, printSeen: boolean) {
-    this.inputArea = new Uint8Array(size);
-    this.outputArea = new Uint8Array(size + 64);
+    super(size, printSeen);
     this.packed = new Uint8Array(size);
     this.offsets = new Uint32Array(size + 2);
     this.starts = new Uint32Array(size + 2);
     this.flags = new Uint8Array(size + 1);
-    this.invert = printSeen;
   }
 
   /** End of the item of the line [start, stop): one \r before stop is stripped. */
@@ -225,11 +227,6 @@ export class ReferenceSplitLines implements SplitCore {
     this.itemCount++;
     this.offsets[this.itemCount] = at + end - start;
     this.starts[this.itemCount] = next;
-  }
-
-  private keep(from: number, end: number): void {
-    this.inputArea.copyWithin(0, from, end);
-    this.carry = end - from;
   }
 
   /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
@@ -332,28 +329,9 @@ export class ReferenceSplitLines implements SplitCore {
     return this.flags.subarray(0, count);
   }
 
-  /** Bytes carried at the start of the input area. */
-  linesCarry(): number {
-    return this.carry;
-  }
-
-  /** Bytes of the streamed line's piece after the printed lines. */
-  linesPiece(): number {
-    return this.pieceLen;
-  }
-
   /** 1: a streamed line ended and is printed; 2: ended and dropped; 3: (before linesEmit) it is item 0; 0: neither. */
   linesStreamEnd(): number {
     return this.streamEnd;
   }
 
-  /** Lines read. */
-  linesRead(): number {
-    return this.lineCount;
-  }
-
-  /** Lines printed. */
-  linesPrinted(): number {
-    return this.printedCount;
-  }
 }
