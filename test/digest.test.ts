@@ -124,6 +124,19 @@ describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFi
     expect(probeAll([], 'x')).toEqual(new Uint8Array(0));
   });
 
+  it('finds every added key in full sbbf filters (masks of bit 31 included)', () => {
+    // A word mask of bit 31 is 2^31 in a Uint32Array and negative after &:
+    // 1,000 keys give masks of every bit many times over.
+    const filters = Array.from({ length: 5 }, (_, i) => new BloomFilter(256 * (40 + i), 8, { scheme: 'sbbf' }));
+    const keys = Array.from({ length: 1000 }, (_, j) => `key${j}`);
+    keys.forEach((k, j) => filters[j % 5].add(k));
+    keys.forEach((k, j) => {
+      const got = probeAll(filters, k);
+      expect(got[j % 5]).toBe(1);
+      expect(Array.from(got)).toEqual(filters.map((f) => (f.has(k) ? 1 : 0)));
+    });
+  });
+
   it('answers right past one placement group (more than 4096 positions), counting filters mixed in', () => {
     const filters = Array.from({ length: 640 }, (_, i) =>
       i % 5 === 0 ? new CountingBloomFilter(50 + 13 * i, 1 + (i % 8)) : new BloomFilter(50 + 13 * i, 1 + (i % 8)),

@@ -204,7 +204,10 @@ export function sbbfMasks(lo: number, masks: Uint32Array): void {
 export function walkSbbf(j: number, masks: Uint32Array, words: Uint32Array, view: Uint8Array, width: number): boolean {
   if (width === 1) {
     const w = j * 8;
-    for (let i = 0; i < 8; i++) if ((words[w + i] & masks[i]) !== masks[i]) return false;
+    // Each mask has one bit, so "all of the mask's bits set" is "not 0": a
+    // comparison with the mask itself would be wrong for bit 31, where & gives
+    // a negative int32 and the Uint32Array a positive double.
+    for (let i = 0; i < 8; i++) if ((words[w + i] & masks[i]) === 0) return false;
     return true;
   }
   for (let i = 0; i < 8; i++) if (!isSet(view, 4, j * 256 + i * 32 + (31 - Math.clz32(masks[i])))) return false;
