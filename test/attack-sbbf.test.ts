@@ -1,0 +1,197 @@
+// Attacks on the sbbf scheme: positions against the Parquet formula computed
+// by hand in BigInt, bit 31 in every word, blocks at the top of the range,
+// algebra, the format and Parquet round trips, and the fill estimates, on
+// thousands of seeded random items in both twins.
+import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../src/cli/mulberry32.js';
+import { sbbfBlock, sbbfMasks } from '../src/filter/probe-plan.js';
+import { sbbfPositions } from '../src/reference/sbbf.js';
+import { twins } from './helpers/twins.js';
+
+const SALT = [0x47b6137bn, 0x44974d91n, 0x8824ad5bn, 0xa2b7289dn, 0x705495c7n, 0x2df1424bn, 0x9efc4947n, 0x5c6bfb31n];
+const M32 = 0xffffffffn;
+
+/** The Parquet positions of hash h in a filter of `bits` bits, from BloomFilter.md, in BigInt. */
+function byHand(h: bigint, bits: number): number[] {
+  const z = BigInt(bits / 256);
+  const j = ((h >> 32n) * z) >> 32n;
+  return SALT.map((s, i) => Number(256n * j + 32n * BigInt(i) + ((((h & M32) * s) & M32) >> 27n)));
+}
+
+function randomItems(seed: number, n: number): string[] {
+  const r = mulberry32(seed);
+  return Array.from({ length: n }, (_, i) => `${i}:${Math.floor(r() * 2 ** 32).toString(36)}/${'é'.repeat(Math.floor(r() * 3))}`);
+}
+
+function random64(r: () => number): bigint {
+  return (BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32));
+}
+
+describe('sbbf block and masks (probeAll helpers) against BigInt', () => {
+  it('sbbfBlock is ((hi * z) >> 32) exactly, for hi and z across their whole ranges', () => {
+    const r = mulberry32(31);
+    const zMax = (2 ** 32 - 2 ** 17) / 32;
+    const his = [0, 1, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffeffff, 0xffffffff];
+    const zs = [1, 2, 3, 0xffff, 0x10000, zMax - 1, zMax];
+    for (let i = 0; i < 5000; i++) {
+      his.push(Math.floor(r() * 2 ** 32));
+      zs.push(1 + Math.floor(r() * zMax));
+    }
+    for (let i = 0; i < his.length; i++) {
+      for (const z of [zs[i % zs.length], zMax, 1]) {
+        expect(sbbfBlock(his[i], z)).toBe(Number((BigInt(his[i]) * BigInt(z)) >> 32n));
+      }
+    }
+  });
+
+  it('sbbfMasks gives 1 << bit for every bit 0..31, bit 31 included', () => {
+    const r = mulberry32(7);
+    const masks = new Uint32Array(8);
+    const seen = new Set<number>();
+    for (let n = 0; n < 5000; n++) {
+      const h = random64(r);
+      sbbfMasks(Number(h & M32), masks);
+      byHand(h, 256).forEach((p, i) => {
+        expect(masks[i]).toBe(2 ** (p - 32 * i));
+        seen.add(p - 32 * i);
+      });
+    }
+    expect(seen.size).toBe(32);
+  });
+
+  it('the reference sbbfPositions equals the hand formula, top blocks included', () => {
+    const r = mulberry32(8);
+    const maxBits = (2 ** 32 - 2 ** 17) * 8;
+    for (let n = 0; n < 3000; n++) {
+      const h = n < 4 ? [0n, (1n << 64n) - 1n, 0xffffffff00000000n, 0x80000000ffffffffn][n] : random64(r);
+      for (const bits of [256, 256 * 3, 2 ** 32, maxBits]) expect(sbbfPositions(h, bits)).toEqual(byHand(h, bits));
+    }
+    // The last block of the largest filter is reachable.
+    expect(Math.floor(sbbfPositions((1n << 64n) - 1n, maxBits)[0] / 256)).toBe(maxBits / 256 - 1);
+  });
+});
+
+describe.each(twins)('$name sbbf under attack', ({ name, BloomFilter, digest, probeAll }) => {
+  const items = randomItems(name === 'wasm' ? 1 : 2, 4000);
+
+  it('positions() equal the Parquet formula on thousands of items and several sizes and seeds', () => {
+    for (const [bits, seed] of [[256, 0n], [256 * 1000, 0n], [256 * 4099, 0xdeadbeefcafef00dn], [2 ** 20, 1n]] as const) {
+      const f = new BloomFilter(bits, 8, { scheme: 'sbbf', seed });
+      for (const item of items) expect(f.positions(item)).toEqual(byHand(digest(item, { seed }).value, bits));
+    }
+  });
+
+  it('has, hasMany, hasDigest and probeAll agree and never miss an added item; bits are the hand-set ones', () => {
+    const bits = 256 * 200;
+    const f = new BloomFilter(bits, 8, { scheme: 'sbbf' });
+    const expected = new Uint8Array(bits / 8);
+    const added = items.slice(0, 2000);
+    const fresh = f.addMany(added);
+    let word31 = 0;
+    added.forEach((item, i) => {
+      let isNew = false;
+      for (const p of byHand(digest(item).value, bits)) {
+        if ((expected[p >> 3] & (1 << (p & 7))) === 0) isNew = true;
+        expected[p >> 3] |= 1 << (p & 7);
+        if (p % 32 === 31) word31++;
+      }
+      expect(fresh[i]).toBe(isNew ? 1 : 0);
+    });
+    expect(word31).toBeGreaterThan(100);
+    expect(f.bitArray()).toEqual(expected);
+    const many = f.hasMany(items);
+    items.forEach((item, i) => {
+      const want = byHand(digest(item).value, bits).every((p) => (expected[p >> 3] & (1 << (p & 7))) !== 0);
+      if (i < 2000) expect(want).toBe(true);
+      expect(f.has(item)).toBe(want);
+      expect(many[i]).toBe(want ? 1 : 0);
+      expect(f.hasDigest(digest(item))).toBe(want);
+      expect(probeAll([f], item)[0]).toBe(want ? 1 : 0);
+    });
+  });
+
+  it('a filter full of ones answers yes to all; a filter with only bit 31 words answers by the masks', () => {
+    const bits = 256 * 64;
+    const ones = new Uint8Array(bits / 8).fill(0xff);
+    const full = BloomFilter.fromParquet(ones);
+    expect(full.hasMany(items.slice(0, 500)).every((x) => x === 1)).toBe(true);
+    expect(probeAll([full, full], items[0])).toEqual(new Uint8Array([1, 1]));
+    // Only bit 31 of every word set: an item is present exactly when all eight masks are bit 31.
+    const top = new Uint8Array(bits / 8);
+    for (let w = 3; w < top.length; w += 4) top[w] = 0x80;
+    const f = BloomFilter.fromParquet(top);
+    for (const item of items) {
+      const want = byHand(digest(item).value, bits).every((p) => p % 32 === 31);
+      expect(f.has(item)).toBe(want);
+      expect(probeAll([f], item)[0]).toBe(want ? 1 : 0);
+    }
+  });
+
+  it('union and intersect equal the bitwise OR and AND, and union finds all of both', () => {
+    const bits = 256 * 50;
+    const a = new BloomFilter(bits, 8, { scheme: 'sbbf' });
+    const b = new BloomFilter(bits, 8, { scheme: 'sbbf' });
+    a.addMany(items.slice(0, 700));
+    b.addMany(items.slice(500, 1200));
+    const u = BloomFilter.union(a, b);
+    const x = BloomFilter.intersect(a, b);
+    const A = a.bitArray();
+    const B = b.bitArray();
+    expect(u.bitArray()).toEqual(A.map((v, i) => v | B[i]));
+    expect(x.bitArray()).toEqual(A.map((v, i) => v & B[i]));
+    expect(u.hasMany(items.slice(0, 1200)).every((v) => v === 1)).toBe(true);
+    expect(x.hasMany(items.slice(500, 700)).every((v) => v === 1)).toBe(true);
+    expect(u.scheme).toBe('sbbf');
+  });
+
+  it('format and Parquet round trips keep every bit, seed and count', () => {
+    const f = new BloomFilter(256 * 33, 8, { scheme: 'sbbf', seed: 2n ** 63n + 5n });
+    f.addMany(items.slice(0, 900));
+    const g = BloomFilter.fromBytes(f.toBytes());
+    expect([g.bits, g.hashes, g.scheme, g.seed, g.addedCount()]).toEqual([f.bits, 8, 'sbbf', f.seed, f.addedCount()]);
+    expect(g.bitArray()).toEqual(f.bitArray());
+    expect(g.hasMany(items.slice(0, 900)).every((v) => v === 1)).toBe(true);
+    const p = new BloomFilter(256 * 33, 8, { scheme: 'sbbf' });
+    p.addMany(items.slice(0, 900));
+    const q = BloomFilter.fromParquet(p.toParquet());
+    expect(q.toParquet()).toEqual(p.toParquet());
+    expect(q.hasMany(items.slice(0, 900)).every((v) => v === 1)).toBe(true);
+    expect(probeAll([q, p], items[3])).toEqual(new Uint8Array([1, 1]));
+  });
+
+  it('fromParquet refuses bad lengths and non-arrays with a typed error and allocates nothing huge', () => {
+    for (const n of [0, 1, 31, 33, 63, 100]) expect(() => BloomFilter.fromParquet(new Uint8Array(n))).toThrow(/bitset|length/);
+    expect(() => BloomFilter.fromParquet([1, 2, 3] as unknown as Uint8Array)).toThrow(TypeError);
+    expect(() => BloomFilter.fromParquet(null as unknown as Uint8Array)).toThrow(TypeError);
+    // A view claiming a huge length is refused before any filter is made.
+    const huge = { length: 2 ** 40, byteLength: 2 ** 40 } as unknown as Uint8Array;
+    expect(() => BloomFilter.fromParquet(huge)).toThrow();
+    // A subarray at an odd offset still reads the right bytes.
+    const backing = new Uint8Array(1 + 64);
+    backing.fill(0xff, 1);
+    expect(BloomFilter.fromParquet(backing.subarray(1)).bitArray()).toEqual(new Uint8Array(64).fill(0xff));
+    // Only sbbf filters with seed 0 export.
+    expect(() => new BloomFilter(256, 8, { scheme: 'sbbf', seed: 1n }).toParquet()).toThrow();
+    expect(() => new BloomFilter(256, 8).toParquet()).toThrow();
+  });
+
+  it('estimatedCount and currentFalsePositiveRate follow the fill for sbbf', () => {
+    const bits = 256 * 2000;
+    const f = new BloomFilter(bits, 8, { scheme: 'sbbf' });
+    expect(f.estimatedCount()).toBe(0);
+    expect(f.currentFalsePositiveRate()).toBe(0);
+    const n = 4000;
+    f.addMany(items.slice(0, n));
+    const est = f.estimatedCount();
+    expect(Math.abs(est - n) / n).toBeLessThan(0.05);
+    const rate = f.currentFalsePositiveRate();
+    const absent = randomItems(99, 20000).map((s) => `absent ${s}`);
+    const measured = f.hasMany(absent).reduce((s, v) => s + v, 0) / absent.length;
+    expect(rate).toBeGreaterThan(0);
+    expect(Math.abs(measured - rate)).toBeLessThan(Math.max(0.3 * rate, 3 / absent.length * 10));
+    // All ones: no estimate (as for the classic schemes) and the rate 1.
+    const full = BloomFilter.fromParquet(new Uint8Array(bits / 8).fill(0xff));
+    expect(full.estimatedCount()).toBe(Infinity);
+    expect(full.currentFalsePositiveRate()).toBe(1);
+  });
+});
