@@ -84,8 +84,11 @@ export class BloomFilter {
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine = engine;
-      // the probe layout's view was of the old engine's bits.
-      this.layout = undefined;
+      // The probe layout's view was of the old engine's bits. Emptied rather
+      // than dropped: probeAll's cached plans hold this layout object, and an
+      // empty view is what they take for stale (src/filter/probe-plan.ts), so
+      // they are rebuilt, and the next layout call takes the new engine's view.
+      if (this.layout !== undefined) this.layout.view = new Uint8Array(0);
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
