@@ -6,7 +6,7 @@
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
-import { holdsBits } from '../wasm/shared-memory.js';
+import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
@@ -104,6 +104,7 @@ export class BloomFilter {
     if (!holdsBits(memory, params.bits)) {
       throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
     }
+    checkHeldFilter(memory, params);
     return filterOver(params, new Engine(params, false, memory));
   }
 
