@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
+import { engineOf } from '../src/filter/filter.js';
 import { walkWide, walkXxh64 } from '../src/filter/probe-plan.js';
 import { startAll } from '../src/reference/digest.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
@@ -100,6 +101,22 @@ describe('probeAll under attack', () => {
       plain.add(`z${i}`);
       blocked.add(`z${i}`);
       expect(Array.from(wasm.probeAll(filters, `z${i}`))).toEqual([1, 1]);
+    }
+  });
+
+  it('the cached plan follows filters whose memory grew (line dedupe reserves its region) and attached filters', () => {
+    const filters = [new wasm.BloomFilter(5000, 6), new wasm.BloomFilter(256 * 30, 8, { scheme: 'sbbf' }), new wasm.BloomFilter(256 * 30, 8, { scheme: 'sbbf', shared: true })];
+    const other = wasm.BloomFilter.attach(filters[2].share());
+    for (let i = 0; i < 100; i++) filters.forEach((f) => f.add(`before ${i}`));
+    expect(wasm.probeAll(filters, 'before 1')).toEqual(Uint8Array.of(1, 1, 1));
+    expect(engineOf(filters[0]).reserveLines(1 << 20, false)).toBe(true);
+    expect(engineOf(filters[1]).reserveLines(1 << 20, false)).toBe(true);
+    for (let i = 0; i < 300; i++) {
+      filters[0].add(`after ${i}`);
+      filters[1].add(`after ${i}`);
+      other.add(`after ${i}`);
+      expect(wasm.probeAll(filters, `after ${i}`)).toEqual(Uint8Array.of(1, 1, 1));
+      expect(wasm.probeAll(filters, `before ${i % 100}`)).toEqual(Uint8Array.of(1, 1, 1));
     }
   });
 
