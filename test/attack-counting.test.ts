@@ -145,6 +145,21 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
     }
   });
 
+  it('reports the fill estimates of its plain filter, the blocked rate under sbbf', () => {
+    for (const { scheme, hashes } of [{ scheme: 'sbbf', hashes: 8 }, { scheme: 'xxh64', hashes: 7 }] as const) {
+      const c = new CountingBloomFilter(256 * 100, hashes, { scheme });
+      c.addMany(Array.from({ length: 3000 }, (_, i) => `fill ${i}`));
+      const plain = c.toBloomFilter();
+      expect(c.estimatedCount()).toBe(plain.estimatedCount());
+      expect(c.currentFalsePositiveRate()).toBe(plain.currentFalsePositiveRate());
+    }
+    // Under sbbf the rate is the blocked formula at the estimated count, not (X/m)^8.
+    const c = new CountingBloomFilter(256 * 100, 8, { scheme: 'sbbf' });
+    c.addMany(Array.from({ length: 3000 }, (_, i) => `fill ${i}`));
+    const x = c.bitsSet() / c.bits;
+    expect(c.currentFalsePositiveRate()).toBeGreaterThan(1.2 * x ** 8);
+  });
+
   it('refuses crafted files: bad lengths, padding, bitsSet, checksum, and changes nothing when loading fails', () => {
     const f = new CountingBloomFilter(101, 5);
     for (let i = 0; i < 40; i++) f.add(`c${i}`);
