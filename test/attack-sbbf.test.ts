@@ -195,3 +195,36 @@ describe.each(twins)('$name sbbf under attack', ({ name, BloomFilter, digest, pr
     expect(full.currentFalsePositiveRate()).toBe(1);
   });
 });
+
+describe.each(twins)('$name sbbf sizing at rates no sbbf filter reaches', ({ sbbfOptimalBits, BloomFilter, CountingBloomFilter, ScalableBloomFilter, BloomRangeError }) => {
+  // Below about 1e-28 even one item needs more than 2^53 bits under sbbf
+  // (k = 8 is fixed, so the rate falls only as (8n/m)^8); the search must
+  // end with an error, not loop on doubles too large to bisect.
+  it('refuses them with BloomRangeError naming falsePositiveRate, at once', () => {
+    for (const p of [1e-30, 1e-100, Number.MIN_VALUE]) {
+      for (const n of [1, 1000, 1e9]) {
+        expect(() => sbbfOptimalBits(n, p)).toThrow(BloomRangeError);
+        expect(() => sbbfOptimalBits(n, p)).toThrow(/^falsePositiveRate must be/);
+      }
+      expect(() => BloomFilter.forCapacity(1000, p, { scheme: 'sbbf' })).toThrow(BloomRangeError);
+      expect(() => CountingBloomFilter.forCapacity(1000, p, { scheme: 'sbbf' })).toThrow(BloomRangeError);
+      expect(() => new ScalableBloomFilter({ capacity: 10, falsePositiveRate: p, scheme: 'sbbf' })).toThrow(BloomRangeError);
+    }
+    // The largest answer below the limit is still exact and a multiple of 256.
+    const bits = sbbfOptimalBits(1, 1e-24);
+    expect(Number.isSafeInteger(bits) && bits % 256 === 0).toBe(true);
+  });
+
+  it('a chain whose members tighten past reach stops growing with an error, not a hang', () => {
+    const s = new ScalableBloomFilter({ capacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.05, scheme: 'sbbf' });
+    let error: unknown;
+    try {
+      for (let i = 0; i < 200; i++) s.add(`grow ${i}`);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BloomRangeError);
+    expect(String(error)).toMatch(/filters\[\d+\]/);
+    expect(s.has('grow 0')).toBe(true);
+  });
+});
