@@ -228,3 +228,23 @@ describe.each(twins)('$name sbbf sizing at rates no sbbf filter reaches', ({ sbb
     expect(s.has('grow 0')).toBe(true);
   });
 });
+
+describe.each(twins)('$name sbbfFalsePositiveRate at huge loads', ({ sbbfFalsePositiveRate }) => {
+  // The Poisson walk took O(sqrt(n/z)) steps (20 s at 1e15 items per block)
+  // and never ended once i + 1 === i in doubles (about 1e16).
+  it('is 1 at once for any load past a few thousand items per block, and unchanged below', () => {
+    for (const n of [3000, 1e7, 1e15, 1e20, 1e300, Number.MAX_VALUE]) expect(sbbfFalsePositiveRate(256, n)).toBe(1);
+    expect(sbbfFalsePositiveRate(256 * 1000, 1e13)).toBe(1);
+    expect(sbbfFalsePositiveRate(256, 1000)).toBe(0.9999999999997857);
+    // Against the series summed naively, term by term from i = 0.
+    for (const lambda of [1, 37.5, 400]) {
+      let term = Math.exp(-lambda / 2); // split so that e^-400 does not underflow
+      let naive = 0;
+      for (let i = 0; i < 2000; i++) {
+        naive += term * Math.exp(-lambda / 2) * Math.pow(1 - Math.pow(31 / 32, i), 8);
+        term *= lambda / (i + 1);
+      }
+      expect(Math.abs(sbbfFalsePositiveRate(256 * 8, lambda * 8) / naive - 1)).toBeLessThan(1e-12);
+    }
+  });
+});

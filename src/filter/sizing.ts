@@ -83,6 +83,13 @@ function blockRate(i: number): number {
 }
 
 /**
+ * A block load from which blockedRate is 1 in doubles: blockRate(i) rounds
+ * to 1 for i >= 1225 (8 (31/32)^i < 2^-53), and a Poisson load of mean 3000
+ * falls below 1225 with chance under e^-600 (Chernoff bound).
+ */
+const BLOCK_LOAD_ALL_SET = 3000;
+
+/**
  * sum_i Pois(i; lambda) blockRate(i). The Poisson weights are walked outward
  * from the mode with the ratio p(i+1)/p(i) = lambda/(i+1) and normalised by
  * their own sum, so no factorial or log-gamma is needed; the walk stops once
@@ -91,6 +98,9 @@ function blockRate(i: number): number {
  */
 function blockedRate(lambda: number): number {
   if (lambda === 0) return 0;
+  // Past BLOCK_LOAD_ALL_SET items per block the sum is 1 in doubles, and the
+  // walk would take O(sqrt(lambda)) steps (and never end once i + 1 === i).
+  if (lambda >= BLOCK_LOAD_ALL_SET) return 1;
   const mode = Math.floor(lambda);
   let weights = 1;
   let sum = blockRate(mode);
