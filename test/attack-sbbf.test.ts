@@ -248,3 +248,30 @@ describe.each(twins)('$name sbbfFalsePositiveRate at huge loads', ({ sbbfFalsePo
     }
   });
 });
+
+describe.each(twins)('$name sbbf algebra and chains, refusals and round trips', ({ BloomFilter, ScalableBloomFilter, probeAll, BloomMismatchError }) => {
+  it('union and intersect refuse a different scheme, size or seed, and change nothing', () => {
+    const a = new BloomFilter(256 * 4, 8, { scheme: 'sbbf' });
+    a.add('kept');
+    const before = a.bitArray();
+    for (const b of [new BloomFilter(256 * 4, 8), new BloomFilter(256 * 8, 8, { scheme: 'sbbf' }), new BloomFilter(256 * 4, 8, { scheme: 'sbbf', seed: 1n })]) {
+      b.add('other');
+      expect(() => a.union(b)).toThrow(BloomMismatchError);
+      expect(() => a.intersect(b)).toThrow(BloomMismatchError);
+      expect(a.bitArray()).toEqual(before);
+    }
+  });
+
+  it('a chain of sbbf members survives toBytes/fromBytes with every item found by has, hasMany and probeAll', () => {
+    const s = new ScalableBloomFilter({ capacity: 30, falsePositiveRate: 0.001, scheme: 'sbbf', seed: 12n });
+    const items = randomItems(21, 3000);
+    s.addMany(items);
+    const t = ScalableBloomFilter.fromBytes(s.toBytes());
+    expect(t.toBytes()).toEqual(s.toBytes());
+    expect(t.filters.length).toBe(s.filters.length);
+    expect(t.hasMany(items).every((v) => v === 1)).toBe(true);
+    const absent = randomItems(22, 3000).map((x) => `absent ${x}`);
+    expect(t.hasMany(absent)).toEqual(s.hasMany(absent));
+    for (let i = 0; i < items.length; i += 7) expect(Array.from(probeAll([t, s], items[i]))).toEqual([1, 1]);
+  });
+});
