@@ -275,3 +275,21 @@ describe.each(twins)('$name sbbf algebra and chains, refusals and round trips', 
     for (let i = 0; i < items.length; i += 7) expect(Array.from(probeAll([t, s], items[i]))).toEqual([1, 1]);
   });
 });
+
+describe('wasm positions at the top of the range, without the bits (a hash-only engine)', () => {
+  it('sbbf and xxh64 positions at m near MAX_BITS equal the hand formula and the reference', async () => {
+    const { Engine } = await import('../src/wasm/engine.js');
+    const { MAX_BITS, digest } = await import('../src/index.js');
+    const { probeEnhancedDouble } = await import('../src/reference/probe.js');
+    const items = randomItems(5, 2000);
+    const topSbbf = Math.floor(MAX_BITS / 256) * 256;
+    for (const bits of [topSbbf, topSbbf - 256, 2 ** 32, 2 ** 31 + 256]) {
+      const e = new Engine({ bits, hashes: 8, scheme: 'sbbf', schemeId: 3, seed: 0n }, true);
+      for (const item of items) expect(e.positions(item)).toEqual(byHand(digest(item).value, bits));
+    }
+    for (const [bits, k] of [[MAX_BITS, 64], [MAX_BITS - 1, 7], [2 ** 32 + 1, 13], [2 ** 31 - 1, 5]]) {
+      const e = new Engine({ bits, hashes: k, scheme: 'xxh64', schemeId: 0, seed: 99n }, true);
+      for (const item of items.slice(0, 500)) expect(e.positions(item)).toEqual(probeEnhancedDouble(digest(item, { seed: 99n }).value, bits, k));
+    }
+  });
+});
