@@ -186,3 +186,13 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
     expect(() => CountingBloomFilter.fromBytes(new BloomFilter(101, 5).toBytes())).toThrow(/BLM4|counting/);
   });
 });
+
+describe.each(twins)('$name CountingBloomFilter options and messages', ({ CountingBloomFilter, BloomFilter, BloomTypeError, probeAll }) => {
+  it('refuses { shared: true } (it has no shared form) instead of ignoring it', () => {
+    for (const make of [() => new CountingBloomFilter(100, 3, { shared: true }), () => CountingBloomFilter.forCapacity(100, 0.01, { shared: true })]) {
+      expect(make).toThrow(BloomTypeError);
+      expect(make).toThrow(/^shared must be false or absent: a CountingBloomFilter cannot be shared between threads/);
+    }
+    expect(new CountingBloomFilter(100, 3, { shared: false }).bits).toBe(100);
+  });
+});
