@@ -195,4 +195,9 @@ describe.each(twins)('$name CountingBloomFilter options and messages', ({ Counti
     }
     expect(new CountingBloomFilter(100, 3, { shared: false }).bits).toBe(100);
   });
+
+  it('names a function or class given where a filter or item goes by its name, not its source', () => {
+    expect(() => probeAll([BloomFilter] as never, 'x')).toThrow(/^filters\[0\] must be a filter .*; got class BloomFilter$/);
+    expect(() => new CountingBloomFilter(100, 3).add((() => 1) as never)).toThrow(/; got function$|; got function \(anonymous\)$/);
+  });
 });
