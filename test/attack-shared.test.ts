@@ -30,6 +30,25 @@ describe('attach with forged handles (wasm)', () => {
     expect(() => BloomFilter.attach({ ...blocked, scheme: 'xxh64' } as never)).toThrow(/^handle\.scheme must be "sbbf"/);
   });
 
+  it('keeps its filter record through clear, union, intersect, batches and digests, so later attaches succeed', () => {
+    for (const scheme of ['xxh64', 'sbbf'] as const) {
+      const bits = scheme === 'sbbf' ? 256 * 40 : 10_000;
+      const hashes = scheme === 'sbbf' ? 8 : 6;
+      const owner = new BloomFilter(bits, hashes, { scheme, seed: 3n, shared: true });
+      const other = new BloomFilter(bits, hashes, { scheme, seed: 3n });
+      other.addMany(Array.from({ length: 500 }, (_, i) => `o${i}`));
+      owner.addMany(Array.from({ length: 500 }, (_, i) => `s${i}`));
+      owner.union(other);
+      owner.intersect(other);
+      owner.clear();
+      owner.add('after');
+      const handle = owner.share();
+      const attached = BloomFilter.attach(handle);
+      expect(attached.has('after')).toBe(true);
+      expect(BloomFilter.attach(structuredClone(handle)).bitArray()).toEqual(owner.bitArray());
+    }
+  });
+
   it('refuses a shared memory that no share() made, whatever its size', () => {
     const handle = { kind: 'bloomwasm.SharedFilter', version: 1, bits: 1000, hashes: 5, scheme: 'xxh64', seed: 0n } as const;
     for (const pages of [1, 4, 100]) {
