@@ -189,3 +189,30 @@ describe.each(twins)('$name ScalableBloomFilter with sbbf members and many items
     }
   });
 });
+
+describe('extreme digests (Digest.fromValue) in both twins', () => {
+  it('addDigest/hasDigest at digests 0, 2^64 - 1, 2^63 and random agree bit for bit, plain and counting', () => {
+    const r = mulberry32(64);
+    const values = [0n, (1n << 64n) - 1n, 1n << 63n, (1n << 32n) - 1n, 1n << 32n];
+    for (let i = 0; i < 2000; i++) values.push((BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32)));
+    for (const [bits, k, scheme] of [[256 * 77, 8, 'sbbf'], [100_003, 9, 'xxh64'], [64, 64, 'xxh64']] as const) {
+      const w = new wasm.BloomFilter(bits, k, { scheme, seed: 5n });
+      const f = new reference.BloomFilter(bits, k, { scheme, seed: 5n });
+      const wc = new wasm.CountingBloomFilter(bits, k, { scheme, seed: 5n });
+      const fc = new reference.CountingBloomFilter(bits, k, { scheme, seed: 5n });
+      values.forEach((v, i) => {
+        const d = wasm.Digest.fromValue(v, 5n);
+        if (i % 2 === 0) {
+          expect(w.addDigest(d)).toBe(f.addDigest(d));
+          expect(wc.addDigest(d)).toBe(fc.addDigest(d));
+        } else {
+          expect(w.hasDigest(d)).toBe(f.hasDigest(d));
+          expect(wc.countDigest(d)).toBe(fc.countDigest(d));
+        }
+      });
+      expect(w.bitArray()).toEqual(f.bitArray());
+      expect(wc.counters()).toEqual(fc.counters());
+      expect(wc.toBloomFilter().bitArray()).toEqual(w.bitArray());
+    }
+  });
+});
