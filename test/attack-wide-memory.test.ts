@@ -56,3 +56,22 @@ describe('filters at MAX_BITS: the last block and the last bits (memory reserved
     expect(Array.from(probeAll([blocked, plain], 'never added'))).toEqual([0, 0]);
   });
 });
+
+describe('counting filters past 2^31 counters in probeAll (the wide walk on counters)', () => {
+  it('probeAll answers as has() for counting filters of 2^31 + 7 and MAX_COUNTING_BITS counters', async () => {
+    const { CountingBloomFilter, MAX_COUNTING_BITS, probeAll, Digest } = await import('../src/index.js');
+    const wide = new CountingBloomFilter(2 ** 31 + 7, 6, { seed: 11n });
+    const top = new CountingBloomFilter(MAX_COUNTING_BITS, 8, { scheme: 'sbbf', seed: 11n });
+    const items = Array.from({ length: 300 }, (_, i) => `wide ${i}`);
+    items.forEach((item, i) => (i % 2 === 0 ? wide : top).add(item));
+    top.addDigest(Digest.fromValue((1n << 64n) - 1n, 11n));
+    expect(top.hasDigest(Digest.fromValue((1n << 64n) - 1n, 11n))).toBe(true);
+    for (const item of [...items, ...items.map((s) => `absent ${s}`)]) {
+      expect(Array.from(probeAll([wide, top], item))).toEqual([wide.has(item) ? 1 : 0, top.has(item) ? 1 : 0]);
+    }
+    items.forEach((item, i) => expect(probeAll([wide, top], item)[i % 2]).toBe(1));
+    for (let i = 0; i < items.length; i += 2) wide.remove(items[i]);
+    expect(wide.bitsSet()).toBe(0);
+    expect(probeAll([wide], items[0])[0]).toBe(0);
+  });
+});
