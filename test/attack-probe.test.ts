@@ -138,11 +138,13 @@ describe('probeAll under attack', () => {
     }
   });
 
-  it('the wide walk (m > 2^31) answers as the reference positions do, on sparse views up to MAX_BITS', () => {
+  it('the walks answer as the reference positions do on sparse views, from just under 2^31 bits up to MAX_BITS', () => {
     const r = mulberry32(4);
     for (let n = 0; n < 3000; n++) {
       const h = (BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32));
-      const m = n % 3 === 0 ? wasm.MAX_BITS - Math.floor(r() * 1000) : 2 ** 31 + Math.floor(r() * (wasm.MAX_BITS - 2 ** 31));
+      // The top of the range, just under 2^31 (the int path at its limit), and anywhere above.
+      const m = n % 3 === 0 ? wasm.MAX_BITS - Math.floor(r() * 1000)
+        : n % 3 === 1 ? 2 ** 31 - 1 - Math.floor(r() * 2 ** 30) : 2 ** 31 + Math.floor(r() * (wasm.MAX_BITS - 2 ** 31));
       const k = 1 + Math.floor(r() * 64);
       const positions = probeEnhancedDouble(h, m, k);
       const [a, b] = startAll(h, [m])[0];
