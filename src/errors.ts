@@ -6,7 +6,12 @@ function show(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null) return 'null';
   if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
-  if (typeof value === 'object') return Object.prototype.toString.call(value);
+  if (typeof value === 'object') {
+    // A class instance's tag is a bare [object Object]: name its class instead (a ScalableBloomFilter, not an object).
+    const tag = Object.prototype.toString.call(value);
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return tag === '[object Object]' && typeof name === 'string' && name !== '' && name !== 'Object' ? `a ${name}` : tag;
+  }
   // A function's String() is its whole source: name it instead.
   if (typeof value === 'function') {
     const kind = /^class\b/.test(Function.prototype.toString.call(value)) ? 'class' : 'function';

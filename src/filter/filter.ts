@@ -333,7 +333,11 @@ function paramsOf(filter: BloomFilter): FilterParams {
 
 function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {
   if (!(a instanceof BloomFilter)) throw new BloomTypeError('this', a, 'a BloomFilter from bloomwasm');
-  if (!(b instanceof BloomFilter)) throw new BloomTypeError('other', b, 'a BloomFilter from bloomwasm (not the reference twin)');
+  if (!(b instanceof BloomFilter)) {
+    // The other implementation's filter has the same class name: say which one is wanted only then.
+    const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
+    throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm (not the reference twin)' : 'a BloomFilter from bloomwasm');
+  }
   checkCompatible(operation, a, b);
 }
 

@@ -310,6 +310,10 @@ export class BloomFilter {
 
 function checkOperands(operation: string, a: unknown, b: unknown): asserts b is BloomFilter {
   if (!(a instanceof BloomFilter)) throw new BloomTypeError('this', a, 'a BloomFilter from bloomwasm/reference');
-  if (!(b instanceof BloomFilter)) throw new BloomTypeError('other', b, 'a BloomFilter from bloomwasm/reference (not the wasm filter)');
+  if (!(b instanceof BloomFilter)) {
+    // The other implementation's filter has the same class name: say which one is wanted only then.
+    const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
+    throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm/reference (not the wasm filter)' : 'a BloomFilter from bloomwasm/reference');
+  }
   checkCompatible(operation, a, b);
 }
