@@ -4,8 +4,12 @@
 // must be refused with an ERR line quoting the user's own token and leave
 // the current filter as it was.
 
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShellSession } from '../src/cli/shell.js';
+
+const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 
 function bitsText(reply: ReturnType<ShellSession['execute']>): string {
   if (reply === null || typeof reply === 'string') throw new Error('BLOOM-BITS replied ' + String(reply));
@@ -65,5 +69,24 @@ describe('the worked examples, byte for byte', () => {
     // bytesum: h1 = 530 mod m, h2 = 1594 mod m, positions (h1 + i*h2) mod m.
     expect(ones).toEqual([530, 530 + 1594, 530 + 2 * 1594]);
     expect(s.execute('BLOOM-COUNT')).toBe('3');
+  });
+});
+
+describe('bloom shell as a process (run `npm run build` first)', () => {
+  it.each([
+    ['a BLOOM-BITS of 10^8 bits', 'BLOOM-NEW 100000000 3\nBLOOM-BITS\nBLOOM-BITS\n'],
+    ['20,000 short replies', Array.from({ length: 20_000 }, (_, i) => `BLOOM-CHECK k${i}\n`).join('')],
+  ])('a reader that goes away after 10 bytes of %s: exit 141 and nothing on stderr, no EPIPE stack', async (_what, input) => {
+    const child = spawn(process.execPath, [BIN, 'shell'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.on('error', () => {}); // the shell may be gone before all of stdin is written
+    child.stdin.end(input);
+    const first = await new Promise<Buffer>((resolve) => child.stdout.once('data', resolve));
+    expect(first.subarray(0, 2).toString()).toMatch(/^(00|NO)$/);
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
   });
 });

@@ -27,6 +27,7 @@ command protocol:
   BLOOM-COUNT               print how many bits are 1
 A bad command prints 'ERR <reason>' and the shell carries on. A filter with
 the defaults exists before any BLOOM-NEW. Prompts appear only on a terminal.
+Exit codes: 0 at the end of stdin, 141 when stdout is closed early (EPIPE).
 `;
 
 const DEFAULT_BITS = 100;
@@ -121,10 +122,28 @@ function wholeNumber(token: string): number | null {
   return /^[0-9]+$/.test(token) && Number.isSafeInteger(n) ? n : null;
 }
 
-/** Writes to stdout, waiting for 'drain' when the stream's buffer is full (backpressure). */
+/** The exit code after EPIPE: 128 + SIGPIPE (13), as `bloom dedupe` and a shell report a process that SIGPIPE ended. */
+const EXIT_EPIPE = 141;
+
+/**
+ * Writes to stdout, waiting for 'drain' when the stream's buffer is full
+ * (backpressure). Rejects when stdout fails (EPIPE after `| head`), so that
+ * a wait for a 'drain' that will never come does not hang the shell.
+ */
 function write(data: string | Uint8Array): Promise<void> | void {
   if (process.stdout.write(data)) return;
-  return new Promise((resolve) => process.stdout.once('drain', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      process.stdout.off('error', failed);
+      resolve();
+    };
+    const failed = (error: Error): void => {
+      process.stdout.off('drain', done);
+      reject(error);
+    };
+    process.stdout.once('drain', done);
+    process.stdout.once('error', failed);
+  });
 }
 
 /** Runs the shell until stdin ends. */
@@ -143,14 +162,32 @@ export async function run(argv: string[]): Promise<number> {
       lines.setPrompt('bloom> ');
       lines.prompt();
     }
-    for await (const raw of lines) {
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (line.trim() !== '') {
-        const reply = session.execute(line);
-        if (typeof reply === 'string') await write(reply + '\n');
-        else if (reply !== null) for (const chunk of reply) await write(chunk);
+    // The reader went away (EPIPE, as after `| head`): stop reading and exit
+    // quietly with 141, instead of an unhandled 'error' event and its stack.
+    let closed: NodeJS.ErrnoException | null = null;
+    const onError = (error: NodeJS.ErrnoException): void => {
+      closed ??= error;
+      lines.close();
+    };
+    process.stdout.on('error', onError);
+    try {
+      for await (const raw of lines) {
+        if (closed !== null) break;
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (line.trim() !== '') {
+          const reply = session.execute(line);
+          if (typeof reply === 'string') await write(reply + '\n');
+          else if (reply !== null) for (const chunk of reply) await write(chunk);
+        }
+        if (tty) lines.prompt();
       }
-      if (tty) lines.prompt();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+      closed ??= error as NodeJS.ErrnoException;
+    }
+    if (closed !== null) {
+      if (closed.code === 'EPIPE') return EXIT_EPIPE;
+      throw closed;
     }
     return 0;
   });
