@@ -90,3 +90,41 @@ describe('bloom shell as a process (run `npm run build` first)', () => {
     expect(code).toBe(141);
   });
 });
+
+describe('keys are hashed as the bytes sent', () => {
+  const line = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+
+  it('the single bytes C3 and C4 (not UTF-8) are two keys: byte sum 195 sets bits 85, 90 and 95; C4 is not found', () => {
+    const s = new ShellSession();
+    expect(s.execute(line('BLOOM-ADD ', [0xc3]))).toBeNull();
+    expect(s.execute(line('BLOOM-CHECK ', [0xc3]))).toBe('MAYBE');
+    expect(s.execute(line('BLOOM-CHECK ', [0xc4]))).toBe('NO');
+    expect(s.execute(line('BLOOM-CHECK ', [0xef, 0xbf, 0xbd]))).toBe('NO');
+    const bits = bitsText(s.execute(line('BLOOM-BITS')));
+    expect([...bits].flatMap((c, i) => (c === '1' ? [i] : []))).toEqual([85, 90, 95]);
+  });
+
+  it('a UTF-8 key hashes as before: the same bits whether given as a string or as its bytes', () => {
+    const a = new ShellSession();
+    const b = new ShellSession();
+    a.execute('BLOOM-ADD é日本 x');
+    b.execute(line('BLOOM-ADD é日本 x'));
+    expect(bitsText(b.execute('BLOOM-BITS'))).toBe(bitsText(a.execute('BLOOM-BITS')));
+    for (const scheme of ['poly', 'xxh64']) {
+      a.execute(`BLOOM-NEW 1000 3 ${scheme}`);
+      b.execute(line(`BLOOM-NEW 1000 3 ${scheme}`));
+      a.execute('BLOOM-ADD é');
+      b.execute(line('BLOOM-ADD é'));
+      expect(bitsText(b.execute('BLOOM-BITS'))).toBe(bitsText(a.execute('BLOOM-BITS')));
+    }
+  });
+
+  it('through the process: C3 then C4 on stdin answer MAYBE then NO', async () => {
+    const child = spawn(process.execPath, [BIN, 'shell'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    child.stdin.end(Buffer.from([...Buffer.from('BLOOM-ADD '), 0xc3, 0x0d, 0x0a, ...Buffer.from('BLOOM-CHECK '), 0xc3, 0x0a, ...Buffer.from('BLOOM-CHECK '), 0xc4]));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(out).toBe('MAYBE\nNO\n');
+  });
+});

@@ -68,21 +68,34 @@ export class ShellSession {
   /** The current filter. */
   filter = new BloomFilter(DEFAULT_BITS, DEFAULT_HASHES, { scheme: DEFAULT_SCHEME });
 
-  /** The reply to `line` (without its newline), null when the command prints nothing, or BLOOM-BITS's chunks (with the newline). */
-  execute(line: string): string | null | Iterable<Uint8Array> {
-    const space = line.indexOf(' ');
-    const command = (space < 0 ? line : line.slice(0, space)).toUpperCase();
-    const arg = space < 0 ? '' : line.slice(space + 1);
+  /**
+   * The reply to `line` (without its newline), null when the command prints
+   * nothing, or BLOOM-BITS's chunks (with the newline). A line given as
+   * bytes (as stdin delivers it) keeps its key as those bytes, so keys that
+   * are not UTF-8 are hashed as sent, not as U+FFFD; under `poly`, which
+   * hashes UTF-16 code units, the key is decoded as UTF-8 first.
+   */
+  execute(line: string | Uint8Array): string | null | Iterable<Uint8Array> {
+    const text = typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.length).toString('latin1');
+    const space = text.indexOf(' ');
+    const word = space < 0 ? text : text.slice(0, space);
+    const command = (typeof line === 'string' ? word : Buffer.from(word, 'latin1').toString('utf8')).toUpperCase();
+    const arg = space < 0 ? '' : text.slice(space + 1);
+    const key = (): string | Uint8Array => {
+      if (typeof line === 'string') return arg;
+      const bytes = line.subarray(space + 1);
+      return this.filter.scheme === 'poly' ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8') : bytes;
+    };
     switch (command) {
       case 'BLOOM-NEW':
         return this.reset(arg);
       case 'BLOOM-ADD':
         if (arg === '') return 'ERR BLOOM-ADD needs a key';
-        this.filter.add(arg);
+        this.filter.add(key());
         return null;
       case 'BLOOM-CHECK':
         if (arg === '') return 'ERR BLOOM-CHECK needs a key';
-        return this.filter.has(arg) ? 'MAYBE' : 'NO';
+        return this.filter.has(key()) ? 'MAYBE' : 'NO';
       case 'BLOOM-BITS':
         if (arg !== '') return 'ERR BLOOM-BITS takes no argument';
         return bitChunks(this.filter);
@@ -156,6 +169,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     const tty = process.stdin.isTTY === true;
     const session = new ShellSession();
+    // Lines as latin1 (one character per byte), turned back into their bytes
+    // below: a key is hashed as the bytes sent, whatever their encoding.
+    if (!tty) process.stdin.setEncoding('latin1');
     const lines = createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: tty });
     if (tty) {
       process.stdout.write('bloom shell: the SSTable command protocol (BLOOM-NEW, BLOOM-ADD, BLOOM-CHECK, BLOOM-BITS, BLOOM-COUNT); Ctrl-D quits\n');
@@ -175,7 +191,7 @@ export async function run(argv: string[]): Promise<number> {
         if (closed !== null) break;
         const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
         if (line.trim() !== '') {
-          const reply = session.execute(line);
+          const reply = session.execute(tty ? line : Buffer.from(line, 'latin1'));
           if (typeof reply === 'string') await write(reply + '\n');
           else if (reply !== null) for (const chunk of reply) await write(chunk);
         }
