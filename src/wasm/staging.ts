@@ -38,6 +38,14 @@ const encoder = new TextEncoder();
  */
 const SHORT_STRING = 24;
 
+/**
+ * How many times any instance's memory has grown under a view (counted by
+ * refresh(), which every growth calls). probeAll's cached plans hold views of
+ * many filters' bits; one comparison with this count tells them that none
+ * can have been detached, instead of a check of every view per call.
+ */
+export const memoryGrowths = { count: 0 };
+
 /** One instance's scratch region and views, and the copying of items into it. */
 export class Staging {
   /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
@@ -87,6 +95,8 @@ export class Staging {
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
+    // Not at construction (no views yet), nor a no-op refresh over the same buffer.
+    if (this.scratch !== undefined && this.scratch.buffer !== buffer) memoryGrowths.count++;
     this.bounce = undefined;
     if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
       try {
