@@ -1,4 +1,4 @@
-// probeAll's in-place walks (src/filter/probe-plan.ts) against the reference
+// probeAll's in-place walks (src/filter/probe-walks.ts) against the reference
 // twin: the division-free remainders and splitmix64 (against BigInt), the
 // xxh64 walk over many filters at once (repeats, k = 1, both widths), the sbbf
 // block, masks and walk, and the plan cache when the same array changes or a
@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import { PROBE_LAYOUT, type ProbeLayout, type ProbeTarget } from '../src/filter/item-digest.js';
-import { IN_PLACE_MAX_BITS, makePlan, mixed, reduce, sbbfBlock, sbbfMasks, splitmix64Halves, walkSbbf, walkXxh64 } from '../src/filter/probe-plan.js';
+import { IN_PLACE_MAX_BITS, makePlan } from '../src/filter/probe-plan.js';
+import { mixed, reduce, sbbfBlock, sbbfMasks, splitmix64Halves, walkSbbf, walkXxh64 } from '../src/filter/probe-walks.js';
 import { splitmix64 } from '../src/reference/hash.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';

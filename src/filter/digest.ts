@@ -8,17 +8,19 @@
 // memories), and a call into a different instance each time costs far more
 // than a call into the same one (measured several times slower, see
 // src/wasm/digest.ts). So probeAll makes no call into any filter's
-// instance: it reads each filter's bits in place, stopping at the first 0
-// (src/filter/probe-plan.ts). Cost: one encode, one hash, one startAll call
-// (two remainders mod m per xxh64 filter) when any xxh64 filter is in the
-// list, and the bit reads. The twin is src/reference/digest.ts.
+// instance: it makes each filter's positions in JS and reads its bits in
+// place (src/filter/probe-walks.ts). Cost: one encode and one hash (one wasm
+// call), then per filter a few dozen arithmetic operations and the reads: one
+// 32-byte block per sbbf filter, about 2.5 bytes per xxh64 filter for an
+// absent key. The twin is src/reference/digest.ts.
 
 import { BloomTypeError } from '../errors.js';
 import { theHasher } from '../wasm/digest.js';
 import { checkItem, checkSeed } from './options.js';
 import type { CheckedBatch, Item } from './items.js';
 import { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from './item-digest.js';
-import { ASK_ITEM, makePlan, planHolds, walkSbbf, walkXxh64, type Plan } from './probe-plan.js';
+import { ASK_ITEM, makePlan, planHolds, type Plan } from './probe-plan.js';
+import { walkSbbf, walkXxh64 } from './probe-walks.js';
 
 /** The item's digest under `seed`, already checked. @internal */
 export function digestChecked(item: Item, seed: bigint): Digest {
@@ -56,7 +58,7 @@ const plans = new WeakMap<readonly ProbeTarget[], Plan>();
  * The item is encoded and hashed once (once per distinct seed among the
  * filters). Wasm BloomFilters and CountingBloomFilters of the xxh64 family
  * with the first such filter's seed are read in place, with no call besides
- * the hash (src/filter/probe-plan.ts); any other filter is asked with
+ * the hash (src/filter/probe-walks.ts); any other filter is asked with
  * hasDigest (xxh64 filters beyond 2^30 bits, reference filters, chains, a
  * second seed) or has (poly, bytesum: their hash depends on m). What it
  * learns of the list is cached by the array's identity, and checked on each
