@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import { PROBE_LAYOUT, type ProbeLayout, type ProbeTarget } from '../src/filter/item-digest.js';
-import { IN_PLACE_MAX_BITS, makePlan } from '../src/filter/probe-plan.js';
+import { ASK_DIGEST, IN_PLACE_MAX_BITS, makePlan } from '../src/filter/probe-plan.js';
 import { mixed, reduce, sbbfBlock, sbbfMasks, splitmix64Halves, walkSbbf, walkXxh64 } from '../src/filter/probe-walks.js';
 import { splitmix64 } from '../src/reference/hash.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
@@ -92,6 +92,22 @@ describe('probeAll in place', () => {
       }),
       { numRuns: 1000, seed: 15 },
     );
+  });
+
+  it('asks xxh64 filters of 2^30 bits and more, or below 64 bits, with hasDigest instead of reading them in place', () => {
+    const big = inPlace(IN_PLACE_MAX_BITS + 1, 7, 1, false, new Uint8Array(8));
+    const small = inPlace(63, 3, 1, false, new Uint8Array(8));
+    const walked = inPlace(IN_PLACE_MAX_BITS, 7, 1, false, new Uint8Array(8));
+    const p = plan([big, small, walked, inPlace(64, 3, 4, false, new Uint8Array(32))]);
+    expect(Array.from(p.asked)).toEqual([0, 1]);
+    expect(Array.from(p.how)).toEqual([ASK_DIGEST, ASK_DIGEST]);
+    expect(Array.from(p.xxh64.index)).toEqual([2]);
+    expect(Array.from(p.xxh64Counters.index)).toEqual([3]);
+    // And a real one below 64 bits answers as has().
+    const tiny = [new wasm.BloomFilter(40, 3), new wasm.BloomFilter(63, 2)];
+    tiny[0].add('a');
+    tiny[1].add('b');
+    for (const k of ['a', 'b', 'c']) expect(Array.from(wasm.probeAll(tiny, k))).toEqual(tiny.map((f) => (f.has(k) ? 1 : 0)));
   });
 
   it('the sbbf block (exact from 16-bit halves) and masks equal the reference positions', () => {
