@@ -2,12 +2,13 @@
 // cached by the list's identity (a WeakMap keyed by the array), so that a
 // store asking the same 200 filters for key after key pays no per-call
 // classification or allocation. The plan is checked cheaply on every call:
-// same length, same filter at each index, and no wasm memory grown since
-// (growth detaches views; one counter, src/wasm/staging.ts, instead of a
-// check of every view); anything else rebuilds it. Which filters are read
+// same length, same filter at each index, and no filter's bits moved since
+// (a memory grew and detached its views, or share() moved the bits: one
+// counter, viewEpoch in src/wasm/staging.ts, instead of a check of every
+// view); anything else rebuilds it. Which filters are read
 // in place, and how, is in src/filter/probe-walks.ts.
 
-import { memoryGrowths } from '../wasm/staging.js';
+import { viewEpoch } from '../wasm/staging.js';
 import { PROBE_LAYOUT, type ProbeLayout, type ProbeTarget } from './item-digest.js';
 import { sbbfWalks, xxh64Walks, type SbbfWalks, type Xxh64Walks } from './probe-walks.js';
 
@@ -38,7 +39,7 @@ export interface Plan {
   readonly how: Uint8Array;
   /** The first in-place filter's seed: every walked filter has it. */
   readonly seed: bigint | undefined;
-  /** memoryGrowths.count when the plan was made: any growth since may have detached its views. */
+  /** viewEpoch.count when the plan was made: a change since means some view may be stale. */
   readonly growths: number;
   /** The in-place xxh64 filters of packed bits, and those of 4-bit counters (a separate list, so each walk's bit test is fixed). */
   readonly xxh64: Xxh64Walks;
@@ -86,14 +87,14 @@ export function makePlan(filters: readonly ProbeTarget[], notAFilter: (i: number
   const x = byWidth(1);
   const xc = byWidth(4);
   const s = sbbfWalks(sbbfLayouts, sbbf);
-  return { filters: filters.slice(), asked: Int32Array.from(asked), how: Uint8Array.from(how), seed, growths: memoryGrowths.count, xxh64: x, xxh64Counters: xc, sbbf: s };
+  return { filters: filters.slice(), asked: Int32Array.from(asked), how: Uint8Array.from(how), seed, growths: viewEpoch.count, xxh64: x, xxh64Counters: xc, sbbf: s };
 }
 
-/** Whether `plan` still describes `filters`: the same filters in the same places, and no memory grown since (a grown memory detaches views). */
+/** Whether `plan` still describes `filters`: the same filters in the same places, and no filter's bits moved since. */
 export function planHolds(plan: Plan, filters: readonly ProbeTarget[]): boolean {
   const known = plan.filters;
   const n = known.length;
-  if (n !== filters.length || plan.growths !== memoryGrowths.count) return false;
+  if (n !== filters.length || plan.growths !== viewEpoch.count) return false;
   for (let i = 0; i < n; i++) if (known[i] !== filters[i]) return false;
   return true;
 }
