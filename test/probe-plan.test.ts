@@ -136,7 +136,9 @@ describe('probeAll in place', () => {
         });
         const out = new Uint8Array(filters.length);
         const [lo, hi] = halves(h);
-        walkSbbf(plan(filters).sbbf, lo, hi, out);
+        const p = plan(filters);
+        walkSbbf(p.sbbf, lo, hi, out);
+        walkSbbf(p.sbbfCounters, lo, hi, out);
         expect(Array.from(out)).toEqual(specs.map((s) => (s.drop === undefined ? 1 : 0)));
       }),
       { numRuns: 1000, seed: 18 },

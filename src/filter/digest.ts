@@ -84,6 +84,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
     if (plan.xxh64.count > 0) walkXxh64(plan.xxh64, lo, hi, out);
     if (plan.xxh64Counters.count > 0) walkXxh64(plan.xxh64Counters, lo, hi, out);
     if (plan.sbbf.count > 0) walkSbbf(plan.sbbf, lo, hi, out);
+    if (plan.sbbfCounters.count > 0) walkSbbf(plan.sbbfCounters, lo, hi, out);
   }
   // The rest: has(item) for poly and bytesum; hasDigest for reference
   // filters, chains, large xxh64 filters and filters of a second seed,

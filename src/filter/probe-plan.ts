@@ -44,7 +44,9 @@ export interface Plan {
   /** The in-place xxh64 filters of packed bits, and those of 4-bit counters (a separate list, so each walk's bit test is fixed). */
   readonly xxh64: Xxh64Walks;
   readonly xxh64Counters: Xxh64Walks;
+  /** The same for sbbf filters. */
   readonly sbbf: SbbfWalks;
+  readonly sbbfCounters: SbbfWalks;
 }
 
 /** The plan for `filters`, built from their probe layouts. */
@@ -80,14 +82,18 @@ export function makePlan(filters: readonly ProbeTarget[], notAFilter: (i: number
       xxh64Layouts.push(layout);
     }
   }
-  const byWidth = (width: 1 | 4) => {
-    const js = xxh64Layouts.flatMap((l, j) => (l.width === width ? [j] : []));
-    return xxh64Walks(js.map((j) => xxh64Layouts[j]), js.map((j) => xxh64[j]), width);
+  // Each walk takes filters of one width, so that its loops hold no test of the width.
+  const ofWidth = <T>(layouts: ProbeLayout[], index: number[], width: 1 | 4, make: (l: ProbeLayout[], i: number[], w: 1 | 4) => T): T => {
+    const js = layouts.flatMap((l, j) => (l.width === width ? [j] : []));
+    return make(js.map((j) => layouts[j]), js.map((j) => index[j]), width);
   };
-  const x = byWidth(1);
-  const xc = byWidth(4);
-  const s = sbbfWalks(sbbfLayouts, sbbf);
-  return { filters: filters.slice(), asked: Int32Array.from(asked), how: Uint8Array.from(how), seed, growths: viewEpoch.count, xxh64: x, xxh64Counters: xc, sbbf: s };
+  return {
+    filters: filters.slice(), asked: Int32Array.from(asked), how: Uint8Array.from(how), seed, growths: viewEpoch.count,
+    xxh64: ofWidth(xxh64Layouts, xxh64, 1, xxh64Walks),
+    xxh64Counters: ofWidth(xxh64Layouts, xxh64, 4, xxh64Walks),
+    sbbf: ofWidth(sbbfLayouts, sbbf, 1, sbbfWalks),
+    sbbfCounters: ofWidth(sbbfLayouts, sbbf, 4, sbbfWalks),
+  };
 }
 
 /** Whether `plan` still describes `filters`: the same filters in the same places, and no filter's bits moved since. */

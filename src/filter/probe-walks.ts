@@ -54,9 +54,9 @@ export interface SbbfWalks {
   readonly index: Int32Array;
   /** z, the number of 256-bit blocks. */
   readonly blocks: Float64Array;
-  /** 1: words hold bits; 4: views hold 4-bit counters. */
-  readonly width: Uint8Array;
-  /** Word views (width 1; empty otherwise) and byte views of the bits. */
+  /** 1: every filter's words hold bits; 4: its views hold 4-bit counters (a list of CountingBloomFilters). */
+  readonly width: 1 | 4;
+  /** Word views of the bits (width 1; none otherwise) and byte views. */
   readonly words: Int32Array[];
   readonly views: Uint8Array[];
   /** Scratch of a walk: each filter's block. */
@@ -93,14 +93,14 @@ export function xxh64Walks(layouts: ProbeLayout[], index: number[], width: 1 | 4
   return w;
 }
 
-/** The flat facts of the in-place sbbf filters. */
-export function sbbfWalks(layouts: ProbeLayout[], index: number[]): SbbfWalks {
+/** The flat facts of the in-place sbbf filters of one width. */
+export function sbbfWalks(layouts: ProbeLayout[], index: number[], width: 1 | 4): SbbfWalks {
   return {
     count: layouts.length,
     index: Int32Array.from(index),
     blocks: Float64Array.from(layouts, (l) => l.bits / 256),
-    width: Uint8Array.from(layouts, (l) => l.width),
-    words: layouts.map((l) => (l.width === 1 ? new Int32Array(l.view.buffer, l.view.byteOffset, l.view.length >>> 2) : new Int32Array(0))),
+    width,
+    words: width === 1 ? layouts.map((l) => new Int32Array(l.view.buffer, l.view.byteOffset, l.view.length >>> 2)) : [],
     views: layouts.map((l) => l.view),
     at: new Int32Array(layouts.length),
   };
@@ -319,16 +319,16 @@ export function walkSbbf(w: SbbfWalks, lo: number, hi: number, out: Uint8Array):
   const m4 = 1 << slots[4], m5 = 1 << slots[5], m6 = 1 << slots[6], m7 = 1 << slots[7];
   const hh = hi >>> 16;
   const hl = hi & 0xffff;
-  const { count, blocks, words, index, width, at } = w;
+  const { count, blocks, words, index, at } = w;
   for (let j = 0; j < count; j++) {
     const z = blocks[j];
     at[j] = Math.floor((hh * z + Math.floor((hl * z) / 65536)) / 65536);
   }
+  if (w.width !== 1) {
+    for (let j = 0; j < count; j++) out[index[j]] = countersHold(w.views[j], at[j]);
+    return;
+  }
   for (let j = 0; j < count; j++) {
-    if (width[j] !== 1) {
-      out[index[j]] = countersHold(w.views[j], at[j]);
-      continue;
-    }
     const v = words[j];
     const k = at[j] << 3;
     // Each mask has one bit, so "the mask's bit is set" is "& is not 0": a
