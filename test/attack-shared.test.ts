@@ -95,6 +95,23 @@ describe('attach with forged handles (wasm)', () => {
   });
 });
 
+describe('shared filters whose work areas lie past 2 GiB', () => {
+  // The memory is reserved, not touched: its pages cost nothing until written.
+  it('work (add, has, batches, attach) instead of throwing a RangeError on a negative pointer', () => {
+    for (const [bits, scheme, hashes] of [[2 ** 34, 'xxh64', 3], [2 ** 34 + 256 * 1000, 'sbbf', 8]] as const) {
+      const owner = new BloomFilter(bits, hashes, { scheme, shared: true });
+      owner.add('far');
+      expect(owner.has('far')).toBe(true);
+      expect(owner.addMany(['a', 'b', 'far'])).toEqual(Uint8Array.of(1, 1, 0));
+      const attached = BloomFilter.attach(owner.share());
+      expect(attached.hasMany(['a', 'b', 'far', 'never'])).toEqual(Uint8Array.of(1, 1, 1, 0));
+      attached.add('back');
+      expect(owner.has('back')).toBe(true);
+      expect(owner.bitsSet()).toBe(4 * hashes);
+    }
+  });
+});
+
 describe('attach with forged handles (reference)', () => {
   it('refuses a handle whose fields differ from the filter its buffer holds, and a buffer no share() made', () => {
     const owner = new ReferenceFilter(10_000, 5, { seed: 7n });
