@@ -1,4 +1,4 @@
-// probeAll's in-place walks (src/filter/probe-walks.ts) against the reference
+// probeAll's in-place walks (src/filter/probe-walks.ts, probe-arithmetic.ts) against the reference
 // twin: the division-free remainders and splitmix64 (against BigInt), the
 // xxh64 walk over many filters at once (repeats, k = 1, both widths), the sbbf
 // block, masks and walk, and the plan cache when the same array changes or a
@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import { PROBE_LAYOUT, type ProbeLayout, type ProbeTarget } from '../src/filter/item-digest.js';
 import { ASK_DIGEST, IN_PLACE_MAX_BITS, makePlan } from '../src/filter/probe-plan.js';
-import { mixed, reduce, sbbfBlock, sbbfMasks, splitmix64Halves, walkSbbf, walkXxh64 } from '../src/filter/probe-walks.js';
+import { mixed, powerMod, reduce, sbbfBlock, sbbfMasks, splitmix64Halves } from '../src/filter/probe-arithmetic.js';
+import { walkSbbf, walkXxh64 } from '../src/filter/probe-walks.js';
 import { splitmix64 } from '../src/reference/hash.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';
@@ -43,11 +44,12 @@ const edgeBits = [64, 65, 127, 1000, 2 ** 16 - 1, 2 ** 16, 2 ** 16 + 1, 2 ** 24 
 const edgeDigests = [0n, 1n, (1n << 32n) - 1n, 1n << 32n, (1n << 48n) - 1n, 1n << 48n, (1n << 63n) - 1n, 1n << 63n, (1n << 64n) - 1n];
 
 describe('probeAll in place', () => {
-  it('reduce is h mod m exactly (BigInt), for every 64-bit h and 64 <= m < 2^30, with no division', () => {
+  it('reduce is h mod m exactly (BigInt), for every 64-bit h and 64 <= m < 2^30, with no division (powerMod too)', () => {
     const check = (h: bigint, m: number) => {
       const [lo, hi] = halves(h);
-      const r32 = Number((1n << 32n) % BigInt(m));
-      const r48 = Number((1n << 48n) % BigInt(m));
+      const r32 = powerMod(32, m);
+      const r48 = powerMod(48, m);
+      expect([r32, r48]).toEqual([Number((1n << 32n) % BigInt(m)), Number((1n << 48n) % BigInt(m))]);
       expect(reduce(hi >>> 16, hi & 0xffff, lo, m, r32, r48, 1 / m)).toBe(Number(h % BigInt(m)));
     };
     for (const m of edgeBits) for (const h of edgeDigests) {
