@@ -13,6 +13,7 @@
 // exactly as it was before the run, and the exit code is 141.
 
 import { closeSync } from 'node:fs';
+import { BloomRangeError } from '../errors.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
@@ -72,6 +73,8 @@ const DEDUPE_SCHEMES = ['sbbf', 'xxh64'];
 const DEFAULT_SCHEME = 'sbbf';
 /** The first member of the scalable chain used when --capacity is not given. */
 const CHAIN_INITIAL_CAPACITY = 1_000_000;
+/** The chain's default tightening (ScalableBloomFilter's): its first member's rate is --fpp times (1 - this). */
+const CHAIN_TIGHTENING = 0.5;
 
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
@@ -114,7 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new ScalableBloomFilter({ capacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
+        ? chainFor(fpp, values.fpp, scheme)
         : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const inputs = openInputs(positionals);
     const invert = values.invert === true;
@@ -225,6 +228,46 @@ function sizeFor(capacity: number, fpp: number, scheme: Scheme): { bits: number;
   } catch (error) {
     throw new UsageError(`--capacity ${capacity} at --fpp ${fpp} needs too many bits: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The growing filter used without --capacity. A --fpp so low that its first
+ * member cannot be built is a usage error (exit 2) that quotes the user's
+ * --fpp and the smallest one accepted, not the first member's own rate.
+ */
+function chainFor(fpp: number, given: string | undefined, scheme: Scheme): ScalableBloomFilter {
+  try {
+    return new ScalableBloomFilter({ capacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme });
+  } catch (error) {
+    if (!(error instanceof BloomRangeError)) throw error;
+    throw new UsageError(
+      `--fpp ${given ?? fpp} is too low without --capacity: the growing filter's first member (${CHAIN_INITIAL_CAPACITY} lines) ` +
+        `would need more than ${MAX_BITS} bits; the smallest --fpp it accepts under ${scheme} is ${smallestChainFpp(scheme)}`,
+    );
+  }
+}
+
+/** The smallest --fpp (to 3 digits, rounded up) whose chain's first member fits in MAX_BITS; found by bisection on log(fpp). */
+function smallestChainFpp(scheme: Scheme): number {
+  const fits = (fpp: number): boolean => {
+    try {
+      capacityParams(CHAIN_INITIAL_CAPACITY, fpp * (1 - CHAIN_TIGHTENING), MAX_BITS, scheme);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let lo = -320; // log10 of a rate that does not fit
+  let hi = -1; // log10 of one that does
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(10 ** mid)) hi = mid;
+    else lo = mid;
+  }
+  const exact = 10 ** hi;
+  const scale = 10 ** (Math.floor(hi) - 2);
+  const shown = Number((Math.ceil(exact / scale) * scale).toPrecision(3));
+  return fits(shown) ? shown : exact;
 }
 
 /** Tells the user that the --state file's own parameters win over the size flags. */
