@@ -33,3 +33,20 @@ describe('bloom dedupe --fpp without --capacity (the growing filter)', () => {
     expect(bloom(['dedupe', '--fpp', '2.54e-14'], 'a\n').status).toBe(2);
   });
 });
+
+describe('a value that starts with a dash', () => {
+  it.each([
+    [['dedupe', '--capacity', '-5'], "bloom: --capacity got '-5', which starts with '-'; write --capacity=-5 to pass it as the value\n"],
+    [['dedupe', '--fpp', '-0.1'], "bloom: --fpp got '-0.1', which starts with '-'; write --fpp=-0.1 to pass it as the value\n"],
+  ])('%j is a usage error (exit 2) that quotes the value', (args, stderr) => {
+    const r = bloom(args, 'a\n');
+    expect(r.stderr.toString()).toBe(stderr);
+    expect(r.status).toBe(2);
+  });
+
+  it('written with =, the value reaches the range check', () => {
+    const r = bloom(['dedupe', '--capacity=-5'], 'a\n');
+    expect(r.stderr.toString()).toBe("bloom: --capacity must be an integer in [1, 9007199254740991]; got '-5'\n");
+    expect(r.status).toBe(2);
+  });
+});

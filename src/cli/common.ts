@@ -38,6 +38,14 @@ export function parse<O extends Options>(argv: string[], options: O, allowPositi
     const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
     return { values: parsed.values as Values<O>, positionals: parsed.positionals };
   } catch (error) {
+    // parseArgs refuses `--capacity -5` on three lines, and only the first
+    // ("argument is ambiguous") would be printed: say what was given and how to pass it.
+    const ambiguous = /^Option '(--[^']+)' argument is ambiguous/.exec((error as Error).message);
+    if (ambiguous) {
+      const option = ambiguous[1];
+      const value = argv[argv.indexOf(option) + 1] ?? '';
+      throw new UsageError(`${option} got '${value}', which starts with '-'; write ${option}=${value} to pass it as the value`);
+    }
     throw new UsageError((error as Error).message);
   }
 }
