@@ -161,7 +161,13 @@ export function sbbfOptimalBits(capacity: number, falsePositiveRate: number): nu
 export function schemeSize(capacity: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
   if (scheme === 'sbbf') return { bits: sbbfOptimalBits(capacity, rate), hashes: SBBF_HASHES };
   const bits = optimalBits(capacity, rate);
-  return { bits, hashes: Math.min(bits, optimalHashes(bits, capacity)) };
+  const hashes = optimalHashes(bits, capacity);
+  if (hashes < MAX_HASHES || falsePositiveRate(bits, capacity, hashes) <= rate) return { bits, hashes: Math.min(bits, hashes) };
+  // Below about 2^-64.5 the optimal k is above MAX_HASHES: with k capped at
+  // 64, the optimal m would miss the rate (100 items at 1e-30 would get
+  // 3.5e-29), so m grows to the least that meets it with 64 hashes, solving
+  // (1 - e^(-kn/m))^k = p for m: m = -kn / ln(1 - p^(1/k)).
+  return { bits: Math.ceil((-MAX_HASHES * capacity) / Math.log1p(-Math.pow(rate, 1 / MAX_HASHES))), hashes: MAX_HASHES };
 }
 
 /**
