@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_BITS } from '../src/filter/options.js';
+import { capacityParams } from '../src/filter/sizing.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-attack-args-'));
@@ -48,5 +50,22 @@ describe('a value that starts with a dash', () => {
     const r = bloom(['dedupe', '--capacity=-5'], 'a\n');
     expect(r.stderr.toString()).toBe("bloom: --capacity must be an integer in [1, 9007199254740991]; got '-5'\n");
     expect(r.status).toBe(2);
+  });
+});
+
+describe('--capacity too large for MAX_BITS', () => {
+  it.each([
+    ['sbbf', '9007199254740991', 2034285003],
+    ['sbbf', '2034285004', 2034285003],
+    ['xxh64', '9007199254740991', 2389739560],
+  ])('under %s, --capacity %s names MAX_BITS and the largest capacity that fits (%i)', (scheme, capacity, largest) => {
+    const r = bloom(['dedupe', '--scheme', scheme, '--capacity', capacity], 'a\n');
+    expect(r.stderr.toString()).toBe(
+      `bloom: --capacity ${capacity} at --fpp 0.001 needs more than ${MAX_BITS} bits under ${scheme}; the most --capacity at that --fpp is ${largest}\n`,
+    );
+    expect(r.status).toBe(2);
+    // The named capacity does fit, and one more does not (checked without allocating the 4 GiB filter).
+    expect(capacityParams(largest, 0.001, MAX_BITS, scheme as 'sbbf' | 'xxh64').bits).toBeLessThanOrEqual(MAX_BITS);
+    expect(() => capacityParams(largest + 1, 0.001, MAX_BITS, scheme as 'sbbf' | 'xxh64')).toThrow(RangeError);
   });
 });

@@ -226,8 +226,36 @@ function sizeFor(capacity: number, fpp: number, scheme: Scheme): { bits: number;
   try {
     return capacityParams(capacity, fpp, MAX_BITS, scheme);
   } catch (error) {
-    throw new UsageError(`--capacity ${capacity} at --fpp ${fpp} needs too many bits: ${(error as Error).message}`);
+    // The library's own message can quote a limit of 2^53 bits or a rate that
+    // would not fit either; MAX_BITS is the limit that decides here.
+    if (!(error instanceof BloomRangeError)) throw error;
+    throw new UsageError(
+      `--capacity ${capacity} at --fpp ${fpp} needs more than ${MAX_BITS} bits under ${scheme}; ` +
+        `the most --capacity at that --fpp is ${largestCapacity(fpp, scheme)}`,
+    );
   }
+}
+
+/** The largest capacity that capacityParams sizes within MAX_BITS at `fpp` (bisection; 0 when none fits). */
+function largestCapacity(fpp: number, scheme: Scheme): number {
+  const fits = (n: number): boolean => {
+    try {
+      capacityParams(n, fpp, MAX_BITS, scheme);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!fits(1)) return 0;
+  let lo = 1; // fits
+  let hi = Number.MAX_SAFE_INTEGER; // assumed not to fit; checked below
+  if (fits(hi)) return hi;
+  while (hi - lo > 1) {
+    const mid = Math.floor(lo + (hi - lo) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
