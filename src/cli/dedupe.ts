@@ -20,7 +20,7 @@ import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { capacityParams } from '../filter/sizing.js';
 import { saveFileSync } from '../node/index.js';
 import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
-import { openInputs, readRegular, StreamReader, writeAll } from './io.js';
+import { estimateLines, openInputs, readRegular, StreamReader, writeAll, type Input } from './io.js';
 import { Progress, writeStats } from './report.js';
 import { loadState, StateBefore, type SeenSet } from './state.js';
 
@@ -37,9 +37,11 @@ last line without \\n counts (and is printed with one); bytes need not be
 UTF-8. Each line is added as filter.add(lineBytes) would add it. Lines are
 split, hashed and probed in wasm in every mode.
 
-Without --capacity the filter is a ScalableBloomFilter: it starts sized for
-1,000,000 lines and adds larger members as lines keep coming, so an unbounded
-stream keeps the --fpp bound.
+Without --capacity the filter is a ScalableBloomFilter: its first member is
+sized for the lines the input files seem to hold (their size over a sampled
+line length, plus 2%; 1,000,000 lines at least, 100,000,000 at most, and
+1,000,000 for a pipe), and it adds larger members as lines keep coming, so
+an unbounded stream keeps the --fpp bound.
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
@@ -70,8 +72,21 @@ const DEDUPE_SCHEMES = ['sbbf', 'xxh64'];
  * block, one cache miss, where xxh64's k probes touch k cache lines.
  */
 const DEFAULT_SCHEME = 'sbbf';
-/** The first member of the scalable chain used when --capacity is not given. */
+/**
+ * The first member of a new chain (no --capacity) holds the lines the input
+ * files seem to hold (estimateLines, plus 2%), at least CHAIN_INITIAL_CAPACITY and
+ * at most CHAIN_MAX_INITIAL_CAPACITY. A file is then usually one member,
+ * so each line costs one probe, as with --capacity, and the memory is that
+ * of one filter of the file's size (at the first member's rate, --fpp
+ * times the tightening 0.5), where a chain grown from 1,000,000 lines by
+ * doubling holds its bits in several members, the newest mostly empty
+ * (about 2.3 times the bits for 10^7 lines), and asks every full member
+ * about every line. Lines beyond the estimate (or from a pipe, whose size
+ * is unknown) grow the chain as usual, so the --fpp bound holds whatever
+ * the input, and the state file is an ordinary chain.
+ */
 const CHAIN_INITIAL_CAPACITY = 1_000_000;
+const CHAIN_MAX_INITIAL_CAPACITY = 100_000_000;
 
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
@@ -111,12 +126,12 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (values.capacity !== undefined || values.fpp !== undefined) reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
+    const inputs = openInputs(positionals);
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new ScalableBloomFilter({ capacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme })
+        ? new ScalableBloomFilter({ capacity: chainCapacity(inputs), falsePositiveRate: fpp, scheme })
         : new BloomFilter(sized.bits, sized.hashes, { scheme }));
-    const inputs = openInputs(positionals);
     const invert = values.invert === true;
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
     // own instance; a chain's lines are split in a small instance and go to
@@ -216,6 +231,19 @@ function schemeOption(value: string | undefined): Scheme {
   if (value === undefined) return DEFAULT_SCHEME;
   if (!DEDUPE_SCHEMES.includes(value)) throw new UsageError(`--scheme must be one of ${DEDUPE_SCHEMES.join(', ')}; got '${value}'`);
   return value as Scheme;
+}
+
+/**
+ * Headroom over the estimate: sampled line lengths are off by a little,
+ * and a file of distinct lines that overflowed its first member by a few
+ * lines would start a second member twice its size.
+ */
+const CHAIN_ESTIMATE_HEADROOM = 1.02;
+
+/** The first member's capacity for a new chain: see CHAIN_INITIAL_CAPACITY. */
+function chainCapacity(inputs: readonly Input[]): number {
+  const estimate = Math.ceil(estimateLines(inputs) * CHAIN_ESTIMATE_HEADROOM);
+  return Math.min(CHAIN_MAX_INITIAL_CAPACITY, Math.max(CHAIN_INITIAL_CAPACITY, estimate));
 }
 
 /** The bits and hashes forCapacity would choose, or a usage error naming the options. */

@@ -7,8 +7,9 @@
 // whenever the memory's ArrayBuffer has changed: memory.grow detaches the
 // old buffer, and a cached view would then read nothing.
 
-import { BloomAllocationError } from '../errors.js';
+import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
+import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
 import { instantiate } from './module.js';
@@ -30,10 +31,14 @@ export interface LinesCore {
 
 /** The split-mode core: assembly/lines.ts's split-mode exports, or ReferenceSplitLines in src/reference/lines.ts. */
 export interface SplitCore extends LinesCore {
+  /** The seed the items are digested with (digest mode), or null when they are packed as bytes. */
+  readonly digestSeed: bigint | null;
   /** Compacts the lines whose flags ask for printing; returns the bytes of output. */
   linesEmit(): number;
   /** The packed items of the last linesProcess or linesFinish: `count` items, their bytes and count + 1 offsets. */
   packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array };
+  /** Digest mode: the digests of the last linesProcess or linesFinish's `count` items, as (lo, hi) pairs. */
+  itemDigests(count: number): Uint32Array;
   /** Where the chain's answer for each of the `count` items goes (1 = new). */
   itemFlags(count: number): Uint8Array;
 }
@@ -86,26 +91,36 @@ function bindCore(x: LinesExports, size: number): LinesCore {
 }
 
 /** The split-mode SplitCore over exports `x` whose areas hold `size` bytes. */
-function bindSplit(x: LinesExports, size: number): SplitCore {
+function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): SplitCore {
   const core = bindCore(x, size);
   return Object.assign(core, {
+    digestSeed,
     linesEmit: () => x.linesEmit(),
     packedItems: (count: number) => {
       const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets(), count + 1);
       return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
     },
     itemFlags: (count: number) => area(x, x.linesFlags(), count),
+    itemDigests: (count: number) => new Uint32Array(x.memory.buffer, x.linesDigests(), 2 * count),
   });
 }
 
-/** Binds assembly/lines.ts in split mode in a small instance of its own, which holds no bits: it only splits, packs and compacts. */
-export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES): SplitCore {
+/**
+ * Binds assembly/lines.ts in split mode in a small instance of its own,
+ * which holds no bits: it splits, compacts, and either packs each line's
+ * bytes or, given a `digestSeed`, hashes each line into its digest under
+ * that seed (the instance is configured as an xxh64 filter with it, so its
+ * XXH64 is digest(item, { seed })).
+ */
+export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
   const instance = instantiate(8, 1);
-  if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
+  const seed = digestSeed ?? 0n;
+  if (instance.configureHashing(8, 1, 0, Number(seed & 0xffffffffn), Number(seed >> 32n)) !== 0) throw new BloomAllocationError(8, 1);
   const x: LinesExports = instance;
-  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
-  if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
-  return bindSplit(x, size);
+  const digests = digestSeed === null ? 0 : 1;
+  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
+  if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);
+  return bindSplit(x, size, digestSeed);
 }
 
 /** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
@@ -171,21 +186,32 @@ export class LineDeduper {
 
 /**
  * `bloom dedupe` over a ScalableBloomFilter. The chain's members live in
- * instances of their own, so the lines are split and packed in split mode in
- * one small instance of this deduper's, and each chunk's items go to the
- * chain as one packed addMany batch (hashed and probed in wasm by the
- * members, a crossing per member per chunk). A streamed line is handed to
- * the chain whole, once it ends.
+ * instances of their own, so the lines are split in split mode in one small
+ * instance of this deduper's, and each chunk's items go to the chain as one
+ * batch (a crossing per member per chunk). Under xxh64 and sbbf that
+ * instance hashes each line once, where its bytes already are, and the
+ * batch is the lines' digests, which the members only probe with
+ * (ScalableBloomFilter.addDigestPairs); under poly and bytesum, whose
+ * hashes depend on each member's m, it is the packed bytes (addMany), and
+ * a streamed line is handed to the chain whole, once it ends.
  */
 export class ChainLineDeduper extends LineDeduper {
   private readonly chain: ScalableBloomFilter;
   private readonly split: SplitCore;
 
-  /** Splits for `chain` with `split` (the wasm split-mode core by default); prints the lines already seen when `printSeen`. */
-  constructor(chain: ScalableBloomFilter, printSeen: boolean, split: SplitCore = wasmSplitLines(printSeen)) {
-    super(split);
+  /**
+   * Splits for `chain` with `split` (by default the wasm split-mode core,
+   * digesting under the chain's seed when its scheme has digests); prints
+   * the lines already seen when `printSeen`.
+   */
+  constructor(chain: ScalableBloomFilter, printSeen: boolean, split?: SplitCore) {
+    const core = split ?? wasmSplitLines(printSeen, SPLIT_AREA_SIZES, DIGEST_SCHEMES.includes(chain.scheme) ? chain.seed : null);
+    if (core.digestSeed !== null && (!DIGEST_SCHEMES.includes(chain.scheme) || core.digestSeed !== chain.seed)) {
+      throw new BloomTypeError('split', `digests under seed ${core.digestSeed}n`, `a core that digests under the chain's seed ${chain.seed}n (${chain.scheme})`);
+    }
+    super(core);
     this.chain = chain;
-    this.split = split;
+    this.split = core;
   }
 
   override push(n: number): Uint8Array[] {
@@ -200,11 +226,15 @@ export class ChainLineDeduper extends LineDeduper {
     return this.collect(this.split.linesEmit());
   }
 
-  /** Writes the chain's answer for each of the `count` packed items into the flags area, in order. */
+  /** Writes the chain's answer for each of the `count` items into the flags area, in order. */
   private decide(count: number): void {
     if (count === 0) return;
-    const { bytes, offsets } = this.split.packedItems(count);
     const flags = this.split.itemFlags(count);
+    if (this.split.digestSeed !== null) {
+      this.chain.addDigestPairs(this.split.itemDigests(count), flags);
+      return;
+    }
+    const { bytes, offsets } = this.split.packedItems(count);
     let first = 0;
     if (this.split.linesStreamEnd() === 3) {
       // Item 0 ends the streamed line: the pieces are its start (their \r held back, as in the item).
