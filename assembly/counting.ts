@@ -188,10 +188,25 @@ export function countingClear(): void {
  * were written from JS), sets `held`, and returns the nonzero count.
  */
 export function countingRestore(heldItems: f64): f64 {
+  // Eight bytes (16 counters) per step, by SWAR: a nibble is nonzero when
+  // any of its bits is, and 15 when all four are; OR-folding (or AND-folding)
+  // each nibble into its low bit and counting those bits gives both tallies.
+  // Byte by byte this loop read ~120 MB/s, slow for loading a large file.
   let zero: u64 = 0;
   let full: u64 = 0;
   const end = BITS_PTR + <usize>countersLength();
-  for (let ptr = BITS_PTR; ptr < end; ptr++) {
+  const LOW: u64 = 0x1111111111111111;
+  let ptr = BITS_PTR;
+  for (; ptr + 8 <= end; ptr += 8) {
+    const x = load<u64>(ptr);
+    let any = x | (x >> 1);
+    any |= any >> 2;
+    let all = x & (x >> 1);
+    all &= all >> 2;
+    zero += 16 - popcnt<u64>(any & LOW);
+    full += popcnt<u64>(all & LOW);
+  }
+  for (; ptr < end; ptr++) {
     const b = <u32>load<u8>(ptr);
     zero += <u64>((b & 15) == 0) + <u64>((b >> 4) == 0);
     full += <u64>((b & 15) == 15) + <u64>((b >> 4) == 15);

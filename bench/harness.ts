@@ -7,7 +7,10 @@
 // into a filter that holds only the items of the current pass (the filter is
 // reset, untimed, when a task wraps around its items).
 
-import { cpus, loadavg, totalmem } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import type { BloomFilter } from '../src/index.js';
 import type { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
@@ -24,14 +27,31 @@ export interface Settings {
   scale: number;
   /** Items in the main sets (10^6 at scale 1). */
   n: number;
+  /**
+   * BENCH_ISOLATE: the workloads (letters) whose contestants are each measured
+   * in a child process of their own (default `a,b,d,h` in full runs, none in
+   * quick ones; `none` turns it off). See measure().
+   */
+  isolate: Set<string>;
 }
+
+/** In a child of an isolated measurement: the one task group it measures (BENCH_CONTESTANT, BENCH_TITLE) and where its rows go (BENCH_ROWS). */
+const child = process.env.BENCH_CONTESTANT === undefined ? undefined : {
+  contestant: process.env.BENCH_CONTESTANT,
+  title: process.env.BENCH_TITLE ?? '',
+  rows: process.env.BENCH_ROWS ?? '',
+};
+
+/** Whether this process is a child measuring one contestant of one workload. */
+export const isIsolatedChild = child !== undefined;
 
 /** Reads BENCH_QUICK, BENCH_TIME and BENCH_SCALE. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
   const quick = env.BENCH_QUICK === '1';
   const time = Number(env.BENCH_TIME ?? (quick ? 10 : 400));
   const scale = Number(env.BENCH_SCALE ?? (quick ? 0.002 : 1));
-  return { quick, time, scale, n: Math.round(1_000_000 * scale) };
+  const isolate = new Set((env.BENCH_ISOLATE ?? (quick ? 'none' : 'a,b,d,h')).split(',').map((w) => w.trim()));
+  return { quick, time, scale, n: Math.round(1_000_000 * scale), isolate };
 }
 
 /** The machine, as the report names it. */
@@ -90,8 +110,29 @@ export function consume(value: unknown): void {
 /** The sink's value, written to results.json so it is observable. */
 export const sinkValue = (): number => sink;
 
-/** Runs the specs as one tinybench suite, appends their rows, and prints the workload's table. */
-export async function measure(ctx: Context, specs: Spec[]): Promise<void> {
+/**
+ * Runs the specs as one tinybench suite, appends their rows, and prints the
+ * workload's table.
+ *
+ * With `isolate` (a workload letter in BENCH_ISOLATE), each contestant is
+ * measured in a child process of its own that builds the same workload and
+ * times only that contestant's tasks. Why: in one process, the contestants
+ * share the JIT's type feedback (a peer's hash loop that has seen other
+ * filters' arrays or strings is compiled for all of them) and the heap (the
+ * other contestants' millions of objects), and a peer's figure depended on
+ * what ran before it, by more than 2x for `bloomfilter` on URLs. A user's
+ * process holds one filter library: a fresh process per contestant is that
+ * case, for ours and the peers alike.
+ */
+export async function measure(ctx: Context, specs: Spec[], isolate?: string): Promise<void> {
+  if (child !== undefined) {
+    // The child: only its own contestant of its own workload.
+    if (specs[0]?.workload !== child.title) return;
+    specs = specs.filter((s) => s.contestant === child.contestant);
+  } else if (isolate !== undefined && ctx.settings.isolate.has(isolate) && specs.length > 0) {
+    measureIsolated(ctx, specs, isolate);
+    return;
+  }
   const { time } = ctx.settings;
   const bench = new Bench({ time, warmupTime: Math.min(150, time / 2), iterations: 8, warmupIterations: 2 });
   for (const spec of specs) {
@@ -127,8 +168,44 @@ export async function measure(ctx: Context, specs: Spec[]): Promise<void> {
     return row;
   });
   ctx.results.rows.push(...rows);
+  if (child !== undefined) return;
+  printTable(rows);
+}
+
+/** Each contestant of `specs` measured in a child process (see measure). */
+function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {
+  const rows: Row[] = [];
+  const contestants = [...new Set(specs.map((s) => s.contestant))];
+  for (const contestant of contestants) {
+    ctx.log(`${letter}: ${contestant}, in a process of its own`);
+    const file = join(tmpdir(), `bloomwasm-bench-${process.pid}-${rows.length}.json`);
+    const done = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, BENCH_ONLY: letter, BENCH_CONTESTANT: contestant, BENCH_TITLE: specs[0].workload, BENCH_ROWS: file },
+    });
+    if (done.status !== 0) throw new Error(`the child measuring ${contestant} in ${specs[0].workload} failed (${done.status ?? done.signal})`);
+    const got = JSON.parse(readFileSync(file, 'utf8')) as Row[];
+    rmSync(file, { force: true });
+    rows.push(...got);
+  }
+  // In the specs' order, as a shared-process run would list them.
+  const order = (r: Row) => specs.findIndex((s) => s.contestant === r.contestant && s.op === r.op);
+  rows.sort((a, b) => order(a) - order(b));
+  ctx.results.rows.push(...rows);
+  printTable(rows);
+}
+
+/** Writes the rows a child measured to BENCH_ROWS. */
+export function writeChildRows(results: BenchResults): void {
+  if (child === undefined) return;
+  writeFileSync(child.rows, JSON.stringify(results.rows));
+}
+
+/** Prints one workload's rows. */
+function printTable(rows: Row[]): void {
+  if (rows.length === 0) return;
   const base = (op: Op) => rows.find((r) => r.op === op && r.contestant === 'wasm single')?.nsPerOp;
-  console.log(`\n== ${specs[0].workload}`);
+  console.log(`\n== ${rows[0].workload}`);
   console.table(
     rows.map((r) => ({
       op: r.op,

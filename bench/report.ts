@@ -79,6 +79,8 @@ export interface BenchResults {
   taskTimeMs: number;
   scale: number;
   quick: boolean;
+  /** The workloads whose contestants each ran in a process of their own (BENCH_ISOLATE). */
+  isolated?: string[];
   /** The run's length; 0 when unknown (left out of the report). */
   seconds: number;
   rows: Row[];
@@ -228,6 +230,10 @@ export function renderBench(r: BenchResults): string {
   const summary = renderSummary(r.rows);
   if (summary) out.push('', summary);
   out.push('', BENCH_METHOD);
+  if (r.isolated !== undefined && r.isolated.length > 0) {
+    const list = r.isolated.map((w) => `(${w})`).join(', ');
+    out.push('', `In ${list}, each contestant ran in a fresh process of its own, which builds the same workload and times only that contestant: in one shared process the contestants share the JIT's type feedback and the heap, and a peer's figure moved by more than 2× with what ran before it. One library per process is what a user's program is. The other workloads compare our own variants and run in one process.`);
+  }
   for (const w of workloads(r.rows)) out.push('', renderWorkload(r.rows, w));
   if (r.falsePositives.length > 0) {
     out.push('', '### False-positive rates', '', '| workload | contestant | m | k | n | queries | false positives | measured | (1 − e^(−kn/m))^k | measured / theory |', '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');

@@ -7,13 +7,15 @@
 //
 // Env: BENCH_QUICK=1 (tiny sizes, to check that the suite works; the report
 // goes to build/bench/BENCHMARKS.md), BENCH_TIME (ms per task, default 400),
-// BENCH_SCALE (item counts, default 1), BENCH_REPORT (the document to write).
+// BENCH_SCALE (item counts, default 1), BENCH_REPORT (the document to write),
+// BENCH_ONLY (workload letters to run, e.g. `a,g`: a partial run, so its
+// report goes to build/bench/ like a quick one, never to docs/).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
-import { describeMachine, gc, settingsFromEnv, sinkValue, type Context } from './harness.js';
+import { describeMachine, gc, isIsolatedChild, settingsFromEnv, sinkValue, writeChildRows, type Context } from './harness.js';
 import { renderBench, type BenchResults } from './report.js';
 import { heapWorkload, urlFalsePositives } from './workloads/accuracy.js';
 import { bitmapWorkload } from './workloads/bitmap.js';
@@ -34,6 +36,7 @@ const results: BenchResults = {
   taskTimeMs: settings.time,
   scale: settings.scale,
   quick: settings.quick,
+  isolated: ['a', 'b', 'd', 'h'].filter((w) => settings.isolate.has(w)),
   seconds: 0,
   rows: [],
   falsePositives: [],
@@ -51,28 +54,39 @@ ctx.log(`generating 2 × ${settings.n} URLs`);
 const present = urls(settings.n, 1, 'p');
 const absent = urls(settings.n, 2, 'q');
 
-let filled: Awaited<ReturnType<typeof urlWorkload>> | undefined = await urlWorkload(ctx, present, absent);
-urlFalsePositives(ctx, filled, present, absent);
-await heapWorkload(ctx, filled, present, absent);
-filled = undefined;
-gc();
-await polyWorkload(ctx, present, absent);
-await keyWorkloads(ctx);
-gc();
-await largeWorkload(ctx, present, absent);
-gc();
-await scalableWorkload(ctx, present, absent);
-await bitmapWorkload(ctx);
-gc();
-await probeManyWorkload(ctx);
-await countingWorkload(ctx, present, absent);
-gc();
-await sharedWorkload(ctx);
+/** The workloads BENCH_ONLY names (every one when it is unset). */
+const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.env.BENCH_ONLY.split(',').map((w) => w.trim()));
+const runs = (letter: string) => only === undefined || only.has(letter);
 
+if (runs('a')) {
+  let filled: Awaited<ReturnType<typeof urlWorkload>> | undefined = await urlWorkload(ctx, present, absent);
+  if (!isIsolatedChild) urlFalsePositives(ctx, filled, present, absent);
+  if (!isIsolatedChild) await heapWorkload(ctx, filled, present, absent);
+  filled = undefined;
+  gc();
+}
+if (runs('d')) await polyWorkload(ctx, present, absent);
+if (runs('b')) await keyWorkloads(ctx);
+gc();
+if (runs('c')) await largeWorkload(ctx, present, absent);
+gc();
+if (runs('e')) await scalableWorkload(ctx, present, absent);
+if (runs('f')) await bitmapWorkload(ctx);
+gc();
+if (runs('g')) await probeManyWorkload(ctx);
+if (runs('h')) await countingWorkload(ctx, present, absent);
+gc();
+if (runs('i')) await sharedWorkload(ctx);
+
+if (isIsolatedChild) {
+  writeChildRows(results);
+  process.exit(0);
+}
 results.seconds = (Date.now() - started) / 1000;
-const resultsPath = join(process.cwd(), settings.quick ? 'build/bench/results.json' : 'bench/results.json');
+const partial = settings.quick || only !== undefined;
+const resultsPath = join(process.cwd(), partial ? 'build/bench/results.json' : 'bench/results.json');
 mkdirSync(join(resultsPath, '..'), { recursive: true });
 writeFileSync(resultsPath, JSON.stringify({ ...results, sink: sinkValue() }, null, 2) + '\n');
-const document = documentPath(settings.quick);
+const document = documentPath(partial);
 writeSection(document, 'bench', renderBench(results));
 ctx.log(`done in ${results.seconds.toFixed(0)} s; wrote ${resultsPath} and ${document}`);

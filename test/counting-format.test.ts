@@ -70,6 +70,23 @@ describe('counting golden files', () => {
       expect(loaded.toBytes()).toEqual(golden(name));
     });
 
+    it.each([3, 15, 16, 17, 31, 1001, 4099])('recounts the nonzero and saturated counters of a loaded file of %i counters', (bits) => {
+      // Every counter level, saturation included; m not a multiple of 16 reaches the loop's byte tail.
+      const c = new CountingBloomFilter(bits, 3, { scheme: 'xxh64' });
+      for (let i = 0; i < 6 * bits; i++) c.add(`item${i % (2 * bits)}`);
+      const packed = c.counters();
+      let nonzero = 0;
+      let full = 0;
+      for (let p = 0; p < bits; p++) {
+        const v = (packed[p >> 1] >> ((p & 1) * 4)) & 15;
+        nonzero += v > 0 ? 1 : 0;
+        full += v === 15 ? 1 : 0;
+      }
+      const loaded = CountingBloomFilter.fromBytes(c.toBytes());
+      expect([loaded.bitsSet(), loaded.saturatedCount()]).toEqual([nonzero, full]);
+      expect([c.bitsSet(), c.saturatedCount()]).toEqual([nonzero, full]);
+    });
+
     it('counting-poly.bin keeps its saturated counters saturated after loading', () => {
       const c = CountingBloomFilter.fromBytes(golden('counting-poly'));
       expect(c.saturatedCount()).toBe(3);

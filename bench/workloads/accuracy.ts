@@ -31,6 +31,7 @@ export function urlFalsePositives(ctx: Context, filled: Filled, present: ItemSet
   rows.push(falsePositiveRow('(a)', 'wasm', wasm.bits, n, n, hits, 'single and batch: the same answers'));
   // BigInt XXH64 takes tens of µs per query: the reference answers the first
   // 100,000 queries, and each answer is checked equal to the wasm filter's.
+  filled.loadReference();
   const ref = filled.reference;
   const refQueries = Math.min(n, 100_000);
   let refHits = 0;

@@ -51,5 +51,5 @@ export async function countingWorkload(ctx: Context, present: ItemSet, absent: I
     { workload, op: 'has absent', contestant: 'bloom-filters', block: slow, total: slowItems, run: loop((s) => peer.has(s), absent) },
     { workload, op: 'remove', contestant: 'bloom-filters', block: slow, total: slowItems, reset: () => (peerRemoving = fill(new BloomFilters.CountingBloomFilter(bits, K), slowItems)), run: loop((s) => peerRemoving.remove(s), present) },
   ];
-  await measure(ctx, specs);
+  await measure(ctx, specs, 'h');
 }

@@ -15,7 +15,7 @@ export async function keyWorkloads(ctx: Context): Promise<void> {
       workload: `(b) short keys of 8-16 bytes, n = ${count(n)}, m = 10n, k = ${K}`,
       bits: 10 * n, present, absent, fast: Math.min(1000, n), slow: 50, slowFill: 100_000,
     });
-    await measure(ctx, b.specs);
+    await measure(ctx, b.specs, 'b');
   }
   ctx.log('workload (b): long keys');
   {
@@ -26,6 +26,6 @@ export async function keyWorkloads(ctx: Context): Promise<void> {
       workload: `(b) long keys of 1 KiB, n = ${count(n)}, m = 10n, k = ${K}`,
       bits: 10 * n, present, absent, fast: Math.min(100, n), slow: 4, slowFill: 5_000,
     });
-    await measure(ctx, b.specs);
+    await measure(ctx, b.specs, 'b');
   }
 }

@@ -46,7 +46,7 @@ export async function polyWorkload(ctx: Context, present: ItemSet, absent: ItemS
     { workload, op: 'has absent', contestant: solution, block, total: n, run: loop((s) => solutionFull.mightContain(s), absent) },
     { workload, op: 'encode', contestant: 'encode only (floor)', block, total: n, run: loop((s) => encoder.encodeInto(s, floorView).written, present) },
   ];
-  await measure(ctx, specs);
+  await measure(ctx, specs, 'd');
   let hits = 0;
   let solutionHits = 0;
   for (const s of absent.strings) {

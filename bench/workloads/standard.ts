@@ -31,6 +31,8 @@ export interface StandardSetup {
 export interface Filled {
   wasm: BloomFilter;
   reference: ReferenceFilter;
+  /** Loads the wasm filter's bits into `reference` (once); its has tasks do it, but in isolated runs they ran elsewhere. */
+  loadReference: () => void;
   bloomfilter?: PeerBloomfilter;
   bloomFilters?: () => InstanceType<typeof BloomFilters.BloomFilter>;
 }
@@ -159,7 +161,7 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
 
   // The floor: encodeInto of the same strings into wasm memory, nothing else.
   specs.push({ workload, op: 'encode', contestant: 'encode only (floor)', block: fast, total: n, run: loop((x) => encoder.encodeInto(x, floorView).written, present) });
-  return { specs, filled: { wasm: full, reference: ref, bloomfilter: bfFull, bloomFilters: fillBs } };
+  return { specs, filled: { wasm: full, reference: ref, loadReference: loadRef, bloomfilter: bfFull, bloomFilters: fillBs } };
 }
 
 /** "1,000,000": item counts in workload titles. */

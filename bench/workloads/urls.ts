@@ -13,6 +13,6 @@ export async function urlWorkload(ctx: Context, present: ItemSet, absent: ItemSe
     bits: 10 * n, present, absent, fast: Math.min(1000, n), slow: 20,
   });
   ctx.log('workload (a): measuring');
-  await measure(ctx, a.specs);
+  await measure(ctx, a.specs, 'a');
   return a.filled;
 }
