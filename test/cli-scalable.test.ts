@@ -118,11 +118,16 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     // The estimate, plus 2% of headroom.
     expect(Math.abs(chain.capacity - 1.02 * lines)).toBeLessThan(0.001 * lines);
     expect(chain.falsePositiveRate).toBe(0.001);
+    // Sized from its file, the first member is expected to hold everything, so it gets 0.75 of the rate.
+    expect(chain.tightening).toBe(0.25);
+    expect(chain.filters[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
     expect(chain.addedCount()).toBe(printed);
     expect(chain.has('u0000000') && chain.has(`u${lines - 1}`)).toBe(true);
     // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows.
     const piped = join(dir, 'piped.blmc');
     expect(bloom(['dedupe', '--state', piped], readFileSync(input)).status).toBe(0);
-    expect(loadScalableFileSync(piped).filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
+    const grown = loadScalableFileSync(piped);
+    expect(grown.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
+    expect(grown.tightening).toBe(0.5);
   });
 });

@@ -16,14 +16,16 @@ function run(core: LinesCore | LineDeduper, bytes: Uint8Array, chunk: number): U
   const dedupe = core instanceof LineDeduper ? core : new LineDeduper(core);
   const out: Uint8Array[] = [];
   let at = 0;
+  const write = (b: Uint8Array, length: number) => out.push(b.slice(0, length));
   while (at < bytes.length) {
-    const room = dedupe.input();
-    const n = Math.min(room.length, chunk, bytes.length - at);
-    room.set(bytes.subarray(at, at + n));
+    const area = dedupe.inputArea;
+    const start = dedupe.inputStart;
+    const n = Math.min(area.length - start, chunk, bytes.length - at);
+    area.set(bytes.subarray(at, at + n), start);
     at += n;
-    for (const c of dedupe.push(n)) out.push(c.slice());
+    dedupe.push(n, write);
   }
-  for (const c of dedupe.finish()) out.push(c.slice());
+  dedupe.finish(write);
   counts.push([dedupe.linesRead, dedupe.linesPrinted]);
   return Buffer.concat(out);
 }

@@ -14,11 +14,11 @@ export interface Input {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-/** Writes all of `bytes` to `fd`, waiting out EAGAIN on a non-blocking descriptor. */
-export function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) {
+/** Writes the first `length` bytes of `bytes` (all by default) to `fd`, waiting out EAGAIN on a non-blocking descriptor. */
+export function writeAll(fd: number, bytes: Uint8Array, length = bytes.length): void {
+  for (let done = 0; done < length; ) {
     try {
-      done += writeSync(fd, bytes, done, bytes.length - done);
+      done += writeSync(fd, bytes, done, length - done);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       Atomics.wait(sleeper, 0, 0, 1);
@@ -26,9 +26,9 @@ export function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/** Reads into `into` from a regular file, synchronously (the fast path). */
-export function readRegular(input: Input, into: Uint8Array): number {
-  return readSync(input.fd, into, 0, into.length, null);
+/** Reads into `into` from byte `at` on, from a regular file, synchronously (the fast path). */
+export function readRegular(input: Input, into: Uint8Array, at = 0): number {
+  return readSync(input.fd, into, at, into.length - at, null);
 }
 
 /**
@@ -45,15 +45,15 @@ export class StreamReader {
     this.chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   }
 
-  /** Copies the next bytes into `into`; 0 at the end of the stream. */
-  async read(into: Uint8Array): Promise<number> {
+  /** Copies the next bytes into `into` from byte `at` on; 0 at the end of the stream. */
+  async read(into: Uint8Array, at = 0): Promise<number> {
     while (this.left.length === 0) {
       const next = await this.chunks.next();
       if (next.done) return 0;
       this.left = next.value;
     }
-    const n = Math.min(into.length, this.left.length);
-    into.set(this.left.subarray(0, n));
+    const n = Math.min(into.length - at, this.left.length);
+    into.set(this.left.subarray(0, n), at);
     this.left = this.left.subarray(n);
     return n;
   }

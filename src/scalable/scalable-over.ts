@@ -257,15 +257,25 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * members are asked and added to with 8 bytes per item and never hash.
    */
   private addByDigest(pairs: Uint32Array, out?: Uint8Array): Uint8Array {
-    /** Compactions so far, which choose the packing buffer. */
-    let rounds = 0;
-    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, {
-      slice: (items, from, to) => items.subarray(2 * from, 2 * to),
-      has: (member, view) => member.hasDigestPairs(view),
-      add: (member, view) => member.addDigestPairs(view),
-      drop: (view, index, first, n, reported) => dropReportedPairs(view, index, first, n, reported, this.packs[rounds++ & 1]),
-    }, out);
+    this.pairRounds = 0;
+    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, this.byPairs, out);
   }
+
+  /** Compactions so far in the current addByDigest, which choose the packing buffer. */
+  private pairRounds = 0;
+
+  /**
+   * addUndecided's steps over digest pairs, made once: `bloom dedupe` calls
+   * addByDigest once per chunk, and closures made per call would be garbage
+   * that keeps the young generation growing.
+   */
+  private readonly byPairs: Undecided<F, Uint32Array> = {
+    // The whole batch is the common case (no member is full): no view to make.
+    slice: (items, from, to) => (from === 0 && 2 * to === items.length ? items : items.subarray(2 * from, 2 * to)),
+    has: (member, view) => member.hasDigestPairs(view),
+    add: (member, view) => member.addDigestPairs(view),
+    drop: (view, index, first, n, reported) => dropReportedPairs(view, index, first, n, reported, this.packs[this.pairRounds++ & 1]),
+  };
 
   /** addMany of `count` packed items: addUndecided over their bytes. */
   private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
@@ -288,7 +298,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * is asked about the rest like the others, and a new member starts.
    */
   private addUndecided<T>(all: T, count: number, ways: Undecided<F, T>, into?: Uint8Array): Uint8Array {
-    const out = into === undefined ? new Uint8Array(count) : into.subarray(0, count).fill(0);
+    const out = into === undefined ? new Uint8Array(count) : into.fill(0, 0, count);
     let items = all;
     /** Batch index of each undecided item; null while they are all of them, in order. */
     let index: Uint32Array | null = null;

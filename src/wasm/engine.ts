@@ -25,6 +25,8 @@ export class Engine {
   private readonly bitsPtr: number;
   /** digests()'s answers, reused from call to call (it only grows). */
   private digestFlags = new Uint8Array(0);
+  /** u32 view of scratch that digests() copies pairs into (rebuilt if memory grew). */
+  private digestWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   /** Bytes of the packed bits, ceil(bits / 8). */
   readonly byteLength: number;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
@@ -103,13 +105,13 @@ export class Engine {
     if (this.digestFlags.length < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * this.digestFlags.length));
     const flags = this.digestFlags.subarray(0, count);
     const { scratch, batchFlags, batchMax } = this.staging;
-    const words = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    if (this.digestWords.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
     for (let first = 0; first < count; first += batchMax) {
       const n = Math.min(batchMax, count - first);
-      words.set(pairs.subarray(2 * first, 2 * (first + n)));
+      this.digestWords.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
       if (op === 0) this.x.addDigestBatch(n);
       else this.x.hasDigestBatch(n);
-      flags.set(batchFlags.subarray(0, n), first);
+      for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
     }
     return flags;
   }
