@@ -7,6 +7,11 @@ function show(value: unknown): string {
   if (value === null) return 'null';
   if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
   if (typeof value === 'object') return Object.prototype.toString.call(value);
+  // A function's String() is its whole source: name it instead.
+  if (typeof value === 'function') {
+    const kind = /^class\b/.test(Function.prototype.toString.call(value)) ? 'class' : 'function';
+    return value.name ? `${kind} ${value.name}` : kind;
+  }
   return String(value);
 }
 

@@ -49,6 +49,9 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
       const info = await rf.info();
       expect(info.addedCount).toBe(expected.filter(Boolean).length);
       expect(info.bitsSet).toBe(local.reduce((sum, f) => sum + f.bitsSet(), 0));
+      // The mean of the shards' rates, each as the local filter reports it (the blocked rate under sbbf).
+      expect(info.currentFalsePositiveRate).toBeCloseTo(local.reduce((sum, f) => sum + f.currentFalsePositiveRate(), 0) / 3, 15);
+      expect(info.estimatedCount).toBeCloseTo(local.reduce((sum, f) => sum + f.estimatedCount(), 0), 9);
       if (scheme === 'xxh64') {
         // 2,002 distinct items; the estimate's error is a few percent here.
         expect(info.estimatedCount).toBeGreaterThan(1900);

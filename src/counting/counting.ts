@@ -16,7 +16,7 @@ import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
-import { MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
+import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
@@ -35,6 +35,7 @@ export class CountingBloomFilter {
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
+    checkNotShared(options);
     if (params.bits > MAX_COUNTING_BITS) {
       throw new BloomRangeError('bits', bits, `an integer in [1, ${MAX_COUNTING_BITS}] for a counting filter (4 bits per counter)`);
     }
@@ -159,9 +160,9 @@ export class CountingBloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount() (as for BloomFilter). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** Zeroes every counter. */

@@ -1,6 +1,7 @@
 // Constants shared by the wasm counting filter and its reference twin.
 
-import { MAX_BITS } from '../filter/options.js';
+import { BloomTypeError } from '../errors.js';
+import { MAX_BITS, type FilterOptions } from '../filter/options.js';
 
 /** The largest counter value: a counter that reaches it is saturated and never changes again. */
 export const COUNTER_MAX = 15;
@@ -16,3 +17,16 @@ export const OP_ADD = 0;
 export const OP_HAS = 1;
 export const OP_REMOVE = 2;
 export const OP_COUNT = 3;
+
+/**
+ * Throws unless `options.shared` is false or absent: a counting filter has
+ * no shared form (a counter changes by read-modify-write of a nibble, and
+ * there is no share() or attach() for it), so `{ shared: true }` is refused
+ * rather than ignored.
+ */
+export function checkNotShared(options: FilterOptions | undefined): void {
+  const shared = options?.shared;
+  if (shared !== undefined && shared !== false) {
+    throw new BloomTypeError('shared', shared, 'false or absent: a CountingBloomFilter cannot be shared between threads');
+  }
+}

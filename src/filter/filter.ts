@@ -6,7 +6,7 @@
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
-import { holdsBits } from '../wasm/shared-memory.js';
+import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
@@ -84,8 +84,11 @@ export class BloomFilter {
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine = engine;
-      // the probe layout's view was of the old engine's bits.
-      this.layout = undefined;
+      // The probe layout's view was of the old engine's bits. Emptied rather
+      // than dropped: probeAll's cached plans hold this layout object, and an
+      // empty view is what they take for stale (src/filter/probe-plan.ts), so
+      // they are rebuilt, and the next layout call takes the new engine's view.
+      if (this.layout !== undefined) this.layout.view = new Uint8Array(0);
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
@@ -101,6 +104,7 @@ export class BloomFilter {
     if (!holdsBits(memory, params.bits)) {
       throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
     }
+    checkHeldFilter(memory, params);
     return filterOver(params, new Engine(params, false, memory));
   }
 

@@ -83,6 +83,13 @@ function blockRate(i: number): number {
 }
 
 /**
+ * A block load from which blockedRate is 1 in doubles: blockRate(i) rounds
+ * to 1 for i >= 1225 (8 (31/32)^i < 2^-53), and a Poisson load of mean 3000
+ * falls below 1225 with chance under e^-600 (Chernoff bound).
+ */
+const BLOCK_LOAD_ALL_SET = 3000;
+
+/**
  * sum_i Pois(i; lambda) blockRate(i). The Poisson weights are walked outward
  * from the mode with the ratio p(i+1)/p(i) = lambda/(i+1) and normalised by
  * their own sum, so no factorial or log-gamma is needed; the walk stops once
@@ -91,6 +98,9 @@ function blockRate(i: number): number {
  */
 function blockedRate(lambda: number): number {
   if (lambda === 0) return 0;
+  // Past BLOCK_LOAD_ALL_SET items per block the sum is 1 in doubles, and the
+  // walk would take O(sqrt(lambda)) steps (and never end once i + 1 === i).
+  if (lambda >= BLOCK_LOAD_ALL_SET) return 1;
   const mode = Math.floor(lambda);
   let weights = 1;
   let sum = blockRate(mode);
@@ -107,6 +117,9 @@ function blockedRate(lambda: number): number {
   return sum / weights;
 }
 
+/** The most blocks whose bits (256 per block) are still a safe integer. */
+const MAX_SAFE_BLOCKS = Math.floor(Number.MAX_SAFE_INTEGER / SBBF_BLOCK_BITS);
+
 /**
  * The fewest bits, a multiple of 256, at which an sbbf filter holding n items
  * has sbbfFalsePositiveRate at most p. Starts from Parquet's estimate of
@@ -117,8 +130,20 @@ export function sbbfOptimalBits(capacity: number, falsePositiveRate: number): nu
   const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
   const rateAt = (blocks: number) => blockedRate(n / blocks);
-  let high = Math.max(1, Math.ceil((-SBBF_HASHES / Math.log1p(-Math.pow(p, 1 / SBBF_HASHES)) * n) / SBBF_BLOCK_BITS));
-  while (rateAt(high) > p) high *= 2;
+  // k = 8 is fixed, so the rate falls only as about (8n/m)^8: below about
+  // 1e-28 even one item needs more than 2^53 bits. The search stays at or
+  // below MAX_SAFE_BLOCKS, where block counts are exact and the bisection ends.
+  let high = Math.min(MAX_SAFE_BLOCKS, Math.max(1, Math.ceil((-SBBF_HASHES / Math.log1p(-Math.pow(p, 1 / SBBF_HASHES)) * n) / SBBF_BLOCK_BITS)));
+  while (rateAt(high) > p) {
+    if (high === MAX_SAFE_BLOCKS) {
+      throw new BloomRangeError(
+        'falsePositiveRate',
+        p,
+        `at least ${rateAt(MAX_SAFE_BLOCKS)} under sbbf for capacity ${n} (a lower rate needs more than 2^53 bits)`,
+      );
+    }
+    high = Math.min(MAX_SAFE_BLOCKS, high * 2);
+  }
   let low = 0; // rateAt(low) > p, or low = 0
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);

@@ -193,7 +193,7 @@ export class RedisBloomFilter {
       const x = Number(c);
       bitsSet += x;
       estimatedCount += estimatedCountOf(m, k, x);
-      rate += currentFalsePositiveRateOf(m, k, x) / this.shards;
+      rate += currentFalsePositiveRateOf(m, k, x, this.scheme) / this.shards;
     }
     return {
       name: this.name, capacity: this.capacity, falsePositiveRate: this.falsePositiveRate, bits: this.bits,

@@ -12,7 +12,7 @@ import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
-import { COUNTER_MAX, MAX_COUNTING_BITS } from '../counting/limits.js';
+import { checkNotShared, COUNTER_MAX, MAX_COUNTING_BITS } from '../counting/limits.js';
 import { checksum } from './checksum.js';
 import { probeHash } from './digest.js';
 import { BloomFilter } from './filter.js';
@@ -46,6 +46,7 @@ export class CountingBloomFilter {
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
+    checkNotShared(options);
     if (params.bits > MAX_COUNTING_BITS) {
       throw new BloomRangeError('bits', bits, `an integer in [1, ${MAX_COUNTING_BITS}] for a counting filter (4 bits per counter)`);
     }
@@ -179,9 +180,9 @@ export class CountingBloomFilter {
     return estimatedCountOf(this.bits, this.hashes, this.bitsSet());
   }
 
-  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(). */
+  /** The false-positive rate at the current fill, (X/m)^k with X = bitsSet(), or under sbbf the blocked rate at estimatedCount() (as for BloomFilter). */
   currentFalsePositiveRate(): number {
-    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet());
+    return currentFalsePositiveRateOf(this.bits, this.hashes, this.bitsSet(), this.scheme);
   }
 
   /** Zeroes every counter. */

@@ -19,7 +19,7 @@ import { checkBatch, type BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
-  BITS_OFFSET, checkReferenceHandle, COUNTERS_BYTES, LocalCounts, REFERENCE_SHARED_KIND, SharedCounts, sharedBufferBytes,
+  BITS_OFFSET, checkReferenceHandle, COUNTERS_BYTES, LocalCounts, newSharedBuffer, REFERENCE_SHARED_KIND, SharedCounts,
   TOKEN_OFFSET, type Counts, type SharedFilterHandle,
 } from './shared.js';
 import { Stripes } from './stripe.js';
@@ -59,7 +59,7 @@ export class BloomFilter {
     this.counters = new LocalCounts();
     this.buffer = undefined;
     this.stripes = undefined;
-    if (checkShared(options)) this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+    if (checkShared(options)) this.useBuffer(newSharedBuffer(params));
   }
 
   /** True when the bits live in a shared buffer. */
@@ -72,7 +72,8 @@ export class BloomFilter {
     if (this.buffer === undefined) {
       const { bytes } = this.array;
       const { setCount, addedCount } = this.counters;
-      this.useBuffer(new SharedArrayBuffer(sharedBufferBytes(this.bits)));
+      const { bits, hashes, scheme, seed } = this;
+      this.useBuffer(newSharedBuffer({ bits, hashes, scheme, schemeId: SCHEMES.indexOf(scheme), seed }));
       this.array.bytes.set(bytes);
       this.counters.setCount = setCount;
       this.counters.addedCount = addedCount;

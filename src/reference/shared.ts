@@ -1,6 +1,6 @@
 // The reference twin's shared filter: its bits, counters and stripe locks
 // in one SharedArrayBuffer, [bitsSet u64][addedCount u64][next token i32]
-// (64 bytes in all), [STRIPES lock words i32][bits, whole 32-bit words],
+// [0 u32][filter record, 32 bytes: src/filter/shared.ts] (64 bytes in all), [STRIPES lock words i32][bits, whole 32-bit words],
 // changed with Atomics (the bits: src/reference/bit-array.ts,
 // SharedBitArray). The wasm filter's shared memory has the same bits and
 // counters in another layout (src/wasm/shared-memory.ts); the lock words
@@ -9,6 +9,7 @@
 
 import { BloomTypeError } from '../errors.js';
 import { checkParams, type FilterParams, type Scheme } from '../filter/options.js';
+import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
 import { STRIPES } from './stripe.js';
 
 /** The `kind` of a handle from the reference twin's share(). */
@@ -19,6 +20,9 @@ export const COUNTERS_BYTES = 64;
 
 /** Byte offset of the token counter (i32) among the counters. */
 export const TOKEN_OFFSET = 16;
+
+/** Byte offset of the filter record (src/filter/shared.ts) that attach checks a handle against. */
+const RECORD_OFFSET = 24;
 
 /** Bytes before the bits: the counters, then the stripe lock words. */
 export const BITS_OFFSET = COUNTERS_BYTES + STRIPES * 4;
@@ -42,6 +46,13 @@ export interface SharedFilterHandle {
 /** Bytes of the shared buffer of an m-bit filter. */
 export function sharedBufferBytes(bits: number): number {
   return BITS_OFFSET + Math.ceil(bits / 32) * 4;
+}
+
+/** A zeroed shared buffer for the filter of `params`, with its filter record written. */
+export function newSharedBuffer(params: FilterParams): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(sharedBufferBytes(params.bits));
+  writeFilterRecord(new DataView(buffer, RECORD_OFFSET, FILTER_RECORD_BYTES), params);
+  return buffer;
 }
 
 /** The counters of a filter: in fields, or in a shared buffer. */
@@ -114,5 +125,6 @@ export function checkReferenceHandle(handle: unknown): { params: FilterParams; b
   if (buffer.byteLength < sharedBufferBytes(params.bits)) {
     throw new BloomTypeError('handle.buffer', buffer, `a SharedArrayBuffer of at least ${sharedBufferBytes(params.bits)} bytes for ${params.bits} bits`);
   }
+  checkFilterRecord(new DataView(buffer, RECORD_OFFSET, FILTER_RECORD_BYTES), params, 'handle.buffer');
   return { params, buffer };
 }

@@ -49,7 +49,7 @@ export class Engine {
       x = instantiate(params.bits, this.byteLength);
       this.sharedMemory = undefined;
     } else {
-      const memory = shared === true ? createSharedMemory(params.bits, sharedBitsBytes(params.bits)) : shared;
+      const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
       const workArea = claimWorkArea(memory, params.bits);
       // The shared build's exports are the filter's minus line dedupe and
       // the Bitmap (SHARED_ABI), which reserveLines refuses to reach.

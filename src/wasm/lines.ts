@@ -60,9 +60,14 @@ export const LINES_AREA_SIZES = [1 << 18, 1 << 16, 1 << 14, 1 << 12];
  */
 export const SPLIT_AREA_SIZES = LINES_AREA_SIZES;
 
-/** A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it is now. */
+/**
+ * A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it
+ * is now. The lines region lies after the bits, so past 2 GiB in a filter
+ * of more than 2^34 bits, where a pointer comes back from wasm as a
+ * negative i32: read it as u32.
+ */
 function area(x: LinesExports, ptr: number, length: number): Uint8Array {
-  return new Uint8Array(x.memory.buffer, ptr, length);
+  return new Uint8Array(x.memory.buffer, ptr >>> 0, length);
 }
 
 /** The filter-mode LinesCore over exports `x` whose areas hold `size` bytes. */
@@ -103,7 +108,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
     digestSeed,
     linesEmit: () => x.linesEmit(),
     packedItems: (count: number) => {
-      const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets(), count + 1);
+      const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets() >>> 0, count + 1);
       return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
     },
     itemFlags: (count: number) => area(x, x.linesFlags(), count),

@@ -59,5 +59,15 @@ export function instantiate(bits: number, bytes: number): Exports {
 export function instantiateShared(memory: WebAssembly.Memory, workArea: number): SharedExports {
   // An i32 global: an address past 2 GiB goes in as its two's-complement value, which wasm reads as u32.
   const imports = { env: { memory, workArea: new WebAssembly.Global({ value: 'i32', mutable: false }, workArea | 0) } };
-  return new WebAssembly.Instance(compiledSharedModule(), imports).exports as unknown as SharedExports;
+  const exports = new WebAssembly.Instance(compiledSharedModule(), imports).exports;
+  // The other way round, an address past 2 GiB comes back from wasm as a
+  // negative i32, which a typed-array view refuses: the pointer exports
+  // (the work area's regions lie after the bits, so past 2 GiB in a filter
+  // of more than 2^34 bits) are read as u32. They are called only when
+  // views are made, never per item.
+  const unsigned: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(exports)) {
+    unsigned[name] = typeof value === 'function' && name.endsWith('Ptr') ? () => (value as () => number)() >>> 0 : value;
+  }
+  return unsigned as unknown as SharedExports;
 }

@@ -17,7 +17,9 @@
 // thread that ends first keeps its area, and the memory is that much
 // bigger (workAreaPages pages) until every thread drops the memory.
 
-import { BloomAllocationError } from '../errors.js';
+import { BloomAllocationError, BloomTypeError } from '../errors.js';
+import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
+import type { FilterParams } from '../filter/options.js';
 import { compiledSharedModule } from './module.js';
 
 /** Bytes in a wasm page. */
@@ -29,6 +31,9 @@ export const MAX_WORK_AREAS = 256;
 
 /** Byte offset, from the header, of the free work-area table. */
 const FREE_TABLE = 64;
+
+/** Byte offset, from the header, of the filter record (src/filter/shared.ts), between the counters and the table. */
+const FILTER_RECORD = 16;
 
 /** Where the shared build puts things: read once from an instance over a scrap memory. */
 interface SharedLayout {
@@ -80,18 +85,32 @@ function bitsPages(bits: number): number {
  * MAX_WORK_AREAS work areas (capped at the 4 GiB of wasm32). Throws
  * BloomAllocationError when the engine refuses it.
  */
-export function createSharedMemory(bits: number, bytes: number): WebAssembly.Memory {
+export function createSharedMemory(params: FilterParams, bytes: number): WebAssembly.Memory {
+  const { bits } = params;
   const initial = bitsPages(bits);
   const maximum = Math.min(65536, initial + MAX_WORK_AREAS * sharedLayout().workAreaPages);
   if (initial + sharedLayout().workAreaPages > maximum) {
     throw new BloomAllocationError(bits, bytes, 'no room is left in the 4 GiB of wasm32 for a work area next to the bits');
   }
+  let memory: WebAssembly.Memory;
   try {
-    return new WebAssembly.Memory({ initial, maximum, shared: true });
+    memory = new WebAssembly.Memory({ initial, maximum, shared: true });
   } catch (error) {
     if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
     throw error;
   }
+  writeFilterRecord(recordView(memory), params);
+  return memory;
+}
+
+/** The filter record's bytes in `memory`'s header. */
+function recordView(memory: WebAssembly.Memory): DataView {
+  return new DataView(memory.buffer, sharedLayout().headerPtr + FILTER_RECORD, FILTER_RECORD_BYTES);
+}
+
+/** Throws BloomTypeError unless `memory` holds the filter that `params` describe (attach checks a handle with it). */
+export function checkHeldFilter(memory: WebAssembly.Memory, params: FilterParams): void {
+  checkFilterRecord(recordView(memory), params, 'handle.memory');
 }
 
 /** True when `memory` is big enough for the bits of an m-bit filter (attach checks a handle with it). */
@@ -113,7 +132,13 @@ export function claimWorkArea(memory: WebAssembly.Memory, bits: number): number 
   const table = freeTable(memory);
   for (let i = 0; i < MAX_WORK_AREAS; i++) {
     const page = Atomics.load(table, i);
-    if (page !== 0 && Atomics.compareExchange(table, i, page, 0) === page) return page * PAGE;
+    if (page === 0) continue;
+    // Only a memory that was not made by share() can hold anything else; an
+    // area taken from it would overlap the bits or lie past the memory's end.
+    if (!isWorkArea(memory, bits, page)) {
+      throw new BloomTypeError('handle.memory', `a free work-area table entry of page ${page}`, `a shared memory from BloomFilter.share() (its free work areas lie after the bits, within the memory)`);
+    }
+    if (Atomics.compareExchange(table, i, page, 0) === page) return page * PAGE;
   }
   const pages = sharedLayout().workAreaPages;
   try {
@@ -122,6 +147,13 @@ export function claimWorkArea(memory: WebAssembly.Memory, bits: number): number 
     if (!(error instanceof RangeError)) throw error;
     throw new BloomAllocationError(bits, pages * PAGE, `the shared memory is at its maximum of work areas (${MAX_WORK_AREAS} threads attached at once)`);
   }
+}
+
+/** Whether `page` starts a work area of `memory`: areas follow the bits back to back, each whole within the memory. */
+function isWorkArea(memory: WebAssembly.Memory, bits: number, page: number): boolean {
+  const first = bitsPages(bits);
+  const size = sharedLayout().workAreaPages;
+  return page >= first && (page - first) % size === 0 && (page + size) * PAGE <= memory.buffer.byteLength;
 }
 
 /** Gives a work area back for a later claimWorkArea (the table has an entry for every area there can be). */
