@@ -112,7 +112,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
       return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
     },
     itemFlags: (count: number) => area(x, x.linesFlags(), count),
-    itemDigests: (count: number) => new Uint32Array(x.memory.buffer, x.linesDigests(), 2 * count),
+    itemDigests: (count: number) => new Uint32Array(x.memory.buffer, x.linesDigests() >>> 0, 2 * count),
   });
 }
 
