@@ -86,8 +86,10 @@ const RETURN: u8 = 13;
 /**
  * Lines hashed and touched ahead of their test-and-set in filter mode, so
  * that their cache misses overlap. Measured on 10^7 URLs into a 20 MiB
- * sbbf filter (bench/cli.ts): 64 was as fast as 128 and 256, and faster
- * than 8 or 16 (fewer misses in flight).
+ * sbbf filter (bench/cli.ts, output to /dev/null, a busy 2-core machine):
+ * 64 a little ahead of 16 and 256 (0.90-1.06 s of CPU against
+ * 0.99-1.15 s); groups of 8 that tested each whole block instead of one
+ * load took 1.5 s.
  */
 const GROUP: i32 = 64;
 /** u32[GROUP] line starts and u32[GROUP] \n offsets of one group. */
@@ -95,10 +97,12 @@ const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
 
 
 /**
- * Offset of the first \n in [p, end), or end. Eight bytes at a time: the
- * classic "has a zero byte" test (Mycroft, 1987) on the word xor "\n"*8 flags
- * the first matching byte exactly (flags above it may be spurious), and
- * wasm is little-endian, so the lowest flag is the earliest byte.
+ * Offset of the first \n in [p, end), or end. Sixteen bytes at a time with
+ * SIMD (a lane compare and its bit mask); without SIMD, and for the last
+ * bytes, eight at a time: the classic "has a zero byte" test (Mycroft,
+ * 1987) on the word xor "\n"*8 flags the first matching byte exactly (flags
+ * above it may be spurious), and wasm is little-endian, so the lowest flag
+ * is the earliest byte.
  */
 // @ts-ignore: decorator
 @inline function findNewline(p: usize, end: usize): usize {
