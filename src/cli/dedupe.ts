@@ -188,7 +188,7 @@ export async function run(argv: string[]): Promise<number> {
       let lastSave = performance.now();
       let lastYield = lastSave;
       for (const input of inputs) {
-        const stream = input.regular ? null : new StreamReader(input);
+        const stream = input.regular ? null : await StreamReader.open(input);
         for (;;) {
           const area = dedupe.inputArea;
           const start = dedupe.inputStart;

@@ -3,7 +3,7 @@
 // that signals are handled while it waits), and whole writes to stdout.
 
 import { closeSync, createReadStream, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { Socket, type SocketConstructorOpts } from 'node:net';
+import type { Socket, SocketConstructorOpts } from 'node:net';
 
 /** One input: its descriptor, whether it is a regular file, and its size when known. */
 export interface Input {
@@ -57,8 +57,14 @@ export class StreamReader {
   /** Resolves the read waiting for the socket, if any. */
   private wake: (() => void) | null = null;
 
-  constructor(input: Input) {
-    if (input.fd === 0 && isPipe(0)) {
+  /** A reader of `input` (node:net is loaded only for a pipe: every module stays resident). */
+  static async open(input: Input): Promise<StreamReader> {
+    const net = input.fd === 0 && isPipe(0) ? await import('node:net') : null;
+    return new StreamReader(input, net?.Socket ?? null);
+  }
+
+  private constructor(input: Input, SocketClass: typeof Socket | null) {
+    if (SocketClass !== null) {
       this.buffer = Buffer.alloc(PIPE_BUFFER);
       const callback = (n: number): boolean => {
         this.start = 0;
@@ -68,7 +74,7 @@ export class StreamReader {
       };
       // `onread` is a documented constructor option since Node 15.8 that @types/node 20 leaves out.
       const options = { fd: 0, readable: true, writable: false, onread: { buffer: this.buffer, callback } };
-      this.socket = new Socket(options as SocketConstructorOpts);
+      this.socket = new SocketClass(options as SocketConstructorOpts);
       this.socket.pause();
       this.socket.on('end', () => {
         this.ended = true;
