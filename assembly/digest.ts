@@ -8,10 +8,10 @@
 
 import {
   BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_BYTES, BATCH_PROBES_PTR, MAX_HASHES,
-  POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
 import { countAdd, seed } from "./filter";
-import { splitmix64, xxh64, xxh64Digest } from "./hash";
+import { xxh64, xxh64Digest } from "./hash";
 import { TOUCH_SINK_PTR, insertProbed, probeHash, probeStride, testProbed, touchProbed } from "./scheme";
 
 /** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
@@ -34,37 +34,6 @@ export function hasDigest(lo: u32, hi: u32): bool {
 export function addDigest(lo: u32, hi: u32): bool {
   probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
   return countAdd(insertProbed(PROBES_PTR));
-}
-
-/**
- * The start of one digest's probes in `count` xxh64 filters at once, for
- * probeAll: filters live in other instances, so this instance does the only
- * 64-bit work of their probes (two remainders mod m per filter) and JS
- * walks the rest of enhanced double hashing lazily over each filter's bits
- * in place, stopping at its first 0 (src/wasm/digest.ts). Entry j of the
- * table at scratch is 16 bytes: f64 m in, then f64 a = h mod m and f64
- * b = splitmix64(h) mod m out over it (exact: m < 2^53). splitmix64(h) does
- * not depend on m, so it is computed once. The caller keeps count within
- * START_ALL_MAX.
- */
-export function startAll(lo: u32, hi: u32, count: u32): void {
-  const h = (<u64>hi << 32) | <u64>lo;
-  const s = splitmix64(h);
-  count = min<u32>(count, START_ALL_MAX);
-  for (let j: u32 = 0; j < count; j++) {
-    const entry = SCRATCH_PTR + (<usize>j << 4);
-    const m = <u64>load<f64>(entry);
-    store<f64>(entry, <f64>(h % m));
-    store<f64>(entry, <f64>(s % m), 8);
-  }
-}
-
-/** The most filters per startAll call: 16-byte entries filling scratch. */
-export const START_ALL_MAX: u32 = SCRATCH_SIZE >> 4;
-
-/** START_ALL_MAX, for JS. */
-export function startAllMax(): u32 {
-  return START_ALL_MAX;
 }
 
 /** The most items per digestBatch call: their digests fill the batch probes region. */

@@ -166,7 +166,7 @@ export {
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
 // (assembly/counting.ts), an instance configured by countingConfigure.
-export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, startAll, startAllMax } from "./digest";
+export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch } from "./digest";
 export {
   countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,

@@ -25,7 +25,7 @@ import { addBatch as addChunk } from "./batch";
 import { addDigest as addDigestOne, addDigestBatch as addDigestChunk } from "./digest";
 
 export {
-  digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch, startAll, startAllMax,
+  digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch,
 } from "./digest";
 
 // The ways to add: each counts its adds in the instance, then adds the

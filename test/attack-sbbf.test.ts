@@ -4,7 +4,7 @@
 // thousands of seeded random items in both twins.
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../src/cli/mulberry32.js';
-import { sbbfBlock, sbbfMasks } from '../src/filter/probe-plan.js';
+import { sbbfBlock, sbbfMasks } from '../src/filter/probe-arithmetic.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';
 import { twins } from './helpers/twins.js';
 

@@ -130,4 +130,20 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     expect(grown.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(grown.tightening).toBe(0.5);
   });
+
+  it('a --fpp too low for the file-sized first member is a usage error naming the smallest it accepts', () => {
+    const r = spawnSync(process.execPath, [BIN, 'dedupe', '--fpp', '1e-20', input]);
+    const stderr = r.stderr.toString();
+    expect(r.status, stderr).toBe(2);
+    const m = /^bloom: --fpp 1e-20 is too low without --capacity: the growing filter's first member \((\d+) lines\) .* the smallest --fpp it accepts under sbbf is (\S+)\n$/.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    expect(Math.abs(Number(m![1]) - 1.02 * lines)).toBeLessThan(0.001 * lines);
+    // Above the pipe's 2.55e-14: this first member holds 1.5 times the lines, at 0.75 of the rate.
+    const smallest = Number(m![2]);
+    expect(smallest).toBeGreaterThan(2.55e-14);
+    const state = join(dir, 'smallest.blmc');
+    const ok = spawnSync(process.execPath, [BIN, 'dedupe', '--fpp', String(smallest), '--state', state, input], { maxBuffer: 1 << 27 });
+    expect(ok.status, ok.stderr.toString()).toBe(0);
+    expect(loadScalableFileSync(state).filters).toHaveLength(1);
+  });
 });

@@ -13,6 +13,7 @@
 // exactly as it was before the run, and the exit code is 141.
 
 import { closeSync } from 'node:fs';
+import { BloomRangeError } from '../errors.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
@@ -97,6 +98,8 @@ const CHAIN_MAX_INITIAL_CAPACITY = 100_000_000;
  * keeps r = 0.5: its later members are the rule, not the exception.
  */
 const CHAIN_SIZED_TIGHTENING = 0.25;
+/** The library's default tightening, for a chain from a pipe: its first member's rate is --fpp times (1 - this). */
+const CHAIN_TIGHTENING = 0.5;
 
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
@@ -143,7 +146,7 @@ export async function run(argv: string[]): Promise<number> {
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? new (await import('../scalable/scalable.js')).ScalableBloomFilter({ ...chainShape(inputs), falsePositiveRate: fpp, scheme })
+        ? chainFor((await import('../scalable/scalable.js')).ScalableBloomFilter, chainShape(inputs), fpp, values.fpp, scheme)
         : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const invert = values.invert === true;
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
@@ -257,8 +260,14 @@ function schemeOption(value: string | undefined): Scheme {
  */
 const CHAIN_ESTIMATE_HEADROOM = 1.02;
 
+/** A new chain's first-member capacity and, when not the library's default, its tightening. */
+interface ChainShape {
+  capacity: number;
+  tightening?: number;
+}
+
 /** The first member's capacity and the tightening of a new chain: see CHAIN_INITIAL_CAPACITY. */
-function chainShape(inputs: readonly Input[]): { capacity: number; tightening?: number } {
+function chainShape(inputs: readonly Input[]): ChainShape {
   const estimate = Math.ceil(estimateLines(inputs) * CHAIN_ESTIMATE_HEADROOM);
   if (estimate <= CHAIN_INITIAL_CAPACITY) return { capacity: CHAIN_INITIAL_CAPACITY };
   return { capacity: Math.min(CHAIN_MAX_INITIAL_CAPACITY, estimate), tightening: CHAIN_SIZED_TIGHTENING };
@@ -271,6 +280,52 @@ function sizeFor(capacity: number, fpp: number, scheme: Scheme): { bits: number;
   } catch (error) {
     throw new UsageError(`--capacity ${capacity} at --fpp ${fpp} needs too many bits: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The growing filter used without --capacity. A --fpp so low that its first
+ * member cannot be built is a usage error (exit 2) that quotes the user's
+ * --fpp and the smallest one accepted, not the first member's own rate.
+ */
+function chainFor(
+  Chain: typeof ScalableBloomFilter,
+  shape: ChainShape,
+  fpp: number,
+  given: string | undefined,
+  scheme: Scheme,
+): ScalableBloomFilter {
+  try {
+    return new Chain({ ...shape, falsePositiveRate: fpp, scheme });
+  } catch (error) {
+    if (!(error instanceof BloomRangeError)) throw error;
+    throw new UsageError(
+      `--fpp ${given ?? fpp} is too low without --capacity: the growing filter's first member (${shape.capacity} lines) ` +
+        `would need more than ${MAX_BITS} bits; the smallest --fpp it accepts under ${scheme} is ${smallestChainFpp(scheme, shape)}`,
+    );
+  }
+}
+
+/** The smallest --fpp (to 3 digits, rounded up) whose chain's first member fits in MAX_BITS; found by bisection on log(fpp). */
+function smallestChainFpp(scheme: Scheme, shape: ChainShape): number {
+  const fits = (fpp: number): boolean => {
+    try {
+      capacityParams(shape.capacity, fpp * (1 - (shape.tightening ?? CHAIN_TIGHTENING)), MAX_BITS, scheme);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let lo = -320; // log10 of a rate that does not fit
+  let hi = -1; // log10 of one that does
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(10 ** mid)) hi = mid;
+    else lo = mid;
+  }
+  const exact = 10 ** hi;
+  const scale = 10 ** (Math.floor(hi) - 2);
+  const shown = Number((Math.ceil(exact / scale) * scale).toPrecision(3));
+  return fits(shown) ? shown : exact;
 }
 
 /** Tells the user that the --state file's own parameters win over the size flags. */

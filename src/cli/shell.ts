@@ -11,7 +11,7 @@
 
 import { createInterface } from 'node:readline';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { SCHEMES, type Scheme } from '../filter/options.js';
+import { MAX_BITS, MAX_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
 import { guard, parse } from './common.js';
 
 /** The help text of `bloom shell`. */
@@ -96,8 +96,10 @@ export class ShellSession {
   private reset(arg: string): string | null {
     const words = arg.split(' ').filter((w) => w !== '');
     if (words.length === 1 || words.length > 3) return 'ERR BLOOM-NEW takes no arguments, or m k [scheme]';
-    const bits = words.length ? Number(words[0]) : DEFAULT_BITS;
-    const hashes = words.length ? Number(words[1]) : DEFAULT_HASHES;
+    const bits = words.length ? wholeNumber(words[0]) : DEFAULT_BITS;
+    if (bits === null) return `ERR bits must be an integer in [1, ${MAX_BITS}]; got ${JSON.stringify(words[0])}`;
+    const hashes = words.length ? wholeNumber(words[1]) : DEFAULT_HASHES;
+    if (hashes === null) return `ERR hashes must be an integer in [1, ${MAX_HASHES}]; got ${JSON.stringify(words[1])}`;
     const scheme = (words[2] ?? DEFAULT_SCHEME) as Scheme;
     if (!SCHEMES.includes(scheme)) return `ERR scheme must be one of ${SCHEMES.join(', ')}; got ${JSON.stringify(scheme)}`;
     try {
@@ -107,6 +109,16 @@ export class ShellSession {
     }
     return null;
   }
+}
+
+/**
+ * A BLOOM-NEW argument as a number: decimal digits only (no 0x, 1e3, +3 or
+ * 3.0, which Number() would take) and a safe integer, so that an error can
+ * quote the user's token rather than a rounded or reinterpreted value.
+ */
+function wholeNumber(token: string): number | null {
+  const n = Number(token);
+  return /^[0-9]+$/.test(token) && Number.isSafeInteger(n) ? n : null;
 }
 
 /** Writes to stdout, waiting for 'drain' when the stream's buffer is full (backpressure). */

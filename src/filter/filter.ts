@@ -7,6 +7,7 @@
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
+import { viewEpoch } from '../wasm/staging.js';
 import { BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
@@ -84,11 +85,12 @@ export class BloomFilter {
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine = engine;
-      // The probe layout's view was of the old engine's bits. Emptied rather
-      // than dropped: probeAll's cached plans hold this layout object, and an
-      // empty view is what they take for stale (src/filter/probe-plan.ts), so
-      // they are rebuilt, and the next layout call takes the new engine's view.
+      // The probe layout's view was of the old engine's bits: emptied, so
+      // that the next layout call takes the new engine's view, and the view
+      // epoch bumped, so that probeAll's cached plans (which hold the old
+      // view) are rebuilt (src/filter/probe-plan.ts).
       if (this.layout !== undefined) this.layout.view = new Uint8Array(0);
+      viewEpoch.count++;
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };

@@ -190,8 +190,16 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
     throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${MAX_FILTER_COUNT}] (a chain has at most ${MAX_FILTER_COUNT} members); got ${filterCount}`);
   }
   const maxCount = Math.floor((totalLength - CHAIN_HEADER_BYTES) / MIN_MEMBER_BYTES);
+  if (maxCount < 1) {
+    // Not even one member fits: the input is cut short (a count of 1 is not what is wrong).
+    throw new BloomFormatError(
+      'filters[0]',
+      CHAIN_HEADER_BYTES,
+      `truncated: the first member needs at least ${MIN_MEMBER_BYTES} bytes, to byte ${CHAIN_HEADER_BYTES + MIN_MEMBER_BYTES}, but the input ends at byte ${totalLength}`,
+    );
+  }
   if (filterCount > maxCount) {
-    throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${Math.max(1, maxCount)}] for a ${totalLength}-byte input (each member takes at least ${MIN_MEMBER_BYTES} bytes); got ${filterCount}`);
+    throw new BloomFormatError('filterCount', at.filterCount, `must be in [1, ${maxCount}] for a ${totalLength}-byte input (each member takes at least ${MIN_MEMBER_BYTES} bytes); got ${filterCount}`);
   }
   return { plan, schemeId, filterCount };
 }

@@ -83,7 +83,7 @@ export function refusedBeforeRunning(err: unknown): boolean {
   return isErrorReply(err) && (REFUSED_BEFORE_RUNNING.has(err.message.split(' ', 1)[0]) || UNAUTHENTICATED.test(err.message));
 }
 
-/** Turns the server's auth and configuration refusals into this package's typed errors; others pass through. */
+/** Turns the server's auth, configuration and key-type (WRONGTYPE) refusals into this package's typed errors; others pass through. */
 export function typedError(err: unknown, filter: string): unknown {
   if (!isErrorReply(err)) return err;
   const code = err.message.split(' ', 1)[0];
@@ -101,6 +101,17 @@ export function typedError(err: unknown, filter: string): unknown {
       code === 'BLOOMCONFIG' ? 'config' : 'bits',
       `filter "${filter}" no longer matches its shard ${key}: ${err.message.slice(code.length + 1)} ` +
         '(the filter was re-reserved with other parameters, or a shard was deleted or evicted; use maxmemory-policy noeviction)',
+    );
+  }
+  if (code === 'WRONGTYPE') {
+    // Another program's key under one of the filter's names: nothing of the
+    // filter was written (the read that met it comes before any write).
+    return new RedisBloomConfigError(
+      filter,
+      'type',
+      `filter "${filter}" cannot use its keys: one holds another Redis type (${err.message.split('.')[0]}); ` +
+        `its keys are {${filter}}:config (a hash), {${filter}:s} (a string) and {${filter}:s}:meta (a hash) for each shard s: ` +
+        'rename or delete the foreign key, or pick another name',
     );
   }
   return err;

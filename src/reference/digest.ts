@@ -6,7 +6,7 @@
 import { checkItem, checkSeed } from '../filter/options.js';
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
-import { splitmix64, xxh64 } from './hash.js';
+import { xxh64 } from './hash.js';
 import { probeEnhancedDouble } from './probe.js';
 import { sbbfPositions } from './sbbf.js';
 import type { SchemeShape } from './scheme.js';
@@ -16,14 +16,6 @@ const encoder = new TextEncoder();
 /** A filter's positions for a digest `h` (xxh64 or sbbf), as assembly/scheme.ts's probeHash and assembly/sbbf.ts compute them. */
 export function probeHash(f: SchemeShape, h: bigint): number[] {
   return f.scheme === 'sbbf' ? sbbfPositions(h, f.bits) : probeEnhancedDouble(h, f.bits, f.hashes);
-}
-
-/**
- * assembly/digest.ts's startAll, plainly: for each xxh64 filter of m bits,
- * the start of enhanced double hashing, a = h mod m and b = splitmix64(h) mod m.
- */
-export function startAll(h: bigint, bits: readonly number[]): [number, number][] {
-  return bits.map((m) => [Number(h % BigInt(m)), Number(splitmix64(h) % BigInt(m))]);
 }
 
 /** XXH64 of the item's UTF-8 bytes (or the bytes given) under `seed`. */

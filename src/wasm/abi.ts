@@ -74,8 +74,6 @@ export const ABI = {
   digestStream: proc(0), // the same for a streamed item
   hasDigest: fn(2), // (lo, hi)
   addDigest: fn(2), // (lo, hi)
-  startAll: proc(3), // (lo, hi, count): per xxh64 filter, f64 m in scratch -> f64 h mod m, splitmix64(h) mod m over it
-  startAllMax: fn(0),
   digestBatch: proc(1), // (count): digests of a staged batch, as u64s at the batch probes region
   digestBatchMax: fn(0),
   digestBatchPtr: fn(0),

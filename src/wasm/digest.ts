@@ -1,14 +1,12 @@
 // The digest's side of the boundary: one hashing instance (the hasher) that
-// encodes and hashes an item once (digestItem), and starts one digest's
-// probes in many xxh64 filters at once (startAll) for probeAll, which then
-// walks each filter's bits in place (src/filter/probe-plan.ts).
+// encodes and hashes an item once (digestItem), or a batch of items
+// (digestBatch), for digest(), probeAll and the ScalableBloomFilter.
 //
-// Why probeAll makes no call into the filters' own instances: every filter
-// owns an instance and a memory, and a call that lands in a different
-// instance each time costs several times a call into the same one (V8 cannot
-// keep one call site fast across 200 export functions). One startAll call in
-// the hasher does the 64-bit remainders of every xxh64 filter's probes, and
-// JS does the rest, which needs only additions below m.
+// probeAll makes no other call: every filter owns an instance and a memory,
+// and a call that lands in a different instance each time costs several
+// times a call into the same one (V8 cannot keep one call site fast across
+// 200 export functions), so it reads the filters' bits in place and makes
+// their positions in JS (src/filter/probe-plan.ts).
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
@@ -22,10 +20,6 @@ class Hasher {
   private seed: bigint;
   /** u32[2] at positionsPtr: where digestItem leaves the digest. */
   private readonly out: Uint32Array;
-  /** startAll's table in scratch: 16 bytes per filter, f64 m in, f64 a and b out. */
-  private readonly table: Float64Array;
-  /** Filters per startAll call. */
-  private readonly room: number;
   /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
   private readonly batchDigests: number;
   private readonly digests: Uint32Array;
@@ -38,9 +32,7 @@ class Hasher {
     // never grow it, so these views stay attached.
     this.staging = new Staging(this.x, 1, false);
     const buffer = this.x.memory.buffer;
-    this.room = this.x.startAllMax();
     this.out = new Uint32Array(buffer, this.x.positionsPtr(), 2);
-    this.table = new Float64Array(buffer, this.x.scratchPtr(), this.room * 2);
     this.batchDigests = this.x.digestBatchMax();
     this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
   }
@@ -112,23 +104,6 @@ class Hasher {
   /** Bits 32..63 of the last digest. */
   hi(): number {
     return this.out[1];
-  }
-
-  /**
-   * startAll for `count` xxh64 filters whose f64 m sit at entries 2j of
-   * `table` (up to startAllMax() per call): returns the scratch view where
-   * entry j now holds a = h mod m at 2j and b = splitmix64(h) mod m at 2j + 1.
-   * Valid until the next call into this instance.
-   */
-  starts(lo: number, hi: number, table: Float64Array, count: number): Float64Array {
-    this.table.set(table.subarray(0, 2 * count));
-    this.x.startAll(lo, hi, count);
-    return this.table;
-  }
-
-  /** The most filters per starts() call. */
-  startsMax(): number {
-    return this.room;
   }
 }
 

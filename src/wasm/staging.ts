@@ -38,6 +38,16 @@ const encoder = new TextEncoder();
  */
 const SHORT_STRING = 24;
 
+/**
+ * Bumped whenever views of a filter's bits may have gone stale: an
+ * instance's memory grew (refresh() bumps it, and every growth calls
+ * refresh()), or a filter's bits moved to another memory (share() bumps
+ * it). probeAll's cached plans hold views of many filters' bits; one
+ * comparison with this count tells them that none is stale, instead of a
+ * check of every view per call.
+ */
+export const viewEpoch = { count: 0 };
+
 /** One instance's scratch region and views, and the copying of items into it. */
 export class Staging {
   /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
@@ -87,6 +97,8 @@ export class Staging {
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
+    // Not at construction (no views yet), nor a no-op refresh over the same buffer.
+    if (this.scratch !== undefined && this.scratch.buffer !== buffer) viewEpoch.count++;
     this.bounce = undefined;
     if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
       try {
