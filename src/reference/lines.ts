@@ -3,7 +3,9 @@
 // calls and results, written plainly over the reference BloomFilter, one
 // line at a time (the wasm groups of lines decide exactly as this does).
 // A streamed (long) line is collected as byte pieces and added whole at
-// its end.
+// its end. Split mode packs each item's bytes or, given a digest seed,
+// computes its XXH64 digest with the reference hash, a streamed line whole
+// at its end, as the wasm split instance does with its streamed hash.
 // Over 300 lines: it mirrors assembly/lines.ts mode for mode, so that a
 // reader finds each wasm step's twin in the same file.
 

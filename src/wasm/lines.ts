@@ -1,7 +1,8 @@
 // Line-by-line dedupe: the JS half of assembly/lines.ts.
-// The caller reads bytes straight into `input()` (wasm memory, no copy),
-// calls push(n), and writes out the chunks it returns, in order. Lines stay
-// bytes from end to end: nothing here decodes them into strings.
+// The caller reads bytes straight into `inputArea` at `inputStart` (wasm
+// memory, no copy), calls push(n, write), and its writer gets the output,
+// in order. Lines stay bytes from end to end: nothing here decodes them into
+// strings.
 //
 // Views into wasm memory are taken through `area()`, which rebuilds them
 // whenever the memory's ArrayBuffer has changed: memory.grow detaches the
