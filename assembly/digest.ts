@@ -7,11 +7,12 @@
 // The pure-TypeScript twin is src/reference/digest.ts.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_BYTES, BATCH_PROBES_PTR, MAX_HASHES,
+  POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
 import { countAdd, seed } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
-import { insertProbed, probeHash, testProbed } from "./scheme";
+import { TOUCH_SINK_PTR, insertProbed, probeHash, probeStride, testProbed, touchProbed } from "./scheme";
 
 /** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
 export function digestItem(len: u32): void {
@@ -52,6 +53,31 @@ export function digestBatch(count: u32): void {
   }
 }
 
+/** Digests per group of hasDigestBatch and addDigestBatch, at most (see probeDigestGroup). */
+const DIGEST_GROUP: u32 = 64;
+
+/**
+ * The probe records of digests [first, first + n) of scratch, into the
+ * batch probes region `stride` bytes apart, and then their bits touched
+ * together, so that the group's cache misses overlap before the records
+ * are tested or set one by one (assembly/scheme.ts's touchProbed).
+ */
+// @ts-ignore: decorator
+@inline function probeDigestGroup(first: u32, n: u32, stride: usize): void {
+  for (let j: u32 = 0; j < n; j++) {
+    probeHash(load<u64>(SCRATCH_PTR + (<usize>(first + j) << 3)), BATCH_PROBES_PTR + <usize>j * stride);
+  }
+  let touched: u32 = 0;
+  for (let j: u32 = 0; j < n; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
+  store<u32>(TOUCH_SINK_PTR, touched);
+}
+
+/** Records per group: DIGEST_GROUP, or fewer when k positions make a record too long for the region. */
+// @ts-ignore: decorator
+@inline function digestGroup(stride: usize): u32 {
+  return <u32>min<usize>(<usize>DIGEST_GROUP, BATCH_PROBES_BYTES / stride);
+}
+
 /**
  * Tests `count` items given by their digests, staged in scratch as u64s
  * (at most BATCH_MAX); flag i goes to the batch flags region. Returns how
@@ -59,12 +85,17 @@ export function digestBatch(count: u32): void {
  */
 export function hasDigestBatch(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
+  const stride = probeStride();
+  const group = digestGroup(stride);
   let found: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
-    const present = testProbed(PROBES_PTR);
-    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>present);
-    found += <u32>present;
+  for (let first: u32 = 0; first < count; first += group) {
+    const n = min<u32>(group, count - first);
+    probeDigestGroup(first, n, stride);
+    for (let j: u32 = 0; j < n; j++) {
+      const present = testProbed(BATCH_PROBES_PTR + <usize>j * stride);
+      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
+      found += <u32>present;
+    }
   }
   return found;
 }
@@ -83,15 +114,22 @@ export function digestBatchPtr(): usize {
  * Adds `count` items given by their digests, staged in scratch as u64s (at
  * most BATCH_MAX), in order, exactly as `count` addDigest calls would: flag
  * i (batch flags region) is 1 when item i set a bit. Returns how many did.
+ * The groups' touch passes only read, so a repeat within a group still
+ * finds the bits its first occurrence set.
  */
 export function addDigestBatch(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
+  const stride = probeStride();
+  const group = digestGroup(stride);
   let fresh: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    probeHash(load<u64>(SCRATCH_PTR + (<usize>i << 3)), PROBES_PTR);
-    const isNew = countAdd(insertProbed(PROBES_PTR));
-    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>isNew);
-    fresh += <u32>isNew;
+  for (let first: u32 = 0; first < count; first += group) {
+    const n = min<u32>(group, count - first);
+    probeDigestGroup(first, n, stride);
+    for (let j: u32 = 0; j < n; j++) {
+      const isNew = countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
+      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
+      fresh += <u32>isNew;
+    }
   }
   return fresh;
 }

@@ -155,7 +155,7 @@ export function checksumEnd(): void {
 
 export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
-  linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags,
+  linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags, linesDigests,
 } from "./lines";
 
 // A Bitmap (the bitmap article's set of integers) is an instance of this same module configured by

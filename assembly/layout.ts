@@ -55,6 +55,9 @@ export const BATCH_FLAGS_PTR: usize = BATCH_OFFSETS_PTR + ((<usize>BATCH_MAX + 1
 /** u64[BATCH_GROUP * MAX_HASHES]: the positions of one group of batch items. */
 export const BATCH_PROBES_PTR: usize = (BATCH_FLAGS_PTR + <usize>BATCH_MAX + 7) & ~7;
 
+/** Bytes of the batch probes region. */
+export const BATCH_PROBES_BYTES: usize = (<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3;
+
 /** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
 export const SCRATCH_PTR: usize = (BATCH_PROBES_PTR + ((<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3) + 63) & ~63;
 

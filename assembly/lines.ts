@@ -10,9 +10,12 @@
 // - filter mode (linesConfigure): the filter is this instance's own; one
 //   call per chunk splits, hashes, test-and-sets and compacts.
 // - split mode (linesConfigureSplit): the lines belong to a chain whose
-//   members live in other instances. linesProcess packs the chunk's items
-//   (as add(Uint8Array) batches read them: bytes plus offsets), JS asks the
-//   chain and writes one flag per item, and linesEmit compacts.
+//   members live in other instances. linesProcess either packs the chunk's
+//   items (as add(Uint8Array) batches read them: bytes plus offsets), or,
+//   for a chain of the xxh64 family, hashes each into its digest (this
+//   instance is configured as an xxh64 filter with the chain's seed, so its
+//   XXH64 is digest(item, { seed })); JS asks the chain and writes one flag
+//   per item, and linesEmit compacts.
 //
 // A line is the bytes before a \n, or before the end of the input, less
 // one \r right before that end: "a\r\n", "a\n" and a last "a\r" are all
@@ -22,15 +25,20 @@
 //
 // A line that outgrows half of the input area is handled as a stream: each
 // chunk of it goes to JS as a "piece" to hold until the line ends (in
-// filter mode it is also fed to the streamed hash). So a line of any length
+// filter mode and digest split mode it is also fed to the streamed hash).
+// So a line of any length
 // works with fixed-size areas.
 // Over 300 lines: the two modes (fixed filter, and split for a chain) share
 // one scanner and one output area, and splitting them would split that state.
 
-import { BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd } from "./layout";
-import { byteLength, countAdd, hashes, scheme } from "./filter";
 import {
-  SCHEME_BYTESUM, insertProbed, probeItem, streamBegin, streamFeed, streamProbe, testProbedAll,
+  BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd,
+} from "./layout";
+import { byteLength, countAdd, scheme, seed } from "./filter";
+import { xxh64, xxh64Digest } from "./hash";
+import {
+  SCHEME_BYTESUM, TOUCH_SINK_PTR, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
+  touchProbed,
 } from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
@@ -53,8 +61,14 @@ let streamEnd: i32 = 0;
 let lineCount: u64 = 0;
 let printedCount: u64 = 0;
 
-/** Split mode: the packed items, their u32 offsets, the u32 starts of their lines in the input area, and one u8 flag each. */
+/**
+ * Split mode: the packed items and their u32 offsets (or, in digest mode,
+ * one u64 digest per item instead), the u32 starts of their lines in the
+ * input area, and one u8 flag each.
+ */
 let splitMode: bool = false;
+let digestMode: bool = false;
+let digestsPtr: usize = 0;
 let packPtr: usize = 0;
 let offsetsPtr: usize = 0;
 let startsPtr: usize = 0;
@@ -69,19 +83,37 @@ let finishing: bool = false;
 
 const NEWLINE: u8 = 10;
 const RETURN: u8 = 13;
-/** Lines hashed ahead of probing in filter mode, so that their bit loads overlap (as in assembly/batch.ts). */
-const GROUP: i32 = 8;
+/**
+ * Lines hashed and touched ahead of their test-and-set in filter mode, so
+ * that their cache misses overlap. Measured on 10^7 URLs into a 20 MiB
+ * sbbf filter (bench/cli.ts, output to /dev/null, a busy 2-core machine):
+ * 64 a little ahead of 16 and 256 (0.90-1.06 s of CPU against
+ * 0.99-1.15 s); groups of 8 that tested each whole block instead of one
+ * load took 1.5 s.
+ */
+const GROUP: i32 = 64;
 /** u32[GROUP] line starts and u32[GROUP] \n offsets of one group. */
 const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
 
+
 /**
- * Offset of the first \n in [p, end), or end. Eight bytes at a time: the
- * classic "has a zero byte" test (Mycroft, 1987) on the word xor "\n"*8 flags
- * the first matching byte exactly (flags above it may be spurious), and
- * wasm is little-endian, so the lowest flag is the earliest byte.
+ * Offset of the first \n in [p, end), or end. Sixteen bytes at a time with
+ * SIMD (a lane compare and its bit mask); without SIMD, and for the last
+ * bytes, eight at a time: the classic "has a zero byte" test (Mycroft,
+ * 1987) on the word xor "\n"*8 flags the first matching byte exactly (flags
+ * above it may be spurious), and wasm is little-endian, so the lowest flag
+ * is the earliest byte.
  */
 // @ts-ignore: decorator
 @inline function findNewline(p: usize, end: usize): usize {
+  if (ASC_FEATURE_SIMD) {
+    // Sixteen bytes at a time: the lanes equal to \n, as a bit mask, lowest byte first.
+    while (p + 16 <= end) {
+      const mask = i8x16.bitmask(i8x16.eq(v128.load(p), i8x16.splat(NEWLINE)));
+      if (mask) return p + <usize>ctz<u32>(mask);
+      p += 16;
+    }
+  }
   while (p + 8 <= end) {
     const v = load<u64>(p) ^ 0x0a0a0a0a0a0a0a0a;
     const t = (v - 0x0101010101010101) & ~v & 0x8080808080808080;
@@ -132,15 +164,21 @@ function probeLine(ptr: usize, len: usize, out: usize): void {
   if (from != inPtr) memory.copy(inPtr, from, end - from);
 }
 
+/** Whether this instance hashes the lines itself: in filter mode, and in split mode with digests. */
+// @ts-ignore: decorator
+@inline function hashing(): bool {
+  return !splitMode || digestMode;
+}
+
 /**
  * Hands the unfinished streamed line [p, end) to JS as a piece at `out`
- * (and, in filter mode, to the hash), holding back a last \r that may end
- * the line.
+ * (and, when this instance hashes, to the hash), holding back a last \r
+ * that may end the line.
  */
 function feedPiece(p: usize, end: usize, out: usize): void {
   let fed = end;
   if (fed > p && load<u8>(fed - 1) == RETURN) fed--;
-  if (!splitMode) feed(p, fed - p);
+  if (hashing()) feed(p, fed - p);
   memory.copy(out, p, fed - p);
   pieceLen = <u32>(fed - p);
   keep(fed, end);
@@ -149,7 +187,7 @@ function feedPiece(p: usize, end: usize, out: usize): void {
 /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
 function carryRest(p: usize, end: usize, out: usize): void {
   if (streaming || end - p >= <usize>(capacity >> 1)) {
-    if (!streaming && !splitMode) streamBegin(false);
+    if (!streaming && hashing()) streamBegin(false);
     streaming = true;
     feedPiece(p, end, out);
   } else {
@@ -158,12 +196,13 @@ function carryRest(p: usize, end: usize, out: usize): void {
 }
 
 /** Resets the line state for an input area of `size` bytes at `base`. */
-function reset(base: u64, size: u32, printSeen: bool, split: bool): void {
+function reset(base: u64, size: u32, printSeen: bool, split: bool, digests: bool): void {
   inPtr = <usize>base;
   outPtr = inPtr + <usize>size;
   capacity = size;
   invert = printSeen;
   splitMode = split;
+  digestMode = digests;
   carry = 0;
   streaming = false;
   pieceLen = 0;
@@ -182,24 +221,30 @@ function reset(base: u64, size: u32, printSeen: bool, split: bool): void {
 export function linesConfigure(size: u32, printSeen: bool): i32 {
   const base = linesBase(byteLength());
   if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK)) return 1;
-  reset(base, size, printSeen, false);
+  reset(base, size, printSeen, false, false);
   return 0;
 }
 
 /**
- * Split mode: as linesConfigure, plus the packed items (`size` bytes), the
- * offsets and line starts (u32[size + 2] each) and the flags (u8[size + 1]):
- * a chunk of `size` bytes holds at most `size` lines.
+ * Split mode: as linesConfigure, plus the line starts (u32[size + 2]) and
+ * the flags (u8[size + 2]), and either the packed items (`size` bytes) and
+ * their offsets (u32[size + 2]) or, with `digests`, the items' digests
+ * (u64[size + 2]): a chunk of `size` bytes holds at most `size` lines.
+ * Only the pages that a chunk's lines reach are ever written, so the
+ * regions sized for one-byte lines cost no memory on longer ones.
  */
-export function linesConfigureSplit(size: u32, printSeen: bool): i32 {
+export function linesConfigureSplit(size: u32, printSeen: bool, digests: bool): i32 {
   const base = linesBase(byteLength());
   const slots = <u64>size + 2;
-  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK + <u64>size + (slots << 3) + slots)) return 1;
-  reset(base, size, printSeen, true);
-  packPtr = outPtr + <usize>size + LINES_SLACK;
-  offsetsPtr = packPtr + <usize>size;
-  startsPtr = offsetsPtr + (<usize>slots << 2);
+  const items = digests ? slots << 3 : <u64>size + (slots << 2);
+  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK + (slots << 2) + slots + 8 + items)) return 1;
+  reset(base, size, printSeen, true, digests);
+  startsPtr = outPtr + <usize>size + LINES_SLACK;
   flagsPtr = startsPtr + (<usize>slots << 2);
+  const after = (flagsPtr + <usize>slots + 7) & ~(<usize>7);
+  digestsPtr = digests ? after : 0;
+  offsetsPtr = digests ? 0 : after;
+  packPtr = digests ? 0 : offsetsPtr + (<usize>slots << 2);
   return 0;
 }
 
@@ -240,37 +285,34 @@ export function linesProcess(n: u32): u32 {
   }
   // Printed lines that follow each other in the input are copied as one run.
   let run = p;
-  const stride = <usize>hashes << 3;
+  const stride = probeStride();
+  const group = <i32>min<usize>(<usize>GROUP, BATCH_PROBES_BYTES / stride);
   while (true) {
-    // A group of up to GROUP lines: hash them all, read their bits together
-    // (the cache misses overlap), then test-and-set in order. A line whose
-    // bits were all set before the group is not new whatever the group adds;
-    // the others are decided by their own addProbed, in order.
+    // A group of up to `group` lines: split and hash them all, touch their
+    // bits together (the cache misses overlap), then test-and-set them in
+    // order, which alone decides: a repeat inside the group finds the bits
+    // its first occurrence set a moment before.
     let count = 0;
     let q = p;
-    while (count < GROUP) {
+    while (count < group) {
       const nl = findNewline(q, end);
       if (nl == end) break;
       store<u32>(GROUP_PTR + (<usize>count << 2), <u32>(q - inPtr));
       store<u32>(GROUP_PTR + (<usize>(count + GROUP) << 2), <u32>(nl - inPtr));
+      probeLine(q, itemEnd(q, nl) - q, BATCH_PROBES_PTR + <usize>count * stride);
       count++;
       q = nl + 1;
     }
     if (count == 0) break;
+    // Only the loads in this loop, so that nothing else sits between the misses.
+    let touched: u32 = 0;
+    for (let j = 0; j < count; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
+    store<u32>(TOUCH_SINK_PTR, touched);
     for (let j = 0; j < count; j++) {
       const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
       const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
-      probeLine(start, itemEnd(start, nl) - start, BATCH_PROBES_PTR + <usize>j * stride);
-    }
-    // Only the bit reads in this loop, so that nothing else sits between the misses.
-    let known: u32 = 0;
-    for (let j = 0; j < count; j++) known |= <u32>testProbedAll(BATCH_PROBES_PTR + <usize>j * stride) << j;
-    for (let j = 0; j < count; j++) {
-      const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
-      const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
-      const isNew = (known >> j) & 1 ? false : addProbed(BATCH_PROBES_PTR + <usize>j * stride);
       lineCount++;
-      if (isNew != invert) {
+      if (addProbed(BATCH_PROBES_PTR + <usize>j * stride) != invert) {
         printedCount++;
       } else {
         memory.copy(out, run, start - run);
@@ -279,7 +321,7 @@ export function linesProcess(n: u32): u32 {
       }
     }
     p = q;
-    if (count < GROUP) break;
+    if (count < group) break;
   }
   memory.copy(out, run, p - run);
   out += p - run;
@@ -287,29 +329,58 @@ export function linesProcess(n: u32): u32 {
   return <u32>(out - outPtr);
 }
 
-/** Packs `len` bytes at `ptr` as the next split-mode item, whose line ends just before `next`. */
+/**
+ * The next split-mode item: the `len` bytes at `ptr`, whose line ends just
+ * before `next`. Packed as bytes, or in digest mode hashed into its digest.
+ */
 // @ts-ignore: decorator
 @inline function pack(ptr: usize, len: usize, next: usize): void {
-  const at = load<u32>(offsetsPtr + (<usize>itemCount << 2));
-  memory.copy(packPtr + <usize>at, ptr, len);
+  if (digestMode) {
+    store<u64>(digestsPtr + (<usize>itemCount << 3), xxh64(ptr, len, seed));
+  } else {
+    const at = load<u32>(offsetsPtr + (<usize>itemCount << 2));
+    memory.copy(packPtr + <usize>at, ptr, len);
+    store<u32>(offsetsPtr + (<usize>(itemCount + 1) << 2), at + <u32>len);
+  }
   itemCount++;
-  store<u32>(offsetsPtr + (<usize>itemCount << 2), at + <u32>len);
   store<u32>(startsPtr + (<usize>itemCount << 2), <u32>(next - inPtr));
 }
 
-/** Split mode's linesProcess: packs the complete lines of [inPtr, end). */
+/**
+ * Item 0 as the end of a streamed line: its last `len` bytes at `ptr`. In
+ * digest mode they finish the line's streamed hash, whose digest is the
+ * item's; otherwise they are packed, and JS joins them to the pieces.
+ */
+function packStreamEnd(ptr: usize, len: usize, next: usize): void {
+  if (!digestMode) {
+    pack(ptr, len, next);
+    return;
+  }
+  feed(ptr, len);
+  store<u64>(digestsPtr, xxh64Digest());
+  itemCount = 1;
+  store<u32>(startsPtr + 4, <u32>(next - inPtr));
+}
+
+/** Split mode: no items yet. */
+// @ts-ignore: decorator
+@inline function startItems(): void {
+  itemCount = 0;
+  if (!digestMode) store<u32>(offsetsPtr, 0);
+  store<u32>(startsPtr, 0);
+}
+
+/** Split mode's linesProcess: packs (or digests) the complete lines of [inPtr, end). */
 function splitChunk(end: usize): u32 {
   let p = inPtr;
-  itemCount = 0;
-  store<u32>(offsetsPtr, 0);
-  store<u32>(startsPtr, 0);
+  startItems();
   streamEnd = 0;
   finishing = false;
   if (streaming) {
     const nl = findNewline(p, end);
     if (nl != end) {
-      // The streamed line ends: its last part is item 0, and JS hashes the whole line.
-      pack(p, itemEnd(p, nl) - p, nl + 1);
+      // The streamed line ends: its last part is item 0.
+      packStreamEnd(p, itemEnd(p, nl) - p, nl + 1);
       streamEnd = 3;
       p = nl + 1;
     } else {
@@ -377,11 +448,13 @@ export function linesFinish(): u32 {
   if (!streaming && carry == 0) return 0;
   const last = inPtr + <usize>carry;
   if (splitMode) {
-    itemCount = 0;
-    store<u32>(offsetsPtr, 0);
-    store<u32>(startsPtr, 0);
-    pack(inPtr, itemEnd(inPtr, last) - inPtr, last);
-    if (streaming) streamEnd = 3;
+    startItems();
+    if (streaming) {
+      packStreamEnd(inPtr, itemEnd(inPtr, last) - inPtr, last);
+      streamEnd = 3;
+    } else {
+      pack(inPtr, itemEnd(inPtr, last) - inPtr, last);
+    }
     streaming = false;
     finishing = true;
     return 1;
@@ -419,7 +492,7 @@ export function linesOutput(): usize {
   return outPtr;
 }
 
-/** Split mode: offsets of the packed items, their u32 offsets (count + 1) and their u8 flags. */
+/** Split mode: offsets of the packed items, their u32 offsets (count + 1), their u8 flags and (digest mode) their u64 digests. */
 export function linesPacked(): usize {
   return packPtr;
 }
@@ -428,6 +501,9 @@ export function linesOffsets(): usize {
 }
 export function linesFlags(): usize {
   return flagsPtr;
+}
+export function linesDigests(): usize {
+  return digestsPtr;
 }
 
 /** Bytes carried at the start of the input area: JS reads the next chunk after them. */

@@ -9,7 +9,7 @@
 // bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
 // from the hash and one block (assembly/sbbf.ts).
 
-import { POSITIONS_OUT_PTR } from "./layout";
+import { BITS_PTR, POSITIONS_OUT_PTR } from "./layout";
 import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
@@ -17,7 +17,7 @@ import {
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
 import { probeDouble, probeEnhancedDouble, testDouble, testEnhancedDouble } from "./probe";
-import { sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
+import { blockPtr, sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
 
@@ -141,6 +141,32 @@ export function testProbedAll(out: usize): bool {
     all &= <u32>getBit(load<u64>(out + (<usize>i << 3)));
   }
   return all != 0;
+}
+
+/** Bytes of one probe record: the u64 hash under sbbf, k u64 positions otherwise. */
+// @ts-ignore: decorator
+@inline export function probeStride(): usize {
+  return scheme == SCHEME_SBBF ? 8 : <usize>hashes << 3;
+}
+
+/** Where touch passes leave the sum of what touchProbed read: a store keeps their loads from being optimised away. */
+export const TOUCH_SINK_PTR: usize = memory.data(4, 4);
+
+/**
+ * Reads the memory that the probe record at `out` will test and set, and
+ * returns what it read (for the caller to fold into a sink, so that the
+ * loads stay): the item's one block under sbbf, the byte of each position
+ * otherwise. It decides nothing. Run over a group of records before they
+ * are set one by one, it issues the group's cache misses together, which
+ * the CPU overlaps (wasm has no prefetch instruction; a load is the
+ * prefetch).
+ */
+// @ts-ignore: decorator
+@inline export function touchProbed(out: usize): u32 {
+  if (scheme == SCHEME_SBBF) return load<u32>(blockPtr(load<u64>(out), blocks));
+  let sum: u32 = 0;
+  for (let i = 0; i < hashes; i++) sum += <u32>load<u8>(BITS_PTR + <usize>(load<u64>(out + (<usize>i << 3)) >> 3));
+  return sum;
 }
 
 /** Writes the positions of the probe record at `out` as doubles (exact: positions < 2^35). */

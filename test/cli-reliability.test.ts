@@ -181,6 +181,29 @@ describe('dedupe: long lines in bounded memory', () => {
   }
 });
 
+describe('dedupe reads a pipe through one buffer', () => {
+  it('160 MB through a pipe on stdin: peak RSS within the filter + 64 MB, every line read', () => {
+    // 16,000,000 lines of 10 bytes, 1,000 distinct. A Node stream would hand
+    // over a fresh 64 KiB Buffer per read, which V8 frees only after some
+    // 64 MB of them. `cat` feeds the pipe from a file, so that the child is
+    // not forked from a parent holding the input (ru_maxrss survives exec).
+    const piped = join(dir, 'piped.txt');
+    const fd = openSync(piped, 'w');
+    const block = Buffer.alloc(10 * 1000);
+    for (let i = 0; i < 1000; i++) block.write(`u${String(i).padStart(8, '0')}\n`, 10 * i, 'latin1');
+    for (let i = 0; i < 16_000; i++) writeSync(fd, block);
+    closeSync(fd);
+    const out = join(dir, 'piped-out.txt');
+    const r = spawnSync('/bin/sh', ['-c', `cat "$0" | "$1" -r "$2" "$3" dedupe --capacity 1000 --stats > "$4"`, piped, process.execPath, MAX_RSS, BIN, out]);
+    const stderr = r.stderr.toString();
+    expect(r.status, stderr).toBe(0);
+    expect(readFileSync(out).equals(block)).toBe(true);
+    expect(stderr).toMatch(/^lines read\s+16,000,000$/m);
+    const peak = Number(/\nmaxRSS=(\d+)\n$/.exec(stderr)![1]) * 1024;
+    expect(peak).toBeLessThanOrEqual(64 * 2 ** 20);
+  });
+});
+
 describe('shell: BLOOM-BITS of a large filter', () => {
   it('streams 600,000,000 bits in chunks, then answers BLOOM-COUNT, in bounded memory', () => {
     const out = join(dir, 'bits.txt');

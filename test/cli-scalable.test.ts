@@ -2,11 +2,12 @@
 // and `bloom info` describes such chains. Real processes, as in cli.test.ts.
 
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScalableFileSync } from '../src/node/index.js';
+import { estimateLines, openInputs } from '../src/cli/io.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-chain-'));
@@ -72,5 +73,77 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     expect(r.stderr.toString()).toMatch(/^bloom: cannot use --state .* \(left untouched\): /);
     expect(readFileSync(path).equals(corrupt)).toBe(true);
     expect(bloom(['info', path]).status).toBe(1);
+  });
+});
+
+describe('bloom dedupe sizes a new chain for the lines its input files hold', () => {
+  // 1,500,000 lines of 9 bytes: more than the 1,000,000 a chain starts with on a pipe.
+  const lines = 1_500_000;
+  const input = join(dir, 'fixed-width.txt');
+  writeFileSync(input, Array.from({ length: lines }, (_, i) => `u${String(i).padStart(7, '0')}\n`).join(''));
+
+  it('estimates the lines from the files sizes and sampled line lengths', () => {
+    const inputs = openInputs([input, input]);
+    try {
+      const estimate = estimateLines(inputs);
+      expect(Math.abs(estimate - 2 * lines)).toBeLessThan(0.001 * 2 * lines);
+    } finally {
+      for (const i of inputs) closeSync(i.fd);
+    }
+    const empty = join(dir, 'empty.txt');
+    const noNewline = join(dir, 'one-line.txt');
+    writeFileSync(empty, '');
+    writeFileSync(noNewline, 'x'.repeat(100_000));
+    for (const [names, expected] of [[[empty], 0], [[noNewline], 0], [[empty, input], 0]] as const) {
+      const opened = openInputs([...names]);
+      try {
+        const estimate = estimateLines(opened);
+        if (expected === 0 && names.length === 1) expect(estimate).toBe(0);
+        else expect(Math.abs(estimate - lines)).toBeLessThan(0.001 * lines);
+      } finally {
+        for (const i of opened) closeSync(i.fd);
+      }
+    }
+  });
+
+  it('one member holds a file, and the saved chain is an ordinary chain; a pipe starts at 1,000,000', () => {
+    const state = join(dir, 'sized.blmc');
+    const r = spawnSync(process.execPath, [BIN, 'dedupe', '--state', state, input], { maxBuffer: 1 << 27 });
+    expect(r.status).toBe(0);
+    // Every line is distinct: the only ones lost are false positives, within the --fpp bound.
+    const printed = r.stdout.length / 9;
+    expect(printed).toBeGreaterThan(lines * (1 - 0.001));
+    const chain = loadScalableFileSync(state);
+    expect(chain.filters).toHaveLength(1);
+    // The estimate, plus 2% of headroom.
+    expect(Math.abs(chain.capacity - 1.02 * lines)).toBeLessThan(0.001 * lines);
+    expect(chain.falsePositiveRate).toBe(0.001);
+    // Sized from its file, the first member is expected to hold everything, so it gets 0.75 of the rate.
+    expect(chain.tightening).toBe(0.25);
+    expect(chain.filters[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
+    expect(chain.addedCount()).toBe(printed);
+    expect(chain.has('u0000000') && chain.has(`u${lines - 1}`)).toBe(true);
+    // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows.
+    const piped = join(dir, 'piped.blmc');
+    expect(bloom(['dedupe', '--state', piped], readFileSync(input)).status).toBe(0);
+    const grown = loadScalableFileSync(piped);
+    expect(grown.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
+    expect(grown.tightening).toBe(0.5);
+  });
+
+  it('a --fpp too low for the file-sized first member is a usage error naming the smallest it accepts', () => {
+    const r = spawnSync(process.execPath, [BIN, 'dedupe', '--fpp', '1e-20', input]);
+    const stderr = r.stderr.toString();
+    expect(r.status, stderr).toBe(2);
+    const m = /^bloom: --fpp 1e-20 is too low without --capacity: the growing filter's first member \((\d+) lines\) .* the smallest --fpp it accepts under sbbf is (\S+)\n$/.exec(stderr);
+    expect(m, stderr).not.toBeNull();
+    expect(Math.abs(Number(m![1]) - 1.02 * lines)).toBeLessThan(0.001 * lines);
+    // Above the pipe's 2.55e-14: this first member holds 1.5 times the lines, at 0.75 of the rate.
+    const smallest = Number(m![2]);
+    expect(smallest).toBeGreaterThan(2.55e-14);
+    const state = join(dir, 'smallest.blmc');
+    const ok = spawnSync(process.execPath, [BIN, 'dedupe', '--fpp', String(smallest), '--state', state, input], { maxBuffer: 1 << 27 });
+    expect(ok.status, ok.stderr.toString()).toBe(0);
+    expect(loadScalableFileSync(state).filters).toHaveLength(1);
   });
 });

@@ -9,20 +9,23 @@ import { ScalableBloomFilter } from '../src/scalable/scalable.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/filter.js';
 import { ReferenceLines, ReferenceSplitLines } from '../src/reference/lines.js';
 import type { Scheme } from '../src/filter/options.js';
+import { BloomDigestError, BloomTypeError } from '../src/errors.js';
 
 /** Runs `bytes` through a deduper, reading at most `chunk` bytes at a time; records its counts in `counts`. */
 function run(core: LinesCore | LineDeduper, bytes: Uint8Array, chunk: number): Uint8Array {
   const dedupe = core instanceof LineDeduper ? core : new LineDeduper(core);
   const out: Uint8Array[] = [];
   let at = 0;
+  const write = (b: Uint8Array, length: number) => out.push(b.slice(0, length));
   while (at < bytes.length) {
-    const room = dedupe.input();
-    const n = Math.min(room.length, chunk, bytes.length - at);
-    room.set(bytes.subarray(at, at + n));
+    const area = dedupe.inputArea;
+    const start = dedupe.inputStart;
+    const n = Math.min(area.length - start, chunk, bytes.length - at);
+    area.set(bytes.subarray(at, at + n), start);
     at += n;
-    for (const c of dedupe.push(n)) out.push(c.slice());
+    dedupe.push(n, write);
   }
-  for (const c of dedupe.finish()) out.push(c.slice());
+  dedupe.finish(write);
   counts.push([dedupe.linesRead, dedupe.linesPrinted]);
   return Buffer.concat(out);
 }
@@ -115,5 +118,95 @@ describe('lines: wasm equals the reference twin and the spec', () => {
     // Repeats, the long line among them, are dropped, and a last "c\r" is the item "c".
     const again = run(new ChainLineDeduper(chain, false, new ReferenceSplitLines(4096, false)), Buffer.concat([long, Buffer.from('\nc\nd\r')]), 3000);
     expect(Buffer.from(again).toString()).toBe('d\r\n');
+  });
+});
+
+describe('lines: groups of lines and digest batches decide exactly as one line at a time', () => {
+  /** `count` lines drawn from `distinct` values, so that repeats fall inside one group of 64 and across groups. */
+  function repeats(count: number, distinct: number, seed: number): Uint8Array {
+    let x = seed;
+    const lines: string[] = [];
+    for (let i = 0; i < count; i++) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      lines.push(`https://example.com/${(x >>> 12) % distinct}`);
+    }
+    return Buffer.from(lines.join('\n') + '\n');
+  }
+
+  for (const scheme of ['sbbf', 'xxh64'] as Scheme[]) {
+    it(`filter mode: a repeat inside one group of 64 is seen, with bits equal to add() line by line (${scheme})`, () => {
+      // 3 distinct lines in 200: every group holds repeats of lines first added earlier in that same group.
+      for (const [count, distinct] of [[200, 3], [5000, 700], [64, 64], [65, 1]]) {
+        const bytes = repeats(count, distinct, count);
+        const filter = new BloomFilter(1 << 16, scheme === 'sbbf' ? 8 : 7, { scheme });
+        const out = run(wasmLines(filter, false, [1 << 16]), bytes, 1 << 16);
+        expect(latin1(out)).toBe(latin1(firstOccurrences(bytes, false)));
+        const check = new BloomFilter(1 << 16, scheme === 'sbbf' ? 8 : 7, { scheme });
+        for (const line of latin1(bytes).split('\n').slice(0, -1)) check.add(Buffer.from(line, 'latin1'));
+        expect(Buffer.from(filter.bitArray()).equals(check.bitArray())).toBe(true);
+        expect(filter.addedCount()).toBe(check.addedCount());
+      }
+    });
+
+    it(`digest split mode equals its twin and the spec, members filling mid-chunk (${scheme})`, () => {
+      fc.assert(
+        fc.property(streams, fc.integer({ min: 1, max: 50 }), fc.constantFrom(16, 32, 4096), fc.boolean(), (bytes, chunk, size, invert) => {
+          const chain = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 1e-9, scheme, seed: 7 });
+          const twin = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 1e-9, scheme, seed: 7 });
+          const packed = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 1e-9, scheme, seed: 7 });
+          const a = run(new ChainLineDeduper(chain, invert, wasmSplitLines(invert, [size], 7n)), bytes, chunk);
+          const b = run(new ChainLineDeduper(twin, invert, new ReferenceSplitLines(size, invert, 7n)), bytes, chunk);
+          const c = run(new ChainLineDeduper(packed, invert, wasmSplitLines(invert, [size])), bytes, chunk);
+          expect(latin1(a)).toBe(latin1(b));
+          expect(latin1(a)).toBe(latin1(c));
+          expect(latin1(a)).toBe(latin1(firstOccurrences(bytes, invert)));
+          expect(counts[counts.length - 3]).toEqual(counts[counts.length - 2]);
+          expect(counts[counts.length - 3]).toEqual(counts[counts.length - 1]);
+          expect(Buffer.from(chain.toBytes()).equals(twin.toBytes())).toBe(true);
+          expect(Buffer.from(chain.toBytes()).equals(packed.toBytes())).toBe(true);
+        }),
+        { numRuns: 200, seed: 9 },
+      );
+    });
+  }
+
+  it('digest split mode: one chunk crosses several member boundaries, with repeats, as add() line by line', () => {
+    // 5,000 lines of 700 distinct values in one 1 MiB chunk, into a chain whose first member holds 50.
+    const bytes = repeats(5000, 700, 3);
+    const chain = new ScalableBloomFilter({ capacity: 50, falsePositiveRate: 1e-9, scheme: 'sbbf' });
+    const dedupe = new ChainLineDeduper(chain, false);
+    const out = run(dedupe, bytes, 1 << 20);
+    const expected = firstOccurrences(bytes, false);
+    expect(counts[counts.length - 1]).toEqual([5000, latin1(expected).split('\n').length - 1]);
+    expect(counts[counts.length - 1][1]).toBeGreaterThan(650);
+    expect(latin1(out)).toBe(latin1(expected));
+    const check = new ScalableBloomFilter({ capacity: 50, falsePositiveRate: 1e-9, scheme: 'sbbf' });
+    for (const line of latin1(bytes).split('\n').slice(0, -1)) check.add(Buffer.from(line, 'latin1'));
+    expect(chain.filters.map((f) => f.capacity)).toEqual([50, 100, 200, 400]);
+    expect(Buffer.from(chain.toBytes()).equals(check.toBytes())).toBe(true);
+  });
+
+  it('digest split mode hashes a streamed line whole, in wasm and in the twin', () => {
+    const long = new Uint8Array(100_000).fill(0x78);
+    const text = Buffer.concat([Buffer.from('a\r\nb\n\n'), long, Buffer.from('\r\nc\r')]);
+    for (const core of [wasmSplitLines(false, [4096], 0n), new ReferenceSplitLines(4096, false, 0n)]) {
+      const chain = new ScalableBloomFilter({ capacity: 2, falsePositiveRate: 1e-6, scheme: 'sbbf' });
+      const out = run(new ChainLineDeduper(chain, false, core), text, 10_000);
+      expect(Buffer.from(out).equals(Buffer.concat([text, Buffer.from('\n')]))).toBe(true);
+      const check = new ScalableBloomFilter({ capacity: 2, falsePositiveRate: 1e-6, scheme: 'sbbf' });
+      for (const item of [Buffer.from('a'), Buffer.from('b'), new Uint8Array(0), long, Buffer.from('c')]) check.add(item);
+      expect(Buffer.from(chain.toBytes()).equals(check.toBytes())).toBe(true);
+      // The long line and "c" again are dropped; a last line streamed without its \n is hashed whole too.
+      const again = run(new ChainLineDeduper(chain, false, wasmSplitLines(false, [4096], 0n)), Buffer.concat([long, Buffer.from('\nc\n'), long]), 3000);
+      expect(again.length).toBe(0);
+    }
+  });
+
+  it('a digest core must digest under the chain seed, and only for digest schemes', () => {
+    const chain = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01, scheme: 'sbbf', seed: 5 });
+    expect(() => new ChainLineDeduper(chain, false, wasmSplitLines(false, [4096], 0n))).toThrow(BloomTypeError);
+    const poly = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01, scheme: 'poly' });
+    expect(() => new ChainLineDeduper(poly, false, new ReferenceSplitLines(4096, false, 0n))).toThrow(/digests under seed 0n/);
+    expect(() => poly.addDigestPairs(new Uint32Array(2))).toThrow(BloomDigestError);
   });
 });

@@ -17,13 +17,12 @@ import { BloomRangeError } from '../errors.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
-import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { capacityParams } from '../filter/sizing.js';
-import { saveFileSync } from '../node/index.js';
 import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
 import { openInputs, readRegular, StreamReader, writeAll } from './io.js';
+import { chainFor, chainShape } from './chain-shape.js';
 import { Progress, writeStats } from './report.js';
-import { loadState, StateBefore, type SeenSet } from './state.js';
+import type { SeenSet } from './state.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -38,9 +37,13 @@ last line without \\n counts (and is printed with one); bytes need not be
 UTF-8. Each line is added as filter.add(lineBytes) would add it. Lines are
 split, hashed and probed in wasm in every mode.
 
-Without --capacity the filter is a ScalableBloomFilter: it starts sized for
-1,000,000 lines and adds larger members as lines keep coming, so an unbounded
-stream keeps the --fpp bound.
+Without --capacity the filter is a ScalableBloomFilter: its first member is
+sized for the lines the input files seem to hold (their size over a sampled
+line length, plus 2%; 1,000,000 lines at least, 100,000,000 at most, and
+1,000,000 for a pipe), and it adds larger members as lines keep coming, so
+an unbounded stream keeps the --fpp bound. A chain sized from its files
+gives its first member 0.75 of --fpp (tightening 0.25), a chain from a pipe
+0.5 (tightening 0.5).
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
@@ -71,11 +74,6 @@ const DEDUPE_SCHEMES = ['sbbf', 'xxh64'];
  * block, one cache miss, where xxh64's k probes touch k cache lines.
  */
 const DEFAULT_SCHEME = 'sbbf';
-/** The first member of the scalable chain used when --capacity is not given. */
-const CHAIN_INITIAL_CAPACITY = 1_000_000;
-/** The chain's default tightening (ScalableBloomFilter's): its first member's rate is --fpp times (1 - this). */
-const CHAIN_TIGHTENING = 0.5;
-
 /** Runs `bloom dedupe`. */
 export async function run(argv: string[]): Promise<number> {
   return guard(async () => {
@@ -107,28 +105,31 @@ export async function run(argv: string[]): Promise<number> {
     if (statePath !== undefined) checkWritable('state', statePath);
 
     const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp, scheme);
-    const loaded = statePath === undefined ? null : loadState(statePath);
+    // Loaded only when used: every module is resident memory for the whole run.
+    const state = statePath === undefined ? undefined : await import('./state.js');
+    const files = statePath === undefined ? undefined : await import('../node/index.js');
+    const loaded = state === undefined ? null : state.loadState(statePath!);
     if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
       if (values.scheme !== undefined && loaded.scheme !== scheme) {
         process.stderr.write(`bloom: --state ${statePath} uses scheme ${loaded.scheme}, which wins over --scheme ${scheme}\n`);
       }
       if (values.capacity !== undefined || values.fpp !== undefined) reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
+    const inputs = openInputs(positionals);
     const filter: SeenSet =
       loaded ??
       (sized === undefined
-        ? chainFor(fpp, values.fpp, scheme)
+        ? chainFor((await import('../scalable/scalable.js')).ScalableBloomFilter, chainShape(inputs), fpp, values.fpp, scheme)
         : new BloomFilter(sized.bits, sized.hashes, { scheme }));
-    const inputs = openInputs(positionals);
     const invert = values.invert === true;
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
     // own instance; a chain's lines are split in a small instance and go to
     // its members as one batch per chunk.
     const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert);
 
-    const before = statePath === undefined ? undefined : new StateBefore(statePath, loaded !== null);
+    const before = state === undefined ? undefined : new state.StateBefore(statePath!, loaded !== null);
     const save = (): void => {
-      if (statePath !== undefined) saveFileSync(filter, statePath);
+      if (files !== undefined) files.saveFileSync(filter, statePath!);
     };
     const checkpointSave = (): void => {
       before!.keep();
@@ -163,13 +164,14 @@ export async function run(argv: string[]): Promise<number> {
       let lastSave = performance.now();
       let lastYield = lastSave;
       for (const input of inputs) {
-        const stream = input.regular ? null : new StreamReader(input);
+        const stream = input.regular ? null : await StreamReader.open(input);
         for (;;) {
-          const room = dedupe.input();
-          const n = stream === null ? readRegular(input, room) : await stream.read(room);
+          const area = dedupe.inputArea;
+          const start = dedupe.inputStart;
+          const n = stream === null ? readRegular(input, area, start) : await stream.read(area, start);
           if (n === 0) break;
           bytesRead += n;
-          for (const chunk of dedupe.push(n)) writeAll(1, chunk);
+          dedupe.push(n, writeOut);
           const now = performance.now();
           if (checkpoint !== undefined && now - lastSave >= checkpoint * 1000) {
             checkpointSave();
@@ -182,7 +184,7 @@ export async function run(argv: string[]): Promise<number> {
           }
         }
       }
-      for (const chunk of dedupe.finish()) writeAll(1, chunk);
+      dedupe.finish(writeOut);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
         // The reader went away (say `| head`). Lines may still sit unread in
@@ -210,6 +212,9 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   });
 }
+
+/** Writes printed lines to stdout. */
+const writeOut = (bytes: Uint8Array, length: number): void => writeAll(1, bytes, length);
 
 /** The exit code after EPIPE: 128 + SIGPIPE (13), as a shell reports a process that SIGPIPE ended. */
 const EXIT_EPIPE = 141;
@@ -258,49 +263,9 @@ function largestCapacity(fpp: number, scheme: Scheme): number {
   return lo;
 }
 
-/**
- * The growing filter used without --capacity. A --fpp so low that its first
- * member cannot be built is a usage error (exit 2) that quotes the user's
- * --fpp and the smallest one accepted, not the first member's own rate.
- */
-function chainFor(fpp: number, given: string | undefined, scheme: Scheme): ScalableBloomFilter {
-  try {
-    return new ScalableBloomFilter({ capacity: CHAIN_INITIAL_CAPACITY, falsePositiveRate: fpp, scheme });
-  } catch (error) {
-    if (!(error instanceof BloomRangeError)) throw error;
-    throw new UsageError(
-      `--fpp ${given ?? fpp} is too low without --capacity: the growing filter's first member (${CHAIN_INITIAL_CAPACITY} lines) ` +
-        `would need more than ${MAX_BITS} bits; the smallest --fpp it accepts under ${scheme} is ${smallestChainFpp(scheme)}`,
-    );
-  }
-}
-
-/** The smallest --fpp (to 3 digits, rounded up) whose chain's first member fits in MAX_BITS; found by bisection on log(fpp). */
-function smallestChainFpp(scheme: Scheme): number {
-  const fits = (fpp: number): boolean => {
-    try {
-      capacityParams(CHAIN_INITIAL_CAPACITY, fpp * (1 - CHAIN_TIGHTENING), MAX_BITS, scheme);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let lo = -320; // log10 of a rate that does not fit
-  let hi = -1; // log10 of one that does
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (fits(10 ** mid)) hi = mid;
-    else lo = mid;
-  }
-  const exact = 10 ** hi;
-  const scale = 10 ** (Math.floor(hi) - 2);
-  const shown = Number((Math.ceil(exact / scale) * scale).toPrecision(3));
-  return fits(shown) ? shown : exact;
-}
-
 /** Tells the user that the --state file's own parameters win over the size flags. */
 function reportConflict(path: string, loaded: SeenSet, capacity: number | undefined, fpp: number, sized?: { bits: number; hashes: number }): void {
-  if (loaded instanceof ScalableBloomFilter) {
+  if (!(loaded instanceof BloomFilter)) {
     if (capacity !== undefined || fpp !== loaded.falsePositiveRate) {
       process.stderr.write(
         `bloom: --state ${path} is a scalable chain (capacity ${loaded.capacity}, rate ${loaded.falsePositiveRate}), ` +

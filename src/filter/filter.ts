@@ -141,13 +141,14 @@ export class BloomFilter {
   /**
    * hasDigest for many items, their digests as (lo, hi) pairs under this
    * filter's seed (the caller checked the scheme and seed): one wasm call per
-   * batch chunk. Used by ScalableBloomFilter's batches. @internal
+   * batch chunk. The answers are valid until the next call on this filter
+   * (their buffer is reused). Used by ScalableBloomFilter's batches. @internal
    */
   hasDigestPairs(pairs: Uint32Array): Uint8Array {
     return this.engine.digests(pairs, 1);
   }
 
-  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked). @internal */
+  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked); answers as hasDigestPairs gives them. @internal */
   addDigestPairs(pairs: Uint32Array): Uint8Array {
     return this.engine.digests(pairs, 0);
   }

@@ -3,11 +3,14 @@
 // calls and results, written plainly over the reference BloomFilter, one
 // line at a time (the wasm groups of lines decide exactly as this does).
 // A streamed (long) line is collected as byte pieces and added whole at
-// its end.
+// its end. Split mode packs each item's bytes or, given a digest seed,
+// computes its XXH64 digest with the reference hash, a streamed line whole
+// at its end, as the wasm split instance does with its streamed hash.
 // Over 300 lines: it mirrors assembly/lines.ts mode for mode, so that a
 // reader finds each wasm step's twin in the same file.
 
 import type { LinesCore, SplitCore } from '../wasm/lines.js';
+import { xxh64 } from './hash.js';
 
 /** What the line core adds each line's bytes to: a reference BloomFilter, or a ScalableBloomFilter (bloom dedupe's chain). */
 export interface LineSink {
@@ -190,13 +193,19 @@ export class ReferenceLines extends LinesState implements LinesCore {
 
 /**
  * The reference twin of assembly/lines.ts in split mode (linesConfigureSplit):
- * linesProcess packs the complete lines' items, the caller writes one flag
- * per item (1 = new), and linesEmit compacts the lines to print and carries
- * or streams the rest. Nothing is hashed here: a chain decides.
+ * linesProcess packs the complete lines' items (or, given a digest seed,
+ * their XXH64 digests under it), the caller writes one flag per item
+ * (1 = new), and linesEmit compacts the lines to print and carries or
+ * streams the rest. A chain decides.
  */
 export class ReferenceSplitLines extends LinesState implements SplitCore {
+  readonly digestSeed: bigint | null;
   private readonly packed: Uint8Array;
   private readonly offsets: Uint32Array;
+  /** Digest mode: (lo, hi) of each item's digest. */
+  private readonly digests: Uint32Array;
+  /** Digest mode: the streamed line's pieces so far (hashed whole at its end). */
+  private pieces: Uint8Array[] = [];
   /** Where each packed item's line starts in the input area (count + 1 entries: the last is the end). */
   private readonly starts: Uint32Array;
   private readonly flags: Uint8Array;
@@ -206,10 +215,12 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
   private chunkEnd = 0;
   private finishing = false;
 
-  /** The twin of linesConfigureSplit(size, printSeen). */
-  constructor(size: number, printSeen: boolean) {
+  /** The twin of linesConfigureSplit(size, printSeen, digests), digesting under `digestSeed` when it is not null. */
+  constructor(size: number, printSeen: boolean, digestSeed: bigint | null = null) {
     super(size, printSeen);
-    this.packed = new Uint8Array(size);
+    this.digestSeed = digestSeed;
+    this.packed = new Uint8Array(digestSeed === null ? size : 0);
+    this.digests = new Uint32Array(digestSeed === null ? 0 : 2 * (size + 2));
     this.offsets = new Uint32Array(size + 2);
     this.starts = new Uint32Array(size + 2);
     this.flags = new Uint8Array(size + 1);
@@ -220,13 +231,37 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
     return stop > start && this.inputArea[stop - 1] === RETURN ? stop - 1 : stop;
   }
 
-  /** Packs [start, end) as the next item, whose line ends just before `next`. */
+  /** Packs [start, end) as the next item (or its digest), whose line ends just before `next`. */
   private pack(start: number, end: number, next: number): void {
-    const at = this.offsets[this.itemCount];
-    this.packed.set(this.inputArea.subarray(start, end), at);
+    if (this.digestSeed !== null) {
+      this.digestInto(this.itemCount, this.inputArea.slice(start, end));
+    } else {
+      const at = this.offsets[this.itemCount];
+      this.packed.set(this.inputArea.subarray(start, end), at);
+      this.offsets[this.itemCount + 1] = at + end - start;
+    }
     this.itemCount++;
-    this.offsets[this.itemCount] = at + end - start;
     this.starts[this.itemCount] = next;
+  }
+
+  /** Digest mode: item i's digest is XXH64(item) under the seed, as (lo, hi). */
+  private digestInto(i: number, item: Uint8Array): void {
+    const h = xxh64(item, this.digestSeed!);
+    this.digests[2 * i] = Number(h & 0xffffffffn);
+    this.digests[2 * i + 1] = Number(h >> 32n);
+  }
+
+  /** Item 0 ends a streamed line with [start, end): in digest mode, the whole line's digest; else its last part, packed. */
+  private packStreamEnd(start: number, end: number, next: number): void {
+    if (this.digestSeed === null) {
+      this.pack(start, end, next);
+      return;
+    }
+    const parts = [...this.pieces, this.inputArea.subarray(start, end)];
+    this.pieces = [];
+    this.digestInto(0, Uint8Array.from(parts.flatMap((part) => Array.from(part))));
+    this.itemCount = 1;
+    this.starts[1] = next;
   }
 
   /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
@@ -238,6 +273,7 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
     this.streaming = true;
     let fed = end;
     if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
+    if (this.digestSeed !== null) this.pieces.push(this.inputArea.slice(p, fed));
     this.outputArea.set(this.inputArea.subarray(p, fed), out);
     this.pieceLen = fed - p;
     this.keep(fed, end);
@@ -256,7 +292,7 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
     if (this.streaming) {
       const nl = input.subarray(0, end).indexOf(NEWLINE);
       if (nl >= 0) {
-        this.pack(0, this.itemEnd(0, nl), nl + 1);
+        this.packStreamEnd(0, this.itemEnd(0, nl), nl + 1);
         this.streamEnd = 3;
         p = nl + 1;
       } else {
@@ -312,8 +348,12 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
     this.itemCount = 0;
     this.offsets[0] = 0;
     this.starts[0] = 0;
-    this.pack(0, this.itemEnd(0, this.carry), this.carry);
-    if (this.streaming) this.streamEnd = 3;
+    if (this.streaming) {
+      this.packStreamEnd(0, this.itemEnd(0, this.carry), this.carry);
+      this.streamEnd = 3;
+    } else {
+      this.pack(0, this.itemEnd(0, this.carry), this.carry);
+    }
     this.streaming = false;
     this.finishing = true;
     return 1;
@@ -322,6 +362,11 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
   /** The packed items and their offsets. */
   packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array } {
     return { bytes: this.packed.subarray(0, this.offsets[count]), offsets: this.offsets.subarray(0, count + 1) };
+  }
+
+  /** Digest mode: the items' digests as (lo, hi) pairs. */
+  itemDigests(count: number): Uint32Array {
+    return this.digests.subarray(0, 2 * count);
   }
 
   /** The flags area. */

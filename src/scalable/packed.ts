@@ -1,7 +1,7 @@
-// Packed batches (bytes plus offsets) as a chain's addMany reshapes them:
-// views of a range without a copy, and the items a member did not report,
-// packed anew, and strings packed as UTF-8. Only src/scalable/scalable-over.ts
-// uses these.
+// Packed batches (bytes plus offsets, or digest pairs) as a chain's addMany
+// reshapes them: views of a range without a copy, and the items a member did
+// not report, packed anew, and strings packed as UTF-8. Only
+// src/scalable/scalable-over.ts uses these.
 
 import type { Item } from '../filter/items.js';
 
@@ -10,16 +10,44 @@ export function part(offsets: Uint32Array | number[], from: number, to: number):
   return offsets instanceof Uint32Array ? offsets.subarray(from, to) : offsets.slice(from, to);
 }
 
-/** Buffers that dropReported packs into, reused from call to call (they only grow). */
+/** Buffers that dropReported and dropReportedPairs pack into, reused from call to call (they only grow). */
 export interface PackBuffers {
   bytes: Uint8Array;
   offsets: Uint32Array;
   index: Uint32Array;
+  pairs: Uint32Array;
 }
 
 /** Empty buffers for dropReported. */
 export function packBuffers(): PackBuffers {
-  return { bytes: new Uint8Array(0), offsets: new Uint32Array(1), index: new Uint32Array(0) };
+  return { bytes: new Uint8Array(0), offsets: new Uint32Array(1), index: new Uint32Array(0), pairs: new Uint32Array(0) };
+}
+
+/**
+ * dropReported for digest pairs: the (lo, hi) pairs of `view` (n of them,
+ * at batch positions from `first` of `index`) that `reported` does not
+ * flag, copied into `into` (grown when too small), with their batch indices.
+ */
+export function dropReportedPairs(
+  view: Uint32Array,
+  index: Uint32Array | null,
+  first: number,
+  n: number,
+  reported: Uint8Array,
+  into: PackBuffers,
+): { items: Uint32Array; index: Uint32Array } {
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (!reported[i]) kept++;
+  if (into.index.length < kept) into.index = new Uint32Array(kept * 2);
+  if (into.pairs.length < 2 * kept) into.pairs = new Uint32Array(kept * 4);
+  const { pairs, index: keptIndex } = into;
+  for (let i = 0, j = 0; i < n; i++) {
+    if (reported[i]) continue;
+    pairs[2 * j] = view[2 * i];
+    pairs[2 * j + 1] = view[2 * i + 1];
+    keptIndex[j++] = index === null ? first + i : index[first + i];
+  }
+  return { items: pairs.subarray(0, 2 * kept), index: keptIndex.subarray(0, kept) };
 }
 
 /**

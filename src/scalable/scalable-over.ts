@@ -12,6 +12,7 @@
 // (Over 300 lines: one class, whose item, digest and batch paths need its
 // private state.)
 
+import { BloomDigestError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
 import { batchItem, checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
@@ -20,7 +21,7 @@ import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
-import { dropReported, packBuffers, packUtf8, part } from './packed.js';
+import { dropReported, dropReportedPairs, packBuffers, packUtf8, part } from './packed.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -30,9 +31,9 @@ export interface ChainFilter {
   has(item: Item): boolean;
   addDigest(d: Digest): boolean;
   hasDigest(d: Digest): boolean;
-  /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs). */
+  /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs); the answers may be a buffer that the member's next call reuses. */
   hasDigestPairs(pairs: Uint32Array): Uint8Array;
-  /** addDigest for many items in order (BloomFilter.addDigestPairs). */
+  /** addDigest for many items in order (BloomFilter.addDigestPairs); the answers as hasDigestPairs gives them. */
   addDigestPairs(pairs: Uint32Array): Uint8Array;
   hasMany(items: BatchItems): Uint8Array;
   addMany(items: BatchItems): Uint8Array;
@@ -136,6 +137,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private utf8 = new Uint8Array(256);
   /** addMany's packing buffers, used in turn: a round reads what the one before it packed. */
   private readonly packs = [packBuffers(), packBuffers()];
+  /** addUndecided's flags of the items a full member reports, reused from call to call (it only grows). */
+  private reportedBuffer = new Uint8Array(0);
   /** Whether members are asked by digest (the xxh64 family). */
   private readonly byDigest: boolean;
 
@@ -253,26 +256,26 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * the items' digests ((lo, hi) pairs) instead of their bytes, so that
    * members are asked and added to with 8 bytes per item and never hash.
    */
-  private addByDigest(pairs: Uint32Array): Uint8Array {
-    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, {
-      slice: (items, from, to) => items.subarray(2 * from, 2 * to),
-      has: (member, view) => member.hasDigestPairs(view),
-      add: (member, view) => member.addDigestPairs(view),
-      drop: (view, index, first, n, reported) => {
-        let keep = 0;
-        for (let i = 0; i < n; i++) if (!reported[i]) keep++;
-        const next = new Uint32Array(2 * keep);
-        const nextIndex = new Uint32Array(keep);
-        for (let i = 0, j = 0; i < n; i++) {
-          if (reported[i]) continue;
-          next[2 * j] = view[2 * i];
-          next[2 * j + 1] = view[2 * i + 1];
-          nextIndex[j++] = index === null ? first + i : index[first + i];
-        }
-        return { items: next, index: nextIndex };
-      },
-    });
+  private addByDigest(pairs: Uint32Array, out?: Uint8Array): Uint8Array {
+    this.pairRounds = 0;
+    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, this.byPairs, out);
   }
+
+  /** Compactions so far in the current addByDigest, which choose the packing buffer. */
+  private pairRounds = 0;
+
+  /**
+   * addUndecided's steps over digest pairs, made once: `bloom dedupe` calls
+   * addByDigest once per chunk, and closures made per call would be garbage
+   * that keeps the young generation growing.
+   */
+  private readonly byPairs: Undecided<F, Uint32Array> = {
+    // The whole batch is the common case (no member is full): no view to make.
+    slice: (items, from, to) => (from === 0 && 2 * to === items.length ? items : items.subarray(2 * from, 2 * to)),
+    has: (member, view) => member.hasDigestPairs(view),
+    add: (member, view) => member.addDigestPairs(view),
+    drop: (view, index, first, n, reported) => dropReportedPairs(view, index, first, n, reported, this.packs[this.pairRounds++ & 1]),
+  };
 
   /** addMany of `count` packed items: addUndecided over their bytes. */
   private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
@@ -294,8 +297,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * for, since each item adds at most one to its count. When it is full, it
    * is asked about the rest like the others, and a new member starts.
    */
-  private addUndecided<T>(all: T, count: number, ways: Undecided<F, T>): Uint8Array {
-    const out = new Uint8Array(count);
+  private addUndecided<T>(all: T, count: number, ways: Undecided<F, T>, into?: Uint8Array): Uint8Array {
+    const out = into === undefined ? new Uint8Array(count) : into.fill(0, 0, count);
     let items = all;
     /** Batch index of each undecided item; null while they are all of them, in order. */
     let index: Uint32Array | null = null;
@@ -308,7 +311,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
       const full = this.isNewestFull() ? last + 1 : last;
       if (asked < full) {
         const view = ways.slice(items, first, first + n);
-        const reported = new Uint8Array(n);
+        if (this.reportedBuffer.length < n) this.reportedBuffer = new Uint8Array(Math.max(n, 2 * this.reportedBuffer.length));
+        const reported = this.reportedBuffer.subarray(0, n).fill(0);
         let any = 0;
         for (let m = asked; m < full; m++) {
           const answers = ways.has(this.members[m], view);
@@ -339,6 +343,22 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
       n -= take;
     }
     return out;
+  }
+
+  /**
+   * addDigest for many items in order, their digests as (lo, hi) pairs
+   * under the chain's seed: addMany without the hashing, for a caller that
+   * hashed the items where they lie (`bloom dedupe`'s line splitter) and
+   * checked the seed. The answers go to `into` when given (at least one
+   * per item; `bloom dedupe` passes its flags area), so that a batch per
+   * chunk allocates nothing. Throws BloomDigestError under poly and
+   * bytesum. @internal
+   */
+  addDigestPairs(pairs: Uint32Array, into?: Uint8Array): Uint8Array {
+    if (!this.byDigest) {
+      throw new BloomDigestError('addDigestPairs', 'scheme', `the ${this.scheme} scheme has no digest; use addMany with the items`);
+    }
+    return this.addByDigest(pairs, into);
   }
 
   /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */

@@ -103,11 +103,12 @@ export const ABI = {
   linesStreamEnd: fn(0),
   linesRead: fn(0),
   linesPrinted: fn(0),
-  linesConfigureSplit: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow: split mode, for a chain
+  linesConfigureSplit: fn(3), // (size, printSeen, digests) -> 0, or 1 when memory cannot grow: split mode, for a chain
   linesEmit: fn(0), // split mode: compacts the flagged lines -> bytes of output
   linesPacked: fn(0),
   linesOffsets: fn(0),
   linesFlags: fn(0),
+  linesDigests: fn(0), // split mode with digests: u64 per item, (lo, hi) as u32 pairs
   // The Bitmap (assembly/bitmap.ts).
   bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
   bitmapClearAll: proc(0),
@@ -152,6 +153,7 @@ export type LinesExports = Pick<
   | 'linesPacked'
   | 'linesOffsets'
   | 'linesFlags'
+  | 'linesDigests'
 >;
 
 /** Exports the shared build leaves out: line dedupe, the Bitmap and the counting filter own and grow their memory. */

@@ -23,6 +23,10 @@ export class Engine {
   private readonly batches: Batches;
   /** Offset of the packed bits. */
   private readonly bitsPtr: number;
+  /** digests()'s answers, reused from call to call (it only grows). */
+  private digestFlags = new Uint8Array(0);
+  /** u32 view of scratch that digests() copies pairs into (rebuilt if memory grew). */
+  private digestWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   /** Bytes of the packed bits, ceil(bits / 8). */
   readonly byteLength: number;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
@@ -91,19 +95,23 @@ export class Engine {
   /**
    * Tests (op 1) or adds (op 0, in order) the items whose digests are
    * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
-   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it.
+   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it,
+   * in a buffer that the next call reuses: a chain asks its members a
+   * batch per chunk of `bloom dedupe`, and a fresh array each time would be
+   * memory that V8 frees only after tens of MB of such allocations.
    */
   digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
     const count = pairs.length >> 1;
-    const flags = new Uint8Array(count);
+    if (this.digestFlags.length < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * this.digestFlags.length));
+    const flags = this.digestFlags.subarray(0, count);
     const { scratch, batchFlags, batchMax } = this.staging;
-    const words = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    if (this.digestWords.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
     for (let first = 0; first < count; first += batchMax) {
       const n = Math.min(batchMax, count - first);
-      words.set(pairs.subarray(2 * first, 2 * (first + n)));
+      this.digestWords.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
       if (op === 0) this.x.addDigestBatch(n);
       else this.x.hasDigestBatch(n);
-      flags.set(batchFlags.subarray(0, n), first);
+      for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
     }
     return flags;
   }

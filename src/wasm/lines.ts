@@ -1,14 +1,16 @@
 // Line-by-line dedupe: the JS half of assembly/lines.ts.
-// The caller reads bytes straight into `input()` (wasm memory, no copy),
-// calls push(n), and writes out the chunks it returns, in order. Lines stay
-// bytes from end to end: nothing here decodes them into strings.
+// The caller reads bytes straight into `inputArea` at `inputStart` (wasm
+// memory, no copy), calls push(n, write), and its writer gets the output,
+// in order. Lines stay bytes from end to end: nothing here decodes them into
+// strings.
 //
 // Views into wasm memory are taken through `area()`, which rebuilds them
 // whenever the memory's ArrayBuffer has changed: memory.grow detaches the
 // old buffer, and a cached view would then read nothing.
 
-import { BloomAllocationError } from '../errors.js';
+import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
+import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
 import { instantiate } from './module.js';
@@ -30,24 +32,34 @@ export interface LinesCore {
 
 /** The split-mode core: assembly/lines.ts's split-mode exports, or ReferenceSplitLines in src/reference/lines.ts. */
 export interface SplitCore extends LinesCore {
+  /** The seed the items are digested with (digest mode), or null when they are packed as bytes. */
+  readonly digestSeed: bigint | null;
   /** Compacts the lines whose flags ask for printing; returns the bytes of output. */
   linesEmit(): number;
   /** The packed items of the last linesProcess or linesFinish: `count` items, their bytes and count + 1 offsets. */
   packedItems(count: number): { bytes: Uint8Array; offsets: Uint32Array };
+  /** Digest mode: the digests of the last linesProcess or linesFinish's `count` items, as (lo, hi) pairs. */
+  itemDigests(count: number): Uint32Array;
   /** Where the chain's answer for each of the `count` items goes (1 = new). */
   itemFlags(count: number): Uint8Array;
 }
 
-/** Input area sizes tried in turn: the largest that still fits after the bits wins. */
-export const LINES_AREA_SIZES = [1 << 20, 1 << 18, 1 << 16, 1 << 14, 1 << 12];
+/**
+ * Input area sizes tried in turn: the largest that still fits after the bits
+ * wins. 256 KiB chunks hold thousands of lines, so the crossing per chunk
+ * costs nothing measurable, and the input and output areas are resident for
+ * the whole run: 1 MiB chunks measured no faster on 10^7 URLs and kept
+ * 1.5 MiB more.
+ */
+export const LINES_AREA_SIZES = [1 << 18, 1 << 16, 1 << 14, 1 << 12];
 
 /**
- * Split mode's sizes: its region is 12 bytes per input byte (offsets and
- * line starts are u32 per possible line), so it starts at 256 KiB, 3 MiB in
- * all; a chunk still holds thousands of lines, and the chain's batches
- * cross into each member once per 4,096 items anyway.
+ * Split mode's sizes, the same. Its region also has a u32 line start, a u8
+ * flag and either a u32 offset and the packed bytes or a u64 digest for
+ * each possible line (one per input byte), but only the pages that a
+ * chunk's lines reach are ever written: a few KiB for URLs.
  */
-export const SPLIT_AREA_SIZES = LINES_AREA_SIZES.slice(1);
+export const SPLIT_AREA_SIZES = LINES_AREA_SIZES;
 
 /**
  * A view of `length` bytes at `ptr` in `x`'s memory, over the buffer as it
@@ -91,26 +103,36 @@ function bindCore(x: LinesExports, size: number): LinesCore {
 }
 
 /** The split-mode SplitCore over exports `x` whose areas hold `size` bytes. */
-function bindSplit(x: LinesExports, size: number): SplitCore {
+function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): SplitCore {
   const core = bindCore(x, size);
   return Object.assign(core, {
+    digestSeed,
     linesEmit: () => x.linesEmit(),
     packedItems: (count: number) => {
       const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets() >>> 0, count + 1);
       return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
     },
     itemFlags: (count: number) => area(x, x.linesFlags(), count),
+    itemDigests: (count: number) => new Uint32Array(x.memory.buffer, x.linesDigests() >>> 0, 2 * count),
   });
 }
 
-/** Binds assembly/lines.ts in split mode in a small instance of its own, which holds no bits: it only splits, packs and compacts. */
-export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES): SplitCore {
+/**
+ * Binds assembly/lines.ts in split mode in a small instance of its own,
+ * which holds no bits: it splits, compacts, and either packs each line's
+ * bytes or, given a `digestSeed`, hashes each line into its digest under
+ * that seed (the instance is configured as an xxh64 filter with it, so its
+ * XXH64 is digest(item, { seed })).
+ */
+export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
   const instance = instantiate(8, 1);
-  if (instance.configureHashing(8, 1, 0, 0, 0) !== 0) throw new BloomAllocationError(8, 1);
+  const seed = digestSeed ?? 0n;
+  if (instance.configureHashing(8, 1, 0, Number(seed & 0xffffffffn), Number(seed >> 32n)) !== 0) throw new BloomAllocationError(8, 1);
   const x: LinesExports = instance;
-  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0) === 0);
-  if (size === undefined) throw new BloomAllocationError(8, 12 * sizes[sizes.length - 1]);
-  return bindSplit(x, size);
+  const digests = digestSeed === null ? 0 : 1;
+  const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
+  if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);
+  return bindSplit(x, size, digestSeed);
 }
 
 /** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
@@ -121,7 +143,16 @@ export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES
   return bindCore(engine.linesExports(), size);
 }
 
-/** Feeds a byte stream through a LinesCore and hands back what to print. */
+/** Receives what to print: the first `length` bytes of `bytes` (valid only during the call). */
+export type LinesWriter = (bytes: Uint8Array, length: number) => void;
+
+/**
+ * Feeds a byte stream through a LinesCore and hands what to print to a
+ * writer. Nothing is allocated per chunk (the caller reads into the whole
+ * input area at an offset, and the writer gets the whole output area and a
+ * length): the young generation would otherwise grow with the chunks of a
+ * long run, and with it the peak RSS.
+ */
 export class LineDeduper {
   protected readonly core: LinesCore;
   /** Pieces of a streamed (long) line, held until the filter decides on it. */
@@ -132,19 +163,24 @@ export class LineDeduper {
     this.core = core;
   }
 
-  /** Where to read the next bytes: the input area after the carried ones. */
-  input(): Uint8Array {
-    return this.core.inputArea.subarray(this.core.linesCarry());
+  /** The whole input area: read the next bytes into it from inputStart on. */
+  get inputArea(): Uint8Array {
+    return this.core.inputArea;
   }
 
-  /** Processes `n` bytes read into input(); returns the chunks to write, in order (valid until the next call). */
-  push(n: number): Uint8Array[] {
-    return this.collect(this.core.linesProcess(n));
+  /** Where the next bytes go in inputArea: after the ones carried from the last chunk. */
+  get inputStart(): number {
+    return this.core.linesCarry();
   }
 
-  /** Ends the stream (the carried bytes are the last line); returns the chunks to write. */
-  finish(): Uint8Array[] {
-    return this.collect(this.core.linesFinish());
+  /** Processes `n` bytes read into inputArea at inputStart; hands what to print to `write`, in order. */
+  push(n: number, write: LinesWriter): void {
+    this.collect(this.core.linesProcess(n), write);
+  }
+
+  /** Ends the stream (the carried bytes are the last line); hands what to print to `write`. */
+  finish(write: LinesWriter): void {
+    this.collect(this.core.linesFinish(), write);
   }
 
   /** Lines read so far. */
@@ -157,59 +193,72 @@ export class LineDeduper {
     return this.core.linesPrinted();
   }
 
-  /** The chunks to write after a call that left `outLen` bytes of printed lines. */
-  protected collect(outLen: number): Uint8Array[] {
+  /** Writes what to print after a call that left `outLen` bytes of printed lines, and keeps a streamed line's piece. */
+  protected collect(outLen: number, write: LinesWriter): void {
     const core = this.core;
-    const chunks: Uint8Array[] = [];
     const ended = core.linesStreamEnd();
     if (ended !== 0) {
-      if (ended === 1) chunks.push(...this.pieces);
+      if (ended === 1) for (const piece of this.pieces) write(piece, piece.length);
       this.pieces = [];
     }
-    if (outLen > 0) chunks.push(core.outputArea.subarray(0, outLen));
+    if (outLen > 0) write(core.outputArea, outLen);
     const piece = core.linesPiece();
     // A copy: the output area is reused by the next call.
     if (piece > 0) this.pieces.push(core.outputArea.slice(outLen, outLen + piece));
-    return chunks;
   }
 }
 
 /**
  * `bloom dedupe` over a ScalableBloomFilter. The chain's members live in
- * instances of their own, so the lines are split and packed in split mode in
- * one small instance of this deduper's, and each chunk's items go to the
- * chain as one packed addMany batch (hashed and probed in wasm by the
- * members, a crossing per member per chunk). A streamed line is handed to
- * the chain whole, once it ends.
+ * instances of their own, so the lines are split in split mode in one small
+ * instance of this deduper's, and each chunk's items go to the chain as one
+ * batch (a crossing per member per chunk). Under xxh64 and sbbf that
+ * instance hashes each line once, where its bytes already are, and the
+ * batch is the lines' digests, which the members only probe with
+ * (ScalableBloomFilter.addDigestPairs); under poly and bytesum, whose
+ * hashes depend on each member's m, it is the packed bytes (addMany), and
+ * a streamed line is handed to the chain whole, once it ends.
  */
 export class ChainLineDeduper extends LineDeduper {
   private readonly chain: ScalableBloomFilter;
   private readonly split: SplitCore;
 
-  /** Splits for `chain` with `split` (the wasm split-mode core by default); prints the lines already seen when `printSeen`. */
-  constructor(chain: ScalableBloomFilter, printSeen: boolean, split: SplitCore = wasmSplitLines(printSeen)) {
-    super(split);
+  /**
+   * Splits for `chain` with `split` (by default the wasm split-mode core,
+   * digesting under the chain's seed when its scheme has digests); prints
+   * the lines already seen when `printSeen`.
+   */
+  constructor(chain: ScalableBloomFilter, printSeen: boolean, split?: SplitCore) {
+    const core = split ?? wasmSplitLines(printSeen, SPLIT_AREA_SIZES, DIGEST_SCHEMES.includes(chain.scheme) ? chain.seed : null);
+    if (core.digestSeed !== null && (!DIGEST_SCHEMES.includes(chain.scheme) || core.digestSeed !== chain.seed)) {
+      throw new BloomTypeError('split', `digests under seed ${core.digestSeed}n`, `a core that digests under the chain's seed ${chain.seed}n (${chain.scheme})`);
+    }
+    super(core);
     this.chain = chain;
-    this.split = split;
+    this.split = core;
   }
 
-  override push(n: number): Uint8Array[] {
+  override push(n: number, write: LinesWriter): void {
     this.decide(this.split.linesProcess(n));
-    return this.collect(this.split.linesEmit());
+    this.collect(this.split.linesEmit(), write);
   }
 
-  override finish(): Uint8Array[] {
+  override finish(write: LinesWriter): void {
     const count = this.split.linesFinish();
-    if (count === 0) return this.collect(0);
+    if (count === 0) return this.collect(0, write);
     this.decide(count);
-    return this.collect(this.split.linesEmit());
+    this.collect(this.split.linesEmit(), write);
   }
 
-  /** Writes the chain's answer for each of the `count` packed items into the flags area, in order. */
+  /** Writes the chain's answer for each of the `count` items into the flags area, in order. */
   private decide(count: number): void {
     if (count === 0) return;
-    const { bytes, offsets } = this.split.packedItems(count);
     const flags = this.split.itemFlags(count);
+    if (this.split.digestSeed !== null) {
+      this.chain.addDigestPairs(this.split.itemDigests(count), flags);
+      return;
+    }
+    const { bytes, offsets } = this.split.packedItems(count);
     let first = 0;
     if (this.split.linesStreamEnd() === 3) {
       // Item 0 ends the streamed line: the pieces are its start (their \r held back, as in the item).
