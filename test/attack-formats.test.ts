@@ -48,3 +48,27 @@ describe('a chain cut short inside its first member', () => {
     );
   });
 });
+
+describe('inputs that are not regular files', () => {
+  it.each(['/dev/zero', '/dev/null'])('%s is refused as not a regular file, not as "truncated at byte 0"', async (path) => {
+    const { loadFileSync, loadFile, loadCountingFileSync } = await import('../src/node/index.js');
+    const { inspectFileSync } = await import('../src/node/inspect.js');
+    const message = `path must be a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first); got "${path}"`;
+    for (const load of [loadFileSync, loadScalableFileSync, loadCountingFileSync, inspectFileSync]) {
+      expect(() => load(path)).toThrow(new wasm.BloomTypeError('path', path, 'a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first)'));
+      expect(() => load(path)).toThrow(message);
+    }
+    await expect(loadFile(path)).rejects.toThrow(message);
+  });
+
+  it('bloom info on a pipe with a whole, valid filter in it says so (run `npm run build` first)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const bytes = new reference.BloomFilter(100, 3).toBytes();
+    writeFileSync(join(dir, 'whole.bloom'), bytes);
+    const again = spawnSync('sh', ['-c', `cat "$0" | "${process.execPath}" "$1" info /dev/stdin`, join(dir, 'whole.bloom'), join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')]);
+    expect(again.stderr.toString()).toBe(
+      'bloom: cannot read /dev/stdin: path must be a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first); got "/dev/stdin"\n',
+    );
+    expect(again.status).toBe(1);
+  });
+});

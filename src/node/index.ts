@@ -18,7 +18,7 @@ import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
 import { chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, type SaveJob } from './decoders.js';
-import { decode, decodeSync, writeAll, writeAllSync, type Decoder } from './io.js';
+import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
 interface Serializable {
@@ -76,7 +76,7 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
 function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {
   const fd = openSync(checkPath(path), 'r');
   try {
-    return decodeSync(fd, decoder(fstatSync(fd).size));
+    return decodeSync(fd, decoder(regularFileSize(fstatSync(fd), path)));
   } finally {
     closeSync(fd);
   }
@@ -85,7 +85,7 @@ function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {
 async function read<T>(path: string, decoder: (size: number) => Decoder<T>): Promise<T> {
   const handle = await open(checkPath(path), 'r');
   try {
-    return await decode(handle, decoder((await handle.stat()).size));
+    return await decode(handle, decoder(regularFileSize(await handle.stat(), path)));
   } finally {
     await handle.close();
   }

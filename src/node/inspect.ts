@@ -11,7 +11,7 @@ import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
 import { chainLayout } from './decoders.js';
-import { chunkBytes, decodeSync, type Decoder } from './io.js';
+import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
 
 /** A verified single-filter file. */
 export interface FilterFileSummary {
@@ -143,7 +143,7 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
 export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const size = regularFileSize(fstatSync(fd), path);
     const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
     decodeSync(fd, readInto(magic));
     // An instance of its own: the checksum state must not be shared with other work.

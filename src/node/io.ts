@@ -8,7 +8,7 @@
 
 import { readSync, writeSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { BloomFormatError } from '../errors.js';
+import { BloomFormatError, BloomTypeError } from '../errors.js';
 
 /** Bytes moved per read or write call: large enough to stream at disk speed, small next to a big filter. */
 export const CHUNK_BYTES = 8 * 1024 * 1024;
@@ -88,4 +88,17 @@ export async function writeAll(handle: FileHandle, pieces: Iterable<Uint8Array>)
       done += (await handle.write(piece, done, Math.min(chunk, piece.length - done))).bytesWritten;
     }
   }
+}
+
+/**
+ * The size of the file behind a stat, refused unless it is a regular file:
+ * a pipe, socket or device reports size 0 (or a size unrelated to what it
+ * will give), and the loaders check every header against the size, so such
+ * an input would be called "truncated at byte 0" whatever it holds.
+ */
+export function regularFileSize(stats: { isFile(): boolean; size: number }, path: string): number {
+  if (!stats.isFile()) {
+    throw new BloomTypeError('path', path, 'a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first)');
+  }
+  return stats.size;
 }
