@@ -176,17 +176,26 @@ export async function measure(ctx: Context, specs: Spec[], isolate?: string): Pr
 function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {
   const rows: Row[] = [];
   const contestants = [...new Set(specs.map((s) => s.contestant))];
+  const repeat = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
   for (const contestant of contestants) {
-    ctx.log(`${letter}: ${contestant}, in a process of its own`);
-    const file = join(tmpdir(), `bloomwasm-bench-${process.pid}-${rows.length}.json`);
-    const done = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, BENCH_ONLY: letter, BENCH_CONTESTANT: contestant, BENCH_TITLE: specs[0].workload, BENCH_ROWS: file },
-    });
-    if (done.status !== 0) throw new Error(`the child measuring ${contestant} in ${specs[0].workload} failed (${done.status ?? done.signal})`);
-    const got = JSON.parse(readFileSync(file, 'utf8')) as Row[];
-    rmSync(file, { force: true });
-    rows.push(...got);
+    // BENCH_REPEAT children per contestant, one after another; each row keeps
+    // the median of their medians, so one disturbed child moves nothing.
+    const runs: Row[][] = [];
+    for (let r = 0; r < repeat; r++) {
+      ctx.log(`${letter}: ${contestant}, in a process of its own${repeat > 1 ? ` (${r + 1} of ${repeat})` : ''}`);
+      const file = join(tmpdir(), `bloomwasm-bench-${process.pid}-${rows.length}-${r}.json`);
+      const done = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, BENCH_ONLY: letter, BENCH_CONTESTANT: contestant, BENCH_TITLE: specs[0].workload, BENCH_ROWS: file },
+      });
+      if (done.status !== 0) throw new Error(`the child measuring ${contestant} in ${specs[0].workload} failed (${done.status ?? done.signal})`);
+      runs.push(JSON.parse(readFileSync(file, 'utf8')) as Row[]);
+      rmSync(file, { force: true });
+    }
+    for (const [i, row] of runs[0].entries()) {
+      const all = runs.map((got) => got[i].nsPerOp).sort((a, b) => a - b);
+      rows.push({ ...row, nsPerOp: all[(all.length - 1) >> 1] });
+    }
   }
   // In the specs' order, as a shared-process run would list them.
   const order = (r: Row) => specs.findIndex((s) => s.contestant === r.contestant && s.op === r.op);

@@ -9,9 +9,11 @@
 // goes to build/bench/BENCHMARKS.md), BENCH_TIME (ms per task, default 400),
 // BENCH_SCALE (item counts, default 1), BENCH_REPORT (the document to write),
 // BENCH_ONLY (workload letters to run, e.g. `a,g`: a partial run, so its
-// report goes to build/bench/ like a quick one, never to docs/).
+// report goes to build/bench/ like a quick one, never to docs/, unless
+// BENCH_MERGE=1 puts its workloads in place of theirs in the last full run),
+// BENCH_REPEAT (children per isolated contestant; each row keeps the median).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
@@ -83,7 +85,27 @@ if (isIsolatedChild) {
   process.exit(0);
 }
 results.seconds = (Date.now() - started) / 1000;
-const partial = settings.quick || only !== undefined;
+// BENCH_MERGE=1 with BENCH_ONLY: the chosen workloads measured again replace
+// theirs in bench/results.json, and docs/BENCHMARKS.md is written from the
+// whole; the report says which workloads were measured again, and when.
+const merge = only !== undefined && process.env.BENCH_MERGE === '1' && !settings.quick;
+if (merge) {
+  const before = JSON.parse(readFileSync(join(process.cwd(), 'bench/results.json'), 'utf8')) as BenchResults;
+  const again = (title: string) => [...only].some((w) => title.startsWith(`(${w})`));
+  const when = results.date.slice(11, 16);
+  const repeat = Number(process.env.BENCH_REPEAT ?? 1);
+  results.rows = [...before.rows.filter((r) => !again(r.workload)), ...results.rows];
+  results.rows.sort((a, b) => a.workload.localeCompare(b.workload));
+  results.falsePositives = before.falsePositives;
+  results.heap = before.heap;
+  results.scalable = before.scalable;
+  results.bitmap = before.bitmap;
+  results.note = `${before.note ? before.note + ' ' : ''}Workloads ${[...only].map((w) => `(${w})`).join(', ')} were measured again at ${when} UTC${repeat > 1 ? `, each isolated contestant ${repeat} times (each row keeps the median of the runs)` : ''}; the rest comes from the run of ${before.date.slice(11, 16)} UTC.`;
+  results.date = before.date;
+  results.seconds = before.seconds;
+  results.isolated = before.isolated;
+}
+const partial = settings.quick || (only !== undefined && !merge);
 const resultsPath = join(process.cwd(), partial ? 'build/bench/results.json' : 'bench/results.json');
 mkdirSync(join(resultsPath, '..'), { recursive: true });
 writeFileSync(resultsPath, JSON.stringify({ ...results, sink: sinkValue() }, null, 2) + '\n');
