@@ -204,6 +204,37 @@ function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {
   printTable(rows);
 }
 
+/**
+ * Measures `specs` in interleaved rounds: each round runs every spec once
+ * over all its items, one spec after another, and each row keeps the median
+ * of its rounds. For workloads whose rows are read as ratios to each other
+ * (probeAll against its floor): rows timed in separate windows, as tinybench
+ * times them, each see the machine as it was in their window, and on this
+ * 2-core VM the same row moved by 2x from one window to the next.
+ */
+export function measureInterleaved(ctx: Context, specs: Spec[], rounds: number): void {
+  const times: number[][] = specs.map(() => []);
+  for (const spec of specs) spec.prepare?.();
+  for (let r = 0; r <= rounds; r++) {
+    for (const [i, spec] of specs.entries()) {
+      spec.reset?.();
+      const started = process.hrtime.bigint();
+      for (let from = 0; from + spec.block <= spec.total; from += spec.block) consume(spec.run(from, spec.block));
+      const ns = Number(process.hrtime.bigint() - started);
+      // Round 0 warms every spec up and is not kept.
+      if (r > 0) times[i].push(ns / spec.total);
+    }
+  }
+  const rows: Row[] = specs.map((spec, i) => {
+    const sorted = times[i].sort((a, b) => a - b);
+    const row: Row = { workload: spec.workload, op: spec.op, contestant: spec.contestant, nsPerOp: sorted[(sorted.length - 1) >> 1] };
+    if (spec.note) row.note = spec.note;
+    return row;
+  });
+  ctx.results.rows.push(...rows);
+  printTable(rows);
+}
+
 /** Writes the rows a child measured to BENCH_ROWS. */
 export function writeChildRows(results: BenchResults): void {
   if (child === undefined) return;

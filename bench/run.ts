@@ -100,7 +100,7 @@ if (merge) {
   results.heap = before.heap;
   results.scalable = before.scalable;
   results.bitmap = before.bitmap;
-  results.note = `${before.note ? before.note + ' ' : ''}Workloads ${[...only].map((w) => `(${w})`).join(', ')} were measured again at ${when} UTC${repeat > 1 ? `, each isolated contestant ${repeat} times (each row keeps the median of the runs)` : ''}; the rest comes from the run of ${before.date.slice(11, 16)} UTC.`;
+  results.note = `${before.note ? before.note + ' ' : ''}${only.size > 1 ? 'Workloads' : 'Workload'} ${[...only].map((w) => `(${w})`).join(', ')} ${only.size > 1 ? 'were' : 'was'} measured again at ${when} UTC${repeat > 1 ? `, each isolated contestant ${repeat} times (each row keeps the median of the runs)` : ''}; the rest comes from the run of ${before.date.slice(11, 16)} UTC.`;
   results.date = before.date;
   results.seconds = before.seconds;
   results.isolated = before.isolated;
