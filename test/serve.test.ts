@@ -33,7 +33,7 @@ describe('bloom serve', () => {
     for (const [argv, message] of [
       [['--port', 'http'], "bloom: --port must be an integer in [0, 65535]; got 'http'\n"],
       [['--port', '70000'], "bloom: --port must be an integer in [0, 65535]; got '70000'\n"],
-      [['--port', '-1'], "bloom: Option '--port' argument is ambiguous."],
+      [['--port', '-1'], "bloom: --port got '-1', which starts with '-'; write --port=-1 to pass it as the value"],
       [['--verbose'], "bloom: Unknown option '--verbose'"],
       [['extra'], "bloom: Unexpected argument 'extra'"],
     ] as const) {
