@@ -34,6 +34,15 @@ Options:
   -h, --help  show this help
 `;
 
+/** "1,000,000": counts in the aligned text. */
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** Writes `info` as one JSON object, or as aligned "name  value" rows; the rows are made only for the text. */
+function report(info: object, json: boolean, rows: () => [string, string][]): number {
+  process.stdout.write(json ? JSON.stringify(info) + '\n' : rows().map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
+  return 0;
+}
+
 /** Runs `bloom info`. */
 export async function run(argv: string[]): Promise<number> {
   return guard(async () => {
@@ -63,12 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet, header.scheme),
       ...sbbfFields(header.scheme, header.bits, header.seed),
     };
-    if (values.json) {
-      process.stdout.write(JSON.stringify(info) + '\n');
-      return 0;
-    }
-    const n = (x: number): string => x.toLocaleString('en-US');
-    const rows: [string, string][] = [
+    return report(info, values.json === true, () => [
       ['file', path],
       ['format version', String(info.version)],
       ['scheme', info.scheme],
@@ -82,9 +86,7 @@ export async function run(argv: string[]): Promise<number> {
       ['fill ratio', info.fillRatio.toFixed(6)],
       ['estimated count', Number.isFinite(info.estimatedCount) ? n(Math.round(info.estimatedCount)) : 'unbounded (every bit set)'],
       ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
-    ];
-    process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
-    return 0;
+    ]);
   });
 }
 
@@ -128,12 +130,7 @@ function describeCounting(path: string, counting: CountingFileSummary, json: boo
     estimatedCount: estimatedCountOf(header.bits, header.hashes, header.bitsSet),
     currentFalsePositiveRate: currentFalsePositiveRateOf(header.bits, header.hashes, header.bitsSet, header.scheme),
   };
-  if (json) {
-    process.stdout.write(JSON.stringify(info) + '\n');
-    return 0;
-  }
-  const n = (x: number): string => x.toLocaleString('en-US');
-  const rows: [string, string][] = [
+  return report(info, json, () => [
     ['file', path],
     ['kind', `counting filter (4-bit counters), version ${info.version}`],
     ['scheme', info.scheme],
@@ -147,9 +144,7 @@ function describeCounting(path: string, counting: CountingFileSummary, json: boo
     ['fill ratio', info.fillRatio.toFixed(6)],
     ['estimated count', Number.isFinite(info.estimatedCount) ? n(Math.round(info.estimatedCount)) : 'unbounded (every counter in use)'],
     ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
-  ];
-  process.stdout.write(rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`).join(''));
-  return 0;
+  ]);
 }
 
 /** Prints a chain file: its plan, its totals, then one row per member. */
@@ -185,14 +180,9 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     fillRatio: bitsSet / bits,
     estimatedCount: members.reduce((sum, f) => sum + estimatedCountOf(f.bits, f.hashes, f.bitsSet), 0),
     currentFalsePositiveRate: compoundRate(rates),
-    filters: members.map((f) => ({ ...f })),
+    filters: members,
   };
-  if (json) {
-    process.stdout.write(JSON.stringify(info) + '\n');
-    return 0;
-  }
-  const n = (x: number): string => x.toLocaleString('en-US');
-  const rows: [string, string][] = [
+  return report(info, json, () => [
     ['file', path],
     ['kind', `scalable chain, version ${info.chainVersion}`],
     ['scheme', info.scheme],
@@ -208,14 +198,9 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     ['fill ratio', info.fillRatio.toFixed(6)],
     ['estimated count', n(Math.round(info.estimatedCount))],
     ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
-  ];
-  const lines = rows.map(([k, v]) => `${k.padEnd(21)}${v}\n`);
-  members.forEach((f, i) => {
-    lines.push(
-      `${`filter ${i}`.padEnd(21)}bits ${n(f.bits)}, hashes ${f.hashes}, capacity ${n(f.capacity)} at ${f.falsePositiveRate.toExponential(2)}, ` +
-        `added ${n(f.addedCount)}, bits set ${n(f.bitsSet)}\n`,
-    );
-  });
-  process.stdout.write(lines.join(''));
-  return 0;
+    ...members.map((f, i): [string, string] => [
+      `filter ${i}`,
+      `bits ${n(f.bits)}, hashes ${f.hashes}, capacity ${n(f.capacity)} at ${f.falsePositiveRate.toExponential(2)}, added ${n(f.addedCount)}, bits set ${n(f.bitsSet)}`,
+    ]),
+  ]);
 }
