@@ -49,6 +49,21 @@ abstract class LinesState {
     this.carry = end - from;
   }
 
+  /**
+   * Hands the unfinished streamed line [p, end) to JS as a piece at output
+   * offset `out`, holding back a last \r that may end the line; `held`
+   * collects the pieces when this instance hashes the line (assembly/lines.ts
+   * feedPiece feeds its streamed hash there).
+   */
+  protected feedPiece(p: number, end: number, out: number, held: Uint8Array[] | null): void {
+    let fed = end;
+    if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
+    held?.push(this.inputArea.slice(p, fed));
+    this.outputArea.set(this.inputArea.subarray(p, fed), out);
+    this.pieceLen = fed - p;
+    this.keep(fed, end);
+  }
+
   /** Bytes carried at the start of the input area. */
   linesCarry(): number {
     return this.carry;
@@ -108,16 +123,6 @@ export class ReferenceLines extends LinesState implements LinesCore {
     return item;
   }
 
-  /** Streams [p, end) as a piece at output offset `out`, holding back a last \r. */
-  private feedPiece(p: number, end: number, out: number): void {
-    let fed = end;
-    if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
-    this.streamed!.push(this.inputArea.slice(p, fed));
-    this.outputArea.set(this.inputArea.subarray(p, fed), out);
-    this.pieceLen = fed - p;
-    this.keep(fed, end);
-  }
-
   /** See assembly/lines.ts linesProcess. */
   linesProcess(n: number): number {
     const input = this.inputArea;
@@ -129,7 +134,7 @@ export class ReferenceLines extends LinesState implements LinesCore {
     if (this.streamed !== null) {
       const nl = input.subarray(0, end).indexOf(NEWLINE);
       if (nl < 0) {
-        this.feedPiece(0, end, 0);
+        this.feedPiece(0, end, 0, this.streamed);
         return 0;
       }
       const whole = this.whole(this.item(0, nl));
@@ -155,7 +160,7 @@ export class ReferenceLines extends LinesState implements LinesCore {
     }
     if (end - p >= this.inputArea.length >> 1) {
       this.streamed = [];
-      this.feedPiece(p, end, out);
+      this.feedPiece(p, end, out, this.streamed);
     } else {
       this.keep(p, end);
     }
@@ -271,12 +276,7 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
       return;
     }
     this.streaming = true;
-    let fed = end;
-    if (fed > p && this.inputArea[fed - 1] === RETURN) fed--;
-    if (this.digestSeed !== null) this.pieces.push(this.inputArea.slice(p, fed));
-    this.outputArea.set(this.inputArea.subarray(p, fed), out);
-    this.pieceLen = fed - p;
-    this.keep(fed, end);
+    this.feedPiece(p, end, out, this.digestSeed !== null ? this.pieces : null);
   }
 
   /** See assembly/lines.ts linesProcess (split mode). */
