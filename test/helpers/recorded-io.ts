@@ -8,7 +8,7 @@
 // Nothing here may import node:fs itself: the mock would load this module again.
 import type * as Fs from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 
 /** The length of every read and write call since the last beforeEach. */
 export const calls = { reads: [] as number[], writes: [] as number[] };
@@ -59,4 +59,28 @@ export function withChunkBytes(set: (bytes: number) => number, chunk: number): v
   afterEach(() => {
     set(previous);
   });
+}
+
+/**
+ * Saves with `save` and loads with `load`, checking that each moves the
+ * file's `bytes` once, in calls of at most `chunk` bytes, and that the file
+ * written (`written()`) is `bytes`; returns what `load` gave.
+ */
+export async function chunkedRoundTrip<T>(
+  save: () => Promise<unknown>,
+  load: () => Promise<T>,
+  written: () => Uint8Array,
+  bytes: Uint8Array,
+  chunk: number,
+): Promise<T> {
+  await save();
+  expect(Math.max(...calls.writes)).toBeLessThanOrEqual(chunk);
+  expect(calls.writes.reduce((a, b) => a + b, 0)).toBe(bytes.length);
+  expect(written()).toEqual(bytes);
+  calls.reads.length = 0;
+  const back = await load();
+  expect(Math.max(...calls.reads)).toBeLessThanOrEqual(chunk);
+  // Every byte read once: headers, then payloads straight into wasm memory.
+  expect(calls.reads.reduce((a, b) => a + b, 0)).toBe(bytes.length);
+  return back;
 }
