@@ -15,7 +15,7 @@
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { urls } from './data.js';
+import { urls, type ItemSet } from './data.js';
 import { documentPath, writeSection } from './document.js';
 import { describeMachine, gc, isIsolatedChild, settingsFromEnv, sinkValue, writeChildRows, type Context } from './harness.js';
 import { renderBench, type BenchResults } from './report.js';
@@ -52,13 +52,20 @@ const ctx: Context = {
 const m = results.machine;
 ctx.log(`bloomwasm bench on ${m.cores} cores (${m.cpu}), Node ${m.node}, ${settings.time} ms per task, scale ${settings.scale}${settings.quick ? ' (quick)' : ''}`);
 
-ctx.log(`generating 2 × ${settings.n} URLs`);
-const present = urls(settings.n, 1, 'p');
-const absent = urls(settings.n, 2, 'q');
-
 /** The workloads BENCH_ONLY names (every one when it is unset). */
 const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.env.BENCH_ONLY.split(',').map((w) => w.trim()));
 const runs = (letter: string) => only === undefined || only.has(letter);
+
+// The URL sets of (a), (c), (d), (e) and (h), made only when one of them runs
+// (a run or an isolated child of (b), (f), (g) or (i) needs none).
+const urlWorkloads = ['a', 'c', 'd', 'e', 'h'].filter(runs);
+let present!: ItemSet;
+let absent!: ItemSet;
+if (urlWorkloads.length > 0) {
+  ctx.log(`generating 2 × ${settings.n} URLs`);
+  present = urls(settings.n, 1, 'p');
+  absent = urls(settings.n, 2, 'q');
+}
 
 if (runs('a')) {
   let filled: Awaited<ReturnType<typeof urlWorkload>> | undefined = await urlWorkload(ctx, present, absent);
