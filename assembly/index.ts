@@ -157,6 +157,7 @@ export {
   linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
   linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags, linesDigests,
 } from "./lines";
+export { linesCount } from "./line-count";
 
 // A Bitmap (the bitmap article's set of integers) is an instance of this same module configured by
 // bitmapConfigure instead of configure; see assembly/bitmap.ts.

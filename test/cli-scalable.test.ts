@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScalableFileSync } from '../src/node/index.js';
 import { estimateLines, openInputs } from '../src/cli/io.js';
+import { grouped } from '../src/cli/grouped.js';
+import { MAX_BITS } from '../src/filter/options.js';
+import { capacityParams } from '../src/filter/sizing.js';
 
 const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-chain-'));
@@ -115,10 +118,11 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     expect(printed).toBeGreaterThan(lines * (1 - 0.001));
     const chain = loadScalableFileSync(state);
     expect(chain.filters).toHaveLength(1);
-    // The estimate, plus 2% of headroom.
-    expect(Math.abs(chain.capacity - 1.02 * lines)).toBeLessThan(0.001 * lines);
+    // The file's lines, counted.
+    expect(chain.capacity).toBe(lines);
     expect(chain.falsePositiveRate).toBe(0.001);
-    // Sized from its file, the first member is expected to hold everything, so it gets 0.75 of the rate.
+    // Sized from its file, the first member is expected to hold everything, so it gets 0.75 of the
+    // rate; a saved chain may grow on later runs, so the next members still get a fair share.
     expect(chain.tightening).toBe(0.25);
     expect(chain.filters[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
     expect(chain.addedCount()).toBe(printed);
@@ -137,13 +141,30 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     expect(r.status, stderr).toBe(2);
     const m = /^bloom: --fpp 1e-20 is too low without --capacity: the growing filter's first member \((\d+) lines\) .* the smallest --fpp it accepts under sbbf is (\S+)\n$/.exec(stderr);
     expect(m, stderr).not.toBeNull();
-    expect(Math.abs(Number(m![1]) - 1.02 * lines)).toBeLessThan(0.001 * lines);
-    // Above the pipe's 2.55e-14: this first member holds 1.5 times the lines, at 0.75 of the rate.
+    expect(Number(m![1])).toBe(lines);
+    // The smallest, to the 3 digits shown, at which this first member (the lines, at 0.99 of the rate) fits MAX_BITS.
     const smallest = Number(m![2]);
-    expect(smallest).toBeGreaterThan(2.55e-14);
-    const state = join(dir, 'smallest.blmc');
-    const ok = spawnSync(process.execPath, [BIN, 'dedupe', '--fpp', String(smallest), '--state', state, input], { maxBuffer: 1 << 27 });
+    const fits = (fpp: number): boolean => capacityParams(lines, fpp * 0.99, 2 ** 60, 'sbbf').bits <= MAX_BITS;
+    expect(fits(smallest)).toBe(true);
+    expect(fits(smallest * 0.99)).toBe(false);
+    // A one-shot run (no --state) gives that first member 0.99 of the rate, so the smallest --fpp it accepts builds it.
+    const ok = spawnSync(process.execPath, [BIN, 'dedupe', '--stats', '--fpp', String(smallest), input], { maxBuffer: 1 << 27 });
     expect(ok.status, ok.stderr.toString()).toBe(0);
-    expect(loadScalableFileSync(state).filters).toHaveLength(1);
+    expect(ok.stderr.toString()).toMatch(/^bits\s+[\d,]+ \([\d.]+ MiB\) in a chain of 1, sbbf$/m);
+  });
+
+  it('a one-shot run over counted files gives its first member exactly their lines and 0.99 of the rate', () => {
+    // The same lines from two files, the second without its last \n: 2 * lines lines in all.
+    const cut = join(dir, 'no-last-newline.txt');
+    writeFileSync(cut, readFileSync(input).subarray(0, -1));
+    const r = spawnSync(process.execPath, [BIN, 'dedupe', '--stats', input, cut], { maxBuffer: 1 << 27 });
+    expect(r.status, r.stderr.toString()).toBe(0);
+    const { bits } = capacityParams(2 * lines, 0.001 * 0.99, MAX_BITS, 'sbbf');
+    const stats = r.stderr.toString();
+    expect(stats).toMatch(new RegExp(`^bits\\s+${grouped(bits)} \\([\\d.]+ MiB\\) in a chain of 1, sbbf$`, 'm'));
+    expect(stats).toMatch(/^lines read\s+3,000,000$/m);
+    // Every line of the second file repeats one of the first: only the first file's lines are printed, less false positives.
+    expect(r.stdout.length / 9).toBeGreaterThan(lines * (1 - 0.001));
+    expect(r.stdout.length / 9).toBeLessThanOrEqual(lines);
   });
 });

@@ -15,11 +15,11 @@
 import { closeSync } from 'node:fs';
 import { BloomRangeError } from '../errors.js';
 import { BloomFilter } from '../filter/filter.js';
-import { ChainLineDeduper, LineDeduper, wasmLines } from '../wasm/lines.js';
+import { ChainLineDeduper, LineDeduper, SPLIT_AREA_SIZES, wasmLines, wasmSplitLines, type SplitCore } from '../wasm/lines.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';
 import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
-import { openInputs, readRegular, StreamReader, writeAll } from './io.js';
+import { inputLines, openInputs, readRegular, StreamReader, writeAll } from './io.js';
 import { chainFor, chainShape } from './chain-shape.js';
 import { Progress, writeStats } from './report.js';
 import type { SeenSet } from './state.js';
@@ -38,12 +38,14 @@ UTF-8. Each line is added as filter.add(lineBytes) would add it. Lines are
 split, hashed and probed in wasm in every mode.
 
 Without --capacity the filter is a ScalableBloomFilter: its first member is
-sized for the lines the input files seem to hold (their size over a sampled
-line length, plus 2%; 1,000,000 lines at least, 100,000,000 at most, and
-1,000,000 for a pipe), and it adds larger members as lines keep coming, so
-an unbounded stream keeps the --fpp bound. A chain sized from its files
-gives its first member 0.75 of --fpp (tightening 0.25), a chain from a pipe
-0.5 (tightening 0.5).
+sized for the lines of the input files (counted in a first fast pass over
+files of up to 4 GiB in all, else their size over a sampled line length
+plus 2%; 1,000,000 lines at least, 100,000,000 at most, and 1,000,000 for
+a pipe), and it adds larger members as lines keep coming, so an unbounded
+stream keeps the --fpp bound. The first member gets 0.99 of --fpp on a run
+over counted files without --state (tightening 0.01: only a file that grows
+while read adds a member), 0.75 on other runs over files (tightening 0.25),
+and 0.5 from a pipe (tightening 0.5).
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
@@ -116,16 +118,25 @@ export async function run(argv: string[]): Promise<number> {
       if (values.capacity !== undefined || values.fpp !== undefined) reportConflict(statePath!, loaded, capacity, fpp, sized);
     }
     const inputs = openInputs(positionals);
-    const filter: SeenSet =
-      loaded ??
-      (sized === undefined
-        ? chainFor((await import('../scalable/scalable.js')).ScalableBloomFilter, chainShape(inputs), fpp, values.fpp, scheme)
-        : new BloomFilter(sized.bits, sized.hashes, { scheme }));
     const invert = values.invert === true;
+    // A new chain's lines are split in a small instance of their own, which
+    // first counts the input files' lines to size the chain (chain-shape.ts).
+    let split: SplitCore | undefined;
+    let filter: SeenSet;
+    if (loaded !== null) filter = loaded;
+    else if (sized !== undefined) filter = new BloomFilter(sized.bits, sized.hashes, { scheme });
+    else {
+      // dedupe's schemes (xxh64, sbbf) have digests; a new chain's seed is 0.
+      split = wasmSplitLines(invert, SPLIT_AREA_SIZES, 0n);
+      const core = split;
+      const lines = inputLines(inputs, core.inputArea, (n) => core.linesCount(n));
+      const { ScalableBloomFilter } = await import('../scalable/scalable.js');
+      filter = chainFor(ScalableBloomFilter, chainShape(lines, statePath === undefined), fpp, values.fpp, scheme);
+    }
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
     // own instance; a chain's lines are split in a small instance and go to
     // its members as one batch per chunk.
-    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert);
+    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert, split);
 
     const before = state === undefined ? undefined : new state.StateBefore(statePath!, loaded !== null);
     const save = (): void => {

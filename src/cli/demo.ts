@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { BloomFilter } from '../filter/filter.js';
 import { guard, intOption, parse, rateOption } from './common.js';
 import { mulberry32 } from './mulberry32.js';
+import { grouped } from './grouped.js';
 
 /** The help text of `bloom demo`. */
 export const HELP = `Usage: bloom demo [--pages N] [--fpp P] [--seed S]
@@ -165,7 +166,7 @@ export function crawl(web: SyntheticWeb, fpp: number): CrawlReport {
   };
 }
 
-const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+const n = grouped;
 const mib = (bytes: number): string =>
   bytes < 2 ** 20 ? `${(bytes / 2 ** 10).toFixed(1)} KiB` : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 

@@ -13,6 +13,7 @@ import {
 } from '../node/inspect.js';
 import { compoundRate, memberPlan } from '../scalable/plan.js';
 import { guard, parse, UsageError } from './common.js';
+import { grouped } from './grouped.js';
 
 /** The help text of `bloom info`. */
 export const HELP = `Usage: bloom info [--json] FILE
@@ -35,7 +36,7 @@ Options:
 `;
 
 /** "1,000,000": counts in the aligned text. */
-const n = (x: number): string => x.toLocaleString('en-US');
+const n = grouped;
 
 /** Writes `info` as one JSON object, or as aligned "name  value" rows; the rows are made only for the text. */
 function report(info: object, json: boolean, rows: () => [string, string][]): number {

@@ -5,8 +5,9 @@ import { BloomFilter } from '../filter/filter.js';
 import type { LineDeduper } from '../wasm/lines.js';
 import type { Input } from './io.js';
 import type { SeenSet } from './state.js';
+import { grouped } from './grouped.js';
 
-const count = (n: number): string => n.toLocaleString('en-US');
+const count = grouped;
 
 /** m, bits set and a description of the filter or chain, for --stats. */
 function shape(filter: SeenSet): { bits: number; bitsSet: number; text: string } {

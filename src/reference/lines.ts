@@ -11,6 +11,7 @@
 
 import type { LinesCore, SplitCore } from '../wasm/lines.js';
 import { xxh64 } from './hash.js';
+import { linesCount } from './line-count.js';
 
 /** What the line core adds each line's bytes to: a reference BloomFilter, or a ScalableBloomFilter (bloom dedupe's chain). */
 export interface LineSink {
@@ -370,6 +371,10 @@ export class ReferenceSplitLines extends LinesState implements SplitCore {
   }
 
   /** The flags area. */
+  linesCount(n: number): number {
+    return linesCount(this.inputArea.subarray(0, n));
+  }
+
   itemFlags(count: number): Uint8Array {
     return this.flags.subarray(0, count);
   }

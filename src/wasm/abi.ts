@@ -109,6 +109,7 @@ export const ABI = {
   linesOffsets: fn(0),
   linesFlags: fn(0),
   linesDigests: fn(0), // split mode with digests: u64 per item, (lo, hi) as u32 pairs
+  linesCount: fn(2), // (ptr, len) -> how many of those bytes are \n (assembly/line-count.ts)
   // The Bitmap (assembly/bitmap.ts).
   bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
   bitmapClearAll: proc(0),
@@ -154,6 +155,7 @@ export type LinesExports = Pick<
   | 'linesOffsets'
   | 'linesFlags'
   | 'linesDigests'
+  | 'linesCount'
 >;
 
 /** Exports the shared build leaves out: line dedupe, the Bitmap and the counting filter own and grow their memory. */

@@ -42,6 +42,12 @@ export interface SplitCore extends LinesCore {
   itemDigests(count: number): Uint32Array;
   /** Where the chain's answer for each of the `count` items goes (1 = new). */
   itemFlags(count: number): Uint8Array;
+  /**
+   * How many of the first `n` bytes of the input area are \n: a counting
+   * pass over a file (src/cli/io.ts's countLines) that uses the input area
+   * before any line is processed.
+   */
+  linesCount(n: number): number;
 }
 
 /**
@@ -114,6 +120,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
     },
     itemFlags: (count: number) => area(x, x.linesFlags(), count),
     itemDigests: (count: number) => new Uint32Array(x.memory.buffer, x.linesDigests() >>> 0, 2 * count),
+    linesCount: (n: number) => x.linesCount(x.linesInput() >>> 0, n),
   });
 }
 
