@@ -3,17 +3,17 @@
 // whole chunk. One 0/1 result per item goes to BATCH_FLAGS_PTR.
 // The pure-TypeScript twin is src/reference/batch.ts.
 //
-// Items are hashed BATCH_GROUP at a time before any of their bits is read,
-// so the bit loads of a group are independent of one another and their
-// cache misses overlap (memory-level parallelism); single-op calls, one item
-// per crossing, wait on each miss in turn. In a 1.25 GB filter nearly every
-// load misses, so this is where a batch gains the most.
+// Items are hashed a group at a time (up to 64, assembly/scheme.ts's
+// touchGroup), and then the memory of the whole group is read once (the
+// touch pass) before any item is tested or set: the loads of a group are
+// independent of one another, so their cache misses overlap
+// (memory-level parallelism); single-op calls, one item per crossing, wait
+// on each miss in turn. In a 1.25 GB filter nearly every load misses, so
+// this is where a batch gains the most.
 
-import {
-  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR,
-} from "./layout";
-import { countAdd, hashes } from "./filter";
-import { insertProbed, probeItem, testProbedAll } from "./scheme";
+import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { countAdd } from "./filter";
+import { TOUCH_SINK_PTR, insertProbed, probeItem, probeStride, testProbedAll, touchGroup, touchProbed } from "./scheme";
 
 /** Start of batch item i, as an address. */
 // @ts-ignore: decorator
@@ -28,12 +28,19 @@ import { insertProbed, probeItem, testProbedAll } from "./scheme";
   return <usize>(wide ? bytes >> 1 : bytes);
 }
 
-/** Hashes items [first, first + n) into consecutive probe records (k u64s each) of BATCH_PROBES_PTR. */
+/**
+ * Hashes items [first, first + n) into consecutive probe records, `stride`
+ * bytes apart, of BATCH_PROBES_PTR, and then touches their memory together
+ * (assembly/scheme.ts's touchProbed).
+ */
 // @ts-ignore: decorator
 @inline function probeGroup(first: u32, n: u32, wide: bool, stride: usize): void {
   for (let j: u32 = 0; j < n; j++) {
     probeItem(itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + <usize>j * stride);
   }
+  let touched: u32 = 0;
+  for (let j: u32 = 0; j < n; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
+  store<u32>(TOUCH_SINK_PTR, touched);
 }
 
 /**
@@ -42,20 +49,21 @@ import { insertProbed, probeItem, testProbedAll } from "./scheme";
  * Returns how many items were new.
  */
 export function addBatch(count: u32, wide: bool): u32 {
-  const stride = <usize>hashes << 3;
+  const stride = probeStride();
+  const group = touchGroup(stride);
   let fresh: u32 = 0;
-  for (let first: u32 = 0; first < count; first += BATCH_GROUP) {
-    const n = min<u32>(BATCH_GROUP, count - first);
+  for (let first: u32 = 0; first < count; first += group) {
+    const n = min<u32>(group, count - first);
     probeGroup(first, n, wide, stride);
-    // Read the group's bits together first (the misses overlap). An item whose
-    // bits are all set already is not new, whatever the group adds before it;
-    // the others are set in order, which decides which of them was new.
-    let known: u32 = 0;
+    // An item whose bits were all set before the group is not new, whatever
+    // the group adds before it; the others are set in order, which decides
+    // which of them was new.
+    let known: u64 = 0;
     for (let j: u32 = 0; j < n; j++) {
-      known |= <u32>testProbedAll(BATCH_PROBES_PTR + <usize>j * stride) << j;
+      known |= <u64>testProbedAll(BATCH_PROBES_PTR + <usize>j * stride) << <u64>j;
     }
     for (let j: u32 = 0; j < n; j++) {
-      const isNew = (known >> j) & 1 ? false : countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
+      const isNew = (known >> <u64>j) & 1 ? false : countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
       fresh += <u32>isNew;
     }
@@ -65,10 +73,11 @@ export function addBatch(count: u32, wide: bool): u32 {
 
 /** Tests `count` staged items; flag i is 1 when item i may have been added. Returns how many were. */
 export function hasBatch(count: u32, wide: bool): u32 {
-  const stride = <usize>hashes << 3;
+  const stride = probeStride();
+  const group = touchGroup(stride);
   let found: u32 = 0;
-  for (let first: u32 = 0; first < count; first += BATCH_GROUP) {
-    const n = min<u32>(BATCH_GROUP, count - first);
+  for (let first: u32 = 0; first < count; first += group) {
+    const n = min<u32>(group, count - first);
     probeGroup(first, n, wide, stride);
     for (let j: u32 = 0; j < n; j++) {
       const present = testProbedAll(BATCH_PROBES_PTR + <usize>j * stride);

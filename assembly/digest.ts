@@ -7,12 +7,12 @@
 // The pure-TypeScript twin is src/reference/digest.ts.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_BYTES, BATCH_PROBES_PTR, MAX_HASHES,
+  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES,
   POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
 import { countAdd, seed } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
-import { TOUCH_SINK_PTR, insertProbed, probeHash, probeStride, testProbed, touchProbed } from "./scheme";
+import { TOUCH_SINK_PTR, insertProbed, probeHash, probeStride, testProbed, touchGroup, touchProbed } from "./scheme";
 
 /** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
 export function digestItem(len: u32): void {
@@ -53,9 +53,6 @@ export function digestBatch(count: u32): void {
   }
 }
 
-/** Digests per group of hasDigestBatch and addDigestBatch, at most (see probeDigestGroup). */
-const DIGEST_GROUP: u32 = 64;
-
 /**
  * The probe records of digests [first, first + n) of scratch, into the
  * batch probes region `stride` bytes apart, and then their bits touched
@@ -72,11 +69,6 @@ const DIGEST_GROUP: u32 = 64;
   store<u32>(TOUCH_SINK_PTR, touched);
 }
 
-/** Records per group: DIGEST_GROUP, or fewer when k positions make a record too long for the region. */
-// @ts-ignore: decorator
-@inline function digestGroup(stride: usize): u32 {
-  return <u32>min<usize>(<usize>DIGEST_GROUP, BATCH_PROBES_BYTES / stride);
-}
 
 /**
  * Tests `count` items given by their digests, staged in scratch as u64s
@@ -86,7 +78,7 @@ const DIGEST_GROUP: u32 = 64;
 export function hasDigestBatch(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
   const stride = probeStride();
-  const group = digestGroup(stride);
+  const group = touchGroup(stride);
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += group) {
     const n = min<u32>(group, count - first);
@@ -120,7 +112,7 @@ export function digestBatchPtr(): usize {
 export function addDigestBatch(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
   const stride = probeStride();
-  const group = digestGroup(stride);
+  const group = touchGroup(stride);
   let fresh: u32 = 0;
   for (let first: u32 = 0; first < count; first += group) {
     const n = min<u32>(group, count - first);

@@ -43,7 +43,7 @@ export const STRIPE_PTR: usize = POSITIONS_OUT_PTR + (<usize>MAX_HASHES << 3);
 /** The most items in one batch chunk (one call into wasm). */
 export const BATCH_MAX: u32 = 4096;
 
-/** Items hashed ahead of probing in a batch: their bit loads overlap in the memory system. */
+/** Sizes the batch probes region: this many records of MAX_HASHES positions (or 64 of fewer, assembly/scheme.ts's touchGroup). */
 export const BATCH_GROUP: u32 = 8;
 
 /** u32[BATCH_MAX + 1]: byte offsets into scratch; batch item i is [offsets[i], offsets[i+1]). */

@@ -9,7 +9,7 @@
 // bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
 // from the hash and one block (assembly/sbbf.ts).
 
-import { BITS_PTR, POSITIONS_OUT_PTR } from "./layout";
+import { BATCH_PROBES_BYTES, BITS_PTR, POSITIONS_OUT_PTR } from "./layout";
 import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
@@ -147,6 +147,19 @@ export function testProbedAll(out: usize): bool {
 // @ts-ignore: decorator
 @inline export function probeStride(): usize {
   return scheme == SCHEME_SBBF ? 8 : <usize>hashes << 3;
+}
+
+/** Records per touched group, at most: enough loads in flight to keep every miss buffer of the core busy. */
+const TOUCH_GROUP: u32 = 64;
+
+/**
+ * Records per group of a batch with records `stride` bytes long: TOUCH_GROUP,
+ * or fewer when k positions make a record too long for the batch probes
+ * region (an sbbf record is one u64, so its groups are always full).
+ */
+// @ts-ignore: decorator
+@inline export function touchGroup(stride: usize): u32 {
+  return <u32>min<usize>(<usize>TOUCH_GROUP, BATCH_PROBES_BYTES / stride);
 }
 
 /** Where touch passes leave the sum of what touchProbed read: a store keeps their loads from being optimised away. */
