@@ -204,6 +204,33 @@ describe('dedupe reads a pipe through one buffer', () => {
   });
 });
 
+describe('dedupe reads a pipe that is sometimes empty', () => {
+  for (const [mode, size] of MODES) {
+    it(`bursts with pauses between them, lines cut across bursts: every first occurrence, in order (${mode})`, async () => {
+      // Each burst is read straight from the descriptor until the pipe is
+      // empty; then the read waits on the socket (EAGAIN) for the next one.
+      const child = spawn(process.execPath, [BIN, 'dedupe', ...size], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.org/${i % 9_000}/${'x'.repeat(i % 50)}`);
+      const text = lines.join('\n') + '\n';
+      for (let at = 0, burst = 0; at < text.length; burst++) {
+        // 1 byte to 200 KB: a burst may end inside a line or hold many chunks.
+        const size = [1, 7, 4093, 65_536, 200_000][burst % 5];
+        child.stdin.write(text.slice(at, at + size));
+        at += size;
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      child.stdin.end();
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect(status, stderr).toBe(0);
+      expect(Buffer.concat(out).toString()).toBe([...new Set(lines)].join('\n') + '\n');
+    });
+  }
+});
+
 describe('shell: BLOOM-BITS of a large filter', () => {
   it('streams 600,000,000 bits in chunks, then answers BLOOM-COUNT, in bounded memory', () => {
     const out = join(dir, 'bits.txt');

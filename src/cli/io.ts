@@ -41,7 +41,9 @@ export function readRegular(input: Input, into: Uint8Array, at = 0): number {
  * buffer is reused for every read, pausing until that buffer is consumed:
  * a Node stream allocates a fresh 64 KiB Buffer per read, memory off V8's
  * heap that a run allocating little else only frees every 64 MB or so,
- * which then shows in the peak RSS. Terminals and named pipes use the
+ * which then shows in the peak RSS. Whatever the pipe already holds is read
+ * straight into the caller's buffer first (readReady); the socket is only
+ * waited on when the pipe is empty. Terminals and named pipes use the
  * stream.
  */
 export class StreamReader {
@@ -96,9 +98,36 @@ export class StreamReader {
     wake?.();
   }
 
+  /**
+   * Reads what the pipe holds now straight into `into` (wasm memory),
+   * without a turn of the event loop and without the copy out of the
+   * socket's buffer: on 618 MB of URLs from `cat`, a fixed filter's run
+   * went from 1.64-1.76 s to 1.61-1.68 s and a chain's from 2.38 s to
+   * 2.22-2.25 s. libuv made the descriptor non-blocking when the socket
+   * opened it, so an empty pipe answers EAGAIN at once (then -1: wait for
+   * the socket, which keeps signals handled). While the socket is paused
+   * libuv does not read the descriptor, so the two never race. Not on
+   * Windows, where a pipe read through fs blocks.
+   */
+  private readReady(into: Uint8Array, at: number): number {
+    if (process.platform === 'win32') return -1;
+    try {
+      const n = readSync(0, into, at, into.length - at, null);
+      if (n === 0) this.ended = true;
+      return n;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return -1;
+      throw error;
+    }
+  }
+
   /** Copies the next bytes into `into` from byte `at` on; 0 at the end of the stream. */
   async read(into: Uint8Array, at = 0): Promise<number> {
     if (this.socket !== null) {
+      if (this.start === this.end && !this.ended && this.failed === null) {
+        const direct = this.readReady(into, at);
+        if (direct >= 0) return direct;
+      }
       while (this.start === this.end) {
         if (this.failed !== null) throw this.failed;
         if (this.ended) return 0;
