@@ -20,19 +20,19 @@ function bloom(args: string[], input: string | Uint8Array = ''): SpawnSyncReturn
 }
 
 describe('bloom dedupe --fpp without --capacity (the growing filter)', () => {
-  it.each(['1e-30', '5e-324', '1e-14'])('--fpp %s is a usage error (exit 2) quoting the user value and the smallest accepted', (fpp) => {
+  it.each(['1e-30', '5e-324', '5e-14'])('--fpp %s is a usage error (exit 2) quoting the user value and the smallest accepted', (fpp) => {
     const r = bloom(['dedupe', '--fpp', fpp], 'a\nb\na\n');
     const stderr = r.stderr.toString();
     expect(r.status, stderr).toBe(2);
     expect(r.stdout.toString()).toBe('');
-    expect(stderr).toMatch(new RegExp(`^bloom: --fpp ${fpp.replace('-', '\\-')} is too low without --capacity: .* the smallest --fpp it accepts under sbbf is 2\\.55e-14\\n$`));
+    expect(stderr).toMatch(new RegExp(`^bloom: --fpp ${fpp.replace('-', '\\-')} is too low without --capacity: .* the smallest --fpp it accepts under sbbf is 5\\.09e-14\\n$`));
   });
 
   it('the smallest --fpp named is accepted, and just below it is refused', () => {
-    const ok = bloom(['dedupe', '--fpp', '2.55e-14'], 'a\nb\na\n');
+    const ok = bloom(['dedupe', '--fpp', '5.09e-14'], 'a\nb\na\n');
     expect(ok.status, ok.stderr.toString()).toBe(0);
     expect(ok.stdout.toString()).toBe('a\nb\n');
-    expect(bloom(['dedupe', '--fpp', '2.54e-14'], 'a\n').status).toBe(2);
+    expect(bloom(['dedupe', '--fpp', '5.08e-14'], 'a\n').status).toBe(2);
   });
 });
 

@@ -127,12 +127,15 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     expect(chain.filters[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
     expect(chain.addedCount()).toBe(printed);
     expect(chain.has('u0000000') && chain.has(`u${lines - 1}`)).toBe(true);
-    // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows.
+    // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows,
+    // with tightening 0.75 (later members are the rule): 0.25 of the rate, then 0.1875.
     const piped = join(dir, 'piped.blmc');
     expect(bloom(['dedupe', '--state', piped], readFileSync(input)).status).toBe(0);
     const grown = loadScalableFileSync(piped);
     expect(grown.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
-    expect(grown.tightening).toBe(0.5);
+    expect(grown.tightening).toBe(0.75);
+    expect(grown.filters[0].falsePositiveRate).toBeCloseTo(0.00025, 12);
+    expect(grown.filters[1].falsePositiveRate).toBeCloseTo(0.0001875, 12);
   });
 
   it('a --fpp too low for the file-sized first member is a usage error naming the smallest it accepts', () => {

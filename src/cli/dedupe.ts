@@ -44,8 +44,10 @@ plus 2%; 1,000,000 lines at least, 100,000,000 at most, and 1,000,000 for
 a pipe), and it adds larger members as lines keep coming, so an unbounded
 stream keeps the --fpp bound. The first member gets 0.99 of --fpp on a run
 over counted files without --state (tightening 0.01: only a file that grows
-while read adds a member), 0.75 on other runs over files (tightening 0.25),
-and 0.5 from a pipe (tightening 0.5).
+while read adds a member), 0.75 on other runs over files of more than
+1,000,000 lines (tightening 0.25), and 0.25 from a pipe or on smaller files
+(tightening 0.75: there later members are the rule, and their rates fall by
+0.75 per member instead of halving, which takes fewer bits in all).
 
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
