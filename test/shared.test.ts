@@ -71,31 +71,74 @@ describe('the shared build', () => {
     const workArea = new WebAssembly.Global({ value: 'i32', mutable: false }, 0);
     const built = WebAssembly.Module.exports(compiledSharedModule()).map(({ name, kind }) => `${name}:${kind}`).sort();
     expect(built).toEqual(Object.entries(SHARED_ABI).map(([name, e]) => `${name}:${e.kind}`).sort());
-    const exports = new WebAssembly.Instance(compiledSharedModule(), { env: { memory, workArea } }).exports;
+    const exports = new WebAssembly.Instance(compiledSharedModule(), { env: { memory, workArea, now: () => performance.now() } }).exports;
     for (const [name, entry] of Object.entries(SHARED_ABI)) {
       if (entry.kind === 'function') expect([name, (exports[name] as () => unknown).length]).toEqual([name, entry.params]);
     }
     expect(WebAssembly.Module.imports(compiledSharedModule()).map(({ module, name, kind }) => `${module}.${name}:${kind}`).sort())
-      .toEqual(['env.memory:memory', 'env.workArea:global']);
+      .toEqual(['env.memory:memory', 'env.now:function', 'env.workArea:global']);
   });
 });
 
 describe('stripe locks', () => {
-  it('are taken over from a holder that never lets go (a worker terminated mid-add), so adds go on', () => {
+  it('are taken over from a holder that never lets go (a worker terminated mid-add), after a second of it, so adds go on', () => {
     const filter = new BloomFilter(10_000, 7, { shared: true });
     const { memory } = filter.share();
     // Every lock word held by token 9999, as if its thread had died holding them all.
     const words = new Int32Array(memory.buffer, sharedLayout().headerPtr + 2048, 4096);
     words.fill(9999);
+    let started = performance.now();
     expect(filter.add('after the holder died')).toBe(true);
+    // The holder was watched for a second of wall time before the word was taken over.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
     expect(filter.addMany(['one more', 'after the holder died'])).toEqual(new Uint8Array([1, 0]));
     // Taken over, then freed: the words of the two new items are 0 again (the
     // repeat, all of whose bits were set, took no lock).
     expect(words.filter((w) => w === 0).length).toBe(2);
     const twin = new ReferenceFilter(10_000, 7, { shared: true });
     new Int32Array(twin.share().buffer, 64, 4096).fill(9999);
+    started = performance.now();
     expect(twin.add('after the holder died')).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
     expect(twin.add('after the holder died')).toBe(false);
+  });
+
+  it('are not taken over from a holder that is only slow: an add waits out a word held for 300 ms, far past 2^24 reads', async () => {
+    const { Worker } = await import('node:worker_threads');
+    for (const make of [
+      () => {
+        const filter = new BloomFilter(10_000, 7, { shared: true });
+        return { filter, words: new Int32Array(filter.share().memory.buffer, sharedLayout().headerPtr + 2048, 4096) };
+      },
+      () => {
+        const filter = new ReferenceFilter(10_000, 7, { shared: true });
+        return { filter, words: new Int32Array(filter.share().buffer, 64, 4096) };
+      },
+    ]) {
+      const { filter, words } = make();
+      // Another thread holds every word (token 9999), as a descheduled adder would,
+      // and lets go after 300 ms; the main thread waits until that thread runs.
+      words.fill(9999);
+      const ready = new Int32Array(new SharedArrayBuffer(4));
+      const holder = new Worker(
+        `const { workerData: { words, ready } } = require('node:worker_threads');
+         Atomics.store(ready, 0, 1); Atomics.notify(ready, 0);
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+         for (let i = 0; i < words.length; i++) Atomics.compareExchange(words, i, 9999, 0);`,
+        { eval: true, workerData: { words, ready } },
+      );
+      Atomics.wait(ready, 0, 0, 10_000);
+      const started = performance.now();
+      expect(filter.add('waits for the holder')).toBe(true);
+      const waited = performance.now() - started;
+      await new Promise((resolve) => holder.on('exit', resolve));
+      // It waited for the holder (a count of 2^24 reads gave up after tens of ms)
+      // and did not take the word over (that needs a second of the same holder).
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(waited).toBeLessThan(1000);
+      // The holder freed every word it held: none was taken from it.
+      expect(words.every((w) => w === 0)).toBe(true);
+    }
   });
 });
 

@@ -3,21 +3,25 @@
 // item at once both see one of its bits go from 0 to 1; an add therefore
 // holds one of STRIPES lock words, picked by the item's first position,
 // while it sets the item's bits. assembly/stripe.ts says why a held word is
-// taken over after SPIN_LIMIT reads; docs/SHARED.md states the guarantee.
+// taken over after TAKEOVER_MS of wall time, and not after a count of
+// reads; docs/SHARED.md states the guarantee.
 
 /** Stripe lock words, as in assembly/layout.ts. */
 export const STRIPES = 4096;
 
-/** Reads of a held lock word before it is taken over, as in assembly/stripe.ts. */
-const SPIN_LIMIT = 1 << 24;
+/** How long one token may be seen holding a word, never letting go, before a waiter takes it over, as in assembly/stripe.ts. */
+const TAKEOVER_MS = 1000;
+
+/** Reads of a held word between looks at the clock, as in assembly/stripe.ts. */
+const READS_PER_LOOK = 1 << 12;
 
 /**
  * The twin of assembly/stripe.ts: an add holds the lock word its first
  * position picks while it sets the item's bits, so that of two threads
  * adding one item at once exactly one is told it is new. A word holds 0
  * when free, or the holder's token (each attached filter takes one from the
- * token counter); a holder that stops inside is taken over after
- * SPIN_LIMIT reads.
+ * token counter); a holder that stops inside is taken over once the same
+ * token has been seen holding the word, never letting go, for TAKEOVER_MS.
  */
 export class Stripes {
   /** The STRIPES lock words. */
@@ -38,14 +42,26 @@ export class Stripes {
 
   /** Runs `body` holding lock word `i`. */
   holding<T>(i: number, body: () => T): T {
-    let spins = 0;
+    /** The token watched since `since` (0: none yet, or the word was seen free since). */
+    let holder = 0;
+    let since = 0;
+    let reads = 0;
     for (;;) {
       const seen = Atomics.load(this.words, i);
       if (seen === 0) {
         if (Atomics.compareExchange(this.words, i, 0, this.token) === 0) break;
-      } else if (++spins >= SPIN_LIMIT) {
+        holder = 0;
+        continue;
+      }
+      if (++reads < READS_PER_LOOK) continue;
+      reads = 0;
+      const at = performance.now();
+      if (seen !== holder) {
+        holder = seen;
+        since = at;
+      } else if (at - since >= TAKEOVER_MS) {
         if (Atomics.compareExchange(this.words, i, seen, this.token) === seen) break;
-        spins = 0;
+        holder = 0;
       }
     }
     try {

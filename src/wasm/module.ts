@@ -51,15 +51,23 @@ export function instantiate(bits: number, bytes: number): Exports {
 }
 
 /**
+ * What an instance of the shared build imports: the shared memory, the byte
+ * offset of its work area, and the clock its stripe locks read
+ * (assembly/stripe.ts).
+ */
+export function sharedImports(memory: WebAssembly.Memory, workArea: number): WebAssembly.Imports {
+  // An i32 global: an address past 2 GiB goes in as its two's-complement value, which wasm reads as u32.
+  return { env: { memory, workArea: new WebAssembly.Global({ value: 'i32', mutable: false }, workArea | 0), now: () => performance.now() } };
+}
+
+/**
  * A new instance of the shared build over `memory`, whose scratch and other
  * per-item regions are the work area at byte `workArea` (which this
  * instance must own alone). Its exports are those of the filter build minus
  * line dedupe and the Bitmap (SHARED_ABI in abi.ts).
  */
 export function instantiateShared(memory: WebAssembly.Memory, workArea: number): SharedExports {
-  // An i32 global: an address past 2 GiB goes in as its two's-complement value, which wasm reads as u32.
-  const imports = { env: { memory, workArea: new WebAssembly.Global({ value: 'i32', mutable: false }, workArea | 0) } };
-  const exports = new WebAssembly.Instance(compiledSharedModule(), imports).exports;
+  const exports = new WebAssembly.Instance(compiledSharedModule(), sharedImports(memory, workArea)).exports;
   // The other way round, an address past 2 GiB comes back from wasm as a
   // negative i32, which a typed-array view refuses: the pointer exports
   // (the work area's regions lie after the bits, so past 2 GiB in a filter

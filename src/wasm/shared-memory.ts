@@ -20,7 +20,7 @@
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
 import type { FilterParams } from '../filter/options.js';
-import { compiledSharedModule } from './module.js';
+import { compiledSharedModule, sharedImports } from './module.js';
 
 /** Bytes in a wasm page. */
 const PAGE = 65536;
@@ -55,8 +55,7 @@ let layout: SharedLayout | undefined;
 export function sharedLayout(): SharedLayout {
   if (layout === undefined) {
     const scrap = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
-    const global = new WebAssembly.Global({ value: 'i32', mutable: false }, 0);
-    const x = new WebAssembly.Instance(compiledSharedModule(), { env: { memory: scrap, workArea: global } }).exports as {
+    const x = new WebAssembly.Instance(compiledSharedModule(), sharedImports(scrap, 0)).exports as {
       sharedHeaderPtr(): number;
       bitsPtr(): number;
       workAreaSize(): number;
