@@ -123,8 +123,9 @@ describe('chainShape', () => {
   it('a chain kept with --state, or sized from an estimate, leaves room to grow', () => {
     expect(chainShape({ lines: 10_000_000, exact: true }, false)).toEqual({ capacity: 10_000_000, tightening: 0.25 });
     expect(chainShape({ lines: 10_000_000, exact: false }, true)).toEqual({ capacity: 10_200_000, tightening: 0.25 });
-    expect(chainShape({ lines: 0, exact: false }, true)).toEqual({ capacity: 1_000_000 });
-    expect(chainShape({ lines: 5, exact: true }, false)).toEqual({ capacity: 1_000_000 });
+    // A pipe, or a small file kept with --state: later members are the rule, so tightening 0.75.
+    expect(chainShape({ lines: 0, exact: false }, true)).toEqual({ capacity: 1_000_000, tightening: 0.75 });
+    expect(chainShape({ lines: 5, exact: true }, false)).toEqual({ capacity: 1_000_000, tightening: 0.75 });
     // Above the largest first member, a counted file grows the chain: it keeps the fair share too.
     expect(chainShape({ lines: 300_000_000, exact: true }, true)).toEqual({ capacity: 100_000_000, tightening: 0.25 });
   });
