@@ -16,13 +16,14 @@
 // packed bit array (bit p = bit p & 7 of byte p >> 3) is byte for byte the
 // Parquet bitset.
 //
-// The eight words are handled as two v128s (wasm SIMD): the eight products
-// are two i32x4.mul, and 1 << bit, which wasm SIMD has no per-lane shift
-// for, is built as the float 2^bit (exponent bits (bit + 127) << 23)
-// truncated back to an integer. A build without SIMD (the `scalar` target
-// in asconfig.json, ASC_FEATURE_SIMD false) takes the plain loop over the
-// eight words instead; bench/where-time-goes.ts measures the two side by
-// side (docs/SCHEMES.md has the figures).
+// In batches the eight words are handled as two v128s (wasm SIMD): the
+// eight products are two i32x4.mul, and 1 << bit, which wasm SIMD has no
+// per-lane shift for, is built as the float 2^bit (exponent bits
+// (bit + 127) << 23) truncated back to an integer. Single calls, and a
+// build without SIMD (the `scalar` target in asconfig.json,
+// ASC_FEATURE_SIMD false), take the plain loop over the eight words
+// instead (sbbfCheckScalar says why); bench/where-time-goes.ts measures the
+// batches both ways (docs/SCHEMES.md has the figures).
 
 import { BITS_PTR } from "./layout";
 
@@ -149,9 +150,12 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
   return !v128.any_true(missing);
 }
 
-/** sbbfInsert word by word, for builds without SIMD. */
+/**
+ * sbbfInsert word by word: for builds without SIMD, and for single adds in
+ * every build, where the answer waits on this step (see sbbfCheckScalar).
+ */
 // @ts-ignore: decorator
-@inline function sbbfInsertScalar(h: u64, blocks: u64): u32 {
+@inline export function sbbfInsertScalar(h: u64, blocks: u64): u32 {
   const ptr = blockPtr(h, blocks);
   const key = <u32>h;
   let fresh: u32 = 0;
@@ -164,9 +168,20 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
   return fresh;
 }
 
-/** sbbfCheck word by word, for builds without SIMD: all eight words read, no early exit. */
+/**
+ * sbbfCheck word by word, all eight words read, no early exit: for builds
+ * without SIMD, and for single has calls in every build. A single call
+ * returns when its answer is known, so what counts there is the latency
+ * from the hash to the answer, and the v128 masks are the longer chain
+ * (i32x4.mul is a 10-cycle pmulld on x64, and the unsigned float
+ * truncation a sequence of several instructions) where eight scalar
+ * multiplies run side by side; batches, which overlap many items, are
+ * bound by instruction count instead, and keep v128. Measured on 10^6
+ * URLs against a 10^7-bit filter, single has took 86 ns word by word
+ * against 96-102 ns with v128 (bench/where-time-goes.ts has both).
+ */
 // @ts-ignore: decorator
-@inline function sbbfCheckScalar(h: u64, blocks: u64): bool {
+@inline export function sbbfCheckScalar(h: u64, blocks: u64): bool {
   const ptr = blockPtr(h, blocks);
   const key = <u32>h;
   let missing: u32 = 0;

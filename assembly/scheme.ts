@@ -17,7 +17,7 @@ import {
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
 import { probeDouble, probeEnhancedDouble, testDouble, testEnhancedDouble } from "./probe";
-import { blockPtr, sbbfCheck, sbbfInsert, sbbfPositions } from "./sbbf";
+import { blockPtr, sbbfCheck, sbbfCheckScalar, sbbfInsert, sbbfInsertScalar, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
 
@@ -194,8 +194,9 @@ export function exportProbed(out: usize): void {
 // @ts-ignore: decorator
 @inline export function insertItem(ptr: usize, len: usize, wide: bool, out: usize): u32 {
   // sbbf skips the probe record: the hash goes straight to its block
-  // (except in the shared build, whose stripe lock is taken from the record).
-  if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsert(xxh64(ptr, len, seed), blocks);
+  // (except in the shared build, whose stripe lock is taken from the record),
+  // word by word, the shorter chain to the answer (assembly/sbbf.ts).
+  if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(xxh64(ptr, len, seed), blocks);
   probeItem(ptr, len, wide, out);
   return insertProbed(out);
 }
@@ -219,5 +220,6 @@ export function exportProbed(out: usize): void {
     return testDouble(byteSum, weightedSum, bits, hashes);
   }
   const h = xxh64(ptr, len, seed);
-  return scheme == SCHEME_SBBF ? sbbfCheck(h, blocks) : testEnhancedDouble(h, bits, hashes, out);
+  // Word by word under sbbf: the shorter chain from the hash to the answer (assembly/sbbf.ts).
+  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, out);
 }
