@@ -176,9 +176,11 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
  * (i32x4.mul is a 10-cycle pmulld on x64, and the unsigned float
  * truncation a sequence of several instructions) where eight scalar
  * multiplies run side by side; batches, which overlap many items, are
- * bound by instruction count instead, and keep v128. Measured on 10^6
- * URLs against a 10^7-bit filter, single has took 86 ns word by word
- * against 96-102 ns with v128 (bench/where-time-goes.ts has both).
+ * bound by instruction count instead, and keep v128. Measured in the
+ * bench's own (a) children (10^6 URLs, 10^7 bits), five alternated runs of
+ * each build: has of Uint8Array items 64-72 ns word by word against 86-97
+ * with v128; on strings, whose encodeInto copy is most of the call, the two
+ * were within the noise (93-103 against 93-100 ns).
  */
 // @ts-ignore: decorator
 @inline export function sbbfCheckScalar(h: u64, blocks: u64): bool {
