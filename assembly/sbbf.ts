@@ -85,7 +85,7 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
   store<u64>(out, base + 224 + <u64>laneBit(key, SALT7), 56);
 }
 
-/** 1 if word `offset` / 4 of the block at `ptr` lacks the bit that `salt` picks for the key, else 0 (as a mask: 0 or the bit). */
+/** The bit that `salt` picks for the key, if word `offset` / 4 of the block at `ptr` lacks it; else 0. */
 // @ts-ignore: decorator
 @inline function missingBit(ptr: usize, offset: usize, key: u32, salt: u32): u32 {
   return (<u32>1 << laneBit(key, salt)) & ~load<u32>(ptr + offset);
@@ -173,19 +173,17 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 
 /**
  * sbbfCheck word by word, all eight words read, no early exit: for builds
- * without SIMD, and for single has calls in every build. A single call
- * returns when its answer is known, so what counts there is the latency
- * from the hash to the answer, and the v128 masks are the longer chain
- * (i32x4.mul is a 10-cycle pmulld on x64, and the unsigned float
- * truncation a sequence of several instructions) where eight scalar
- * multiplies run side by side; batches, which overlap many items, are
- * bound by instruction count instead, and keep v128. Measured in the
- * bench's own (a) children (10^6 URLs, 10^7 bits), five alternated runs of
- * each build: has of Uint8Array items 57-66 ns word by word in most runs
- * (82-101 in some, a mode of the JIT or the memory the runs did not
- * explain) against 87-96 with v128; on strings, whose encodeInto copy is
- * most of the call, 88-98 against 90-101 ns. With the block in L1 (a
- * 256-bit filter, one item asked again and again) the two take 22-24 ns.
+ * without SIMD, and for single has calls in every build. Chosen by
+ * measurement, in the bench's own (a) children (10^6 URLs, 10^7 bits, five
+ * alternated runs of each build): has of Uint8Array items 57-66 ns word by
+ * word in most runs (82-101 in some, a mode the runs did not explain)
+ * against 87-96 with v128; on strings, whose encodeInto copy is most of
+ * the call, 88-98 against 90-101 ns. With the block in L1 (a 256-bit
+ * filter, one item asked again and again) the two take 22-24 ns, so the
+ * gain comes with the block out of cache, where a single call waits for
+ * its one load; the v128 masks (i32x4.mul, the unsigned float truncation)
+ * are the longer chain of the two, which may be why. Batches, which
+ * overlap many items and are bound by instruction count, keep v128.
  */
 // @ts-ignore: decorator
 @inline export function sbbfCheckScalar(h: u64, blocks: u64): bool {

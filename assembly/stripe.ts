@@ -29,7 +29,7 @@ import { PROBES_PTR, SHARED_HEADER_PTR, STRIPES, STRIPES_OFFSET } from "./layout
 /** How long one token may be seen holding a word, never letting go, before a waiter takes it over. */
 const TAKEOVER_MS: f64 = 1000;
 
-/** Reads of a held word between looks at the clock (a look is a call out to JS, about 50 ns). */
+/** Reads of a held word between looks at the clock (a look is a call out to JS). */
 const READS_PER_LOOK: u32 = 1 << 12;
 
 /** Milliseconds from a monotonic clock: performance.now() (src/wasm/module.ts passes it in). */
