@@ -27,7 +27,7 @@ const REPEAT_SHARE = 1 / 6;
 /** bloom's false-positive rates at capacity: the default, and the common 1%. */
 const FPPS = [0.001, 0.01];
 // The bundle runs from build/bench/, so the bin is found from the working directory (npm runs scripts at the package root).
-const BLOOM = join(process.cwd(), 'dist/cli/main.js');
+const BLOOM = join(process.cwd(), 'dist/cli/bloom.cjs');
 const GNU_TIME = '/usr/bin/time';
 
 const WORDS = ['news', 'blog', 'shop', 'item', 'docs', 'wiki', 'user', 'tag', 'search', 'archive', '2024', 'en', 'products', 'view'];

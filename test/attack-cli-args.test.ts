@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_BITS } from '../src/filter/options.js';
 import { capacityParams } from '../src/filter/sizing.js';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-attack-args-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,6 +10,7 @@ import { BloomFormatError } from '../src/errors.js';
 import * as wasm from '../src/index.js';
 import { loadScalableFile, loadScalableFileSync } from '../src/node/index.js';
 import * as reference from '../src/reference/index.js';
+import { BIN } from './helpers/bin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloom-attack-formats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +66,7 @@ describe('inputs that are not regular files', () => {
     const { spawnSync } = await import('node:child_process');
     const bytes = new reference.BloomFilter(100, 3).toBytes();
     writeFileSync(join(dir, 'whole.bloom'), bytes);
-    const again = spawnSync('sh', ['-c', `cat "$0" | "${process.execPath}" "$1" info /dev/stdin`, join(dir, 'whole.bloom'), join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')]);
+    const again = spawnSync('sh', ['-c', `cat "$0" | "${process.execPath}" "$1" info /dev/stdin`, join(dir, 'whole.bloom'), BIN]);
     expect(again.stderr.toString()).toBe(
       'bloom: cannot read /dev/stdin: path must be a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first); got "/dev/stdin"\n',
     );

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShellSession } from '../src/cli/shell.js';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 
 function bitsText(reply: ReturnType<ShellSession['execute']>): string {
   if (reply === null || typeof reply === 'string') throw new Error('BLOOM-BITS replied ' + String(reply));

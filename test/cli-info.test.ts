@@ -13,8 +13,8 @@ import { encodeHeader, setChecksum } from '../src/format/filter.js';
 import { checksum } from '../src/reference/checksum.js';
 import { checkScalableOptions, memberPlan } from '../src/scalable/plan.js';
 import { Engine } from '../src/wasm/engine.js';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-info-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -17,8 +17,8 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 
 /** Pieces that lines are made of: repeats are likely, and every hostile byte appears. */
 const PIECES = ['a', 'b', '\0', '\xff', '\xc3', '\xc3\xa9', ' ', '\r', '\n', '\r\n', '\n\n', '\r\r\n'].map((p) => Buffer.from(p, 'latin1'));

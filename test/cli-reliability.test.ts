@@ -9,8 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const MAX_RSS = join(import.meta.dirname, 'helpers', 'max-rss.cjs');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

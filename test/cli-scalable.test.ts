@@ -11,8 +11,8 @@ import { estimateLines, openInputs } from '../src/cli/io.js';
 import { grouped } from '../src/cli/grouped.js';
 import { MAX_BITS } from '../src/filter/options.js';
 import { capacityParams } from '../src/filter/sizing.js';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,4 +1,4 @@
-// The `bloom` command, run as a real process: node dist/cli/main.js.
+// The `bloom` command, run as a real process: node dist/cli/bloom.cjs (the package's bin).
 // `npm test` builds first; run `npm run build` before running this file alone.
 // Over 300 lines on purpose: every subcommand shares the process runner
 // and temporary-file helpers below.
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadFile, loadFileSync } from '../src/node/index.js';
 import { BloomFilter, sbbfFalsePositiveRate } from '../src/index.js';
+import { BIN } from './helpers/bin.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'bloom-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -2,6 +2,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run, startServer } from '../dist/cli/serve.js';
+import { BIN } from './helpers/bin.js';
 
 /** Runs `bloom serve` with argv, capturing what it prints. */
 async function serve(argv: string[], whileRunning?: (out: string) => Promise<void>): Promise<{ code: number; out: string; err: string }> {
@@ -74,8 +75,7 @@ describe('bloom serve', () => {
 describe('bloom serve through the bloom command', () => {
   it('serves until SIGINT and exits 0', async () => {
     const { spawn } = await import('node:child_process');
-    const main = new URL('../dist/cli/main.js', import.meta.url);
-    const child = spawn(process.execPath, [main.pathname, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
