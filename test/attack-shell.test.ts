@@ -5,7 +5,6 @@
 // the current filter as it was.
 
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ShellSession } from '../src/cli/shell.js';
 import { BIN } from './helpers/bin.js';

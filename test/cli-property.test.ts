@@ -15,7 +15,6 @@
 
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './helpers/bin.js';
 

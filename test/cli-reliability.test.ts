@@ -218,9 +218,9 @@ describe('dedupe reads a pipe that is sometimes empty', () => {
       const text = lines.join('\n') + '\n';
       for (let at = 0, burst = 0; at < text.length; burst++) {
         // 1 byte to 200 KB: a burst may end inside a line or hold many chunks.
-        const size = [1, 7, 4093, 65_536, 200_000][burst % 5];
-        child.stdin.write(text.slice(at, at + size));
-        at += size;
+        const burstBytes = [1, 7, 4093, 65_536, 200_000][burst % 5];
+        child.stdin.write(text.slice(at, at + burstBytes));
+        at += burstBytes;
         await new Promise((resolve) => setTimeout(resolve, 3));
       }
       child.stdin.end();
