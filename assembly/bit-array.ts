@@ -7,16 +7,16 @@
 // with an atomic OR on its little-endian 32-bit word (bit p is bit p & 31 of
 // word p >> 5: the same bit as bit p & 7 of byte p >> 3), and read with an
 // atomic load. The OR returns the word as it was, so exactly one thread
-// sees any given bit go from 0 to 1. BITS_PTR is 64-byte aligned, so every
+// sees any given bit go from 0 to 1. bitsBase is 64-byte aligned, so every
 // word is aligned, as wasm atomics require. docs/SHARED.md has the model.
 
-import { BITS_PTR } from "./layout";
+import { bitsBase } from "./layout";
 
 /** Sets bit p; returns true when it went from 0 to 1. */
 // @ts-ignore: decorator
 @inline export function setBit(p: u64): bool {
   if (ASC_FEATURE_THREADS) {
-    const word = BITS_PTR + (<usize>(p >> 5) << 2);
+    const word = bitsBase + (<usize>(p >> 5) << 2);
     const bit = <u32>1 << <u32>(p & 31);
     // A load first: in a filter that is filling up most bits are set
     // already, and a load keeps the cache line shared where the OR would
@@ -24,7 +24,7 @@ import { BITS_PTR } from "./layout";
     if (atomic.load<u32>(word) & bit) return false;
     return (atomic.or<u32>(word, bit) & bit) == 0;
   }
-  const ptr = BITS_PTR + <usize>(p >> 3);
+  const ptr = bitsBase + <usize>(p >> 3);
   const mask = <u32>1 << <u32>(p & 7);
   const byte = <u32>load<u8>(ptr);
   if (byte & mask) return false;
@@ -36,12 +36,12 @@ import { BITS_PTR } from "./layout";
 // @ts-ignore: decorator
 @inline export function getBit(p: u64): bool {
   if (ASC_FEATURE_THREADS) {
-    return (atomic.load<u32>(BITS_PTR + (<usize>(p >> 5) << 2)) >> <u32>(p & 31)) & 1 ? true : false;
+    return (atomic.load<u32>(bitsBase + (<usize>(p >> 5) << 2)) >> <u32>(p & 31)) & 1 ? true : false;
   }
-  return (<u32>load<u8>(BITS_PTR + <usize>(p >> 3)) >> <u32>(p & 7)) & 1 ? true : false;
+  return (<u32>load<u8>(bitsBase + <usize>(p >> 3)) >> <u32>(p & 7)) & 1 ? true : false;
 }
 
 /** Zeroes the first `bytes` bytes of the bit array. */
 export function clearBits(bytes: u64): void {
-  memory.fill(BITS_PTR, 0, <usize>bytes);
+  memory.fill(bitsBase, 0, <usize>bytes);
 }

@@ -1,8 +1,8 @@
 // The integer bitmap of the bitmap article: a set of integers in [0, size), one bit
 // each (10^7 integers in [1, 10^8] take 10^8 bits, about 12 MB). A Bitmap
-// is its own instance of the filter module, configured by bitmapConfigure
-// instead of configure; it uses the same bits region (assembly/layout.ts),
-// with the same layout: value v is bit (v & 7) of byte BITS_PTR + (v >> 3).
+// is a record of kind KIND_BITMAP (assembly/record.ts) whose m is its size;
+// its bits follow the record with the filter's layout: value v is bit
+// (v & 7) of byte bitsBase + (v >> 3).
 // The pure-TypeScript twin is src/reference/bitmap.ts.
 //
 // Single values are set and tested by JS directly in the bits region (a
@@ -14,26 +14,14 @@
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
 // leaves the bitmap untouched.
 
-import { BITS_PTR, SCRATCH_PTR, reserveBits } from "./layout";
+import { bitsBase, SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
-
-/** The number of representable values: members are in [0, size); at most 2^32. */
-let size: u64 = 0;
+import { bits as size } from "./filter";
 
 /** Bytes of the bits region, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
 // @ts-ignore: decorator
 @inline function wordBytes(): u64 {
   return ((size + 63) >> 6) << 3;
-}
-
-/**
- * Makes this instance a bitmap of `values` bits (1 <= values <= 2^32; the
- * caller has validated it). Returns 0, or 1 when the memory cannot be had.
- */
-export function bitmapConfigure(values: f64): i32 {
-  size = <u64>values;
-  // Freshly grown pages are zero: a new bitmap needs no clearing.
-  return reserveBits(wordBytes()) ? 0 : 1;
 }
 
 /** Zeroes every bit. */
@@ -93,7 +81,7 @@ export function bitmapNextValues(from: f64, max: u32): u32 {
   const words = (size + 63) >> 6;
   let w = v >> 6;
   // Mask off the bits below `from` in its own word.
-  let word = load<u64>(BITS_PTR + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
+  let word = load<u64>(bitsBase + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
   let written: u32 = 0;
   while (true) {
     while (word != 0) {
@@ -105,6 +93,6 @@ export function bitmapNextValues(from: f64, max: u32): u32 {
     }
     w++;
     if (w >= words) return written;
-    word = load<u64>(BITS_PTR + (<usize>w << 3));
+    word = load<u64>(bitsBase + (<usize>w << 3));
   }
 }

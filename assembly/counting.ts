@@ -6,7 +6,7 @@
 // sbbf); only what happens at a position differs.
 // The pure-TypeScript twin is src/reference/counting.ts.
 //
-// Counter p lives in byte BITS_PTR + (p >> 1): the low nibble (bits 0-3)
+// Counter p lives in byte bitsBase + (p >> 1): the low nibble (bits 0-3)
 // when p is even, the high nibble (bits 4-7) when p is odd. A counter
 // saturates at 15 and then never changes again (not on add, not on
 // remove), so a remove can never bring an item's counter to 0 while an
@@ -17,9 +17,9 @@
 // repeat, and a repeat neither adds nor removes a second time.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, reserveBits,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { bits, blocks, configureHashing, hashes, scheme } from "./filter";
+import { bits, blocks, hashes, scheme } from "./filter";
 import { SCHEME_SBBF, SCHEME_XXH64, probeHash, probeItem, streamProbe } from "./scheme";
 import { sbbfPositions } from "./sbbf";
 import { checksumUpdate } from "./checksum";
@@ -34,11 +34,11 @@ const OP_REMOVE = 2;
 const OP_COUNT = 3;
 
 /** Counters above 0 (the plain filter's bitsSet). */
-let nonzero: u64 = 0;
+export let nonzero: u64 = 0;
 /** Counters at COUNTER_MAX. */
-let saturated: u64 = 0;
+export let saturated: u64 = 0;
 /** Adds minus successful removes, never below 0. */
-let held: u64 = 0;
+export let held: u64 = 0;
 
 /** Bytes of the packed counters: ceil(m / 2). */
 // @ts-ignore: decorator
@@ -48,12 +48,12 @@ let held: u64 = 0;
 
 // @ts-ignore: decorator
 @inline function getCounter(p: u64): u32 {
-  return (<u32>load<u8>(BITS_PTR + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15;
+  return (<u32>load<u8>(bitsBase + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15;
 }
 
 // @ts-ignore: decorator
 @inline function setCounter(p: u64, value: u32): void {
-  const ptr = BITS_PTR + <usize>(p >> 1);
+  const ptr = bitsBase + <usize>(p >> 1);
   const shift = <u32>(p & 1) << 2;
   store<u8>(ptr, (<u32>load<u8>(ptr) & ~(<u32>15 << shift)) | (value << shift));
 }
@@ -70,18 +70,6 @@ let held: u64 = 0;
   const p = probed(i);
   for (let j = 0; j < i; j++) if (probed(j) == p) return false;
   return true;
-}
-
-/**
- * Sets the filter's parameters and makes room for its counters. The caller
- * has validated them. Returns 0, or 1 when memory cannot be had.
- */
-export function countingConfigure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
-  if (configureHashing(m, k, schemeId, seedLo, seedHi) != 0) return 1;
-  nonzero = 0;
-  saturated = 0;
-  held = 0;
-  return reserveBits(countersLength()) ? 0 : 1;
 }
 
 /** Raises the item's counters; true when one went from 0 (the item was certainly new). */
@@ -177,7 +165,7 @@ export function countingHeld(): f64 {
 
 /** Zeroes the counters and the tallies. */
 export function countingClear(): void {
-  memory.fill(BITS_PTR, 0, <usize>countersLength());
+  memory.fill(bitsBase, 0, <usize>countersLength());
   nonzero = 0;
   saturated = 0;
   held = 0;
@@ -194,9 +182,9 @@ export function countingRestore(heldItems: f64): f64 {
   // Byte by byte this loop read ~120 MB/s, slow for loading a large file.
   let zero: u64 = 0;
   let full: u64 = 0;
-  const end = BITS_PTR + <usize>countersLength();
+  const end = bitsBase + <usize>countersLength();
   const LOW: u64 = 0x1111111111111111;
-  let ptr = BITS_PTR;
+  let ptr = bitsBase;
   for (; ptr + 8 <= end; ptr += 8) {
     const x = load<u64>(ptr);
     let any = x | (x >> 1);
@@ -221,7 +209,7 @@ export function countingRestore(heldItems: f64): f64 {
 
 /** Feeds the packed counters to the file checksum, straight from memory. */
 export function countingChecksumCounters(): void {
-  checksumUpdate(BITS_PTR, <usize>countersLength());
+  checksumUpdate(bitsBase, <usize>countersLength());
 }
 
 /**
@@ -237,7 +225,7 @@ export function countingBitsChunk(first: u32, len: u32): void {
     if (byte < whole) {
       // Eight counters are one u32; fold each nibble's "above 0" into its low
       // bit, then gather bits 0, 4, ..., 28 into bits 0..7.
-      let x = load<u32>(BITS_PTR + (<usize>byte << 2));
+      let x = load<u32>(bitsBase + (<usize>byte << 2));
       x |= x >> 1;
       x |= x >> 2;
       x &= 0x11111111;

@@ -1,13 +1,14 @@
-// One filter's state (every instance holds exactly one filter): its
-// parameters, its counters, and the whole-array steps (clear, union,
-// intersect, recount). How an item becomes bits is per scheme, in
+// The selected filter's state: its parameters, its counters, and the
+// whole-array steps (clear, union, intersect, recount). Many filters share
+// an instance; assembly/record.ts loads these globals from the record of
+// the filter that JS selects. How an item becomes bits is per scheme, in
 // assembly/scheme.ts.
 
-import { BITS_PTR, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits } from "./layout";
+import { bitsBase, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits } from "./layout";
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
 
-/** m, k, scheme and seed of this instance's filter; the counters of set bits and of added items (adds that set a bit). */
+/** m, k, scheme and seed of the selected filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;
 export let hashes: i32 = 1;
 export let scheme: i32 = 0;
@@ -59,8 +60,10 @@ export function addedCountNow(): u64 {
 }
 
 /**
- * Sets the filter's parameters and makes room for its bits. The caller has
- * validated them. Returns 0, or 1 when memory for the bits cannot be had.
+ * Shared build: sets the filter's parameters and makes room for its bits.
+ * The caller has validated them. Returns 0, or 1 when memory for the bits
+ * cannot be had. (The other build makes filters with assembly/record.ts's
+ * create.)
  */
 export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
   bits = <u64>m;
@@ -74,10 +77,8 @@ export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u3
 }
 
 /**
- * Sets the parameters and makes room for the scratch region only, reserving
- * no bits: for an instance that computes positions and shards for bits kept
- * elsewhere (bloomwasm/redis). Its add, has and clear must never be called.
- * Returns 0, or 1 when memory cannot be had.
+ * Shared build: sets the parameters and reserves no bits, for an instance
+ * that only hashes. Returns 0, or 1 when memory cannot be had.
  */
 export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
   bits = <u64>m;
@@ -117,17 +118,17 @@ export function clear(): void {
  * bits at byte `offset`. setCount is stale until recount().
  */
 export function unionScratch(offset: u32, len: u32): void {
-  orInto(BITS_PTR + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+  orInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
 }
 
 /** ANDs the `len` bytes staged in scratch into the bits at byte `offset`; then recount(). */
 export function intersectScratch(offset: u32, len: u32): void {
-  andInto(BITS_PTR + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+  andInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
 }
 
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */
 export function recount(): u64 {
-  const ones = popcount(BITS_PTR, <usize>byteLength());
+  const ones = popcount(bitsBase, <usize>byteLength());
   if (ASC_FEATURE_THREADS) atomic.store<u64>(SHARED_SET_COUNT_PTR, ones);
   else setCount = ones;
   return ones;

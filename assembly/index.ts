@@ -1,9 +1,10 @@
-// The exported ABI of one filter instance. JS copies an item into the
-// scratch region (assembly/layout.ts) and calls one of these; the work is
-// in the helpers they name.
+// The exported ABI of one instance, which holds many filters. JS selects a
+// filter (assembly/record.ts), copies an item into the scratch region
+// (assembly/layout.ts) and calls one of these; the work is in the helpers
+// they name.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BITS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
@@ -16,7 +17,10 @@ import { shardIndex } from "./shard";
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
-export { clear, configure, configureHashing, intersectScratch, unionScratch } from "./filter";
+export { clear, intersectScratch, unionScratch } from "./filter";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, create, recordPayload, release, select } from "./record";
+export { heapBlockSize, heapCheck, heapUsedBytes } from "./heap";
+export { chainHas } from "./chain";
 export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";
 
@@ -98,9 +102,9 @@ export function positionsPtr(): usize {
   return POSITIONS_OUT_PTR;
 }
 
-/** Offset of the packed bits. */
+/** Offset of the selected filter's packed bits. */
 export function bitsPtr(): usize {
-  return BITS_PTR;
+  return bitsBase;
 }
 
 /** Offset of the batch offsets region (u32[batchMax() + 1], byte offsets into scratch). */
@@ -145,7 +149,7 @@ export function checksumScratch(len: u32): void {
 
 /** Feeds the whole packed bit array to the checksum, straight from memory. */
 export function checksumBits(): void {
-  checksumUpdate(BITS_PTR, <usize>byteLength());
+  checksumUpdate(bitsBase, <usize>byteLength());
 }
 
 /** Finishes the checksum and stores it, a little-endian u64, in the first 8 bytes of scratch. */
@@ -159,16 +163,15 @@ export {
 } from "./lines";
 export { linesCount } from "./line-count";
 
-// A Bitmap (the bitmap article's set of integers) is an instance of this same module configured by
-// bitmapConfigure instead of configure; see assembly/bitmap.ts.
+// A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
 export {
-  bitmapClearAll, bitmapConfigure, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
+  bitmapClearAll, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
-// (assembly/counting.ts), an instance configured by countingConfigure.
+// (assembly/counting.ts), a record of KIND_COUNTING.
 export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch } from "./digest";
 export {
-  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingConfigure, countingDigest, countingHeld,
+  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
 } from "./counting";

@@ -1,12 +1,14 @@
-// Linear-memory layout of one filter instance. Every filter gets its own
-// WebAssembly instance, so these regions belong to exactly one filter.
+// Linear-memory layout of one instance. Many filters share an instance:
+// the work area that an item passes through is the instance's, and each
+// filter's record and bits are a region of the heap (assembly/heap.ts,
+// assembly/record.ts).
 //
 //   [AssemblyScript statics][probe positions u64[64]][positions out f64[64]]
 //   [xxh64 stripe buffer 32 B][batch offsets u32[4097]][batch flags u8[4096]]
-//   [batch probes u64[8 * 64]][scratch 64 KiB][bits ...]
+//   [batch probes u64[8 * 64]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
-// The bits come last so that growing memory at configure time is all it
-// takes to make room for them; memory never grows after that.
+// The heap comes last, so that growing memory is all it takes to make room
+// for more filters.
 //
 // The shared build (assembly/shared.ts, compiled with threads) runs one
 // instance per thread over one imported shared memory, so the regions an
@@ -82,15 +84,27 @@ export const STRIPES: u32 = 4096;
 /** Bytes of the shared header: counters, free work-area table, stripe locks. */
 export const SHARED_HEADER_SIZE: usize = STRIPES_OFFSET + (<usize>STRIPES << 2);
 
-/** The packed bit array: bit p is bit (p & 7) of byte BITS_PTR + (p >> 3). */
-export const BITS_PTR: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : SCRATCH_PTR + SCRATCH_SIZE;
+/**
+ * Where the heap starts (assembly/heap.ts): after the work area, 16 bytes
+ * (one block header) before a 64-byte boundary.
+ */
+export const HEAP_START: usize = ((SCRATCH_PTR + SCRATCH_SIZE + 63) & ~63) + 48;
 
 /**
- * Grows memory so that `bytes` bytes fit at BITS_PTR. Returns false when the
- * engine refuses the growth (address space or the 4 GiB wasm32 limit).
+ * The packed bit array of the selected filter: bit p is bit (p & 7) of byte
+ * bitsBase + (p >> 3). A global rather than a constant, since each filter's
+ * bits are a region of their own; assembly/record.ts sets it when a filter
+ * is selected. In the shared build there is one filter, after the header.
+ */
+export let bitsBase: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : 0;
+
+/**
+ * Shared build: grows memory so that `bytes` bytes fit at bitsBase. Returns
+ * false when the engine refuses the growth (address space or the 4 GiB
+ * wasm32 limit).
  */
 export function reserveBits(bytes: u64): bool {
-  const end: u64 = <u64>BITS_PTR + bytes;
+  const end: u64 = <u64>bitsBase + bytes;
   if (end > 0x1_0000_0000) return false;
   const needPages = <i32>((end + 0xffff) >> 16);
   const havePages = memory.size();
@@ -98,30 +112,5 @@ export function reserveBits(bytes: u64): bool {
   return memory.grow(needPages - havePages) >= 0;
 }
 
-// The lines region (assembly/lines.ts) sits after the bit array, 64-byte
-// aligned: an input area that JS reads file bytes into, then an output area
-// of the same size plus 64 bytes (room for the newline added to a last
-// line that had none). It exists only in
-// instances that run `bloom dedupe`, and is reserved once, before the first
-// chunk, so memory never grows inside the hot loop.
-
-/** Offset of the lines region for a bit array of `bitsBytes` bytes. */
-// @ts-ignore: decorator
-@inline export function linesBase(bitsBytes: u64): u64 {
-  return (<u64>BITS_PTR + bitsBytes + 63) & ~(<u64>63);
-}
-
-/** Slack after the output area of the lines region. */
+/** Slack after the output area of the lines region (assembly/lines.ts). */
 export const LINES_SLACK: u32 = 64;
-
-/**
- * Grows memory so that it holds at least `end` bytes. Returns false when the
- * engine refuses, or `end` passes the 4 GiB of wasm32.
- */
-export function reserveEnd(end: u64): bool {
-  if (end > 0x1_0000_0000) return false;
-  const needPages = <i32>((end + 0xffff) >> 16);
-  const havePages = memory.size();
-  if (needPages <= havePages) return true;
-  return memory.grow(needPages - havePages) >= 0;
-}

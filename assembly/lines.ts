@@ -31,10 +31,9 @@
 // Over 300 lines: the two modes (fixed filter, and split for a chain) share
 // one scanner and one output area, and splitting them would split that state.
 
-import {
-  BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, linesBase, reserveEnd,
-} from "./layout";
-import { byteLength, countAdd, scheme, seed } from "./filter";
+import { BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE } from "./layout";
+import { countAdd, scheme, seed } from "./filter";
+import { heapAlloc, heapFree } from "./heap";
 import { xxh64, xxh64Digest } from "./hash";
 import {
   SCHEME_BYTESUM, TOUCH_SINK_PTR, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
@@ -214,14 +213,27 @@ function reset(base: u64, size: u32, printSeen: bool, split: bool, digests: bool
 }
 
 /**
- * Filter mode: makes room for an input area of `size` bytes (and an output
- * area) after the bit array. Returns 0, or 1 when memory cannot grow that
- * far. Called once, before the first chunk.
+ * The lines region, a region of the heap (assembly/heap.ts) that is this
+ * instance's, not any filter's: one dedupe runs per instance at a time,
+ * and a new configure gives the last one's region back.
+ */
+let region: usize = 0;
+
+/** Takes a lines region of `bytes` bytes in place of the last one; false when memory cannot be had. */
+function takeRegion(bytes: u64): bool {
+  if (region != 0) heapFree(region);
+  region = bytes > 0xffff_0000 ? 0 : heapAlloc(<u32>bytes);
+  return region != 0;
+}
+
+/**
+ * Filter mode: makes room for an input area of `size` bytes and an output
+ * area, for the selected filter (assembly/record.ts). Returns 0, or 1 when
+ * memory cannot be had. Called once, before the first chunk.
  */
 export function linesConfigure(size: u32, printSeen: bool): i32 {
-  const base = linesBase(byteLength());
-  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK)) return 1;
-  reset(base, size, printSeen, false, false);
+  if (!takeRegion((<u64>size << 1) + LINES_SLACK)) return 1;
+  reset(<u64>region, size, printSeen, false, false);
   return 0;
 }
 
@@ -234,11 +246,10 @@ export function linesConfigure(size: u32, printSeen: bool): i32 {
  * regions sized for one-byte lines cost no memory on longer ones.
  */
 export function linesConfigureSplit(size: u32, printSeen: bool, digests: bool): i32 {
-  const base = linesBase(byteLength());
   const slots = <u64>size + 2;
   const items = digests ? slots << 3 : <u64>size + (slots << 2);
-  if (!reserveEnd(base + (<u64>size << 1) + LINES_SLACK + (slots << 2) + slots + 8 + items)) return 1;
-  reset(base, size, printSeen, true, digests);
+  if (!takeRegion((<u64>size << 1) + LINES_SLACK + (slots << 2) + slots + 8 + items)) return 1;
+  reset(<u64>region, size, printSeen, true, digests);
   startsPtr = outPtr + <usize>size + LINES_SLACK;
   flagsPtr = startsPtr + (<usize>slots << 2);
   const after = (flagsPtr + <usize>slots + 7) & ~(<usize>7);

@@ -25,7 +25,7 @@
 // instead (sbbfCheckScalar says why); bench/where-time-goes.ts measures the
 // batches both ways (docs/SCHEMES.md has the figures).
 
-import { BITS_PTR } from "./layout";
+import { bitsBase } from "./layout";
 
 /** The eight SALT constants of the Parquet specification (BloomFilter.md, "Algorithm"). */
 export const SALT0: u32 = 0x47b6137b;
@@ -43,7 +43,7 @@ export const BLOCK_BITS: u64 = 256;
 /** Address of the block that hash `h` selects among `blocks` blocks. */
 // @ts-ignore: decorator
 @inline export function blockPtr(h: u64, blocks: u64): usize {
-  return BITS_PTR + (<usize>(((h >> 32) * blocks) >> 32) << 5);
+  return bitsBase + (<usize>(((h >> 32) * blocks) >> 32) << 5);
 }
 
 /** Which bit of word i (0..31) the key picks under `salt`. */

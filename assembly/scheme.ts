@@ -9,7 +9,7 @@
 // bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
 // from the hash and one block (assembly/sbbf.ts).
 
-import { BATCH_PROBES_BYTES, BITS_PTR, POSITIONS_OUT_PTR } from "./layout";
+import { BATCH_PROBES_BYTES, bitsBase, POSITIONS_OUT_PTR } from "./layout";
 import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
@@ -178,7 +178,7 @@ export const TOUCH_SINK_PTR: usize = memory.data(4, 4);
 @inline export function touchProbed(out: usize): u32 {
   if (scheme == SCHEME_SBBF) return load<u32>(blockPtr(load<u64>(out), blocks));
   let sum: u32 = 0;
-  for (let i = 0; i < hashes; i++) sum += <u32>load<u8>(BITS_PTR + <usize>(load<u64>(out + (<usize>i << 3)) >> 3));
+  for (let i = 0; i < hashes; i++) sum += <u32>load<u8>(bitsBase + <usize>(load<u64>(out + (<usize>i << 3)) >> 3));
   return sum;
 }
 

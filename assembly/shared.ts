@@ -12,11 +12,13 @@
 
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
-  checksumBits, checksumEnd, checksumScratch, checksumStart, clear, configure, configureHashing, has, hasBatch,
+  checksumBits, checksumEnd, checksumScratch, checksumStart, clear, has, hasBatch,
   addedCount, intersectScratch, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
   setCounters, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
   unionScratch,
 } from "./index";
+
+export { configure, configureHashing } from "./filter";
 
 import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
 import { flushCounts } from "./filter";

@@ -116,3 +116,17 @@ export class BloomRemoveError extends Error {
     this.name = 'BloomRemoveError';
   }
 }
+
+/**
+ * A call on a filter, counting filter, chain or Bitmap after its dispose():
+ * its memory was given back. `call` names the call, as `BloomFilter.has`.
+ */
+export class BloomDisposedError extends TypeError {
+  /** The call that was refused, `Class.method`. */
+  readonly call: string;
+  constructor(call: string) {
+    super(`${call}: this object was disposed (dispose() gave its memory back); create a new one to go on`);
+    this.name = 'BloomDisposedError';
+    this.call = call;
+  }
+}

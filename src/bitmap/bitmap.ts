@@ -12,15 +12,14 @@
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
 import { BitmapEngine } from '../wasm/bitmap.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {
   /** The number of representable values: members are integers in [0, size). */
   readonly size: number;
-  /** The wasm instance and its views (src/wasm/bitmap.ts). */
+  /** The handle and its views (src/wasm/bitmap.ts). */
   private readonly engine: BitmapEngine;
-  /** The packed bits in wasm memory: value v is bit (v & 7) of byte v >> 3 (the engine's view). */
-  private readonly bits: Uint8Array;
   /** How many values are set. */
   private setCount = 0;
 
@@ -28,8 +27,29 @@ export class Bitmap implements Iterable<number> {
   constructor(size: number) {
     this.size = checkBitmapSize(size);
     this.engine = new BitmapEngine(this.size);
-    // The engine's instance never grows after configuring, so its view stays attached.
-    this.bits = this.engine.bits;
+  }
+
+  /**
+   * Gives the memory back at once; any later call throws BloomDisposedError
+   * naming it. Calling it again does nothing.
+   */
+  dispose(): void {
+    this.engine.release();
+    markDisposed(this, 'Bitmap');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /**
+   * The packed bits in wasm memory: value v is bit (v & 7) of byte v >> 3.
+   * The engine's view, asked for each time: another filter's growth of the
+   * shared memory detaches the old one.
+   */
+  private get bits(): Uint8Array {
+    return this.engine.bits;
   }
 
   /** Adds value; true when it was not already set. */

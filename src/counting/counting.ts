@@ -17,6 +17,7 @@ import {
 } from '../format/filter.js';
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
@@ -44,6 +45,20 @@ export class CountingBloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.engine = new CountingEngine(params);
+  }
+
+  /**
+   * Gives the memory back at once; any later call throws BloomDisposedError
+   * naming it. Calling it again does nothing.
+   */
+  dispose(): void {
+    this.engine.release();
+    markDisposed(this, 'CountingBloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

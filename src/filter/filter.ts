@@ -9,6 +9,7 @@ import { checkerEngine, Engine } from '../wasm/engine.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { viewEpoch } from '../wasm/staging.js';
 import { BloomTypeError } from '../errors.js';
+import { markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
   type FileHeader,
@@ -67,6 +68,23 @@ export class BloomFilter {
     this.engine = new Engine(params, false, checkShared(options) ? true : undefined);
   }
 
+  /**
+   * Gives the filter's memory back at once; any later call throws
+   * BloomDisposedError naming it. A filter dropped without dispose() is
+   * given back when the garbage collector finds it (where
+   * FinalizationRegistry exists; docs/MEMORY.md). Calling it again does
+   * nothing.
+   */
+  dispose(): void {
+    this.engine.release();
+    markDisposed(this, 'BloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
   /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
   get shared(): boolean {
     return this.engine.sharedMemory !== undefined;
@@ -84,6 +102,7 @@ export class BloomFilter {
       const engine = new Engine(paramsOf(this), false, true);
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
+      this.engine.release();
       this.engine = engine;
       // The probe layout's view was of the old engine's bits: emptied, so
       // that the next layout call takes the new engine's view, and the view

@@ -21,7 +21,7 @@ import {
 import { HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import { adoptChain, chainParts, ScalableBloomFilter, wasmXxh64 } from '../scalable/scalable.js';
 import type { ScalablePlan } from '../scalable/plan.js';
-import type { Decoder } from './io.js';
+import type { Decoder, Region } from './io.js';
 
 /** Reads a version-1 filter file of `size` bytes. */
 export function* filterDecoder(size: number): Decoder<BloomFilter> {
@@ -33,7 +33,7 @@ export function* filterDecoder(size: number): Decoder<BloomFilter> {
 /** Allocates the filter a checked header describes and reads its payload (at `start` + 56) into it. */
 function* payloadInto(header: FileHeader, headerBytes: Uint8Array, start: number): Decoder<BloomFilter> {
   const filter = emptyFilterFor(header);
-  yield { into: engineOf(filter).bitsView(), position: start + HEADER_BYTES };
+  yield { into: () => engineOf(filter).bitsView(), position: start + HEADER_BYTES };
   finishLoad(filter, header, headerBytes);
   return filter;
 }
@@ -44,7 +44,7 @@ export function* countingDecoder(size: number): Decoder<CountingBloomFilter> {
   yield { into: headerBytes, position: 0 };
   const header = parseHeader(headerBytes, size, COUNTING_KIND);
   const filter = emptyCountingFilterFor(header);
-  yield { into: countingEngineOf(filter).counters, position: HEADER_BYTES };
+  yield { into: () => countingEngineOf(filter).counters, position: HEADER_BYTES };
   finishCountingLoad(filter, header, headerBytes);
   return filter;
 }
@@ -96,7 +96,7 @@ export function* chainDecoder(size: number): Decoder<ScalableBloomFilter> {
 
 /** What a save writes, and how to tell afterwards whether the object changed while it was written. */
 export interface SaveJob {
-  pieces(): Iterable<Uint8Array>;
+  pieces(): Iterable<Region>;
   /** True when what was written is still the object's state (call after every piece was written). */
   unchanged(): boolean;
 }
@@ -114,7 +114,7 @@ export function filterJob(filter: BloomFilter): SaveJob {
   return {
     *pieces() {
       yield header;
-      yield engineOf(filter).bitsView();
+      yield () => engineOf(filter).bitsView();
     },
     // The header's checksum covers the bits as they were when the save began;
     // recomputing it now proves that what was written is that same state.
@@ -138,7 +138,7 @@ export function chainJob(chain: ScalableBloomFilter): SaveJob {
       yield encodeChainHeader(plan, snapshot.length, wasmXxh64);
       for (const member of snapshot) {
         yield member === newest ? newestHeader : fileHeader(member);
-        yield engineOf(member).bitsView();
+        yield () => engineOf(member).bitsView();
       }
     },
     unchanged: () => {
@@ -154,7 +154,7 @@ export function countingJob(filter: CountingBloomFilter): SaveJob {
   return {
     *pieces() {
       yield header;
-      yield countingEngineOf(filter).counters;
+      yield () => countingEngineOf(filter).counters;
     },
     unchanged: () => sameBytes(header, countingFileHeader(filter)),
   };

@@ -147,7 +147,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
     decodeSync(fd, readInto(magic));
     // An instance of its own: the checksum state must not be shared with other work.
-    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, false, undefined, true);
     if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
     if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));

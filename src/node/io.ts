@@ -28,9 +28,22 @@ export function setChunkBytes(bytes: number): number {
   return previous;
 }
 
+/**
+ * Bytes to read into or to write: a view, or for wasm memory a function
+ * that makes a fresh view, called again for each chunk. Filters share an
+ * instance's memory, and a filter made by other code during an await may
+ * grow it, which detaches every view made before (src/wasm/arena.ts).
+ */
+export type Region = Uint8Array | (() => Uint8Array);
+
+/** The view of a region, as of now. */
+function viewOf(region: Region): Uint8Array {
+  return typeof region === 'function' ? region() : region;
+}
+
 /** One read: fill all of `into` from byte `position` of the file. */
 export interface ReadRequest {
-  into: Uint8Array;
+  into: Region;
   position: number;
 }
 
@@ -54,7 +67,8 @@ export async function decode<T>(handle: FileHandle, decoder: Decoder<T>): Promis
 }
 
 /** Fills `into` from `position`, chunkBytes() at a time; a file that shrank since fstat is reported as truncated. */
-function readFullySync(fd: number, into: Uint8Array, position: number): void {
+function readFullySync(fd: number, region: Region, position: number): void {
+  const into = viewOf(region);
   for (let done = 0; done < into.length; ) {
     const n = readSync(fd, into, done, Math.min(chunk, into.length - done), position + done);
     if (n === 0) throw shrunk(position + done);
@@ -62,9 +76,9 @@ function readFullySync(fd: number, into: Uint8Array, position: number): void {
   }
 }
 
-async function readFully(handle: FileHandle, into: Uint8Array, position: number): Promise<void> {
-  for (let done = 0; done < into.length; ) {
-    const { bytesRead } = await handle.read(into, done, Math.min(chunk, into.length - done), position + done);
+async function readFully(handle: FileHandle, region: Region, position: number): Promise<void> {
+  for (let done = 0, length = viewOf(region).length; done < length; ) {
+    const { bytesRead } = await handle.read(viewOf(region), done, Math.min(chunk, length - done), position + done);
     if (bytesRead === 0) throw shrunk(position + done);
     done += bytesRead;
   }
@@ -75,17 +89,18 @@ function shrunk(offset: number): Error {
 }
 
 /** Writes every piece in order, chunkBytes() at a time. */
-export function writeAllSync(fd: number, pieces: Iterable<Uint8Array>): void {
-  for (const piece of pieces) {
+export function writeAllSync(fd: number, pieces: Iterable<Region>): void {
+  for (const region of pieces) {
+    const piece = viewOf(region);
     for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done, Math.min(chunk, piece.length - done));
   }
 }
 
 /** Writes every piece in order, chunkBytes() at a time, without blocking the event loop. */
-export async function writeAll(handle: FileHandle, pieces: Iterable<Uint8Array>): Promise<void> {
-  for (const piece of pieces) {
-    for (let done = 0; done < piece.length; ) {
-      done += (await handle.write(piece, done, Math.min(chunk, piece.length - done))).bytesWritten;
+export async function writeAll(handle: FileHandle, pieces: Iterable<Region>): Promise<void> {
+  for (const region of pieces) {
+    for (let done = 0, length = viewOf(region).length; done < length; ) {
+      done += (await handle.write(viewOf(region), done, Math.min(chunk, length - done))).bytesWritten;
     }
   }
 }

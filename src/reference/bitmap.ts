@@ -4,6 +4,7 @@
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** A set of integers in [0, size), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {
@@ -18,6 +19,21 @@ export class Bitmap implements Iterable<number> {
   constructor(size: number) {
     this.size = checkBitmapSize(size);
     this.bytes = new Uint8Array(Math.ceil(this.size / 8));
+  }
+
+  /**
+   * Gives the memory back at once; any later call throws BloomDisposedError
+   * naming it. Calling it again does nothing.
+   * The twin holds no wasm memory: this only marks it disposed, so that it
+   * refuses later calls exactly as the wasm class does.
+   */
+  dispose(): void {
+    markDisposed(this, 'Bitmap');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 
   /** Adds value; true when it was not already set. */

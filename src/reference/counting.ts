@@ -17,6 +17,7 @@ import { checksum } from './checksum.js';
 import { probeHash } from './digest.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions } from './scheme.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
@@ -55,6 +56,21 @@ export class CountingBloomFilter {
     this.scheme = params.scheme;
     this.seed = params.seed;
     this.packed = new Uint8Array(Math.ceil(params.bits / 2));
+  }
+
+  /**
+   * Gives the memory back at once; any later call throws BloomDisposedError
+   * naming it. Calling it again does nothing.
+   * The twin holds no wasm memory: this only marks it disposed, so that it
+   * refuses later calls exactly as the wasm class does.
+   */
+  dispose(): void {
+    markDisposed(this, 'CountingBloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

@@ -28,6 +28,7 @@ import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -60,6 +61,21 @@ export class BloomFilter {
     this.buffer = undefined;
     this.stripes = undefined;
     if (checkShared(options)) this.useBuffer(newSharedBuffer(params));
+  }
+
+  /**
+   * Gives the memory back at once; any later call throws BloomDisposedError
+   * naming it. Calling it again does nothing.
+   * The twin holds no wasm memory: this only marks it disposed, so that it
+   * refuses later calls exactly as the wasm class does.
+   */
+  dispose(): void {
+    markDisposed(this, 'BloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 
   /** True when the bits live in a shared buffer. */

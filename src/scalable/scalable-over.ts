@@ -22,6 +22,7 @@ import {
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
 import { dropReported, dropReportedPairs, packBuffers, packUtf8, part } from './packed.js';
+import { markDisposed } from '../filter/dispose.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -42,6 +43,7 @@ export interface ChainFilter {
   estimatedCount(): number;
   currentFalsePositiveRate(): number;
   toBytes(): Uint8Array;
+  dispose(): void;
 }
 
 /** How a chain makes, loads and checksums its members: supplied by each implementation. */
@@ -56,6 +58,12 @@ export interface ChainKind<F extends ChainFilter> {
   digest(item: Item, seed: bigint): Digest;
   /** The digests of a checked batch under `seed`, as (lo, hi) pairs, each item hashed once. */
   digestMany(batch: CheckedBatch, seed: bigint): Uint32Array;
+  /**
+   * Optional, for members of the xxh64 family: the index of the newest
+   * member that reports `item`, or -1, found with one hash and one call;
+   * undefined when it cannot serve (the chain then asks member by member).
+   */
+  hasAny?(members: readonly F[], item: Item): number | undefined;
 }
 
 /**
@@ -190,6 +198,10 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** False when the item was certainly never added; true when a member reports it. */
   has(item: Item): boolean {
     checkItem(item);
+    if (this.byDigest && this.kind.hasAny !== undefined) {
+      const hit = this.kind.hasAny(this.members, item);
+      if (hit !== undefined) return hit >= 0;
+    }
     return this.hasKey(this.key(item));
   }
 
@@ -404,8 +416,23 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     );
   }
 
-  /** Empties the chain back to one fresh first member. */
+  /**
+   * Gives every member's memory back at once; any later call throws
+   * BloomDisposedError naming it. Calling it again does nothing.
+   */
+  dispose(): void {
+    for (const member of this.members) member.dispose();
+    markDisposed(this, 'ScalableBloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** Empties the chain back to one fresh first member (the old members' memory is given back at once). */
   clear(): void {
+    for (const member of this.members) member.dispose();
     this.members.length = 0;
     this.capacities.length = 0;
     this.rates.length = 0;

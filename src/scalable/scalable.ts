@@ -1,8 +1,8 @@
 // The wasm ScalableBloomFilter: the chain of src/scalable/scalable-over.ts
 // over wasm BloomFilters. Its twin is src/reference/scalable.ts.
 
-import { BloomFilter } from '../filter/filter.js';
-import { checkerEngine } from '../wasm/engine.js';
+import { BloomFilter, engineOf } from '../filter/filter.js';
+import { checkerEngine, Engine } from '../wasm/engine.js';
 import { digestChecked, digestManyChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
@@ -15,6 +15,8 @@ const WASM_MEMBERS: ChainKind<BloomFilter> = {
   xxh64: (bytes) => checkerEngine().xxh64(bytes),
   digest: digestChecked,
   digestMany: digestManyChecked,
+  // Members in one instance: hashed once and probed in one call.
+  hasAny: (members, item) => Engine.chainHas(members.length, (i) => engineOf(members[i]), item),
 };
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */

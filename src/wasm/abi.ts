@@ -30,9 +30,20 @@ export const ABI = {
   SCHEME_POLY: global,
   SCHEME_BYTESUM: global,
   SCHEME_SBBF: global,
-  // Setting up an instance (assembly/filter.ts, assembly/layout.ts).
-  configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
-  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
+  // Records: many filters in one instance (assembly/record.ts, assembly/heap.ts).
+  KIND_FILTER: global,
+  KIND_HASHING: global,
+  KIND_COUNTING: global,
+  KIND_BITMAP: global,
+  create: fn(6), // (bits, hashes, schemeId, seedLo, seedHi, kind) -> record address (selected), or 0 when memory cannot be had
+  select: proc(1), // (record): the filter every other export works on
+  release: proc(1), // (record): its region goes back to the heap
+  recordPayload: fn(1), // (record) -> bytes of its bits or counters
+  heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
+  heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
+  heapUsedBytes: fn(0),
+  chainHas: fn(2), // (count, len) -> index of the newest listed record that reports the staged item, or -1 (assembly/chain.ts)
+  // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
   scratchSize: fn(0),
   positionsPtr: fn(0),
@@ -80,7 +91,6 @@ export const ABI = {
   hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
   addDigestBatch: fn(1), // (count): the same, adding in order -> how many were new
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
-  countingConfigure: fn(5), // as configure, reserving ceil(bits / 2) bytes of counters
   countingItem: fn(3), // (len, wide, op)
   countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
   countingStream: fn(1), // (op)
@@ -111,7 +121,6 @@ export const ABI = {
   linesDigests: fn(0), // split mode with digests: u64 per item, (lo, hi) as u32 pairs
   linesCount: fn(2), // (ptr, len) -> how many of those bytes are \n (assembly/line-count.ts)
   // The Bitmap (assembly/bitmap.ts).
-  bitmapConfigure: fn(1), // (size) -> 0, or 1 when memory cannot grow
   bitmapClearAll: proc(0),
   bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
   bitmapSetMany: fn(1), // (n) -> how many were new
@@ -158,21 +167,27 @@ export type LinesExports = Pick<
   | 'linesCount'
 >;
 
-/** Exports the shared build leaves out: line dedupe, the Bitmap and the counting filter own and grow their memory. */
-type NotShared = Extract<keyof typeof ABI, `lines${string}` | `bitmap${string}` | `counting${string}`>;
+/** Exports the shared build leaves out: line dedupe, the Bitmap, the counting filter, and the records (its memory holds one filter). */
+type NotShared = Extract<
+  keyof typeof ABI,
+  `lines${string}` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+>;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(lines|bitmap|counting)/.test(name);
+const notShared = (name: string): boolean => /^(lines|bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
- * above without line dedupe, the Bitmap and the counting filter, plus the two that locate the
+ * above without line dedupe, the Bitmap, the counting filter and the
+ * records, plus configure (its one filter), and the two that locate the
  * shared header and size a work area.
  */
 export const SHARED_ABI = {
   ...(Object.fromEntries(
     Object.entries(ABI).filter(([name]) => !notShared(name)),
   ) as Omit<typeof ABI, NotShared>),
+  configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
+  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
   sharedHeaderPtr: fn(0),
   workAreaSize: fn(0),
 } as const;

@@ -1,27 +1,27 @@
-// The Bitmap's side of the boundary: an instance of the filter module
-// configured by bitmapConfigure as a plain bit array (assembly/bitmap.ts),
-// and the views of its bits and scratch. src/bitmap/bitmap.ts holds the
-// logic; this file holds every pointer.
+// The Bitmap's side of the boundary: a record of the bitmap kind
+// (assembly/record.ts, assembly/bitmap.ts) in an arena (src/wasm/arena.ts),
+// and the views of its bits and of the instance's scratch.
+// src/bitmap/bitmap.ts holds the logic; this file holds every pointer.
 
-import { BloomAllocationError } from '../errors.js';
-import type { Exports } from './abi.js';
-import { instantiate } from './module.js';
+import { type Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
 
-/** One Bitmap's wasm instance and views. */
+/** One Bitmap's handle and views. */
 export class BitmapEngine {
-  private readonly x: Exports;
-  /**
-   * The packed bits: value v is bit (v & 7) of byte v >> 3. Memory grows once,
-   * in bitmapConfigure, before the views are made, and a bitmap's instance
-   * never grows again (see staging.ts on why growth would detach them).
-   */
-  readonly bits: Uint8Array;
+  /** The instance the bitmap lives in. */
+  private readonly arena: Arena;
+  /** Its record there. */
+  private record: number;
+  /** Bytes of its bits that values reach: ceil(size / 8). */
+  private readonly bytes: number;
+  /** The views below, and the arena epoch they were made in (memory.grow detaches them). */
+  private epoch = -1;
+  private bitsView!: Uint8Array;
   /** The scratch region as u32: batches are copied in, iteration copies out. */
-  private readonly scratchU32: Uint32Array;
+  private scratchU32!: Uint32Array;
   /** The same region as i32, so an Int32Array batch is a plain copy. */
-  private readonly scratchI32: Int32Array;
+  private scratchI32!: Int32Array;
   /** The same region as bytes: hasMany's answers follow the values. */
-  private readonly scratchBytes: Uint8Array;
+  private scratchBytes!: Uint8Array;
   /** Values per setMany chunk (and the most values per nextValues call). */
   readonly chunk: number;
   /** Values per hasMany chunk: 4 bytes in, 1 byte out each, within the scratch. */
@@ -29,27 +29,60 @@ export class BitmapEngine {
 
   /** A bit array of `size` bits; BloomAllocationError when memory cannot be had. */
   constructor(size: number) {
-    const bytes = Math.ceil(size / 8);
-    this.x = instantiate(size, bytes);
-    if (this.x.bitmapConfigure(size) !== 0) throw new BloomAllocationError(size, bytes);
-    const buffer = this.x.memory.buffer;
-    const ptr = this.x.scratchPtr();
-    const scratchSize = this.x.scratchSize();
+    this.bytes = Math.ceil(size / 8);
+    const { arena, record } = place({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
+    this.arena = arena;
+    this.record = record;
+    releaseWhenDropped(this, arena, record);
+    const scratchSize = arena.x.scratchSize();
+    this.chunk = scratchSize >> 2;
+    this.hasChunk = Math.floor(scratchSize / 5);
+    this.views();
+  }
+
+  /** Makes the views again when memory grew since they were made. */
+  private views(): void {
+    const a = this.arena;
+    if (this.epoch === a.epoch) return;
+    const buffer = a.x.memory.buffer;
+    const ptr = a.x.scratchPtr();
+    const scratchSize = a.x.scratchSize();
     this.scratchU32 = new Uint32Array(buffer, ptr, scratchSize >> 2);
     this.scratchI32 = new Int32Array(buffer, ptr, scratchSize >> 2);
     this.scratchBytes = new Uint8Array(buffer, ptr, scratchSize);
-    this.chunk = this.scratchU32.length;
-    this.hasChunk = Math.floor(scratchSize / 5);
-    this.bits = new Uint8Array(buffer, this.x.bitsPtr(), bytes);
+    this.bitsView = new Uint8Array(buffer, this.record + RECORD_BYTES, this.bytes);
+    this.epoch = a.epoch;
+  }
+
+  /** The packed bits, live: value v is bit (v & 7) of byte v >> 3. */
+  get bits(): Uint8Array {
+    if (this.epoch !== this.arena.epoch) this.views();
+    return this.bitsView;
+  }
+
+  /** Selects this bitmap in its instance and makes sure the views are current. */
+  private enter(): Arena {
+    const a = this.arena;
+    if (a.current !== this.record) a.select(this.record, false);
+    if (this.epoch !== a.epoch) this.views();
+    return a;
+  }
+
+  /** Gives the region back at once (dispose()); the engine must not be used again. */
+  release(): void {
+    if (this.record <= 0) return;
+    releaseNow(this, this.arena, this.record);
+    this.record = -1;
   }
 
   /** Zeroes every bit. */
   clearAll(): void {
-    this.x.bitmapClearAll();
+    this.enter().x.bitmapClearAll();
   }
 
   /** Copies batch[at, end) into scratch and returns its length (at most `chunk`). */
   stage(batch: Int32Array | Uint32Array, at: number, end: number): number {
+    this.enter();
     if (batch instanceof Int32Array) this.scratchI32.set(batch.subarray(at, end));
     else this.scratchU32.set(batch.subarray(at, end));
     return end - at;
@@ -57,12 +90,12 @@ export class BitmapEngine {
 
   /** The index of the first staged value out of range, or -1. */
   firstInvalid(len: number, signed: boolean): number {
-    return this.x.bitmapFirstInvalid(len, signed ? 1 : 0);
+    return this.enter().x.bitmapFirstInvalid(len, signed ? 1 : 0);
   }
 
   /** Sets the `len` staged values; returns how many were not set before. */
   setMany(len: number): number {
-    return this.x.bitmapSetMany(len);
+    return this.enter().x.bitmapSetMany(len);
   }
 
   /**
@@ -70,7 +103,7 @@ export class BitmapEngine {
    * first one out of range, or -1 when the answers are in hasResults(len).
    */
   hasMany(len: number, signed: boolean): number {
-    return this.x.bitmapHasMany(len, signed ? 1 : 0);
+    return this.enter().x.bitmapHasMany(len, signed ? 1 : 0);
   }
 
   /** The 0/1 answers of the last hasMany of `len` values (valid until the next call). */
@@ -80,6 +113,7 @@ export class BitmapEngine {
 
   /** Up to `max` (at most `chunk`) set values from `from` on, ascending (valid until the next call). */
   nextValues(from: number, max: number): Uint32Array {
-    return this.scratchU32.subarray(0, this.x.bitmapNextValues(from, max));
+    const count = this.enter().x.bitmapNextValues(from, max);
+    return this.scratchU32.subarray(0, count);
   }
 }

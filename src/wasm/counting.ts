@@ -1,48 +1,76 @@
-// The counting filter's side of the boundary: an instance of the filter
-// module configured by countingConfigure (assembly/counting.ts), its
-// staging, and the view of its counters. src/counting/counting.ts holds the
-// logic; this file holds every pointer.
+// The counting filter's side of the boundary: a record of the counting
+// kind (assembly/record.ts, assembly/counting.ts) in an arena
+// (src/wasm/arena.ts), and the view of its counters. src/counting/counting.ts
+// holds the logic; this file holds every pointer.
 
-import { BloomAllocationError } from '../errors.js';
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import type { Exports } from './abi.js';
+import { type Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
 import type { Engine } from './engine.js';
-import { instantiate } from './module.js';
-import { Staging } from './staging.js';
 
-/** One counting filter's wasm instance and views. */
+/** One counting filter's handle and views. */
 export class CountingEngine {
-  private readonly x: Exports;
-  private readonly staging: Staging;
+  /** The instance the filter lives in. */
+  private readonly arena: Arena;
+  /** Its record there. */
+  private record: number;
+  /** Whether strings are hashed as UTF-16 code units (poly). */
+  private readonly units: boolean;
+  /** k: how many of the positions region's doubles are this filter's. */
+  private readonly hashes: number;
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
   /** The strings of the batch chunk being built (reused). */
   private readonly pending: string[] = [];
-  /**
-   * The packed counters. Memory grows once, in countingConfigure, before the
-   * views are made, and never again (see staging.ts on why growth would
-   * detach them).
-   */
-  readonly counters: Uint8Array;
+  /** The view of the counters, and the arena epoch it was made in. */
+  private view: Uint8Array;
+  private viewEpoch: number;
 
-  /** An instance holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
+  /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
     this.countersLength = Math.ceil(params.bits / 2);
-    this.x = instantiate(params.bits, this.countersLength);
-    const seedLo = Number(params.seed & 0xffffffffn);
-    const seedHi = Number(params.seed >> 32n);
-    if (this.x.countingConfigure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
-      throw new BloomAllocationError(params.bits, this.countersLength);
+    this.units = params.scheme === 'poly';
+    this.hashes = params.hashes;
+    const { arena, record } = place(params, Kind.Counting);
+    this.arena = arena;
+    this.record = record;
+    releaseWhenDropped(this, arena, record);
+    this.view = this.makeView();
+    this.viewEpoch = arena.epoch;
+  }
+
+  private makeView(): Uint8Array {
+    return new Uint8Array(this.arena.x.memory.buffer, this.record + RECORD_BYTES, this.countersLength);
+  }
+
+  /** The packed counters, live (made again when memory grew since the last call). */
+  get counters(): Uint8Array {
+    if (this.viewEpoch !== this.arena.epoch) {
+      this.view = this.makeView();
+      this.viewEpoch = this.arena.epoch;
     }
-    this.staging = new Staging(this.x, params.hashes, params.scheme === 'poly');
-    this.counters = new Uint8Array(this.x.memory.buffer, this.x.bitsPtr(), this.countersLength);
+    return this.view;
+  }
+
+  /** Selects this filter in its instance and returns the instance. */
+  private enter(): Arena {
+    const a = this.arena;
+    if (a.current !== this.record) a.select(this.record, this.units);
+    return a;
+  }
+
+  /** Gives the counters' region back at once (dispose()); the engine must not be used again. */
+  release(): void {
+    if (this.record <= 0) return;
+    releaseNow(this, this.arena, this.record);
+    this.record = -1;
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
   run(item: Item, op: number): number {
-    const len = this.staging.stage(item);
-    return len >= 0 ? this.x.countingItem(len, this.staging.wide, op) : this.x.countingStream(op);
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
   }
 
   /**
@@ -53,9 +81,10 @@ export class CountingEngine {
    * (whose code units may be UTF-16), goes on its own through run().
    */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
+    const a = this.enter();
     const flags = new Uint8Array(batch.count);
-    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize, maxUtf8Units } = this.staging;
-    const units = this.staging.unitsForStrings;
+    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize, maxUtf8Units } = a.staging;
+    const units = a.staging.unitsForStrings;
     const pending = this.pending;
     let i = 0;
     while (i < batch.count) {
@@ -75,10 +104,10 @@ export class CountingEngine {
           total += item.length;
           n++;
         }
-        if (n > 0 && this.staging.encodeAt(n === 1 ? pending[0] : pending.join(''), 0) === total) {
+        if (n > 0 && a.staging.encodeAt(n === 1 ? pending[0] : pending.join(''), 0) === total) {
           for (let j = 0; j < n; j++) offsets[j + 1] = at += pending[j].length;
         } else {
-          for (let j = 0; j < n; j++) offsets[j + 1] = at += this.staging.encodeAt(pending[j], at);
+          for (let j = 0; j < n; j++) offsets[j + 1] = at += a.staging.encodeAt(pending[j], at);
         }
       } else {
         while (i + n < batch.count && n < batchMax) {
@@ -95,7 +124,7 @@ export class CountingEngine {
         i++;
         continue;
       }
-      this.x.countingBatch(n, op);
+      a.x.countingBatch(n, op);
       flags.set(batchFlags.subarray(0, n), i);
       i += n;
     }
@@ -104,58 +133,69 @@ export class CountingEngine {
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
   runDigest(lo: number, hi: number, op: number): number {
-    return this.x.countingDigest(lo, hi, op);
+    const a = this.enter();
+    return a.x.countingDigest(lo, hi, op);
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
-    const len = this.staging.stage(item);
-    if (len >= 0) this.x.positions(len, this.staging.wide);
-    else this.x.streamPositions();
-    return Array.from(this.staging.positionsOut);
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    if (len >= 0) a.x.positions(len, a.staging.wide);
+    else a.x.streamPositions();
+    return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 
   /** Counters above 0. */
   nonzero(): number {
-    return this.x.countingNonzero();
+    const a = this.enter();
+    return a.x.countingNonzero();
   }
 
   /** Counters at 15. */
   saturated(): number {
-    return this.x.countingSaturated();
+    const a = this.enter();
+    return a.x.countingSaturated();
   }
 
   /** Adds minus successful removes. */
   held(): number {
-    return this.x.countingHeld();
+    const a = this.enter();
+    return a.x.countingHeld();
   }
 
   /** Zeroes the counters and the tallies. */
   clear(): void {
-    this.x.countingClear();
+    const a = this.enter();
+    a.x.countingClear();
   }
 
   /** After counters were written into `counters`: recounts them and sets the items held. */
   restore(held: number): void {
-    this.x.countingRestore(held);
+    const a = this.enter();
+    a.x.countingRestore(held);
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
   checksum(header: Uint8Array): bigint {
-    this.x.checksumStart();
-    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
-    this.x.countingChecksumCounters();
-    this.x.checksumEnd();
-    return this.staging.digest();
+    const a = this.enter();
+    a.x.checksumStart();
+    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+    a.x.countingChecksumCounters();
+    a.x.checksumEnd();
+    return a.staging.digest();
   }
 
   /** Writes the plain filter's bits (bit p = counter p above 0) into `target`'s bits, a scratch chunk at a time. */
   writeBits(target: Engine): void {
+    // The target's view first: taking it selects the target, and the chunks
+    // below must come from this filter.
     const bits = target.bitsView();
-    const scratch = this.staging.scratch;
+    const a = this.enter();
+    const scratch = a.staging.scratch;
     for (let at = 0; at < bits.length; at += scratch.length) {
       const len = Math.min(scratch.length, bits.length - at);
-      this.x.countingBitsChunk(at, len);
+      a.x.countingBitsChunk(at, len);
       bits.set(scratch.subarray(0, len), at);
     }
   }

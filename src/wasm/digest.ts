@@ -10,35 +10,58 @@
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
-import { instantiate } from './module.js';
-import { Staging } from './staging.js';
+import { type Arena, Kind, place } from './arena.js';
+import type { Staging } from './staging.js';
 
-/** The hashing instance, its seed, and its views. */
+/**
+ * The hashing instance, its seed, and its views. An arena of its own
+ * (src/wasm/arena.ts), holding one hashing record for the current seed:
+ * nothing else selects a record there, so no call selects.
+ */
 class Hasher {
+  private readonly arena: Arena;
   private readonly x: Exports;
   private readonly staging: Staging;
   private seed: bigint;
+  /** The hashing record of `seed`. */
+  private record: number;
   /** u32[2] at positionsPtr: where digestItem leaves the digest. */
-  private readonly out: Uint32Array;
+  private out!: Uint32Array;
   /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
   private readonly batchDigests: number;
-  private readonly digests: Uint32Array;
+  private digests!: Uint32Array;
+  /** The arena epoch the views were made in. */
+  private epoch = -1;
 
   constructor(seed: bigint) {
-    this.x = instantiate(8, 0);
+    const { arena, record } = place({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing, true);
+    this.arena = arena;
+    this.x = arena.x;
+    this.staging = arena.staging;
+    this.record = record;
     this.seed = seed;
-    this.configure(seed);
-    // Memory grew, if at all, in that first configureHashing; later ones
-    // never grow it, so these views stay attached.
-    this.staging = new Staging(this.x, 1, false);
-    const buffer = this.x.memory.buffer;
-    this.out = new Uint32Array(buffer, this.x.positionsPtr(), 2);
     this.batchDigests = this.x.digestBatchMax();
-    this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
+    this.views();
   }
 
+  /** Makes the views again if memory grew. */
+  private views(): void {
+    if (this.epoch === this.arena.epoch) return;
+    const buffer = this.x.memory.buffer;
+    this.out = new Uint32Array(buffer, this.x.positionsPtr(), 2);
+    this.digests = new Uint32Array(buffer, this.x.digestBatchPtr(), 2 * this.batchDigests);
+    this.epoch = this.arena.epoch;
+  }
+
+  /** A hashing record for `seed` in place of the last one. */
   private configure(seed: bigint): void {
-    this.x.configureHashing(8, 1, 0, Number(seed & 0xffffffffn), Number(seed >> 32n));
+    const old = this.record;
+    // Made before the old one goes, so that the arena never counts 0 records (which drops it).
+    const next = this.arena.create({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing);
+    this.arena.release(old);
+    this.record = next;
+    this.arena.select(next, false);
+    this.views();
   }
 
   /** Hashes the item under `seed`; its halves are then in lo() and hi(). */

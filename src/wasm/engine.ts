@@ -1,26 +1,31 @@
-// The Engine: one filter's WebAssembly instance behind named methods. This
-// folder is the one marshalling boundary: nothing outside src/wasm/ touches
-// wasm memory or the exports. The exports are listed in abi.ts, compiled and
-// instantiated in module.ts; items are copied in by staging.ts and batches
-// chunked by batch.ts.
+// The Engine: one filter's handle (its arena and record, src/wasm/arena.ts)
+// behind named methods. This folder is the one marshalling boundary:
+// nothing outside src/wasm/ touches wasm memory or the exports. The exports
+// are listed in abi.ts, compiled and instantiated in module.ts; items are
+// copied in by staging.ts and batches chunked by batch.ts.
+//
+// Every method first selects the filter's record in its instance
+// (enter()), which costs one comparison when it is selected already.
 
-import { BloomAllocationError, BloomTypeError } from '../errors.js';
+import { BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import type { Exports, LinesExports } from './abi.js';
-import { Batches, type BatchOp } from './batch.js';
-import { instantiate, instantiateShared } from './module.js';
+import type { LinesExports } from './abi.js';
+import { Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
+import type { BatchOp } from './batch.js';
+import { instantiateShared } from './module.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, sharedBitsBytes } from './shared-memory.js';
-import { Staging } from './staging.js';
 
-/** One filter's wasm instance, with the item-copying logic in front of it. */
+/** One filter's handle, with the item-copying logic in front of it. */
 export class Engine {
-  /** The instance's exports: private to the boundary. */
-  private readonly x: Exports;
-  /** The scratch region and the views into memory. */
-  private readonly staging: Staging;
-  /** addMany/hasMany, chunked. */
-  private readonly batches: Batches;
+  /** The instance the filter lives in. */
+  private readonly arena: Arena;
+  /** The filter's record in it (0 for a shared filter, whose instance holds only it). */
+  private record: number;
+  /** Whether strings are hashed as UTF-16 code units (poly). */
+  private readonly units: boolean;
+  /** k: how many of the positions region's doubles are this filter's. */
+  private readonly hashes: number;
   /** Offset of the packed bits. */
   private readonly bitsPtr: number;
   /** digests()'s answers, reused from call to call (it only grows). */
@@ -33,63 +38,119 @@ export class Engine {
   readonly sharedMemory: WebAssembly.Memory | undefined;
 
   /**
-   * With `hashOnly`, the instance reserves no memory for the bits: it only
-   * computes positions and shards for bits kept elsewhere (bloomwasm/redis),
-   * and add, has, clear and bitsView must not be called.
+   * With `hashOnly`, the record holds no bits: the engine only computes
+   * positions and shards for bits kept elsewhere (bloomwasm/redis), and
+   * add, has, clear and bitsView must not be called.
    *
    * With `shared`, the engine is an instance of the shared build
    * (assembly/shared.ts) over that shared memory, or over a new one when
    * `shared` is true; it takes a work area of its own there
    * (src/wasm/shared-memory.ts) and gives it back when collected.
+   *
+   * With `dedicated`, the record gets an instance of its own, whose hash
+   * state nothing else touches between calls (a streamed inspect that
+   * spans awaits).
    */
-  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true) {
+  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false) {
     this.byteLength = Math.ceil(params.bits / 8);
-    let x: Exports;
+    this.units = params.scheme === 'poly';
+    this.hashes = params.hashes;
     if (shared === undefined) {
-      x = instantiate(params.bits, this.byteLength);
+      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
+      this.arena = arena;
+      this.record = record;
+      this.bitsPtr = record + RECORD_BYTES;
       this.sharedMemory = undefined;
-    } else {
-      const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
-      const workArea = claimWorkArea(memory, params.bits);
-      // The shared build's exports are the filter's minus line dedupe and
-      // the Bitmap (SHARED_ABI), which reserveLines refuses to reach.
-      x = instantiateShared(memory, workArea) as unknown as Exports;
-      releaseWhenCollected(this, memory, workArea);
-      this.sharedMemory = memory;
+      releaseWhenDropped(this, arena, record);
+      return;
     }
-    this.x = x;
+    const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
+    const workArea = claimWorkArea(memory, params.bits);
+    // The shared build's exports are the filter's minus line dedupe, the
+    // Bitmap, the counting filter and the records (SHARED_ABI), which
+    // reserveLines refuses to reach.
+    const x = instantiateShared(memory, workArea);
+    releaseWhenCollected(this, memory, workArea);
+    this.sharedMemory = memory;
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
     const status = hashOnly
       ? x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
       : x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
-    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
-    // Made after configure grew memory: see staging.ts on refreshing views.
-    this.staging = new Staging(x, params.hashes, params.scheme === 'poly');
-    this.batches = new Batches(x, this.staging);
+    if (status !== 0) throw new BloomTypeError('shared', memory, `a shared memory that holds ${params.bits} bits`);
+    this.arena = new Arena(true, x as unknown as Arena['x']);
+    this.arena.staging.unitsForStrings = this.units;
+    this.record = 0;
     this.bitsPtr = x.bitsPtr();
+  }
+
+  /**
+   * The index of the newest of `count` filters (engineAt(0) the oldest)
+   * that reports `item`, or -1, in one call into wasm that hashes the item
+   * once (assembly/chain.ts). Undefined when that call cannot serve: the
+   * filters do not all live in one instance, or the item is too long for
+   * the scratch region; the caller then asks them one by one. The filters
+   * are of the xxh64 family, with one seed (the caller checked).
+   */
+  static chainHas(count: number, engineAt: (i: number) => Engine, item: Item): number | undefined {
+    const first = engineAt(0);
+    const a = first.arena;
+    if (first.record <= 0 || count > a.staging.batchMax) return undefined;
+    const list = a.staging.batchOffsets;
+    for (let i = 0; i < count; i++) {
+      const e = engineAt(i);
+      if (e.arena !== a || e.record <= 0) return undefined;
+      list[i] = e.record;
+    }
+    if (a.current !== first.record) a.select(first.record, false);
+    const len = a.staging.stage(item);
+    if (len < 0) return undefined;
+    const hit = a.x.chainHas(count, len);
+    a.current = list[hit >= 0 ? hit : 0];
+    return hit;
+  }
+
+  /** Selects this filter in its instance and returns the instance. */
+  private enter(): Arena {
+    const a = this.arena;
+    if (a.current !== this.record) a.select(this.record, this.units);
+    return a;
+  }
+
+  /**
+   * Gives the filter's region back at once (dispose()); the engine must not
+   * be used again. A shared filter's work area goes back when collected.
+   */
+  release(): void {
+    if (this.record === 0) return;
+    releaseNow(this, this.arena, this.record);
+    this.record = -1;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */
   add(item: Item): boolean {
-    const len = this.staging.stage(item);
-    return (len >= 0 ? this.x.add(len, this.staging.wide) : this.x.streamAdd()) !== 0;
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return (len >= 0 ? a.x.add(len, a.staging.wide) : a.x.streamAdd()) !== 0;
   }
 
   /** Tests the item. */
   has(item: Item): boolean {
-    const len = this.staging.stage(item);
-    return (len >= 0 ? this.x.has(len, this.staging.wide) : this.x.streamHas()) !== 0;
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return (len >= 0 ? a.x.has(len, a.staging.wide) : a.x.streamHas()) !== 0;
   }
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
-    return this.x.hasDigest(lo, hi) !== 0;
+    const a = this.enter();
+    return a.x.hasDigest(lo, hi) !== 0;
   }
 
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
-    return this.x.addDigest(lo, hi) !== 0;
+    const a = this.enter();
+    return a.x.addDigest(lo, hi) !== 0;
   }
 
   /**
@@ -101,16 +162,17 @@ export class Engine {
    * memory that V8 frees only after tens of MB of such allocations.
    */
   digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
+    const a = this.enter();
     const count = pairs.length >> 1;
     if (this.digestFlags.length < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * this.digestFlags.length));
     const flags = this.digestFlags.subarray(0, count);
-    const { scratch, batchFlags, batchMax } = this.staging;
+    const { scratch, batchFlags, batchMax } = a.staging;
     if (this.digestWords.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
     for (let first = 0; first < count; first += batchMax) {
       const n = Math.min(batchMax, count - first);
       this.digestWords.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
-      if (op === 0) this.x.addDigestBatch(n);
-      else this.x.hasDigestBatch(n);
+      if (op === 0) a.x.addDigestBatch(n);
+      else a.x.hasDigestBatch(n);
       for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
     }
     return flags;
@@ -118,10 +180,11 @@ export class Engine {
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
-    const len = this.staging.stage(item);
-    if (len >= 0) this.x.positions(len, this.staging.wide);
-    else this.x.streamPositions();
-    return Array.from(this.staging.positionsOut);
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    if (len >= 0) a.x.positions(len, a.staging.wide);
+    else a.x.streamPositions();
+    return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 
   /**
@@ -129,48 +192,56 @@ export class Engine {
    * until the next call (read them before staging another item).
    */
   shardPositions(item: Item, shards: number): number {
-    const len = this.staging.stage(item);
-    return len >= 0 ? this.x.shardPositions(len, this.staging.wide, shards) : this.x.streamShardPositions(shards);
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return len >= 0 ? a.x.shardPositions(len, a.staging.wide, shards) : a.x.streamShardPositions(shards);
   }
 
   /** f64[k]: the positions written by the last positions or shardPositions call. */
   get probed(): Float64Array {
-    return this.staging.positionsOut;
+    return this.arena.staging.positionsOut.subarray(0, this.hashes);
   }
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */
   batch(batch: CheckedBatch, op: BatchOp): Uint8Array {
-    return this.batches.run(batch, op);
+    const a = this.enter();
+    return a.batches.run(batch, op);
   }
 
   /** How many bits are 1 (a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    return this.x.bitsSet();
+    const a = this.enter();
+    return a.x.bitsSet();
   }
 
   /** How many adds set at least one bit. */
   addedCount(): number {
-    return this.x.addedCount();
+    const a = this.enter();
+    return a.x.addedCount();
   }
 
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */
   setCounters(bitsSet: number, addedCount: number): void {
-    this.x.setCounters(bitsSet, addedCount);
+    const a = this.enter();
+    a.x.setCounters(bitsSet, addedCount);
   }
 
   /** Recounts the 1 bits exactly (popcnt over the whole array), stores and returns the count. */
   recountBits(): number {
-    return this.x.recountBits();
+    const a = this.enter();
+    return a.x.recountBits();
   }
 
   /** Zeroes every bit and both counters. */
   clear(): void {
-    this.x.clear();
+    const a = this.enter();
+    a.x.clear();
   }
 
   /** A live view of the packed bits (valid until memory grows: take a fresh one per use). */
   bitsView(): Uint8Array {
-    return new Uint8Array(this.x.memory.buffer, this.bitsPtr, this.byteLength);
+    const a = this.enter();
+    return new Uint8Array(a.x.memory.buffer, this.bitsPtr, this.byteLength);
   }
 
   /**
@@ -179,19 +250,21 @@ export class Engine {
    * item can interleave with it.
    */
   checksum(header: Uint8Array): bigint {
-    this.x.checksumStart();
-    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
-    this.x.checksumBits();
-    this.x.checksumEnd();
-    return this.staging.digest();
+    const a = this.enter();
+    a.x.checksumStart();
+    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+    a.x.checksumBits();
+    a.x.checksumEnd();
+    return a.staging.digest();
   }
 
   /** XXH64 (seed 0) of the concatenated `parts`, computed in wasm. */
   xxh64(...parts: Uint8Array[]): bigint {
-    this.x.checksumStart();
-    for (const part of parts) this.staging.eachChunk(part, (len) => this.x.checksumScratch(len));
-    this.x.checksumEnd();
-    return this.staging.digest();
+    const a = this.enter();
+    a.x.checksumStart();
+    for (const part of parts) a.staging.eachChunk(part, (len) => a.x.checksumScratch(len));
+    a.x.checksumEnd();
+    return a.staging.digest();
   }
 
   /**
@@ -200,15 +273,16 @@ export class Engine {
    * about bytes that are not yet any filter's.
    */
   inspect(header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
+    const a = this.enter();
     let ones = 0;
-    this.x.checksumStart();
-    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
-    this.staging.eachChunk(payload, (len) => {
-      this.x.checksumScratch(len);
-      ones += this.x.popcountScratch(len);
+    a.x.checksumStart();
+    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+    a.staging.eachChunk(payload, (len) => {
+      a.x.checksumScratch(len);
+      ones += a.x.popcountScratch(len);
     });
-    this.x.checksumEnd();
-    return { checksum: this.staging.digest(), ones };
+    a.x.checksumEnd();
+    return { checksum: a.staging.digest(), ones };
   }
 
   /**
@@ -219,40 +293,47 @@ export class Engine {
    * awaits needs an Engine of its own.
    */
   inspectBegin(header: Uint8Array): void {
-    this.x.checksumStart();
-    this.staging.eachChunk(header, (len) => this.x.checksumScratch(len));
+    const a = this.enter();
+    a.x.checksumStart();
+    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
   }
 
   /** The next piece of a streamed inspect; returns its number of 1 bits. */
   inspectChunk(piece: Uint8Array): number {
+    const a = this.enter();
     let ones = 0;
-    this.staging.eachChunk(piece, (len) => {
-      this.x.checksumScratch(len);
-      ones += this.x.popcountScratch(len);
+    a.staging.eachChunk(piece, (len) => {
+      a.x.checksumScratch(len);
+      ones += a.x.popcountScratch(len);
     });
     return ones;
   }
 
   /** Ends a streamed inspect: the checksum of the header and every piece. */
   inspectEnd(): bigint {
-    this.x.checksumEnd();
-    return this.staging.digest();
+    const a = this.enter();
+    a.x.checksumEnd();
+    return a.staging.digest();
   }
 
   /**
-   * ORs (union) or ANDs (intersect) another instance's bits into this one's:
-   * they live in another linear memory, so they come over through scratch a
-   * chunk at a time and the word-wise loop runs here. Then bitsSet is
+   * ORs (union) or ANDs (intersect) another filter's bits into this one's:
+   * they may live in another linear memory, so they come over through
+   * scratch a chunk at a time and the word-wise loop runs here. Then bitsSet is
    * recounted exactly with popcnt.
    */
   combine(other: Engine, operation: 'union' | 'intersect'): void {
-    const step = operation === 'union' ? this.x.unionScratch : this.x.intersectScratch;
+    // The other's view first: taking it selects the other filter, and the
+    // steps below must run on this one.
+    const source = other.bitsView();
+    const a = this.enter();
+    const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
     let at = 0;
-    this.staging.eachChunk(other.bitsView(), (len) => {
+    a.staging.eachChunk(source, (len) => {
       step(at, len);
       at += len;
     });
-    this.x.recountBits();
+    a.x.recountBits();
   }
 
   /**
@@ -264,22 +345,37 @@ export class Engine {
     if (this.sharedMemory !== undefined) {
       throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
     }
-    if (this.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
-    this.staging.refresh();
+    const a = this.enter();
+    if (a.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+    a.grew();
     return true;
   }
 
-  /** The line splitter's exports, for src/wasm/lines.ts (after reserveLines). */
+  /**
+   * The line splitter's exports, for src/wasm/lines.ts (after
+   * reserveLines), each selecting this filter first: other filters of the
+   * instance may be used between two chunks. One comparison per chunk.
+   */
   linesExports(): LinesExports {
-    return this.x;
+    const x = this.arena.x;
+    const bound: Record<string, unknown> = { memory: x.memory };
+    for (const [name, value] of Object.entries(x)) {
+      if (!name.startsWith('lines') || typeof value !== 'function') continue;
+      const call = value as (...args: number[]) => number;
+      bound[name] = (...args: number[]) => {
+        this.enter();
+        return call(...args);
+      };
+    }
+    return bound as unknown as LinesExports;
   }
 }
 
 let checker: Engine | undefined;
 
 /**
- * A shared 8-bit instance for inspect() and xxh64(): fromBytes validates a
- * whole input with it before the filter the header asks for is allocated.
+ * An 8-bit filter for inspect() and xxh64(): fromBytes validates a whole
+ * input with it before the filter the header asks for is allocated.
  */
 export function checkerEngine(): Engine {
   checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });

@@ -13,7 +13,7 @@ import { engineOf, type BloomFilter } from '../filter/filter.js';
 import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
-import { instantiate } from './module.js';
+import { Kind, place } from './arena.js';
 
 /** The line-splitting core: assembly/lines.ts's exports in filter mode, or the reference twin in src/reference/lines.ts. */
 export interface LinesCore {
@@ -132,10 +132,9 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
  * XXH64 is digest(item, { seed })).
  */
 export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
-  const instance = instantiate(8, 1);
-  const seed = digestSeed ?? 0n;
-  if (instance.configureHashing(8, 1, 0, Number(seed & 0xffffffffn), Number(seed >> 32n)) !== 0) throw new BloomAllocationError(8, 1);
-  const x: LinesExports = instance;
+  // A hashing record in an arena of its own: nothing else selects there.
+  const { arena } = place({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing, true);
+  const x: LinesExports = arena.x;
   const digests = digestSeed === null ? 0 : 1;
   const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
   if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);

@@ -1,15 +1,10 @@
 // The modules: the embedded bytes of assembly/ (src/wasm/bytes.generated.ts,
-// written by src/build/embed-wasm.mjs), compiled once, synchronously, and
-// one new instance per filter or bitmap.
-//
-// Each filter owns a whole instance (and so its own linear memory): dropping
-// the filter drops the instance, and the engine frees the memory with it; no
-// dispose() is needed, and one filter may use up to 4 GiB on its own.
+// written by src/build/embed-wasm.mjs), compiled once, synchronously. An
+// instance holds many filters (src/wasm/arena.ts).
 //
 // The shared build (assembly/shared.ts) is the exception: its instances
 // import one shared memory, one instance per thread (src/wasm/shared-memory.ts).
 
-import { BloomAllocationError } from '../errors.js';
 import type { Exports, SharedExports } from './abi.js';
 import { WASM_BASE64, WASM_SHARED_BASE64 } from './bytes.generated.js';
 
@@ -35,19 +30,9 @@ export function compiledSharedModule(): WebAssembly.Module {
   return compiledShared;
 }
 
-/**
- * A new instance for `bits` bits in `bytes` bytes (named in the error). The
- * engine reserves address space for every wasm memory up front and throws a
- * RangeError when it cannot; that is the same failure as an oversized
- * filter, so it is reported as one.
- */
-export function instantiate(bits: number, bytes: number): Exports {
-  try {
-    return new WebAssembly.Instance(compiledModule(), {}).exports as unknown as Exports;
-  } catch (error) {
-    if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
-    throw error;
-  }
+/** A new instance (src/wasm/arena.ts reports the engine's RangeError as a BloomAllocationError). */
+export function instantiate(): Exports {
+  return new WebAssembly.Instance(compiledModule(), {}).exports as unknown as Exports;
 }
 
 /**

@@ -3,10 +3,10 @@
 // writes (assembly/layout.ts places them).
 //
 // Why views are refreshed: memory.grow detaches the ArrayBuffer behind every
-// view made before it, and a detached view reads as empty. Memory grows in
-// configure (before the first view is made) and, for a filter, at most once
-// more, when `bloom dedupe` reserves its lines region. After any growth the
-// owner calls refresh(), which builds every view again over the new buffer;
+// view made before it, and a detached view reads as empty. Memory grows
+// when a new filter's region does not fit (src/wasm/arena.ts) and when
+// `bloom dedupe` reserves its lines region. After any growth the arena
+// calls refresh(), which builds every view again over the new buffer;
 // views are never rebuilt inside a hot loop.
 //
 // The views are cached so that a single add/has allocates no JS object on its
@@ -48,13 +48,16 @@ const SHORT_STRING = 24;
  */
 export const viewEpoch = { count: 0 };
 
+/** The largest k (assembly/layout.ts's MAX_HASHES): the length of positionsOut. */
+export const MAX_HASHES = 64;
+
 /** One instance's scratch region and views, and the copying of items into it. */
 export class Staging {
   /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
   scratch!: Uint8Array;
   /** The same region as UTF-16 code units, for the poly scheme's strings. */
   scratchUnits!: Uint16Array;
-  /** f64[k] at positionsPtr: positions() writes here. */
+  /** f64[MAX_HASHES] at positionsPtr: positions() writes the first k. */
   positionsOut!: Float64Array;
   /** u32[batchMax + 1] at batchOffsetsPtr: byte offsets of a batch chunk's items in scratch. */
   batchOffsets!: Uint32Array;
@@ -69,16 +72,16 @@ export class Staging {
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
   private readonly x: Exports;
-  /** k, the length of positionsOut. */
-  private readonly hashes: number;
-  /** Whether strings are hashed as UTF-16 code units (poly) rather than UTF-8. */
-  readonly unitsForStrings: boolean;
+  /**
+   * Whether strings are hashed as UTF-16 code units (poly) rather than
+   * UTF-8: the selected filter's, set when one is selected
+   * (src/wasm/engine.ts).
+   */
+  unitsForStrings = false;
 
-  /** Binds the views of a configured instance of k = `hashes`. */
-  constructor(x: Exports, hashes: number, unitsForStrings: boolean) {
+  /** Binds the views of an instance. */
+  constructor(x: Exports) {
     this.x = x;
-    this.hashes = hashes;
-    this.unitsForStrings = unitsForStrings;
     this.scratchSize = x.scratchSize();
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.batchMax = x.batchMax();
@@ -110,7 +113,7 @@ export class Staging {
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
     this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
-    this.positionsOut = new Float64Array(buffer, x.positionsPtr(), this.hashes);
+    this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
     this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
   }

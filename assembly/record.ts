@@ -1,0 +1,120 @@
+// Many filters in one instance: each filter is a record followed by its
+// bits (or counters), one region of the heap (assembly/heap.ts). The code
+// that hashes and probes reads the selected filter's parameters from
+// globals (assembly/filter.ts, assembly/layout.ts's bitsBase), as it did
+// when every filter was an instance of its own; select() loads them from a
+// record, and first writes the counters of the filter it leaves back into
+// that filter's record. JS selects a filter only when it is not the one
+// selected already (src/wasm/arena.ts), so calls to one filter in a row
+// pay nothing for the others.
+//
+// A record, 64 bytes, 64-byte aligned:
+//   +0  u64 m (bits, counters, or a Bitmap's size)
+//   +8  u64 the XXH64 seed
+//   +16 u64 bits set (a counting filter: counters above 0)
+//   +24 u64 adds that set a bit (a counting filter: counters at 15)
+//   +32 u64 a counting filter's adds less removes
+//   +40 i32 k
+//   +44 i32 the scheme id
+//   +48 u32 the kind (KIND_*)
+// and the bits (or counters) start at +64.
+
+import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
+import { addedCount, bits, blocks, hashes, scheme, seed, setCount } from "./filter";
+import { heapAlloc, heapFree } from "./heap";
+import { held, nonzero, saturated } from "./counting";
+
+// The work area (scratch and the regions an item passes through) lies past
+// the statics, in memory the module does not declare: it is grown here, at
+// start, so that JS can make its views before the first record.
+const startPages = <i32>((HEAP_START + 0xffff) >> 16);
+if (memory.size() < startPages) memory.grow(startPages - memory.size());
+
+/** Bytes of a record; the bits follow it. */
+export const RECORD_BYTES: u32 = 64;
+
+/** What a record holds: a Bloom filter's bits, only parameters (hashing for bits kept elsewhere), 4-bit counters, or a Bitmap. */
+export const KIND_FILTER = 0;
+export const KIND_HASHING = 1;
+export const KIND_COUNTING = 2;
+export const KIND_BITMAP = 3;
+
+/** The selected record (0: none). */
+let current: usize = 0;
+
+/** Bytes of the region after the record, for a record of this kind and m (filter.ts's byteLength, counting.ts's countersLength, bitmap.ts's wordBytes). */
+function payloadBytes(kind: u32, m: u64): u64 {
+  if (kind == KIND_FILTER) return (m + 7) >> 3;
+  if (kind == KIND_COUNTING) return (m + 1) >> 1;
+  if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
+  return 0;
+}
+
+/** Writes the selected filter's counters back into its record. */
+// @ts-ignore: decorator
+@inline function saveCurrent(): void {
+  if (current == 0) return;
+  if (load<u32>(current, 48) == KIND_COUNTING) {
+    store<u64>(current, nonzero, 16);
+    store<u64>(current, saturated, 24);
+    store<u64>(current, held, 32);
+  } else {
+    store<u64>(current, setCount, 16);
+    store<u64>(current, addedCount, 24);
+  }
+}
+
+/**
+ * Makes the filter of record `r` the one every export works on: its
+ * parameters and counters go to the globals, after the last one's
+ * counters went back to its record.
+ */
+export function select(r: usize): void {
+  if (r == current) return;
+  saveCurrent();
+  current = r;
+  bits = load<u64>(r);
+  seed = load<u64>(r, 8);
+  hashes = load<i32>(r, 40);
+  scheme = load<i32>(r, 44);
+  blocks = bits >> 8;
+  bitsBase = r + <usize>RECORD_BYTES;
+  if (load<u32>(r, 48) == KIND_COUNTING) {
+    nonzero = load<u64>(r, 16);
+    saturated = load<u64>(r, 24);
+    held = load<u64>(r, 32);
+  } else {
+    setCount = load<u64>(r, 16);
+    addedCount = load<u64>(r, 24);
+  }
+}
+
+/**
+ * A new record of `kind` for m = `m`, k, scheme and seed (validated by
+ * the caller), its bits zero, and selected. Returns its address, or 0 when
+ * this instance's memory cannot hold it (JS then opens another).
+ */
+export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32): usize {
+  const bytes = <u64>RECORD_BYTES + payloadBytes(kind, <u64>m);
+  if (bytes > 0xffff_0000) return 0;
+  const r = heapAlloc(<u32>bytes);
+  if (r == 0) return 0;
+  store<u64>(r, <u64>m);
+  store<u64>(r, (<u64>seedHi << 32) | <u64>seedLo, 8);
+  store<i32>(r, min(k, MAX_HASHES), 40);
+  store<i32>(r, schemeId, 44);
+  store<u32>(r, kind, 48);
+  select(r);
+  return r;
+}
+
+/** Gives record `r`'s region back to the heap. */
+export function release(r: usize): void {
+  if (r == current) current = 0;
+  heapFree(r);
+}
+
+/** The bytes of record `r`'s region after the record (for tests: regions must not overlap). */
+export function recordPayload(r: usize): f64 {
+  return <f64>payloadBytes(load<u32>(r, 48), load<u64>(r));
+}

@@ -1,0 +1,243 @@
+// Many filters, one instance. An arena is one instance of the module and
+// its linear memory; each filter, counting filter or Bitmap in it is a
+// record followed by its bits, a region of the instance's heap
+// (assembly/heap.ts, assembly/record.ts). Objects hold a handle (their
+// arena and the record's address) and never a view of their own that could
+// outlive a growth: see `epoch`.
+//
+// Where a filter goes:
+// - into the newest shared arena, or an older one with room, or a new one
+//   when none has room (an instance's memory stops at 4 GiB);
+// - into an arena of its own when its region is DEDICATED_BYTES or more.
+//   Wasm memory never shrinks, so a large region freed inside a shared
+//   arena would stay resident for the life of the process; an instance of
+//   its own gives its memory back with it. Its cost (about 30 KB and
+//   0.1-0.8 ms) is a rounding error beside such a filter, and the engine's
+//   cap on instances (12,615 on Node 20) times 16 MiB is far beyond any
+//   machine's memory, so memory alone limits the count (docs/MEMORY.md).
+//
+// Release: dispose() frees a region at once; a filter dropped without it is
+// freed when the garbage collector reports it (FinalizationRegistry).
+// Where FinalizationRegistry does not exist, only dispose() frees.
+
+import { BloomAllocationError } from '../errors.js';
+import type { Exports } from './abi.js';
+import { Batches } from './batch.js';
+import { instantiate } from './module.js';
+import { Staging, viewEpoch } from './staging.js';
+
+/** What a record holds (assembly/record.ts's KIND_*). */
+export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3 } as const;
+export type Kind = (typeof Kind)[keyof typeof Kind];
+
+/** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
+export const RECORD_BYTES = 64;
+
+/** Regions of at least this many bytes get an instance of their own (see above). */
+export const DEDICATED_BYTES = 16 * 1024 * 1024;
+
+/** Bytes after the record for a record of `kind` holding m = `bits` (assembly/record.ts's payloadBytes). */
+export function payloadBytes(kind: Kind, bits: number): number {
+  if (kind === Kind.Filter) return Math.ceil(bits / 8);
+  if (kind === Kind.Counting) return Math.ceil(bits / 2);
+  if (kind === Kind.Bitmap) return Math.ceil(bits / 64) * 8;
+  return 0;
+}
+
+/** What a record is made of: m, k, the scheme's id and the seed. */
+export interface RecordParams {
+  readonly bits: number;
+  readonly hashes: number;
+  readonly schemeId: number;
+  readonly seed: bigint;
+}
+
+/** The poly scheme's id (src/filter/options.ts's SCHEMES order): strings as UTF-16 code units. */
+const POLY_ID = 1;
+
+/** Arenas by id, for the FinalizationRegistry's held values (a number: no object kept alive). */
+const byId = new Map<number, Arena>();
+let nextId = 1;
+
+/** 2^32: a held value is arena id * 2^32 + record address. */
+const ADDRESSES = 0x1_0000_0000;
+
+/** Frees the regions of dropped handles; absent on runtimes without FinalizationRegistry. */
+const registry: FinalizationRegistry<number> | undefined =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((held: number) => {
+        const arena = byId.get(Math.floor(held / ADDRESSES));
+        if (arena !== undefined) arena.release(held % ADDRESSES);
+      })
+    : undefined;
+
+/** One instance, its scratch and views, and the records in its memory. */
+export class Arena {
+  /** The instance's exports: private to src/wasm/. */
+  readonly x: Exports;
+  /** The scratch region and the views into memory. */
+  readonly staging: Staging;
+  /** addMany/hasMany, chunked. */
+  readonly batches: Batches;
+  /** Its key in byId. */
+  readonly id: number;
+  /** Whether it holds one large region and is dropped with it. */
+  readonly dedicated: boolean;
+  /** The record selected in the instance (0: none). */
+  current = 0;
+  /** Records alive in it. */
+  live = 0;
+  /**
+   * Bumped each time memory grew. A view of a region (bits, counters) is
+   * good while the epoch it was made in is the arena's epoch; after a
+   * growth it is detached and must be made again.
+   */
+  epoch = 0;
+
+  /**
+   * An arena over a new instance of the module, or over `x`, an instance
+   * of the shared build, which holds one filter and no records.
+   */
+  constructor(dedicated: boolean, x: Exports = instantiate()) {
+    this.x = x;
+    this.staging = new Staging(this.x);
+    this.batches = new Batches(this.x, this.staging);
+    this.dedicated = dedicated;
+    this.id = nextId++;
+  }
+
+  /**
+   * Selects record `r` in the instance, unless it is selected already;
+   * `units` is whether its strings are hashed as UTF-16 code units (poly).
+   */
+  select(r: number, units: boolean): void {
+    if (this.current !== r) {
+      this.x.select(r);
+      this.current = r;
+      this.staging.unitsForStrings = units;
+    }
+  }
+
+  /**
+   * A new record (zeroed bits, selected), or 0 when this instance's memory
+   * cannot hold it. Views are refreshed if memory grew.
+   */
+  create(params: RecordParams, kind: Kind): number {
+    const seedLo = Number(params.seed & 0xffffffffn);
+    const seedHi = Number(params.seed >> 32n);
+    const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind) >>> 0;
+    // Memory may have grown even when the record did not fit after all.
+    this.grew();
+    if (r === 0) return 0;
+    this.current = r;
+    this.staging.unitsForStrings = params.schemeId === POLY_ID;
+    this.live++;
+    return r;
+  }
+
+  /** Refreshes every view when memory grew (memory.grow detaches the old buffer). */
+  grew(): void {
+    if (this.staging.scratch.buffer !== this.x.memory.buffer) {
+      this.staging.refresh();
+      this.epoch++;
+    }
+  }
+
+  /** Gives record `r`'s region back. A dedicated arena is dropped with its record. */
+  release(r: number): void {
+    this.x.release(r);
+    if (this.current === r) this.current = 0;
+    this.live--;
+    // probeAll's cached plans may hold a view of the region: they are made again.
+    viewEpoch.count++;
+    if (this.dedicated && this.live === 0) byId.delete(this.id);
+  }
+
+  /** Bytes of wasm memory the instance holds. */
+  get memoryBytes(): number {
+    return this.x.memory.buffer.byteLength;
+  }
+}
+
+/** The shared arenas, oldest first; new records go to the newest that has room. */
+const shared: Arena[] = [];
+/** The arena that took the last record. */
+let newest: Arena | undefined;
+
+/** A record and the arena it lives in. */
+export interface Placed {
+  readonly arena: Arena;
+  readonly record: number;
+}
+
+/**
+ * A new record of `kind` for `params`: in a shared arena, or in an arena
+ * of its own when it is large or `dedicated` is asked (an instance whose
+ * scratch and hash state nothing else touches, for work that spans
+ * awaits). BloomAllocationError when no memory can be had.
+ */
+export function place(params: RecordParams, kind: Kind, dedicated = false): Placed {
+  const bytes = RECORD_BYTES + payloadBytes(kind, params.bits);
+  if (dedicated || bytes >= DEDICATED_BYTES) {
+    const arena = openArena(params.bits, bytes, true);
+    const record = arena.create(params, kind);
+    if (record === 0) {
+      byId.delete(arena.id);
+      throw new BloomAllocationError(params.bits, bytes);
+    }
+    return { arena, record };
+  }
+  if (newest !== undefined && !newest.dedicated) {
+    const record = newest.create(params, kind);
+    if (record !== 0) return { arena: newest, record };
+  }
+  for (const arena of shared) {
+    if (arena === newest) continue;
+    const record = arena.create(params, kind);
+    if (record !== 0) {
+      newest = arena;
+      return { arena, record };
+    }
+  }
+  const arena = openArena(params.bits, bytes, false);
+  shared.push(arena);
+  const record = arena.create(params, kind);
+  if (record === 0) throw new BloomAllocationError(params.bits, bytes);
+  newest = arena;
+  return { arena, record };
+}
+
+/**
+ * A new arena; BloomAllocationError (for a region of `bytes`) when the
+ * engine refuses another instance: it reserves address space for every
+ * wasm memory up front and throws a RangeError when it cannot.
+ */
+function openArena(bits: number, bytes: number, dedicated: boolean): Arena {
+  try {
+    const arena = new Arena(dedicated);
+    byId.set(arena.id, arena);
+    return arena;
+  } catch (error) {
+    if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
+    throw error;
+  }
+}
+
+/** Has the garbage collector free `record` of `arena` once `owner` is unreachable (where FinalizationRegistry exists). */
+export function releaseWhenDropped(owner: object, arena: Arena, record: number): void {
+  registry?.register(owner, arena.id * ADDRESSES + record, owner);
+}
+
+/** Frees `record` of `arena` now, and forgets the registration of `owner`. */
+export function releaseNow(owner: object, arena: Arena, record: number): void {
+  registry?.unregister(owner);
+  arena.release(record);
+}
+
+/** Whether dropped filters are freed by the garbage collector here (false: dispose() alone frees). */
+export const collectsDropped = registry !== undefined;
+
+/** The shared arenas, for tests and the bench: how many, and their memory. */
+export function sharedArenas(): readonly Arena[] {
+  return shared;
+}
