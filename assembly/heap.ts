@@ -142,13 +142,22 @@ function removeFree(block: usize): void {
 }
 
 /**
- * A free block of at least `size` bytes, taken out of its list, or 0. The
- * search starts at the class above the one `size` falls in (unless size is
- * a class's lower bound), so that any block found fits without a scan.
+ * A free block of at least `size` bytes, taken out of its list, or 0. Past
+ * one look at the head of its own class, the search starts at the class
+ * above the one `size` falls in (unless size is a class's lower bound), so
+ * that any block found fits without a scan.
  */
 function takeFit(size: u32): usize {
   let search = size;
   if (size >= SMALL) {
+    // The head of the class `size` falls in fits when it is at least as
+    // large: one look, and filters of one size freed and made again reuse
+    // each other's blocks instead of cutting new ones.
+    const own = <usize>load<u32>(HEADS + (<usize>levelsOf(size) << 2));
+    if (own != 0 && sizeOf(own) >= size) {
+      removeFree(own);
+      return own;
+    }
     const round = (<u32>1 << (31 - clz<u32>(size) - SL_LOG2)) - 1;
     if (<u64>size + round > 0xffff_ffff) return 0;
     search = size + round;

@@ -124,8 +124,8 @@ export class BloomRemoveError extends Error {
 export class BloomDisposedError extends TypeError {
   /** The call that was refused, `Class.method`. */
   readonly call: string;
-  constructor(call: string) {
-    super(`${call}: this object was disposed (dispose() gave its memory back); create a new one to go on`);
+  constructor(call: string, subject = 'this object') {
+    super(`${call}: ${subject} was disposed (dispose() gave its memory back); create a new one to go on`);
     this.name = 'BloomDisposedError';
     this.call = call;
   }

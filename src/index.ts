@@ -8,7 +8,7 @@ import { SeenFilterOver } from './filter/seen-filter.js';
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomDigestError, BloomFormatError, BloomMismatchError, BloomRangeError,
-  BloomRemoveError, BloomTypeError,
+  BloomDisposedError, BloomRemoveError, BloomTypeError,
 } from './errors.js';
 export { FORMAT_VERSION } from './format/filter.js';
 export type { SharedFilterHandle } from './filter/shared.js';

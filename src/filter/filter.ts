@@ -8,8 +8,8 @@ import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { viewEpoch } from '../wasm/staging.js';
-import { BloomTypeError } from '../errors.js';
-import { markDisposed } from './dispose.js';
+import { BloomDisposedError, BloomTypeError } from '../errors.js';
+import { isDisposed, markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
   type FileHeader,
@@ -360,6 +360,7 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
     const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
     throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm (not the reference twin)' : 'a BloomFilter from bloomwasm');
   }
+  if (isDisposed(b)) throw new BloomDisposedError(`BloomFilter.${operation}`, 'its operand');
   checkCompatible(operation, a, b);
 }
 

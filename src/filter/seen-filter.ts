@@ -2,11 +2,14 @@
 // filter. The wasm package and the reference twin subclass this with their
 // own BloomFilter, so the exercise's semantics are written once.
 
+import { markDisposed } from './dispose.js';
+
 /** What SeenFilter needs of a BloomFilter. */
 export interface PolyFilter {
   add(item: string): boolean;
   has(item: string): boolean;
   bitsSet(): number;
+  dispose(): void;
 }
 
 /** The crawler's seen-set of the SeenFilter exercise, over any filter on the `poly` scheme. */
@@ -31,5 +34,16 @@ export class SeenFilterOver {
   /** How many of the m bits are 1. */
   bitsSet(): number {
     return this.filter.bitsSet();
+  }
+
+  /** Gives the filter's memory back at once; later calls throw BloomDisposedError naming them. */
+  dispose(): void {
+    this.filter.dispose();
+    markDisposed(this, 'SeenFilter');
+  }
+
+  /** dispose(), for `using`. */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 }

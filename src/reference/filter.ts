@@ -4,7 +4,7 @@
 // src/filter/filter.ts method for method.
 
 import { bitString } from '../filter/bit-string.js';
-import { BloomTypeError } from '../errors.js';
+import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
@@ -28,7 +28,7 @@ import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
-import { markDisposed } from '../filter/dispose.js';
+import { isDisposed, markDisposed } from '../filter/dispose.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -331,5 +331,6 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
     const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
     throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm/reference (not the wasm filter)' : 'a BloomFilter from bloomwasm/reference');
   }
+  if (isDisposed(b)) throw new BloomDisposedError(`BloomFilter.${operation}`, 'its operand');
   checkCompatible(operation, a, b);
 }

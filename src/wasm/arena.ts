@@ -164,6 +164,21 @@ const shared: Arena[] = [];
 /** The arena that took the last record. */
 let newest: Arena | undefined;
 
+/** Where a record lies: its arena's id, and its heap block (header included), for tests and the bench. @internal */
+export interface Region {
+  readonly arena: number;
+  readonly start: number;
+  readonly bytes: number;
+}
+
+/** The heap block of `record` in `arena`. @internal */
+export function regionOf(arena: Arena, record: number): Region {
+  return { arena: arena.id, start: record - BLOCK_HEADER, bytes: arena.x.heapBlockSize(record) >>> 0 };
+}
+
+/** Bytes of a heap block's header (assembly/heap.ts's HEADER). */
+const BLOCK_HEADER = 16;
+
 /** A record and the arena it lives in. */
 export interface Placed {
   readonly arena: Arena;

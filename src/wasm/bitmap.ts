@@ -3,7 +3,7 @@
 // and the views of its bits and of the instance's scratch.
 // src/bitmap/bitmap.ts holds the logic; this file holds every pointer.
 
-import { type Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
+import { type Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
 
 /** One Bitmap's handle and views. */
 export class BitmapEngine {
@@ -58,6 +58,11 @@ export class BitmapEngine {
   get bits(): Uint8Array {
     if (this.epoch !== this.arena.epoch) this.views();
     return this.bitsView;
+  }
+
+  /** Where the region lies (the shared build's filters: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
   }
 
   /** Selects this bitmap in its instance and makes sure the views are current. */

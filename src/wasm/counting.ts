@@ -5,7 +5,7 @@
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
+import { type Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
 import type { Engine } from './engine.js';
 
 /** One counting filter's handle and views. */
@@ -50,6 +50,11 @@ export class CountingEngine {
       this.viewEpoch = this.arena.epoch;
     }
     return this.view;
+  }
+
+  /** Where the region lies (the shared build's filters: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
   }
 
   /** Selects this filter in its instance and returns the instance. */

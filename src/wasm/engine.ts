@@ -11,17 +11,19 @@ import { BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { LinesExports } from './abi.js';
-import { Arena, Kind, place, RECORD_BYTES, releaseNow, releaseWhenDropped } from './arena.js';
+import { Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
 import type { BatchOp } from './batch.js';
 import { instantiateShared } from './module.js';
-import { claimWorkArea, createSharedMemory, releaseWhenCollected, sharedBitsBytes } from './shared-memory.js';
+import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
 /** One filter's handle, with the item-copying logic in front of it. */
 export class Engine {
   /** The instance the filter lives in. */
   private readonly arena: Arena;
-  /** The filter's record in it (0 for a shared filter, whose instance holds only it). */
+  /** The filter's record in it (0 for a shared filter, whose instance holds only it; -1 once released). */
   private record: number;
+  /** A shared filter's work area in its shared memory (-1 otherwise, or once given back). */
+  private workArea = -1;
   /** Whether strings are hashed as UTF-16 code units (poly). */
   private readonly units: boolean;
   /** k: how many of the positions region's doubles are this filter's. */
@@ -71,6 +73,7 @@ export class Engine {
     // reserveLines refuses to reach.
     const x = instantiateShared(memory, workArea);
     releaseWhenCollected(this, memory, workArea);
+    this.workArea = workArea;
     this.sharedMemory = memory;
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
@@ -110,6 +113,11 @@ export class Engine {
     return hit;
   }
 
+  /** Where the region lies (the shared build's filters: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
+  }
+
   /** Selects this filter in its instance and returns the instance. */
   private enter(): Arena {
     const a = this.arena;
@@ -118,13 +126,15 @@ export class Engine {
   }
 
   /**
-   * Gives the filter's region back at once (dispose()); the engine must not
-   * be used again. A shared filter's work area goes back when collected.
+   * Gives the filter's region back at once (dispose()), or a shared
+   * filter's work area (its bits stay, for the other threads); the engine
+   * must not be used again. Calling it again does nothing.
    */
   release(): void {
-    if (this.record === 0) return;
-    releaseNow(this, this.arena, this.record);
+    if (this.record > 0) releaseNow(this, this.arena, this.record);
+    else if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
     this.record = -1;
+    this.workArea = -1;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */

@@ -164,11 +164,19 @@ function releaseWorkArea(memory: WebAssembly.Memory, workArea: number): void {
   }
 }
 
-const areas = new FinalizationRegistry<{ memory: WebAssembly.Memory; workArea: number }>(({ memory, workArea }) =>
-  releaseWorkArea(memory, workArea),
-);
+/** Absent where the runtime has no FinalizationRegistry: work areas then go back on dispose() alone. */
+const areas =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<{ memory: WebAssembly.Memory; workArea: number }>(({ memory, workArea }) => releaseWorkArea(memory, workArea))
+    : undefined;
 
 /** Gives `workArea` back when `owner` (the engine using it) is garbage-collected. */
 export function releaseWhenCollected(owner: object, memory: WebAssembly.Memory, workArea: number): void {
-  areas.register(owner, { memory, workArea });
+  areas?.register(owner, { memory, workArea }, owner);
+}
+
+/** Gives `workArea` back now (the engine's dispose()), and forgets `owner`'s registration. */
+export function releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, workArea: number): void {
+  areas?.unregister(owner);
+  releaseWorkArea(memory, workArea);
 }
