@@ -1,6 +1,18 @@
 // One error class per failure family. Each message names the parameter, the
 // value it got, and what was allowed.
 
+// The classes' [Symbol.dispose]() needs Symbol.dispose in the types. It is
+// declared here, where every entry point's types import from, so that a
+// project whose lib predates it (ES2022, no @types/node) type-checks
+// against this package; the declaration is the one TypeScript's
+// ESNext.Disposable lib and @types/node make, and merges with theirs.
+declare global {
+  interface SymbolConstructor {
+    /** The TC39 explicit-resource-management symbol that `using` calls. */
+    readonly dispose: unique symbol;
+  }
+}
+
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
   if (typeof value === 'bigint') return `${value}n`;

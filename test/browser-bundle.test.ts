@@ -50,11 +50,13 @@ describe('the core import graph is browser-safe', () => {
 describe('dist/browser/bloomwasm.js', () => {
   const text = readFileSync(root + 'dist/browser/bloomwasm.js', 'utf8');
 
-  // Two wasm builds are embedded: the filter (about 10 KB of gzipped base64)
-  // and its shared-memory build for worker threads (about 7 KB).
-  it('is at most 36 KB gzipped', () => {
+  // Two wasm builds are embedded: the filter (about 12 KB of gzipped base64)
+  // and its shared-memory build for worker threads (about 8 KB). The heap
+  // that lets filters share an instance (assembly/heap.ts, src/wasm/arena.ts)
+  // and dispose() took it from 35.9 to 39.4 KB.
+  it('is at most 40 KB gzipped', () => {
     const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(36 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(40 * 1024);
     // The embedded wasm is most of it; an empty or truncated build would be far smaller.
     expect(gzipped).toBeGreaterThan(3 * 1024);
   });

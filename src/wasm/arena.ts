@@ -192,13 +192,15 @@ export interface Placed {
  * awaits). BloomAllocationError when no memory can be had.
  */
 export function place(params: RecordParams, kind: Kind, dedicated = false): Placed {
-  const bytes = RECORD_BYTES + payloadBytes(kind, params.bits);
+  // The error names the bytes of the bits, as the file formats count them.
+  const payload = payloadBytes(kind, params.bits);
+  const bytes = RECORD_BYTES + payload;
   if (dedicated || bytes >= DEDICATED_BYTES) {
-    const arena = openArena(params.bits, bytes, true);
+    const arena = openArena(params.bits, payload, true);
     const record = arena.create(params, kind);
     if (record === 0) {
       byId.delete(arena.id);
-      throw new BloomAllocationError(params.bits, bytes);
+      throw new BloomAllocationError(params.bits, payload);
     }
     return { arena, record };
   }
@@ -214,10 +216,10 @@ export function place(params: RecordParams, kind: Kind, dedicated = false): Plac
       return { arena, record };
     }
   }
-  const arena = openArena(params.bits, bytes, false);
+  const arena = openArena(params.bits, payload, false);
   shared.push(arena);
   const record = arena.create(params, kind);
-  if (record === 0) throw new BloomAllocationError(params.bits, bytes);
+  if (record === 0) throw new BloomAllocationError(params.bits, payload);
   newest = arena;
   return { arena, record };
 }
