@@ -27,6 +27,24 @@ const f = new lib.BloomFilter(1000, 7);
 f.add('main thread');
 window.sync = { has: f.has('main thread'), absent: f.has('never'), bitsSet: f.bitsSet(), worker: typeof WorkerGlobalScope !== 'undefined' };
 window.runCases = (cases) => runCases(lib, cases);
+// Many live filters: one per key space, as a page that keeps one per user would.
+window.manyFilters = (count) => {
+  const filters = [];
+  for (let i = 0; i < count; i++) {
+    const g = lib.BloomFilter.forCapacity(1000, 0.01);
+    g.add('user-' + i);
+    filters.push(g);
+  }
+  let found = 0;
+  let crossTalk = 0;
+  for (let i = 0; i < count; i++) {
+    if (filters[i].has('user-' + i)) found++;
+    if (filters[i].bitsSet() !== filters[i].hashes) crossTalk++;
+  }
+  const disposedHas = (() => { filters[0].dispose(); try { filters[0].has('user-0'); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } })();
+  for (const g of filters.slice(1)) g.dispose();
+  return { found, crossTalk, disposedHas, bits: filters[1].bits };
+};
 window.runSeeds = () => runSeeds(lib);
 document.documentElement.dataset.ready = 'true';
 </script>`;
@@ -139,6 +157,17 @@ describeBrowser('the browser bundle in Chromium', () => {
     expect(seeds.stages.bf4.hits).toBeLessThanOrEqual(139);
     expect(seeds.stages.bf5.hits).toBeGreaterThanOrEqual(407);
     expect(seeds.stages.bf5.hits).toBeLessThanOrEqual(1304);
+  });
+
+  it('holds 10^5 live filters (more than the engine allows instances), each answering for its own key', async () => {
+    const result = await page.evaluate(() => (window as unknown as { manyFilters(n: number): unknown }).manyFilters(100_000));
+    expect(result).toEqual({
+      found: 100_000,
+      crossTalk: 0,
+      disposedHas: 'BloomDisposedError: BloomFilter.has: this object was disposed (dispose() gave its memory back); create a new one to go on',
+      bits: 9586,
+    });
+    expect(errors).toEqual([]);
   });
 
   it('sets the same bits as Node (wasm and reference) on thousands of fast-check vectors', async () => {
