@@ -71,6 +71,28 @@ export interface BitmapSummary {
   sortMs: number;
 }
 
+/** One scenario of workload (j), many filters, from its child process. */
+export interface ManyRow {
+  scenario: string;
+  /** Filters made (live and short-lived), or items in the chain. */
+  count: number;
+  /** ns per filter made (and added to, and asked); for the chain, ns per has of an absent item. */
+  nsPerFilter: number;
+  /** The child's peak resident set. */
+  peakMB: number;
+  /** Filters that answered true for their own item. */
+  answered?: number;
+  /** The chain: its members, and the fixed filter's ns per has. */
+  members?: number;
+  fixedNs?: number;
+}
+
+/** Workload (j): its scenarios, and the Node version they ran on. */
+export interface ManySummary {
+  node: string;
+  rows: ManyRow[];
+}
+
 /** Everything `npm run bench` measured in one run. */
 export interface BenchResults {
   /** ISO 8601 time of the run's start. */
@@ -88,6 +110,7 @@ export interface BenchResults {
   heap: HeapRow[];
   scalable?: ScalableSummary;
   bitmap?: BitmapSummary;
+  many?: ManySummary;
   /** A paragraph printed under the section title (used to say where hand-entered figures came from). */
   note?: string;
 }
@@ -211,7 +234,7 @@ export const BENCH_METHOD = [
   '- `bloom-filters` is filled with a prefix of the items where filling it completely would take minutes, and `bloomfilter` is left out of (c) because it allows at most 2^32 bits; the rows\' notes say so.',
   '- The floor is `TextEncoder.encodeInto` of the same strings into a wasm memory, and nothing else: no filter can be faster on string items.',
   '',
-  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`; (g) one key against 200 filters of different sizes, `probeAll` against 200 `has` calls, with one `has` plus 200 bit-block reads as the `wasm single` row (the target is probeAll within 3× of it), timed in 15 interleaved rounds, each row the median of its rounds, as its rows are read as ratios; (h) the `CountingBloomFilter` on URLs (n/10 of them) against its reference and `bloom-filters`\' CountingBloomFilter, with a remove column; (i) a shared filter of 10^9 bits (`{ shared: true }`, docs/SHARED.md) filled and queried by 1 worker thread, then by 2 that split the same items, timed as wall time per item inside the workers. `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
+  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`; (g) one key against 200 filters of different sizes, `probeAll` against 200 `has` calls, with one `has` plus 200 bit-block reads as the `wasm single` row (the target is probeAll within 3× of it), timed in 15 interleaved rounds, each row the median of its rounds, as its rows are read as ratios; (h) the `CountingBloomFilter` on URLs (n/10 of them) against its reference and `bloom-filters`\' CountingBloomFilter, with a remove column; (i) a shared filter of 10^9 bits (`{ shared: true }`, docs/SHARED.md) filled and queried by 1 worker thread, then by 2 that split the same items, timed as wall time per item inside the workers; (j) many filters: 10^6 live ones, 3 × 10^6 short-lived ones, and a chain of 7 members, each scenario in a child process of its own (its table says how). `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
 ].join('\n');
 
 /** The section `npm run bench` owns. */
@@ -253,6 +276,33 @@ export function renderBench(r: BenchResults): string {
   if (r.bitmap) {
     const b = r.bitmap;
     out.push('', '### Bitmap iteration', '', `\`toArray()\` of the ${int(b.distinct)} distinct values took ${b.toArrayMs.toFixed(1)} ms; \`Uint32Array.prototype.sort\` of the ${int(b.values)} inputs ${b.sortMs.toFixed(1)} ms.`);
+  }
+  if (r.many) out.push('', renderMany(r.many));
+  return out.join('\n');
+}
+
+/** Workload (j)'s table: each scenario ran in a child process of its own. */
+function renderMany(m: ManySummary): string {
+  const row = (name: string) => m.rows.find((x) => x.scenario === name);
+  const out = [
+    '### (j) Many filters',
+    '',
+    `Each scenario ran in a child process of its own on Node ${m.node}; peak RSS is that child's. Live: 10^6 filters of \`forCapacity(1000, 0.01)\` (m = 9,586, k = 7), one item added to each, all kept, against \`bloomfilter\`'s \`new BloomFilter(9586, 7)\` plus \`add\`. Short-lived: 3 × 10^6 \`new BloomFilter(8192, 5)\`, each added to and asked once, with a turn of the event loop every 1,000 filters (as a server gives between requests). Chain: \`has\` of absent URLs on a \`ScalableBloomFilter\` grown to its members, against one filter sized for the same items (medians of 15 interleaved rounds).`,
+    '',
+    '| scenario | filters or items | ns per filter (create, add, has) | peak RSS | answered |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const x of m.rows.filter((x) => x.scenario !== 'chain')) {
+    out.push(`| ${x.scenario} | ${int(x.count)} | ${int(x.nsPerFilter)} | ${int(x.peakMB)} MB | ${x.answered === undefined ? '' : int(x.answered)} |`);
+  }
+  const live = row('live bloomwasm');
+  const peer = row('live bloomfilter');
+  const chain = row('chain');
+  if (live && peer) {
+    out.push('', `Live filters: create and add ${(peer.nsPerFilter / live.nsPerFilter).toFixed(2)}× as fast as \`bloomfilter\`, with ${(live.peakMB / peer.peakMB).toFixed(2)}× its peak RSS.`);
+  }
+  if (chain && chain.fixedNs !== undefined) {
+    out.push('', `Chain of ${chain.members} members over ${int(chain.count)} URLs: \`has\` of an absent item ${chain.nsPerFilter.toFixed(0)} ns against ${chain.fixedNs.toFixed(0)} ns for the fixed filter (${(chain.nsPerFilter / chain.fixedNs).toFixed(2)}×).`);
   }
   return out.join('\n');
 }

@@ -25,12 +25,19 @@ import { countingWorkload } from './workloads/counting.js';
 import { probeManyWorkload } from './workloads/probe-many.js';
 import { keyWorkloads } from './workloads/keys.js';
 import { largeWorkload } from './workloads/large.js';
+import { manyChild, manyChildScenario, manyWorkload } from './workloads/many.js';
 import { polyWorkload } from './workloads/poly.js';
 import { scalableWorkload } from './workloads/scalable.js';
 import { sharedWorkload } from './workloads/shared.js';
 import { urlWorkload } from './workloads/urls.js';
 
 const settings = settingsFromEnv();
+// A child of workload (j): one scenario, its row on stdout, nothing else.
+const manyScenario = manyChildScenario();
+if (manyScenario !== undefined) {
+  await manyChild(manyScenario, settings.quick);
+  process.exit(0);
+}
 const started = Date.now();
 const results: BenchResults = {
   date: new Date(started).toISOString(),
@@ -86,6 +93,7 @@ if (runs('g')) await probeManyWorkload(ctx);
 if (runs('h')) await countingWorkload(ctx, present, absent);
 gc();
 if (runs('i')) await sharedWorkload(ctx);
+if (runs('j')) await manyWorkload(ctx);
 
 if (isIsolatedChild) {
   writeChildRows(results);
@@ -107,6 +115,7 @@ if (merge) {
   results.heap = before.heap;
   results.scalable = before.scalable;
   results.bitmap = before.bitmap;
+  results.many ??= before.many;
   results.note = `${before.note ? before.note + ' ' : ''}${only.size > 1 ? 'Workloads' : 'Workload'} ${[...only].map((w) => `(${w})`).join(', ')} ${only.size > 1 ? 'were' : 'was'} measured again at ${when} UTC${repeat > 1 ? `, each isolated contestant ${repeat} times (each row keeps the median of the runs)` : ''}; the rest comes from the run of ${before.date.slice(11, 16)} UTC.`;
   results.date = before.date;
   results.seconds = before.seconds;

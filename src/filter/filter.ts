@@ -24,6 +24,9 @@ import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './
 import { checkBatch, type BatchItems } from './items.js';
 import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from './item-digest.js';
 
+/** What a disposed filter holds in place of its engine: no instance, no region; any use throws. */
+const RELEASED = Object.create(Engine.prototype) as Engine;
+
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
 /** Set once, by BloomFilter's static block: a filter over an engine made elsewhere (attach). */
@@ -65,7 +68,7 @@ export class BloomFilter {
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = new Engine(params, false, checkShared(options) ? true : undefined);
+    this.engine = Engine.make(params, false, checkShared(options) ? true : undefined);
   }
 
   /**
@@ -76,7 +79,10 @@ export class BloomFilter {
    * nothing.
    */
   dispose(): void {
+    if (isDisposed(this)) return;
     this.engine.release();
+    // The engine may now serve another filter (src/wasm/engine.ts's pool).
+    this.engine = RELEASED;
     markDisposed(this, 'BloomFilter');
   }
 

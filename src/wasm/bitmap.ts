@@ -9,8 +9,10 @@ import { type Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNo
 export class BitmapEngine {
   /** The instance the bitmap lives in. */
   private readonly arena: Arena;
-  /** Its record there. */
+  /** Its record there (-1 once released). */
   private record: number;
+  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
+  private readonly slot: number;
   /** Bytes of its bits that values reach: ceil(size / 8). */
   private readonly bytes: number;
   /** The views below, and the arena epoch they were made in (memory.grow detaches them). */
@@ -33,7 +35,7 @@ export class BitmapEngine {
     const { arena, record } = place({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
     this.arena = arena;
     this.record = record;
-    releaseWhenDropped(this, arena, record);
+    this.slot = releaseWhenDropped(this, arena, record);
     const scratchSize = arena.x.scratchSize();
     this.chunk = scratchSize >> 2;
     this.hasChunk = Math.floor(scratchSize / 5);
@@ -76,7 +78,7 @@ export class BitmapEngine {
   /** Gives the region back at once (dispose()); the engine must not be used again. */
   release(): void {
     if (this.record <= 0) return;
-    releaseNow(this, this.arena, this.record);
+    releaseNow(this.slot, this.arena, this.record);
     this.record = -1;
   }
 

@@ -12,8 +12,10 @@ import type { Engine } from './engine.js';
 export class CountingEngine {
   /** The instance the filter lives in. */
   private readonly arena: Arena;
-  /** Its record there. */
+  /** Its record there (-1 once released). */
   private record: number;
+  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
+  private readonly slot: number;
   /** Whether strings are hashed as UTF-16 code units (poly). */
   private readonly units: boolean;
   /** k: how many of the positions region's doubles are this filter's. */
@@ -34,7 +36,7 @@ export class CountingEngine {
     const { arena, record } = place(params, Kind.Counting);
     this.arena = arena;
     this.record = record;
-    releaseWhenDropped(this, arena, record);
+    this.slot = releaseWhenDropped(this, arena, record);
     this.view = this.makeView();
     this.viewEpoch = arena.epoch;
   }
@@ -67,7 +69,7 @@ export class CountingEngine {
   /** Gives the counters' region back at once (dispose()); the engine must not be used again. */
   release(): void {
     if (this.record <= 0) return;
-    releaseNow(this, this.arena, this.record);
+    releaseNow(this.slot, this.arena, this.record);
     this.record = -1;
   }
 

@@ -11,33 +11,68 @@ import { BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { LinesExports } from './abi.js';
-import { Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
+import { Arena, Kind, place, RECORD_BYTES, reassignSlot, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
 import type { BatchOp } from './batch.js';
 import { instantiateShared } from './module.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
+/**
+ * Engines given back by dispose(), to serve the next filters made: their
+ * registration with the garbage collector and their slot stay, so a filter
+ * made and disposed in a loop allocates no engine and registers nothing,
+ * and the collector has no dead engine of it to trace (a registered object
+ * survives the young generation until a full collection, whatever else
+ * holds it). POOL_MAX bounds what an idle pool holds.
+ */
+const pool: Engine[] = [];
+const POOL_MAX = 256;
+
 /** One filter's handle, with the item-copying logic in front of it. */
 export class Engine {
   /** The instance the filter lives in. */
-  private readonly arena: Arena;
+  private arena!: Arena;
   /** The filter's record in it (0 for a shared filter, whose instance holds only it; -1 once released). */
-  private record: number;
+  private record = -1;
+  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
+  private slot = -1;
   /** A shared filter's work area in its shared memory (-1 otherwise, or once given back). */
   private workArea = -1;
   /** Whether strings are hashed as UTF-16 code units (poly). */
-  private readonly units: boolean;
+  private units = false;
   /** k: how many of the positions region's doubles are this filter's. */
-  private readonly hashes: number;
+  private hashes = 0;
   /** Offset of the packed bits. */
-  private readonly bitsPtr: number;
+  private bitsPtr = 0;
   /** digests()'s answers, reused from call to call (it only grows). */
-  private digestFlags = new Uint8Array(0);
+  private digestFlags: Uint8Array | undefined = undefined;
   /** u32 view of scratch that digests() copies pairs into (rebuilt if memory grew). */
-  private digestWords: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private digestWords: Uint32Array<ArrayBufferLike> | undefined = undefined;
   /** Bytes of the packed bits, ceil(bits / 8). */
-  readonly byteLength: number;
+  byteLength = 0;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
-  readonly sharedMemory: WebAssembly.Memory | undefined;
+  sharedMemory: WebAssembly.Memory | undefined = undefined;
+
+  /** A filter's engine: from the pool of disposed ones when it can be, else new (the arguments are the constructor's). */
+  static make(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false): Engine {
+    if (shared === undefined && !dedicated && pool.length > 0) {
+      const engine = pool.pop()!;
+      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter);
+      engine.bind(params, arena, record);
+      reassignSlot(engine.slot, arena, record);
+      return engine;
+    }
+    return new Engine(params, hashOnly, shared, dedicated);
+  }
+
+  /** Takes on a filter of `params` whose record is `record` of `arena`. */
+  private bind(params: FilterParams, arena: Arena, record: number): void {
+    this.byteLength = Math.ceil(params.bits / 8);
+    this.units = params.scheme === 'poly';
+    this.hashes = params.hashes;
+    this.arena = arena;
+    this.record = record;
+    this.bitsPtr = record + RECORD_BYTES;
+  }
 
   /**
    * With `hashOnly`, the record holds no bits: the engine only computes
@@ -59,11 +94,8 @@ export class Engine {
     this.hashes = params.hashes;
     if (shared === undefined) {
       const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
-      this.arena = arena;
-      this.record = record;
-      this.bitsPtr = record + RECORD_BYTES;
-      this.sharedMemory = undefined;
-      releaseWhenDropped(this, arena, record);
+      this.bind(params, arena, record);
+      this.slot = releaseWhenDropped(this, arena, record);
       return;
     }
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
@@ -127,14 +159,21 @@ export class Engine {
 
   /**
    * Gives the filter's region back at once (dispose()), or a shared
-   * filter's work area (its bits stay, for the other threads); the engine
-   * must not be used again. Calling it again does nothing.
+   * filter's work area (its bits stay, for the other threads); the caller
+   * must drop the engine, which may serve another filter (the pool).
+   * Calling it again does nothing.
    */
   release(): void {
-    if (this.record > 0) releaseNow(this, this.arena, this.record);
-    else if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    if (this.record > 0) {
+      releaseNow(this.slot, this.arena, this.record);
+      // Pooled when registered (the slot goes with it) and in a shared arena.
+      if (this.slot >= 0 && !this.arena.dedicated && pool.length < POOL_MAX) pool.push(this);
+    } else if (this.workArea >= 0) {
+      releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    }
     this.record = -1;
     this.workArea = -1;
+    this.digestFlags = undefined;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */
@@ -174,13 +213,18 @@ export class Engine {
   digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
     const a = this.enter();
     const count = pairs.length >> 1;
-    if (this.digestFlags.length < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * this.digestFlags.length));
-    const flags = this.digestFlags.subarray(0, count);
+    // Made on first use, not per filter: an empty typed array costs about
+    // half a microsecond to make and collect, as much as the rest of a
+    // small filter's construction.
+    const had = this.digestFlags?.length ?? 0;
+    if (had < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * had));
+    const flags = this.digestFlags!.subarray(0, count);
     const { scratch, batchFlags, batchMax } = a.staging;
-    if (this.digestWords.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    if (this.digestWords?.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
+    const words = this.digestWords!;
     for (let first = 0; first < count; first += batchMax) {
       const n = Math.min(batchMax, count - first);
-      this.digestWords.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
+      words.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
       if (op === 0) a.x.addDigestBatch(n);
       else a.x.hasDigestBatch(n);
       for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
