@@ -24,10 +24,11 @@
 //   +12 u32 previous block in its free list (free blocks only)
 //
 // Memory grows when no free block fits, by what is missing or by an eighth
-// of the memory, whichever is more, so that a million small filters do not
-// grow it a million times, nor leave more than 1/8 of it unused. It never
-// shrinks (wasm memory cannot): freed blocks are reused, and the filters
-// large enough to matter get an instance of their own (src/wasm/arena.ts).
+// of the memory (less while the collector frees most regions: heapGrowth),
+// whichever is more, so that a million small filters do not grow it a
+// million times, nor leave more than 1/8 of it unused. It never shrinks
+// (wasm memory cannot): freed blocks are reused, and the filters large
+// enough to matter get an instance of their own (src/wasm/arena.ts).
 
 import { HEAP_START } from "./layout";
 
@@ -44,6 +45,22 @@ const SMALL: u32 = GRANULE << SL_LOG2;
 const SMALL_LOG2: u32 = 10;
 /** First-level classes: sizes up to 2^32 - 1. */
 const FL_COUNT: u32 = 32 - SMALL_LOG2 + 1;
+
+/**
+ * Memory grows by at least 1 / 2^growthShift of itself: an eighth by
+ * default, so that a million filters kept alive grow it some fifty times,
+ * not a million. JS lowers it (heapGrowth) while the garbage collector is
+ * what frees most regions: each growth is what tells the engine that memory
+ * is being used, and it answers with a collection, which frees the regions
+ * of dropped filters; growing in small steps then keeps memory near what
+ * is alive (src/wasm/arena.ts).
+ */
+let growthShift: i32 = 3;
+
+/** Sets the growth step to 1 / 2^shift of memory (3 to 10). */
+export function heapGrowth(shift: i32): void {
+  growthShift = min<i32>(max<i32>(shift, 3), 10);
+}
 
 /** Bit 0 of the size word: the block is free. */
 const FREE: u32 = 1;
@@ -205,7 +222,7 @@ function growFor(size: u32): usize {
     const have = memory.size();
     // Pages for `need` past the phase-aligned end (at most one granule short of a page end).
     const needPages = <i32>((need + <u64>GRANULE + 0xffff) >> 16) - have;
-    const morePages = max<i32>(needPages, have >> 3);
+    const morePages = max<i32>(needPages, have >> growthShift);
     if (memory.grow(min<i32>(morePages, 65536 - have)) < 0 && memory.grow(needPages) < 0) return 0;
   }
   const room = <u32>min<u64>(usableEnd(memory.size()) - <u64>heapEnd, <u64>0xffff_ffc0 - tailFree);

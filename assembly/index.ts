@@ -19,7 +19,7 @@ import { shardIndex } from "./shard";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 export { clear, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, create, recordPayload, release, select } from "./record";
-export { heapBlockSize, heapCheck, heapUsedBytes } from "./heap";
+export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainHas } from "./chain";
 export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";

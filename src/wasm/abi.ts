@@ -42,6 +42,7 @@ export const ABI = {
   heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
+  heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
   chainHas: fn(2), // (count, len) -> index of the newest listed record that reports the staged item, or -1 (assembly/chain.ts)
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),

@@ -84,7 +84,10 @@ const registry: FinalizationRegistry<number> | undefined =
         slotArenas[slot] = undefined;
         slotRecords[slot] = 0;
         freeSlots.push(slot);
-        if (arena !== undefined && record > 0) arena.release(record);
+        if (arena !== undefined && record > 0) {
+          arena.release(record);
+          arena.collected++;
+        }
       })
     : undefined;
 
@@ -104,6 +107,14 @@ export class Arena {
   current = 0;
   /** Records alive in it. */
   live = 0;
+  /**
+   * Records made, and records the garbage collector freed, both halved at
+   * each growth so that they tell of the recent past (see create()).
+   */
+  made = 0;
+  collected = 0;
+  /** The growth step set in the instance (assembly/heap.ts's heapGrowth). */
+  private growthShift = 3;
   /**
    * Bumped each time memory grew. A view of a region (bits, counters) is
    * good while the epoch it was made in is the arena's epoch; after a
@@ -140,6 +151,20 @@ export class Arena {
    * cannot hold it. Views are refreshed if memory grew.
    */
   create(params: RecordParams, kind: Kind): number {
+    // While the collector frees most of the records made (filters made and
+    // dropped), memory grows in steps of 1/128: each growth prompts the
+    // engine to collect, which frees the dropped regions, so memory stays
+    // near what is alive. Otherwise (filters kept) it grows by an eighth,
+    // and each of the fewer growths costs a full collection over every
+    // live filter. Measured on 3 x 10^6 dropped filters of 1 KiB: peak RSS
+    // 562 MB with eighths; and on 10^6 kept ones, 55 us a filter with small
+    // steps against 3.7.
+    this.made++;
+    const shift = 2 * this.collected > this.made ? 7 : 3;
+    if (shift !== this.growthShift) {
+      this.x.heapGrowth(shift);
+      this.growthShift = shift;
+    }
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
     const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind) >>> 0;
@@ -157,6 +182,8 @@ export class Arena {
     if (this.staging.scratch.buffer !== this.x.memory.buffer) {
       this.staging.refresh();
       this.epoch++;
+      this.made >>= 1;
+      this.collected >>= 1;
     }
   }
 
