@@ -90,6 +90,26 @@ export function select(r: usize): void {
 }
 
 /**
+ * Points the parameter globals (m, k, scheme, seed, the bits) at record
+ * `r` without selecting it: for reads of many records in one call
+ * (assembly/chain.ts), which must call unpeek() before returning. The
+ * counters and the selected record stay as they were.
+ */
+export function peek(r: usize): void {
+  bits = load<u64>(r);
+  seed = load<u64>(r, 8);
+  hashes = load<i32>(r, 40);
+  scheme = load<i32>(r, 44);
+  blocks = bits >> 8;
+  bitsBase = r + <usize>RECORD_BYTES;
+}
+
+/** Points the parameter globals back at the selected record, after peek(). */
+export function unpeek(): void {
+  if (current != 0) peek(current);
+}
+
+/**
  * A new record of `kind` for m = `m`, k, scheme and seed (validated by
  * the caller), its bits zero, and selected. Returns its address, or 0 when
  * this instance's memory cannot hold it (JS then opens another).

@@ -277,32 +277,30 @@ export function renderBench(r: BenchResults): string {
     const b = r.bitmap;
     out.push('', '### Bitmap iteration', '', `\`toArray()\` of the ${int(b.distinct)} distinct values took ${b.toArrayMs.toFixed(1)} ms; \`Uint32Array.prototype.sort\` of the ${int(b.values)} inputs ${b.sortMs.toFixed(1)} ms.`);
   }
-  if (r.many) out.push('', renderMany(r.many));
   return out.join('\n');
 }
 
-/** Workload (j)'s table: each scenario ran in a child process of its own. */
-function renderMany(m: ManySummary): string {
+/** Workload (j)'s section of docs/BENCHMARKS.md (its own, so that (j) can run alone): each scenario ran in a child process of its own. */
+export function renderMany(m: ManySummary, date: string, machine: Machine): string {
   const row = (name: string) => m.rows.find((x) => x.scenario === name);
   const out = [
-    '### (j) Many filters',
+    '## Many filters (`npm run bench`, workload (j))',
     '',
-    `Each scenario ran in a child process of its own on Node ${m.node}; peak RSS is that child's. Live: 10^6 filters of \`forCapacity(1000, 0.01)\` (m = 9,586, k = 7), one item added to each, all kept, against \`bloomfilter\`'s \`new BloomFilter(9586, 7)\` plus \`add\`. Short-lived: 3 × 10^6 \`new BloomFilter(8192, 5)\`, each added to and asked once, with a turn of the event loop every 1,000 filters (as a server gives between requests). Chain: \`has\` of absent URLs on a \`ScalableBloomFilter\` grown to its members, against one filter sized for the same items (medians of 15 interleaved rounds).`,
+    `Run of ${formatDate(date)} on ${formatMachine(machine)}. Each scenario ran in a child process of its own on Node ${m.node}; peak RSS is that child's. Live: 10^6 filters of \`forCapacity(1000, 0.01)\` (m = 9,586, k = 7), one item added to each, all kept, against \`bloomfilter\`'s \`new BloomFilter(9586, 7)\` plus \`add\`. Short-lived: 3 × 10^6 \`new BloomFilter(8192, 5)\`, each added to and asked once, with a turn of the event loop every 1,000 filters (as a server gives between requests). Chain: \`has\` of absent URLs on a \`ScalableBloomFilter\` grown to its members, against one filter sized for the same items (medians of 15 interleaved rounds).`,
     '',
     '| scenario | filters or items | ns per filter (create, add, has) | peak RSS | answered |',
     '|---|---:|---:|---:|---:|',
   ];
-  for (const x of m.rows.filter((x) => x.scenario !== 'chain')) {
+  for (const x of m.rows.filter((x) => !x.scenario.startsWith('chain'))) {
     out.push(`| ${x.scenario} | ${int(x.count)} | ${int(x.nsPerFilter)} | ${int(x.peakMB)} MB | ${x.answered === undefined ? '' : int(x.answered)} |`);
   }
   const live = row('live bloomwasm');
   const peer = row('live bloomfilter');
-  const chain = row('chain');
   if (live && peer) {
     out.push('', `Live filters: create and add ${(peer.nsPerFilter / live.nsPerFilter).toFixed(2)}× as fast as \`bloomfilter\`, with ${(live.peakMB / peer.peakMB).toFixed(2)}× its peak RSS.`);
   }
-  if (chain && chain.fixedNs !== undefined) {
-    out.push('', `Chain of ${chain.members} members over ${int(chain.count)} URLs: \`has\` of an absent item ${chain.nsPerFilter.toFixed(0)} ns against ${chain.fixedNs.toFixed(0)} ns for the fixed filter (${(chain.nsPerFilter / chain.fixedNs).toFixed(2)}×).`);
+  for (const chain of m.rows.filter((x) => x.scenario.startsWith('chain') && x.fixedNs !== undefined)) {
+    out.push('', `${chain.scenario.replace('chain ', 'Chain under ')}, ${chain.members} members over ${int(chain.count)} URLs: \`has\` of an absent item ${chain.nsPerFilter.toFixed(0)} ns against ${chain.fixedNs!.toFixed(0)} ns for the fixed filter (${(chain.nsPerFilter / chain.fixedNs!).toFixed(2)}×).`);
   }
   return out.join('\n');
 }
@@ -336,7 +334,7 @@ export function renderCli(r: CliResults): string {
 }
 
 /** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
-export type SectionName = 'bench' | 'cli' | 'redis' | 'where';
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;

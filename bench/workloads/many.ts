@@ -10,7 +10,7 @@
 //   gives between requests, so that the collector's reports can run) or
 //   disposed;
 // - chain: has of absent URLs on a ScalableBloomFilter grown to 7 members,
-//   against one fixed filter sized for the same items.
+//   against one fixed filter sized for the same items, under xxh64 and sbbf.
 
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -18,11 +18,12 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
 import { BloomFilter, ScalableBloomFilter } from '../../src/index.js';
 import { urls } from '../data.js';
+import { documentPath, writeSection } from '../document.js';
 import type { Context } from '../harness.js';
-import type { ManyRow, ManySummary } from '../report.js';
+import { renderMany, type ManyRow, type ManySummary } from '../report.js';
 
 /** The scenarios, in the order they run. */
-const SCENARIOS = ['live bloomwasm', 'live bloomfilter', 'short dropped', 'short disposed', 'short bloomfilter', 'chain'] as const;
+const SCENARIOS = ['live bloomwasm', 'live bloomfilter', 'short dropped', 'short disposed', 'short bloomfilter', 'chain xxh64', 'chain sbbf'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** Peak resident set of this process so far, in MB. */
@@ -78,9 +79,10 @@ export async function manyChild(scenario: Scenario, quick: boolean): Promise<voi
     const n = quick ? 20_000 : 200_000;
     const present = urls(n, 1, 'p').strings;
     const absent = urls(n, 2, 'q').strings;
-    const chain = new ScalableBloomFilter({ capacity: Math.ceil(n / 127), falsePositiveRate: 0.01 });
+    const scheme = scenario === 'chain sbbf' ? 'sbbf' : 'xxh64';
+    const chain = new ScalableBloomFilter({ capacity: Math.ceil(n / 127), falsePositiveRate: 0.01, scheme });
     for (const s of present) chain.add(s);
-    const fixed = BloomFilter.forCapacity(n, 0.01);
+    const fixed = BloomFilter.forCapacity(n, 0.01, { scheme });
     for (const s of present) fixed.add(s);
     const time = (f: { has(s: string): boolean }): number => {
       let found = 0;
@@ -123,6 +125,10 @@ export async function manyWorkload(ctx: Context): Promise<void> {
   }
   const summary: ManySummary = { node: process.versions.node, rows };
   ctx.results.many = summary;
+  // A section of its own, written even when (j) runs alone (BENCH_ONLY=j).
+  const document = documentPath(ctx.settings.quick);
+  writeSection(document, 'many', renderMany(summary, ctx.results.date, ctx.results.machine));
+  ctx.log(`wrote the many-filters section of ${document}`);
 }
 
 /** The scenario a child was started for, if this process is one. */

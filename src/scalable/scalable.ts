@@ -2,11 +2,30 @@
 // over wasm BloomFilters. Its twin is src/reference/scalable.ts.
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkerEngine, Engine } from '../wasm/engine.js';
+import { checkerEngine, Engine, type ChainRecords } from '../wasm/engine.js';
 import { digestChecked, digestManyChecked } from '../filter/digest.js';
+import type { Item } from '../filter/items.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
+
+/**
+ * Each chain's member records for Engine.chainHas, by its members array
+ * (which the chain keeps and only pushes to, or empties): made again when
+ * the count or the newest member differs.
+ */
+const chainRecords = new WeakMap<readonly BloomFilter[], { count: number; newest: BloomFilter; records: ChainRecords | undefined }>();
+
+/** The index of the newest member that reports `item`, in one call into wasm; undefined when that call cannot serve. */
+function hasAny(members: readonly BloomFilter[], item: Item): number | undefined {
+  const count = members.length;
+  let known = chainRecords.get(members);
+  if (known === undefined || known.count !== count || known.newest !== members[count - 1]) {
+    known = { count, newest: members[count - 1], records: Engine.chainRecords(members.map(engineOf)) };
+    chainRecords.set(members, known);
+  }
+  return known.records === undefined ? undefined : Engine.chainHas(known.records, item);
+}
 
 /** Wasm members, and the header checksum computed in wasm. */
 const WASM_MEMBERS: ChainKind<BloomFilter> = {
@@ -16,7 +35,7 @@ const WASM_MEMBERS: ChainKind<BloomFilter> = {
   digest: digestChecked,
   digestMany: digestManyChecked,
   // Members in one instance: hashed once and probed in one call.
-  hasAny: (members, item) => Engine.chainHas(members.length, (i) => engineOf(members[i]), item),
+  hasAny,
 };
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */

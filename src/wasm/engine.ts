@@ -27,6 +27,12 @@ import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAre
 const pool: Engine[] = [];
 const POOL_MAX = 256;
 
+/** A chain's member records, all in one arena (Engine.chainRecords). */
+export interface ChainRecords {
+  readonly arena: Arena;
+  readonly records: Uint32Array;
+}
+
 /** One filter's handle, with the item-copying logic in front of it. */
 export class Engine {
   /** The instance the filter lives in. */
@@ -120,34 +126,39 @@ export class Engine {
   }
 
   /**
-   * The index of the newest of `count` filters (engineAt(0) the oldest)
-   * that reports `item`, or -1, in one call into wasm that hashes the item
-   * once (assembly/chain.ts). Undefined when that call cannot serve: the
-   * filters do not all live in one instance, or the item is too long for
-   * the scratch region; the caller then asks them one by one. The filters
-   * are of the xxh64 family, with one seed (the caller checked).
+   * The records of a chain's members (oldest first), for chainHas: undefined
+   * when they do not all live in one instance, or are too many for one call.
+   * The caller keeps it while the members stay the same.
    */
-  static chainHas(count: number, engineAt: (i: number) => Engine, item: Item): number | undefined {
-    const first = engineAt(0);
-    const a = first.arena;
-    if (first.record <= 0 || count > a.staging.batchMax) return undefined;
-    const list = a.staging.batchOffsets;
-    for (let i = 0; i < count; i++) {
-      const e = engineAt(i);
-      if (e.arena !== a || e.record <= 0) return undefined;
-      list[i] = e.record;
+  static chainRecords(engines: readonly Engine[]): ChainRecords | undefined {
+    const arena = engines[0]?.arena;
+    if (arena === undefined || engines.length > arena.staging.batchMax) return undefined;
+    const records = new Uint32Array(engines.length);
+    for (let i = 0; i < engines.length; i++) {
+      const e = engines[i];
+      if (e.arena !== arena || e.record <= 0) return undefined;
+      records[i] = e.record;
     }
-    if (a.current !== first.record) a.select(first.record, false);
-    const len = a.staging.stage(item);
-    if (len < 0) return undefined;
-    const hit = a.x.chainHas(count, len);
-    a.current = list[hit >= 0 ? hit : 0];
-    return hit;
+    return { arena, records };
   }
 
-  /** Where the region lies (the shared build's filters: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
+  /**
+   * The index of the newest member of `chain` that reports `item`, or -1,
+   * in one call into wasm that hashes the item once (assembly/chain.ts);
+   * undefined when the item is too long for the scratch region (the caller
+   * then asks the members one by one). The members are of the xxh64
+   * family, with one seed (the caller checked).
+   */
+  static chainHas(chain: ChainRecords, item: Item): number | undefined {
+    const a = chain.arena;
+    a.staging.batchOffsets.set(chain.records);
+    // Staged as UTF-8 whatever filter is selected (a poly one stages code units).
+    const units = a.staging.unitsForStrings;
+    a.staging.unitsForStrings = false;
+    const len = a.staging.stage(item);
+    a.staging.unitsForStrings = units;
+    if (len < 0) return undefined;
+    return a.x.chainHas(chain.records.length, len);
   }
 
   /** Selects this filter in its instance and returns the instance. */
