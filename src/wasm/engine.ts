@@ -161,6 +161,11 @@ export class Engine {
     return a.x.chainHas(chain.records.length, len);
   }
 
+  /** Where the region lies (the shared build's filters: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
+  }
+
   /** Selects this filter in its instance and returns the instance. */
   private enter(): Arena {
     const a = this.arena;
@@ -227,7 +232,7 @@ export class Engine {
     // Made on first use, not per filter: an empty typed array costs about
     // half a microsecond to make and collect, as much as the rest of a
     // small filter's construction.
-    const had = this.digestFlags?.length ?? 0;
+    const had = this.digestFlags?.length ?? -1;
     if (had < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * had));
     const flags = this.digestFlags!.subarray(0, count);
     const { scratch, batchFlags, batchMax } = a.staging;
