@@ -51,10 +51,11 @@ describe('dist/browser/bloomwasm.js', () => {
   const text = readFileSync(root + 'dist/browser/bloomwasm.js', 'utf8');
 
   // Two wasm builds are embedded: the filter (about 10 KB of gzipped base64)
-  // and its shared-memory build for worker threads (about 7 KB).
-  it('is at most 36 KB gzipped', () => {
+  // and its shared-memory build for worker threads (about 7 KB). The
+  // small-n sizing (src/filter/exact-rate.ts and the search) adds 1.3 KB.
+  it('is at most 38 KB gzipped', () => {
     const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(36 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(38 * 1024);
     // The embedded wasm is most of it; an empty or truncated build would be far smaller.
     expect(gzipped).toBeGreaterThan(3 * 1024);
   });
