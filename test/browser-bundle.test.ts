@@ -53,10 +53,11 @@ describe('dist/browser/bloomwasm.js', () => {
   // Two wasm builds are embedded: the filter (about 12 KB of gzipped base64)
   // and its shared-memory build for worker threads (about 8 KB). The heap
   // that lets filters share an instance (assembly/heap.ts, src/wasm/arena.ts)
-  // and dispose() took it from 35.9 to 39.4 KB.
-  it('is at most 40 KB gzipped', () => {
+  // with dispose() (3.5 KB), and the small-n sizing (src/filter/exact-rate.ts
+  // and its search, 1.3 KB) took it from 35.9 KB to about 41.
+  it('is at most 42 KB gzipped', () => {
     const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(40 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(42 * 1024);
     // The embedded wasm is most of it; an empty or truncated build would be far smaller.
     expect(gzipped).toBeGreaterThan(3 * 1024);
   });

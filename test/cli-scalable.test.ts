@@ -57,11 +57,11 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
 
   it('bloom info describes the chain, as text and as JSON', () => {
     const json = JSON.parse(bloom(['info', '--json', state]).stdout.toString());
-    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 1, scheme: 'sbbf', capacity: 1_000_000, filterCount: 2 });
+    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 2, scheme: 'sbbf', capacity: 1_000_000, filterCount: 2 });
     expect(json.filters).toHaveLength(2);
     expect(json.filters[1]).toMatchObject({ capacity: 2_000_000 });
     const text = bloom(['info', state]).stdout.toString();
-    expect(text).toMatch(/^kind\s+scalable chain, version 1$/m);
+    expect(text).toMatch(/^kind\s+scalable chain, version 2$/m);
     expect(text).toMatch(/^filter 1\s+bits [\d,]+, hashes \d+, capacity 2,000,000 at /m);
   });
 

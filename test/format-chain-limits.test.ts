@@ -130,10 +130,10 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     expect(hex(back.toBytes())).toBe(hex(bytes));
   });
 
-  it('a 120 KB chain of 256 members loads into the instance that holds the other filters, with a bounded resident size', () => {
+  it('a 140 KB chain of 256 members loads into the instance that holds the other filters, with a bounded resident size', () => {
     const bytes = emptyMembers({ capacity: 150, falsePositiveRate: 0.01, growth: 1, tightening: 0.99 }, 256);
-    expect(bytes.length).toBeGreaterThan(100_000);
-    expect(bytes.length).toBeLessThan(130_000);
+    expect(bytes.length).toBeGreaterThan(120_000);
+    expect(bytes.length).toBeLessThan(150_000);
     const before = process.memoryUsage().rss;
     let back: ScalableBloomFilter | undefined;
     // Members are regions of one instance's memory (src/wasm/arena.ts): no instance of their own.

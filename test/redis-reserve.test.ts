@@ -60,10 +60,26 @@ describeRedis('RedisBloomFilter.reserve', () => {
     await refusedUnchanged(
       'differs',
       () => RedisBloomFilter.reserve(redis.client, 'differs', { capacity: 1000, falsePositiveRate: 0.001 }),
-      'filter "differs" already exists with shardBits = 9586; reserve asked for shardBits = 14378',
+      // 14,378 bits by the formula; the small-n sizing takes 14,403 at 1,000 items and 0.001 (docs/SCHEMES.md).
+      'filter "differs" already exists with shardBits = 9586; reserve asked for shardBits = 14403',
     );
     await refusedUnchanged('differs', () => RedisBloomFilter.reserve(redis.client, 'differs', { bits: 9586, hashes: 7 }, { shards: 2 }), 'shardBits');
     await rf.drop();
+  });
+
+  it('opens a filter that an earlier release reserved for the same capacity and rate, with the bits its sizing gave', async () => {
+    // As the earlier release stored it: 1,000 items at 0.001 took 14,378 bits (the formula), where the small-n sizing now takes 14,403.
+    const earlier = await RedisBloomFilter.reserve(redis.client, 'earlier', { bits: 14_378, hashes: 10 });
+    await earlier.addMany(['a', 'b']);
+    await redis.client.hSet('{earlier}:config', { capacity: '1000', falsePositiveRate: '0.001' });
+    const before = await snapshot('earlier');
+    const again = await RedisBloomFilter.reserve(redis.client, 'earlier', { capacity: 1000, falsePositiveRate: 0.001 });
+    expect([again.bits, again.hashes]).toEqual([14_378, 10]);
+    expect(Array.from(await again.hasMany(['a', 'b']))).toEqual([1, 1]);
+    expect(await snapshot('earlier')).toEqual(before);
+    // Another rate is another filter: still refused.
+    await refusedUnchanged('earlier', () => RedisBloomFilter.reserve(redis.client, 'earlier', { capacity: 1000, falsePositiveRate: 0.01 }), 'shardBits');
+    await again.drop();
   });
 
   it('refuses, and does not recreate empty, a shard missing under an existing configuration', async () => {

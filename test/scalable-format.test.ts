@@ -67,7 +67,7 @@ describe('the chain format', () => {
     const bytes = chain.toBytes();
     expect(hex(bytes.subarray(0, 64))).toBe(
       [
-        '424c4d43', '0100', '02', '00', '0000000000000000', // magic BLMC, version 1, scheme 2, reserved, seed 0
+        '424c4d43', '0200', '02', '00', '0000000000000000', // magic BLMC, version 2 (sizing rule 2), scheme 2, reserved, seed 0
         '0200000000000000', // capacity 2
         '9a9999999999b93f', // falsePositiveRate 0.1 (f64)
         '0000000000000040', // growth 2
@@ -77,11 +77,12 @@ describe('the chain format', () => {
       ].join(''),
     );
     expect(new DataView(bytes.buffer).getBigUint64(56, true)).toBe(xxh64(bytes.subarray(0, 56), 0n));
-    // Member 0: capacity 2 at rate 0.05 is 13 bits, k = 5; member 1: 4 at 0.025, 31 bits, k = 5.
-    expect(chain.filters.map((f) => [f.bits, f.hashes])).toEqual([[13, 5], [31, 5]]);
+    // Member 0: capacity 2 at rate 0.05 is 47 bits, k = 16; member 1: 4 at 0.025, 57 bits, k = 10
+    // (the formula's 13 and 31 bits miss those rates under bytesum's double hashing: docs/SCHEMES.md).
+    expect(chain.filters.map((f) => [f.bits, f.hashes])).toEqual([[47, 16], [57, 10]]);
     expect(hex(bytes.subarray(64, 68))).toBe('424c4d57');
-    expect(bytes.length).toBe(64 + (56 + 2) + (56 + 4));
-    expect(hex(bytes.subarray(64 + 58, 64 + 62))).toBe('424c4d57');
+    expect(bytes.length).toBe(64 + (56 + 6) + (56 + 8));
+    expect(hex(bytes.subarray(64 + 62, 64 + 66))).toBe('424c4d57');
   });
 
   it('round trips through the file helpers', async () => {
@@ -130,7 +131,8 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
       write(new DataView(b.buffer));
       return resealChain(b);
     };
-    refuse(set(4, (v) => v.setUint16(4, 2, true)), 'version', 4, 'newer bloomwasm');
+    refuse(set(4, (v) => v.setUint16(4, 3, true)), 'version', 4, 'newer bloomwasm');
+    refuse(set(4, (v) => v.setUint16(4, 0, true)), 'version', 4, 'supported versions are 1 to 2');
     refuse(set(6, (v) => v.setUint8(6, 4)), 'scheme', 6);
     refuse(set(7, (v) => v.setUint8(7, 1)), 'reserved', 7);
     refuse(set(8, (v) => v.setBigUint64(8, 5n, true)), 'filters[0].seed', 64 + 8);
@@ -194,9 +196,10 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
     const b = base().subarray(0, 200).slice();
     new DataView(b.buffer).setBigUint64(16, 3_000_000_000n, true); // member 0: 2.3e10 bits at 2.5%
     new DataView(b.buffer).setUint32(48, 1, true);
-    refuse(resealChain(b), 'filters[0].bits', 64 + 16, 'must be 23033757812 for member 0 of this chain; got 31');
-    // Even with a member header that claims those bits, the length refuses it before any allocation.
+    refuse(resealChain(b), 'filters[0].bits', 64 + 16, 'must be 23033757812 for member 0 of this chain; got 33');
+    // Even with a member header that claims those bits (and the plan's k = 5), the length refuses it before any allocation.
     new DataView(b.buffer).setBigUint64(64 + 16, 23_033_757_812n, true);
+    b[64 + 7] = 5;
     new DataView(b.buffer).setBigUint64(64 + 40, 2_879_219_727n, true);
     refuse(b, 'filters[0]', 64, 'truncated');
   });

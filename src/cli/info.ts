@@ -6,7 +6,6 @@
 // sparse file that claims gigabytes is refused without allocating them. A
 // bad file is a runtime error (exit 1).
 
-import { CHAIN_VERSION } from '../format/chain.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
   inspectFileSync, type ChainFileSummary, type CountingFileSummary, type FilterFileSummary,
@@ -166,7 +165,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
   const info = {
     file: path,
     kind: 'scalable chain',
-    chainVersion: CHAIN_VERSION,
+    chainVersion: plan.sizing,
     scheme: plan.scheme,
     seed: plan.seed.toString(),
     capacity: plan.capacity,

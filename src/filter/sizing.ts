@@ -8,7 +8,8 @@
 // BloomFilter.md.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, type Scheme } from './options.js';
+import { binomialBlockedRate, blockRate, generatorRate, generatorRateBound } from './exact-rate.js';
+import { MAX_BITS, MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, type Scheme } from './options.js';
 
 function checkCount(parameter: string, value: unknown): number {
   if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a positive integer');
@@ -77,11 +78,6 @@ export function sbbfFalsePositiveRate(bits: number, capacity: number): number {
   return blockedRate(capacity / (m / SBBF_BLOCK_BITS));
 }
 
-/** The chance an absent item hits 8 set bits in one block of i items: (1 - (31/32)^i)^8. */
-function blockRate(i: number): number {
-  return Math.pow(1 - Math.pow(31 / 32, i), SBBF_HASHES);
-}
-
 /**
  * A block load from which blockedRate is 1 in doubles: blockRate(i) rounds
  * to 1 for i >= 1225 (8 (31/32)^i < 2^-53), and a Poisson load of mean 3000
@@ -129,7 +125,16 @@ const MAX_SAFE_BLOCKS = Math.floor(Number.MAX_SAFE_INTEGER / SBBF_BLOCK_BITS);
 export function sbbfOptimalBits(capacity: number, falsePositiveRate: number): number {
   const n = checkCount('capacity', capacity);
   const p = checkRate('falsePositiveRate', falsePositiveRate);
-  const rateAt = (blocks: number) => blockedRate(n / blocks);
+  return sbbfBitsFor(n, p, (blocks) => blockedRate(n / blocks));
+}
+
+/**
+ * The fewest bits, a multiple of 256, whose rateAt(blocks) is at most p.
+ * Starts from Parquet's estimate of -8 / ln(1 - p^(1/8)) bits per item
+ * (BloomFilter.md, "Build a Bloom filter") and bisects on the block count,
+ * the rate falling as blocks grow.
+ */
+function sbbfBitsFor(n: number, p: number, rateAt: (blocks: number) => number): number {
   // k = 8 is fixed, so the rate falls only as about (8n/m)^8: below about
   // 1e-28 even one item needs more than 2^53 bits. The search stays at or
   // below MAX_SAFE_BLOCKS, where block counts are exact and the bisection ends.
@@ -154,11 +159,79 @@ export function sbbfOptimalBits(capacity: number, falsePositiveRate: number): nu
 }
 
 /**
- * The m and k that forCapacity builds for `scheme`: under sbbf,
- * sbbfOptimalBits(n, p) and k = 8; otherwise m = optimalBits(n, p) and
- * k = optimalHashes(m, n), at most m. Not yet checked against any limit.
+ * How m and k follow from n, p and the scheme. Chain files derive their
+ * members' sizes from a rule and record which (docs/FORMAT.md, chain
+ * version), so a rule, once released, never changes:
+ * - 1: the asymptotic formulas (formulaSize), as bloomwasm sized every
+ *   filter before rule 2.
+ * - 2: rule 1 where its m and k already meet p under the scheme's own
+ *   position generator (within FORMULA_TOLERANCE), else the fewest bits at
+ *   or above rule 1's that meet p exactly (smallSize; docs/SCHEMES.md,
+ *   "Sizing small filters").
  */
-export function schemeSize(capacity: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
+export type SizingRule = 1 | 2;
+
+/** The rule new filters and chains are sized by. */
+export const SIZING_RULE: SizingRule = 2;
+
+/**
+ * How far above p rule 2 lets rule 1's m and k stay. At p = 0.01 the
+ * rounded k = 7 of rule 1 has (1 - e^(-7/9.585))^7 = 1.0036 p at any n, so
+ * a tolerance below 0.4% would resize every filter at that rate; at 1% big
+ * filters keep their m and k (at p = 0.01 from n = 109, at p = 0.001 from
+ * n = 1,190, measured) while small ones, whose generator rate runs 5% to
+ * 140% above p, are resized.
+ */
+export const FORMULA_TOLERANCE = 0.01;
+
+/**
+ * The lowest p that rule 2 sizes by the generator's rate; below it rule 2
+ * is rule 1. Two items share all k positions when they share the pair
+ * (a, b) of Z_m x Z_m (docs/SCHEMES.md), which puts a floor of about n/m^2
+ * under the rate (and 1/(2m) under plain double hashing, whose step b is 0
+ * mod m with chance 1/m). Meeting p = 1e-9 for 10^6 items would take
+ * sqrt(2n/p) = 4.5e7 bits instead of 4.3e7 under xxh64, and 1e-12 would take
+ * 1.4e9 instead of 5.8e7; below 2^-64 no m meets p, since the 64-bit hash
+ * itself collides with chance n/2^64. Those sizes are refused or resized
+ * by no rule yet: docs/SCHEMES.md, "Sizing small filters", states the floor.
+ */
+export const SMALLEST_SEARCHED_RATE = 1e-6;
+
+/**
+ * The m and k that forCapacity builds for `scheme` under `rule` (default
+ * SIZING_RULE). Not yet checked against any limit.
+ */
+export function schemeSize(capacity: number, rate: number, scheme: Scheme, rule: SizingRule = SIZING_RULE): { bits: number; hashes: number } {
+  if (rule === 1) return formulaSize(capacity, rate, scheme);
+  if (scheme === 'sbbf') {
+    // Rule 2 takes the larger of Putze's Poisson load and the exact binomial
+    // one. The Poisson mixture is the larger below rates of about 0.7 (it is
+    // the more spread, and the block rate is convex there), so sizes below
+    // that are rule 1's; near rate 1 the binomial is the larger.
+    const n = checkCount('capacity', capacity);
+    const p = checkRate('falsePositiveRate', rate);
+    const bits = sbbfBitsFor(n, p, (blocks) => Math.max(blockedRate(n / blocks), binomialBlockedRate(n, blocks)));
+    return { bits, hashes: SBBF_HASHES };
+  }
+  const formula = formulaSize(capacity, rate, scheme);
+  // Below SMALLEST_SEARCHED_RATE, or past MAX_BITS where no filter is built, rule 1 stands.
+  if (rate < SMALLEST_SEARCHED_RATE || formula.bits > MAX_BITS) return formula;
+  if (generatorRate(scheme, formula.bits, formula.hashes, capacity) <= rate * (1 + FORMULA_TOLERANCE)) return formula;
+  const key = `${scheme} ${capacity} ${rate}`;
+  let size = smallSizes.get(key);
+  if (size === undefined) {
+    if (smallSizes.size >= SMALL_SIZES_CACHED) smallSizes.clear();
+    size = smallSize(capacity, rate, scheme, formula.bits);
+    smallSizes.set(key, size);
+  }
+  return { ...size };
+}
+
+/**
+ * Rule 1: m = optimalBits(n, p) and k = optimalHashes(m, n), at most m;
+ * under sbbf sbbfOptimalBits(n, p) and k = 8.
+ */
+function formulaSize(capacity: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
   if (scheme === 'sbbf') return { bits: sbbfOptimalBits(capacity, rate), hashes: SBBF_HASHES };
   const bits = optimalBits(capacity, rate);
   const hashes = optimalHashes(bits, capacity);
@@ -168,6 +241,65 @@ export function schemeSize(capacity: number, rate: number, scheme: Scheme): { bi
   // 3.5e-29), so m grows to the least that meets it with 64 hashes, solving
   // (1 - e^(-kn/m))^k = p for m: m = -kn / ln(1 - p^(1/k)).
   return { bits: Math.ceil((-MAX_HASHES * capacity) / Math.log1p(-Math.pow(rate, 1 / MAX_HASHES))), hashes: MAX_HASHES };
+}
+
+/** Searched sizes by scheme, n and p: the search costs up to some 10^2 ms where it enumerates. */
+const smallSizes = new Map<string, { bits: number; hashes: number }>();
+const SMALL_SIZES_CACHED = 4096;
+
+type RateOf = (scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number) => number;
+
+/**
+ * The k that meets p at m bits by `rate`, or 0: round((m/n) ln 2), then one
+ * more (more hashes lower the random part of the rate and leave the shared
+ * sets' n/m^2 as it is); within [1, min(m, 64)].
+ */
+function hashesMeeting(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, n: number, p: number, rate: RateOf): number {
+  const most = Math.min(bits, MAX_HASHES);
+  const best = Math.min(most, Math.max(1, Math.round((bits / n) * Math.LN2)));
+  if (rate(scheme, bits, best, n) <= p) return best;
+  if (best < most && rate(scheme, bits, best + 1, n) <= p) return best + 1;
+  return 0;
+}
+
+/**
+ * The least m at or above `from` where `rate` lets some k meet p, by
+ * doubling the step and then bisecting; its k. The rate falls with m, if
+ * not strictly (double hashing does worse at m with many small divisors),
+ * so the m found meets p but need not be the least that does.
+ */
+function searchBits(scheme: 'xxh64' | 'poly' | 'bytesum', n: number, p: number, from: number, to: number, rate: RateOf): { bits: number; hashes: number } {
+  let hashes = hashesMeeting(scheme, from, n, p, rate);
+  if (hashes > 0) return { bits: from, hashes };
+  let low = from; // no k meets p here
+  let high = to;
+  if (high <= low || (hashes = hashesMeeting(scheme, high, n, p, rate)) === 0) {
+    for (let step = 1; ; step *= 2) {
+      high = from + step;
+      if (high > Number.MAX_SAFE_INTEGER) {
+        throw new BloomRangeError('falsePositiveRate', p, `a rate the ${scheme} positions can reach for capacity ${n} within 2^53 bits (${scheme === 'xxh64' ? 'n/m^2' : 'n/m^2 and 1/m'} bounds it from below)`);
+      }
+      if ((hashes = hashesMeeting(scheme, high, n, p, rate)) > 0) break;
+      low = high;
+    }
+  }
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    const k = hashesMeeting(scheme, mid, n, p, rate);
+    if (k > 0) [high, hashes] = [mid, k];
+    else low = mid;
+  }
+  return { bits: high, hashes };
+}
+
+/**
+ * Rule 2 where rule 1's m (`from`) misses p: the cheap generatorRateBound
+ * finds an m that meets p, then the search with generatorRate (exact where
+ * it enumerates) runs between `from` and that m.
+ */
+function smallSize(n: number, p: number, scheme: 'xxh64' | 'poly' | 'bytesum', from: number): { bits: number; hashes: number } {
+  const bounded = searchBits(scheme, n, p, from, from, generatorRateBound);
+  return searchBits(scheme, n, p, from, bounded.bits, generatorRate);
 }
 
 /**

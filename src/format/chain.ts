@@ -17,13 +17,20 @@
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { HEADER_BYTES, parseHeader, payloadLength, type FileHeader } from './filter.js';
 import { MAX_BITS, SCHEMES } from '../filter/options.js';
+import type { SizingRule } from '../filter/sizing.js';
 import { checkScalableOptions, MAX_FILTER_COUNT, memberPlan, type ScalablePlan } from '../scalable/plan.js';
 
 /** The four magic bytes of a chain: ASCII "BLMC" (a single filter's are "BLMW"). */
 export const CHAIN_MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x43);
 
-/** The chain format version this release writes and reads. */
-export const CHAIN_VERSION = 1;
+/**
+ * The newest chain format version, which this release writes for new
+ * chains; it reads every version from 1. The version is the sizing rule
+ * (SizingRule) the members' m and k derive from: 1 for the asymptotic
+ * formulas, 2 for the small-n sizing (docs/FORMAT.md). A chain loaded from
+ * a version-1 file is saved as version 1 again, its members sized as before.
+ */
+export const CHAIN_VERSION = 2;
 
 /** Bytes of the chain header, before the first member. */
 export const CHAIN_HEADER_BYTES = 64;
@@ -62,7 +69,7 @@ export function encodeChainHeader(plan: ScalablePlan, filterCount: number, xxh64
   const view = new DataView(out.buffer);
   const at = CHAIN_FIELD_OFFSETS;
   out.set(CHAIN_MAGIC, at.magic);
-  view.setUint16(at.version, CHAIN_VERSION, true);
+  view.setUint16(at.version, plan.sizing, true);
   view.setUint8(at.scheme, SCHEMES.indexOf(plan.scheme));
   view.setBigUint64(at.seed, plan.seed, true);
   view.setBigUint64(at.capacity, BigInt(plan.capacity), true);
@@ -147,7 +154,7 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
     throw new BloomFormatError('magic', 0, `not a bloomwasm chain: it must start with ${hex(CHAIN_MAGIC)} ("BLMC"); got ${hex(magic)}${single}`);
   }
   const version = view.getUint16(need('version', 2), true);
-  if (version !== CHAIN_VERSION) {
+  if (version < 1 || version > CHAIN_VERSION) {
     const why = version > CHAIN_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
     throw new BloomFormatError('version', at.version, `unsupported chain version ${version}: ${why} 1 to ${CHAIN_VERSION}`);
   }
@@ -177,7 +184,7 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
     if (capacity > BigInt(Number.MAX_SAFE_INTEGER)) throw new BloomRangeError('capacity', capacity, 'a positive integer');
     plan = checkScalableOptions({
       capacity: Number(capacity), falsePositiveRate, growth, tightening, scheme: SCHEMES[schemeId], seed,
-    });
+    }, version as SizingRule);
   } catch (error) {
     if (!(error instanceof BloomRangeError || error instanceof BloomTypeError)) throw error;
     const field = error.parameter in at ? (error.parameter as keyof typeof at) : 'capacity';

@@ -108,10 +108,10 @@ export class RedisBloomFilter {
   static async reserve(client: RedisConnection, name: string, sizing: Sizing, options: ReserveOptions = {}): Promise<RedisBloomFilter> {
     checkName(name);
     if (options === null || typeof options !== 'object') throw new BloomTypeError('options', options, 'an object');
-    const config = configFor(sizing, options);
-    const filter = new RedisBloomFilter(client, name, config, checkBatchSize(options.batchSize));
-    await reserveKeys(filter.send, name, config);
-    return filter;
+    const asked = configFor(sizing, options);
+    const batchSize = checkBatchSize(options.batchSize);
+    const config = await reserveKeys(senderOf(client), name, asked);
+    return new RedisBloomFilter(client, name, config, batchSize);
   }
 
   /** Opens a filter that reserve created; RedisBloomConfigError when there is none under this name. */

@@ -18,27 +18,38 @@
 // between 2 and 3 leaves shards without a configuration: the same reserve
 // adopts them, another one is refused with the keys named.
 
-import { configFields, hashOf, IDENTITY_FIELDS, type Config } from './config.js';
+import { configFields, hashOf, IDENTITY_FIELDS, parseConfig, type Config } from './config.js';
 import { isErrorReply, runScript, scriptArgs, typedError, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { bitmapKey, configKey, fingerprint, metaKey } from './layout.js';
 import { CREATE_SHARD_SCRIPT, DROP_NEW_SHARD_SCRIPT, HAS_SCRIPT, RESERVE_SCRIPT } from './scripts.js';
 
-/** Creates the filter's keys, or checks the existing ones; throws RedisBloomConfigError and changes nothing when they differ. */
-export async function reserveKeys(send: Send, name: string, config: Config): Promise<void> {
-  const fields = configFields(config);
+/**
+ * Creates the filter's keys, or checks the existing ones; throws
+ * RedisBloomConfigError and changes nothing when they differ. Returns the
+ * configuration in force: the one asked for, or, for a filter reserved
+ * with the same capacity and rate by an earlier release whose sizing gave
+ * small filters other bits (sizing rule 1, docs/SCHEMES.md), the stored one.
+ */
+export async function reserveKeys(send: Send, name: string, asked: Config): Promise<Config> {
+  let config = asked;
+  let fields = configFields(config);
+  const existing = hashOf(await call(name, send(configKey(name), true, ['HGETALL', configKey(name)])));
+  if (existing.size > 0 && sameSizing(existing, fields)) {
+    config = parseConfig(name, existing);
+    fields = configFields(config);
+  }
   const print = fingerprint(config.shardBits, config.hashes, config.scheme, config.seed, config.shards);
   const bytes = String(Math.ceil(config.shardBits / 8));
   const key = configKey(name);
   const shardArgs = (s: number, argv: string[]) => scriptArgs([bitmapKey(name, s), metaKey(name, s)], argv);
   const shards = Array.from({ length: config.shards }, (_, s) => s);
 
-  const existing = hashOf(await call(name, send(key, true, ['HGETALL', key])));
   if (existing.size > 0) {
     compare(name, existing, fields);
     // HAS_SCRIPT with no items runs only its checks: fingerprint and size, read-only.
     await Promise.all(shards.map((s) => call(name, runScript(send, HAS_SCRIPT, true, shardArgs(s, [print, bytes, '1'])), true)));
-    return;
+    return config;
   }
 
   const created: number[] = [];
@@ -57,6 +68,17 @@ export async function reserveKeys(send: Send, name: string, config: Config): Pro
     await undo(send, name, created, (s) => shardArgs(s, [print]));
     throw err;
   }
+  return config;
+}
+
+/**
+ * Whether a stored configuration was reserved for the capacity and rate
+ * asked for, by scheme and seed: the same filter, whatever bits its
+ * release's sizing rule gave it.
+ */
+function sameSizing(stored: Map<string, string>, fields: Record<string, string>): boolean {
+  if (fields.capacity === '' || fields.falsePositiveRate === '') return false;
+  return (['capacity', 'falsePositiveRate', 'scheme', 'seed', 'format'] as const).every((f) => stored.get(f) === fields[f]);
 }
 
 /** Refuses a stored configuration that differs from the one asked for in any identity field. */

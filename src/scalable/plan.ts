@@ -16,7 +16,7 @@
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
-import { schemeSize } from '../filter/sizing.js';
+import { SIZING_RULE, schemeSize, type SizingRule } from '../filter/sizing.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
@@ -40,6 +40,12 @@ export interface ScalablePlan {
   tightening: number;
   scheme: Scheme;
   seed: bigint;
+  /**
+   * The rule the members are sized by (SizingRule): SIZING_RULE for a new
+   * chain, the one its file records (chain version) for a loaded one, so
+   * that its members, and those it adds later, keep their sizes.
+   */
+  sizing: SizingRule;
 }
 
 /** One member's size: what forCapacity(capacity, falsePositiveRate) builds. */
@@ -87,8 +93,11 @@ function checkNumber(parameter: string, value: unknown, ok: (v: number) => boole
   return value;
 }
 
-/** Checks the constructor's options and fills in the defaults. */
-export function checkScalableOptions(options: unknown): ScalablePlan {
+/**
+ * Checks the constructor's options and fills in the defaults; `sizing` is
+ * the sizing rule, SIZING_RULE unless a file records another.
+ */
+export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZING_RULE): ScalablePlan {
   if (typeof options !== 'object' || options === null) {
     throw new BloomTypeError('options', options, 'an object with capacity and falsePositiveRate');
   }
@@ -110,7 +119,7 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
     throw new BloomTypeError('shared', shared, 'false or absent: a ScalableBloomFilter cannot be shared between threads');
   }
   // Member 0 must exist; later members are checked when they are started.
-  const plan: ScalablePlan = { capacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed };
+  const plan: ScalablePlan = { capacity, falsePositiveRate, growth, tightening, scheme: scheme as Scheme, seed, sizing };
   memberPlan(plan, 0);
   return plan;
 }
@@ -118,7 +127,8 @@ export function checkScalableOptions(options: unknown): ScalablePlan {
 /**
  * Member i's capacity n_0 s^i (rounded) and rate p_0 r^i with
  * p_0 = falsePositiveRate (1 - r), and the m and k forCapacity gives them
- * under the chain's scheme (sbbf members are sized with the blocked rate).
+ * under the chain's scheme and sizing rule (sbbf members are sized with the
+ * blocked rate).
  * Throws BloomRangeError when the member's bits would exceed MAX_BITS, or
  * when i reaches MAX_FILTER_COUNT.
  */
@@ -131,7 +141,7 @@ export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
     throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
   }
-  const { bits, hashes } = schemeSize(capacity, falsePositiveRate, plan.scheme);
+  const { bits, hashes } = schemeSize(capacity, falsePositiveRate, plan.scheme, plan.sizing);
   if (bits > MAX_BITS) {
     throw new BloomRangeError(
       `filters[${i}].bits`,
