@@ -80,6 +80,25 @@ describe('many filters in one instance', () => {
     large.dispose();
   });
 
+  it('opens another shared instance when one holds 4 GiB', () => {
+    // 300 filters of 15 MiB (below DEDICATED_BYTES): 4.4 GiB, more than one
+    // wasm32 memory holds. Fresh pages are never zeroed, so this costs
+    // address space, not resident memory.
+    const bits = 8 * (15 * 1024 * 1024);
+    const filters = Array.from({ length: 300 }, (_, i) => {
+      const f = new BloomFilter(bits, 2);
+      f.add(`big-${i}`);
+      return f;
+    });
+    const arenas = new Set(filters.map((f) => engineOf(f).placement()!.arena));
+    expect(arenas.size).toBeGreaterThanOrEqual(2);
+    for (const a of sharedArenas()) expect(a.memoryBytes).toBeLessThanOrEqual(2 ** 32);
+    filters.forEach((f, i) => expect(f.has(`big-${i}`)).toBe(true));
+    checkNoOverlap(filters.map((f, i) => ({ kind: 'filter' as const, f, item: `big-${i}` })));
+    for (const f of filters) f.dispose();
+    checkHeaps();
+  });
+
   it('random create, drop and dispose of mixed sizes: no overlap, no leak, memory within 1.5x the live bits plus one instance (fast-check)', () => {
     const instanceBytes = 2 * 65536 + (sharedArenas()[0]?.x.scratchSize() ?? 65536);
     fc.assert(

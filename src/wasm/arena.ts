@@ -101,7 +101,7 @@ export class Arena {
   readonly batches: Batches;
   /** A number that names it: regions are told apart by arena and address. */
   readonly id: number;
-  /** Whether it holds one large region and is dropped with it. */
+  /** Whether it holds one record of its own (a large filter, or hashing whose state nothing else may touch). */
   readonly dedicated: boolean;
   /** The record selected in the instance (0: none). */
   current = 0;
