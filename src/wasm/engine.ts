@@ -37,6 +37,9 @@ export interface ChainRecords {
 export class Engine {
   /** The instance the filter lives in. */
   private arena!: Arena;
+  /** Its exports and staging, the same as the arena's: read straight from here by add and has. */
+  private x!: Arena['x'];
+  private staging!: Arena['staging'];
   /** The filter's record in it (0 for a shared filter, whose instance holds only it; -1 once released). */
   private record = -1;
   /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
@@ -76,6 +79,8 @@ export class Engine {
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
     this.arena = arena;
+    this.x = arena.x;
+    this.staging = arena.staging;
     this.record = record;
     this.bitsPtr = record + RECORD_BYTES;
   }
@@ -120,6 +125,8 @@ export class Engine {
       : x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
     if (status !== 0) throw new BloomTypeError('shared', memory, `a shared memory that holds ${params.bits} bits`);
     this.arena = new Arena(true, x as unknown as Arena['x']);
+    this.x = this.arena.x;
+    this.staging = this.arena.staging;
     this.arena.staging.unitsForStrings = this.units;
     this.record = 0;
     this.bitsPtr = x.bitsPtr();
@@ -194,16 +201,21 @@ export class Engine {
 
   /** Adds the item; true when a bit went from 0 to 1. */
   add(item: Item): boolean {
-    const a = this.enter();
-    const len = a.staging.stage(item);
-    return (len >= 0 ? a.x.add(len, a.staging.wide) : a.x.streamAdd()) !== 0;
+    // The hot path: written out rather than through enter(), and through
+    // this engine's own references to the exports and staging, which
+    // measured 15-20 ns a call less on Node 20.
+    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    const staging = this.staging;
+    const len = staging.stage(item);
+    return (len >= 0 ? this.x.add(len, staging.wide) : this.x.streamAdd()) !== 0;
   }
 
   /** Tests the item. */
   has(item: Item): boolean {
-    const a = this.enter();
-    const len = a.staging.stage(item);
-    return (len >= 0 ? a.x.has(len, a.staging.wide) : a.x.streamHas()) !== 0;
+    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    const staging = this.staging;
+    const len = staging.stage(item);
+    return (len >= 0 ? this.x.has(len, staging.wide) : this.x.streamHas()) !== 0;
   }
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
