@@ -90,12 +90,15 @@ describe('package.json', () => {
       // require(esm) in Node 20.19+ and 22.12+ load the same module.
       expect(conditions).not.toContain('require');
     }
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
+    // Cloudflare Workers get an entry that imports the .wasm as a module (src/workerd.ts).
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', workerd: './dist/workerd.js', import: './dist/index.js', default: './dist/index.js' });
     expect(pkg.exports['./browser'].import).toBe('./dist/browser/bloomwasm.js');
   });
 
-  it('is side-effect free and whitelists its files', () => {
-    expect(pkg.sideEffects).toBe(false);
+  it('is side-effect free but for the workerd entry, and whitelists its files', () => {
+    // The workerd entry hands the platform-compiled module over when it is
+    // evaluated: a bundler must not drop that for its re-exports.
+    expect(pkg.sideEffects).toEqual(['./dist/workerd.js']);
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
     expect(pkg.type).toBe('module');
   });

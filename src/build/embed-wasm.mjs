@@ -1,8 +1,9 @@
 // Embeds build/bloom.wasm and build/bloom-shared.wasm (the threads build of
 // the same sources, assembly/shared.ts) into src/wasm/bytes.generated.ts as
 // base64, so the library imports with no .wasm file to resolve or serve
-// (Node and bundlers).
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+// (Node and bundlers), and copies the first to dist/wasm/ for the workerd
+// entry (src/workerd.ts).
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,3 +18,8 @@ export const WASM_SHARED_BASE64 = '${shared.toString('base64')}';
 `;
 writeFileSync(out + '.tmp', text);
 renameSync(out + '.tmp', out);
+
+// The same bytes as files, for src/workerd.ts, which imports them as modules
+// (Cloudflare Workers compile them ahead of time): dist/wasm/bloom.wasm.
+mkdirSync(root + 'dist/wasm', { recursive: true });
+copyFileSync(root + 'build/bloom.wasm', root + 'dist/wasm/bloom.wasm');

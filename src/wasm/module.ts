@@ -11,6 +11,17 @@ import { WASM_BASE64, WASM_SHARED_BASE64 } from './bytes.generated.js';
 let compiled: WebAssembly.Module | undefined;
 let compiledShared: WebAssembly.Module | undefined;
 
+/**
+ * Modules compiled by the platform, for runtimes that refuse to compile
+ * wasm from bytes at run time (Cloudflare Workers: src/workerd.ts imports
+ * the .wasm files as modules and hands them over here before any filter is
+ * made). Elsewhere the embedded bytes are compiled on first use.
+ */
+export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.Module): void {
+  compiled = filter;
+  if (shared !== undefined) compiledShared = shared;
+}
+
 function decode(base64: string): Uint8Array<ArrayBuffer> {
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);
