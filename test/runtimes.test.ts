@@ -1,0 +1,60 @@
+// The portable suites (API surface, parity, format, batches, counting,
+// chains, many filters, shared memory) under every runtime users run: Node
+// 22, 24 and 26, Bun and Deno, each a binary from the npm registry that
+// `npm run runtimes` installs into build/runtimes/ (.ci/run does). Each runs
+// test/helpers/portable.js over dist/, and its answers must equal those of
+// the Node that runs the tests. In CI a missing runtime fails its suite;
+// outside CI it is skipped, loudly.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parityCases } from './helpers/parity-cases.js';
+import { RUNTIMES } from '../src/build/runtimes.mjs';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const SCRIPT = join(root, 'test/helpers/portable.js');
+const DIST = pathToFileURL(join(root, 'dist/index.js')).href;
+const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== '0' && process.env.CI !== 'false';
+
+const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-runtimes-'));
+const casesPath = join(dir, 'cases.json');
+writeFileSync(casesPath, JSON.stringify(parityCases()));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The portable script's answers under `binary` (Deno needs its permissions). */
+function answers(binary: string, deno = false): unknown {
+  const args = deno ? ['run', '--allow-read', '--allow-env', SCRIPT, DIST, casesPath] : [SCRIPT, DIST, casesPath];
+  const out = execFileSync(binary, args, { encoding: 'utf8', timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+const expected = answers(process.execPath);
+
+describe('the portable suites in Node (the expected answers)', () => {
+  it('answers every part, shared memory included', () => {
+    const e = expected as Record<string, unknown>;
+    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'surface']);
+    expect(e.many).toEqual({ found: 20_000, refused: 'BloomDisposedError BloomFilter.has' });
+  });
+});
+
+for (const runtime of RUNTIMES.filter((r) => r.portable)) {
+  const binary = join(root, runtime.dir, runtime.binary);
+  const present = existsSync(binary);
+  if (!present && !inCI) {
+    console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
+  }
+  (present || inCI ? describe : describe.skip)(`the portable suites under ${runtime.name}`, () => {
+    it('give the same answers as Node: surface, parity vectors, files, batches, counting, chains, many filters, shared memory', () => {
+      if (!present) throw new Error(`${binary} is missing: run npm run runtimes (.ci/run does)`);
+      const got = answers(binary, runtime.name.startsWith('Deno')) as Record<string, unknown>;
+      const want = expected as Record<string, unknown>;
+      // Part by part, so that a failure names the part.
+      for (const part of Object.keys(want)) expect({ part, answer: got[part] }).toEqual({ part, answer: want[part] });
+      expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    });
+  });
+}
