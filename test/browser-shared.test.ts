@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchChromium, type Browser } from './helpers/chromium.js';
+import { BROWSERS, waitForValue, type TestBrowser } from './helpers/browsers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -56,10 +56,10 @@ self.onmessage = ({ data: handle }) => {
 };
 `;
 
-describeBrowser('a filter shared between a page and a Web Worker (Chromium, bloom serve)', () => {
+for (const { name, launch, describe } of BROWSERS) describe(`a filter shared between a page and a Web Worker (${name}, bloom serve)`, () => {
   let dir: string;
   let server: { url: string; close(): Promise<void> };
-  let browser: Browser;
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bloomwasm-shared-'));
@@ -68,7 +68,7 @@ describeBrowser('a filter shared between a page and a Web Worker (Chromium, bloo
     writeFileSync(join(dir, 'worker.js'), WORKER);
     const { startServer } = await import('../dist/cli/serve.js');
     server = await startServer(0, dir);
-    browser = await launchChromium();
+    browser = await launch();
   });
 
   afterAll(async () => {
@@ -78,14 +78,13 @@ describeBrowser('a filter shared between a page and a Web Worker (Chromium, bloo
   });
 
   it.each(['xxh64', 'sbbf'])('is cross-origin isolated, and each side sees the other\'s items (%s)', async (scheme) => {
-    const page = await browser.context.newPage();
+    const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     const response = await page.goto(`${server.url}?scheme=${scheme}`);
     expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
     expect(response?.headers()['cross-origin-embedder-policy']).toBe('require-corp');
-    await page.waitForFunction(() => (window as unknown as { result?: unknown }).result !== undefined, null, { timeout: 60_000 });
-    const result = await page.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result);
+    const result = await waitForValue(page, () => (window as unknown as { result?: Record<string, unknown> }).result);
     expect(errors).toEqual([]);
     expect(result).toMatchObject({
       isolated: true,

@@ -1,4 +1,4 @@
-// The browser bundle in a real Chromium: the worked examples and a few thousand
+// The browser bundle in real browsers (Chromium and Firefox): the worked examples and a few thousand
 // fast-check parity vectors run in the page and must equal Node's results
 // (the wasm build and the reference twin) bit for bit; construction is
 // synchronous on the main thread.
@@ -7,9 +7,8 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, launchChromium, type Browser } from './helpers/chromium.js';
+import { BROWSERS, type TestBrowser, type TestPage } from './helpers/browsers.js';
 import { runCases, runSeeds } from './helpers/run-cases.js';
 import { parityCases } from './helpers/parity-cases.js';
 
@@ -49,9 +48,9 @@ window.runSeeds = () => runSeeds(lib);
 document.documentElement.dataset.ready = 'true';
 </script>`;
 
-describeBrowser('the browser bundle in Chromium', () => {
-  let browser: Browser;
-  let page: Page;
+for (const { name, launch, describe } of BROWSERS) describe(`the browser bundle in ${name}`, () => {
+  let browser: TestBrowser;
+  let page: TestPage;
   let server: { url: string; close(): Promise<void> };
   let dir: string;
   const errors: string[] = [];
@@ -63,8 +62,8 @@ describeBrowser('the browser bundle in Chromium', () => {
     writeFileSync(join(dir, 'index.html'), PAGE);
     const { startServer } = await import('../dist/cli/serve.js');
     server = await startServer(0, dir);
-    browser = await launchChromium();
-    page = await browser.context.newPage();
+    browser = await launch();
+    page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
@@ -80,13 +79,13 @@ describeBrowser('the browser bundle in Chromium', () => {
   });
 
   it('constructs a filter synchronously on the main thread', async () => {
-    const sync = await page.evaluate(() => (window as unknown as { sync: unknown }).sync);
+    const sync = await page.evaluate(() => (window as unknown as { sync: unknown }).sync, undefined);
     expect(sync).toEqual({ has: true, absent: false, bitsSet: 7, worker: false });
     expect(errors).toEqual([]);
   });
 
   it('runs the worked examples of the source documents with their published numbers, equal to Node', async () => {
-    const inPage = await page.evaluate(() => (window as unknown as { runSeeds(): unknown }).runSeeds());
+    const inPage = await page.evaluate(() => (window as unknown as { runSeeds(): unknown }).runSeeds(), undefined);
     const wasm = await import('../dist/index.js');
     const reference = await import('../dist/reference/index.js');
     expect(inPage).toEqual(runSeeds(wasm));
@@ -107,7 +106,7 @@ describeBrowser('the browser bundle in Chromium', () => {
   });
 
   it('holds 10^5 live filters (more than the engine allows instances), each answering for its own key', async () => {
-    const result = await page.evaluate(() => (window as unknown as { manyFilters(n: number): unknown }).manyFilters(100_000));
+    const result = await page.evaluate((n) => (window as unknown as { manyFilters(n: number): unknown }).manyFilters(n), 100_000);
     expect(result).toEqual({
       found: 100_000,
       crossTalk: 0,
