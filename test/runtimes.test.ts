@@ -1,7 +1,8 @@
 // The portable suites (API surface, parity, format, batches, counting,
 // chains, many filters, shared memory) under every runtime users run: Node
 // 22, 24 and 26, Bun and Deno, each a binary from the npm registry that
-// `npm run runtimes` installs into build/runtimes/ (.ci/run does). Each runs
+// `npm run runtimes` installs into build/runtimes/ (.ci/run does), and
+// Node 20 where the suite itself runs on another (BLOOM_NODE20). Each runs
 // test/helpers/portable.js over dist/, and its answers must equal those of
 // the Node that runs the tests. In CI a missing runtime fails its suite;
 // outside CI it is skipped, loudly.
@@ -41,8 +42,16 @@ describe('the portable suites in Node (the expected answers)', () => {
   });
 });
 
-for (const runtime of RUNTIMES.filter((r) => r.portable)) {
-  const binary = join(root, runtime.dir, runtime.binary);
+// CI runs the whole suite on Node 24 and names the machine's Node 20 here,
+// which then runs the portable suites like the others.
+const machineNode20 = process.env.BLOOM_NODE20;
+const portable = [
+  ...RUNTIMES.filter((r) => r.portable).map((r) => ({ name: r.name, binary: join(root, r.dir, r.binary) })),
+  ...(machineNode20 ? [{ name: 'Node 20 (the machine\'s)', binary: machineNode20 }] : []),
+];
+
+for (const runtime of portable) {
+  const binary = runtime.binary;
   const present = existsSync(binary);
   if (!present && !inCI) {
     console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
