@@ -7,8 +7,9 @@
 // work area (see the layout there). One instance runs per thread; the bits
 // are common to all of them. docs/SHARED.md states the memory model.
 //
-// Line-by-line dedupe, the Bitmap and the counting filter are not part of
-// this build: each is an instance of its own that owns and grows its memory.
+// Line-by-line dedupe, the Bitmap, the counting filter and the records of
+// many filters in one memory (assembly/record.ts, assembly/heap.ts) are not
+// part of this build: its memory holds one filter.
 
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,

@@ -1,7 +1,7 @@
 // `bloom dedupe [FILE...]`: prints each line the first time it is seen, a
 // bounded-memory stand-in for `awk '!seen[$0]++'`. Bytes go from the file
 // descriptor straight into wasm memory (src/wasm/lines.ts); wasm splits,
-// hashes, test-and-sets and compacts, in the filter's own instance or, for
+// hashes, test-and-sets and compacts, in the filter's instance or, for
 // a chain, through its members' batches; JS writes the output area out.
 //
 // Nothing is lost: the state file is saved atomically (bloomwasm/node's
@@ -136,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
       filter = chainFor(ScalableBloomFilter, chainShape(lines, statePath === undefined), fpp, values.fpp, scheme);
     }
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
-    // own instance; a chain's lines are split in a small instance and go to
+    // instance; a chain's lines are split in a small instance and go to
     // its members as one batch per chunk.
     const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert, split);
 

@@ -1,15 +1,12 @@
 // Hash once, probe many, on the wasm path. digest() encodes and hashes an
 // item once, in one instance kept for the purpose (the hasher);
-// hasDigest/addDigest on a filter cross into that filter's own instance with
+// hasDigest/addDigest on a filter cross into that filter's instance with
 // the 64-bit digest as two i32 arguments and compute only the positions and
 // the bit reads there.
 //
-// probeAll goes further. Filters live in separate instances (separate
-// memories), and a call into a different instance each time costs far more
-// than a call into the same one (measured several times slower, see
-// src/wasm/digest.ts). So probeAll makes no call into any filter's
-// instance: it makes each filter's positions in JS and reads its bits in
-// place (src/filter/probe-walks.ts). Cost: one encode and one hash (one wasm
+// probeAll goes further: one call into wasm, the hash, and no call into any
+// filter's instance. It makes each filter's positions in JS and reads its
+// bits in place, in whichever instance's memory they lie (src/filter/probe-walks.ts). Cost: one encode and one hash (one wasm
 // call), then per filter a few dozen arithmetic operations and the reads: one
 // 32-byte block per sbbf filter, about 2.5 bytes per xxh64 filter for an
 // absent key. The twin is src/reference/digest.ts.

@@ -112,8 +112,9 @@ export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZI
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
   const seed = checkSeed(o.seed ?? 0);
   checkSchemeSeed(scheme as Scheme, seed, o.seed);
-  // A chain starts members as it grows, each its own instance: there is no
-  // one shared memory to hand to other threads (docs/SHARED.md).
+  // A chain starts members as it grows, each a region of an instance's
+  // memory: there is no one shared memory to hand to other threads
+  // (docs/SHARED.md).
   const shared = (options as FilterOptions).shared;
   if (shared !== undefined && shared !== false) {
     throw new BloomTypeError('shared', shared, 'false or absent: a ScalableBloomFilter cannot be shared between threads');

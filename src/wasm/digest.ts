@@ -2,10 +2,8 @@
 // encodes and hashes an item once (digestItem), or a batch of items
 // (digestBatch), for digest(), probeAll and the ScalableBloomFilter.
 //
-// probeAll makes no other call: every filter owns an instance and a memory,
-// and a call that lands in a different instance each time costs several
-// times a call into the same one (V8 cannot keep one call site fast across
-// 200 export functions), so it reads the filters' bits in place and makes
+// probeAll makes no other call: it reads the filters' bits in place, in
+// whichever instance's memory each lives (src/wasm/arena.ts), and makes
 // their positions in JS (src/filter/probe-plan.ts).
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';

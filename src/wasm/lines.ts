@@ -215,8 +215,8 @@ export class LineDeduper {
 }
 
 /**
- * `bloom dedupe` over a ScalableBloomFilter. The chain's members live in
- * instances of their own, so the lines are split in split mode in one small
+ * `bloom dedupe` over a ScalableBloomFilter. The chain's members are
+ * filters of their own, so the lines are split in split mode in one small
  * instance of this deduper's, and each chunk's items go to the chain as one
  * batch (a crossing per member per chunk). Under xxh64 and sbbf that
  * instance hashes each line once, where its bytes already are, and the
