@@ -2,7 +2,7 @@
 // platform=browser with nothing from Node, the single-file build stays within
 // its size budget, and package.json describes the entry points correctly.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
@@ -45,6 +45,14 @@ describe('the core import graph is browser-safe', () => {
       for (const pattern of NODE_ONLY) expect(text).not.toMatch(pattern);
     });
   }
+});
+
+describe('the type declarations', () => {
+  it('hold no base64: the embedded wasm is typed string, not a literal type', () => {
+    const declarations = readdirSync(root + 'dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(20);
+    for (const file of declarations) expect(readFileSync(root + 'dist/' + file, 'utf8'), file).not.toMatch(/[A-Za-z0-9+/]{200}/);
+  });
 });
 
 describe('dist/browser/bloomwasm.js', () => {
