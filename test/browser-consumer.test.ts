@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeBrowser, launchChromium } from './helpers/chromium.js';
+import { BROWSERS, waitForValue } from './helpers/browsers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -120,9 +120,9 @@ export const used = [isNew, where, rate, twin.bitsSet(), b.hashes, BloomRangeErr
   });
 });
 
-describeBrowser('the packed package bundled for the browser', () => {
-  it('bundles a one-line consumer with esbuild and runs it in Chromium', async () => {
-    const web = join(project, 'web');
+for (const { name, launch, describe } of BROWSERS) describe(`the packed package bundled for the browser (${name})`, () => {
+  it(`bundles a one-line consumer with esbuild and runs it in ${name}`, async () => {
+    const web = join(project, `web-${name}`);
     mkdirSync(web);
     writeFileSync(
       join(project, 'entry.js'),
@@ -146,14 +146,14 @@ describeBrowser('the packed package bundled for the browser', () => {
 
     const { startServer } = await import('../dist/cli/serve.js');
     const server = await startServer(0, web);
-    const browser = await launchChromium();
+    const browser = await launch();
     try {
-      const page = await browser.context.newPage();
+      const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(server.url);
-      await page.waitForSelector('body[data-result]', { state: 'attached' });
-      expect(JSON.parse((await page.getAttribute('body', 'data-result'))!)).toEqual(EXPECTED);
+      const result = await waitForValue(page, () => document.body.dataset.result);
+      expect(JSON.parse(result)).toEqual(EXPECTED);
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
