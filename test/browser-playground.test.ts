@@ -1,33 +1,34 @@
 // The playground page, served by `bloom serve`'s server on loopback and
-// driven in a real Chromium: verdicts, highlighted positions, the worked
+// driven in real browsers (Chromium and Firefox): verdicts, highlighted positions, the worked
 // examples' published numbers, sizing from n and p, and the chart.
 
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { BloomFilter, falsePositiveRate, optimalBits, optimalHashes } from '../dist/reference/index.js';
-import { describeBrowser, launchChromium, type Browser } from './helpers/chromium.js';
+import { BROWSERS, playwrightLike, type DrivenPage, type TestBrowser } from './helpers/browsers.js';
 import { countColour, decodePng } from './helpers/png.js';
 
 /** The grid cells currently highlighted, by index. */
-async function hitCells(page: Page): Promise<number[]> {
+async function hitCells(page: DrivenPage): Promise<number[]> {
   return page.$$eval('#grid .cell.hit', (cells) => cells.map((c) => Number((c as HTMLElement).dataset.index)).sort((a, b) => a - b));
 }
 
-async function text(page: Page, selector: string): Promise<string> {
+async function text(page: DrivenPage, selector: string): Promise<string> {
   return ((await page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
 }
 
-describeBrowser('the playground in Chromium', () => {
-  let browser: Browser;
-  let page: Page;
+for (const { name, launch, describe } of BROWSERS) describe(`the playground in ${name}`, () => {
+  let browser: TestBrowser;
+  let page: DrivenPage;
   let server: { url: string; close(): Promise<void> };
   const errors: string[] = [];
 
   beforeAll(async () => {
     const { startServer } = await import('../dist/cli/serve.js');
     server = await startServer(0);
-    browser = await launchChromium();
-    page = await browser.context.newPage();
+    browser = await launch();
+    const opened = await browser.newPage();
+    // Chromium's page is Playwright's; Firefox's (puppeteer) gets its calls.
+    page = name === 'Chromium' ? (opened as unknown as DrivenPage) : playwrightLike(opened);
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());

@@ -18,7 +18,7 @@ export const FIREFOX = '/usr/bin/firefox-esr';
 export interface TestPage {
   goto(url: string): Promise<{ headers(): Record<string, string> } | null>;
   waitForSelector(selector: string): Promise<unknown>;
-  evaluate<R, A>(fn: (arg: A) => R, arg: A): Promise<R>;
+  evaluate<R, A = undefined>(fn: (arg: A) => R, arg?: A): Promise<R>;
   on(event: 'pageerror', handler: (error: Error) => void): unknown;
   on(event: 'console', handler: (message: { type(): string; text(): string }) => void): unknown;
   close(): Promise<void>;
@@ -71,4 +71,97 @@ export async function waitForValue<R>(page: TestPage, fn: () => R | undefined, t
     if (Date.now() > until) throw new Error(`the page gave no value in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The part of Playwright's Page the playground suite drives (clicks, form
+ * fields, keys, a screenshot). Chromium's page is Playwright's own; for
+ * Firefox, playwrightLike() gives puppeteer's page the same calls.
+ */
+export interface DrivenPage extends TestPage {
+  $(selector: string): Promise<unknown>;
+  $$eval<R>(selector: string, fn: (elements: Element[]) => R): Promise<R>;
+  textContent(selector: string): Promise<string | null>;
+  click(selector: string): Promise<void>;
+  fill(selector: string, value: string): Promise<void>;
+  selectOption(selector: string, value: string): Promise<unknown>;
+  inputValue(selector: string): Promise<string>;
+  press(selector: string, key: string): Promise<void>;
+  check(selector: string): Promise<void>;
+  isVisible(selector: string): Promise<boolean>;
+  focus(selector: string): Promise<void>;
+  keyboard: { press(key: string): Promise<void> };
+  locator(selector: string): { screenshot(): Promise<Uint8Array> };
+}
+
+/** The puppeteer calls behind DrivenPage's. */
+interface PuppeteerPage {
+  $(selector: string): Promise<{ screenshot(): Promise<Uint8Array>; click(): Promise<void> } | null>;
+  $$eval<R>(selector: string, fn: (elements: Element[]) => R): Promise<R>;
+  $eval<R, A>(selector: string, fn: (element: Element, arg: A) => R, arg?: A): Promise<R>;
+  evaluate<R, A>(fn: (arg: A) => R, arg: A): Promise<R>;
+  click(selector: string): Promise<void>;
+  select(selector: string, value: string): Promise<string[]>;
+  focus(selector: string): Promise<void>;
+  locator(selector: string): { fill(value: string): Promise<void> };
+  keyboard: { press(key: string): Promise<void>; down(key: string): Promise<void>; up(key: string): Promise<void> };
+}
+
+/** Playwright's calls over a puppeteer page (Firefox), as the playground suite uses them. */
+export function playwrightLike(page: TestPage): DrivenPage {
+  const p = page as unknown as PuppeteerPage;
+  /** Playwright's key names: `Shift+Enter` is Enter with Shift held. */
+  const pressKey = async (key: string) => {
+    const parts = key.split('+');
+    const last = parts.pop()!;
+    for (const modifier of parts) await p.keyboard.down(modifier);
+    await p.keyboard.press(last);
+    for (const modifier of parts.reverse()) await p.keyboard.up(modifier);
+  };
+  // The page's own calls bound to it (puppeteer's classes keep private fields,
+  // which an object inheriting from the page cannot reach).
+  return {
+    goto: page.goto.bind(page),
+    waitForSelector: page.waitForSelector.bind(page),
+    evaluate: page.evaluate.bind(page),
+    on: page.on.bind(page),
+    close: page.close.bind(page),
+    $: (selector: string) => p.$(selector),
+    $$eval: <R>(selector: string, fn: (elements: Element[]) => R) => p.$$eval(selector, fn),
+    textContent: (selector: string) => p.$eval(selector, (el) => el.textContent),
+    click: async (selector: string) => {
+      // Playwright's `:text("…")` picks the element whose text contains it.
+      const text = /^(.*):text\("((?:[^"\\]|\\.)*)"\)$/.exec(selector);
+      if (text === null) return p.click(selector);
+      const clicked = await p.evaluate(
+        ([scope, wanted]) => {
+          const found = Array.from(document.querySelectorAll(scope)).find((el) => (el.textContent ?? '').includes(wanted)) as HTMLElement | undefined;
+          found?.click();
+          return found !== undefined;
+        },
+        [text[1], text[2].replace(/\\(.)/g, '$1')] as const,
+      );
+      if (!clicked) throw new Error(`nothing matches ${selector}`);
+    },
+    fill: (selector: string, value: string) => p.locator(selector).fill(value),
+    selectOption: (selector: string, value: string) => p.select(selector, value),
+    inputValue: (selector: string) => p.$eval(selector, (el) => (el as HTMLInputElement).value),
+    press: async (selector: string, key: string) => {
+      await p.focus(selector);
+      await pressKey(key);
+    },
+    check: async (selector: string) => {
+      if (!(await p.$eval(selector, (el) => (el as HTMLInputElement).checked))) await p.click(selector);
+    },
+    isVisible: (selector: string) => p.$eval(selector, (el) => (el as HTMLElement).checkVisibility()),
+    focus: (selector: string) => p.focus(selector),
+    keyboard: { press: pressKey },
+    locator: (selector: string) => ({
+      screenshot: async () => {
+        const element = await p.$(selector);
+        if (element === null) throw new Error(`nothing matches ${selector}`);
+        return element.screenshot();
+      },
+    }),
+  } as unknown as DrivenPage;
 }
