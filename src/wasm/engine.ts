@@ -5,9 +5,10 @@
 // copied in by staging.ts and batches chunked by batch.ts.
 //
 // Every method first selects the filter's record in its instance
-// (enter()), which costs one comparison when it is selected already.
+// (enter(); add and has write it out), which costs one comparison when it
+// is selected already.
 
-import { BloomTypeError } from '../errors.js';
+import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { LinesExports } from './abi.js';
@@ -123,7 +124,7 @@ export class Engine {
     const status = hashOnly
       ? x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
       : x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
-    if (status !== 0) throw new BloomTypeError('shared', memory, `a shared memory that holds ${params.bits} bits`);
+    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
     this.arena = new Arena(true, x as unknown as Arena['x']);
     this.x = this.arena.x;
     this.staging = this.arena.staging;
