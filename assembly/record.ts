@@ -73,12 +73,7 @@ export function select(r: usize): void {
   if (r == current) return;
   saveCurrent();
   current = r;
-  bits = load<u64>(r);
-  seed = load<u64>(r, 8);
-  hashes = load<i32>(r, 40);
-  scheme = load<i32>(r, 44);
-  blocks = bits >> 8;
-  bitsBase = r + <usize>RECORD_BYTES;
+  peek(r);
   if (load<u32>(r, 48) == KIND_COUNTING) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);
@@ -95,7 +90,8 @@ export function select(r: usize): void {
  * (assembly/chain.ts), which must call unpeek() before returning. The
  * counters and the selected record stay as they were.
  */
-export function peek(r: usize): void {
+// @ts-ignore: decorator
+@inline export function peek(r: usize): void {
   bits = load<u64>(r);
   seed = load<u64>(r, 8);
   hashes = load<i32>(r, 40);

@@ -308,6 +308,42 @@ export function reassignSlot(slot: number, arena: Arena, record: number): void {
   slotRecords[slot] = record;
 }
 
+/**
+ * What the handles of src/wasm/ (Engine, CountingEngine, BitmapEngine)
+ * share: a record in an arena, selected before each call, and given back
+ * by dispose() or by the garbage collector through its slot.
+ */
+export abstract class RecordHandle {
+  /** The instance the record lives in. */
+  protected arena!: Arena;
+  /** The record (0 for a shared filter, whose instance holds only it; -1 once released). */
+  protected record = -1;
+  /** Its slot in the garbage collector's table, or -1. */
+  protected slot = -1;
+  /** Whether strings are hashed as UTF-16 code units (poly). */
+  protected units = false;
+
+  /** Where the region lies (a shared filter's: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
+  }
+
+  /** Selects this record in its instance and returns the instance. */
+  protected enter(): Arena {
+    const a = this.arena;
+    if (a.current !== this.record) a.select(this.record, this.units);
+    return a;
+  }
+
+  /** Gives the region back now; false when there was none (released already, or a shared filter). */
+  protected releaseRecord(): boolean {
+    if (this.record <= 0) return false;
+    releaseNow(this.slot, this.arena, this.record);
+    this.record = -1;
+    return true;
+  }
+}
+
 /** Whether dropped filters are freed by the garbage collector here (false: dispose() alone frees). */
 export const collectsDropped = registry !== undefined;
 

@@ -3,16 +3,10 @@
 // and the views of its bits and of the instance's scratch.
 // src/bitmap/bitmap.ts holds the logic; this file holds every pointer.
 
-import { type Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
+import { type Arena, Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
 
 /** One Bitmap's handle and views. */
-export class BitmapEngine {
-  /** The instance the bitmap lives in. */
-  private readonly arena: Arena;
-  /** Its record there (-1 once released). */
-  private record: number;
-  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
-  private readonly slot: number;
+export class BitmapEngine extends RecordHandle {
   /** Bytes of its bits that values reach: ceil(size / 8). */
   private readonly bytes: number;
   /** The views below, and the arena epoch they were made in (memory.grow detaches them). */
@@ -31,6 +25,7 @@ export class BitmapEngine {
 
   /** A bit array of `size` bits; BloomAllocationError when memory cannot be had. */
   constructor(size: number) {
+    super();
     this.bytes = Math.ceil(size / 8);
     const { arena, record } = place({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
     this.arena = arena;
@@ -62,24 +57,16 @@ export class BitmapEngine {
     return this.bitsView;
   }
 
-  /** Where the region lies (the shared build's filters: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
-  }
-
   /** Selects this bitmap in its instance and makes sure the views are current. */
-  private enter(): Arena {
-    const a = this.arena;
-    if (a.current !== this.record) a.select(this.record, false);
+  protected override enter(): Arena {
+    const a = super.enter();
     if (this.epoch !== a.epoch) this.views();
     return a;
   }
 
   /** Gives the region back at once (dispose()); the engine must not be used again. */
   release(): void {
-    if (this.record <= 0) return;
-    releaseNow(this.slot, this.arena, this.record);
-    this.record = -1;
+    this.releaseRecord();
   }
 
   /** Zeroes every bit. */

@@ -5,19 +5,11 @@
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, place, RECORD_BYTES, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
+import { type Arena, Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
 import type { Engine } from './engine.js';
 
 /** One counting filter's handle and views. */
-export class CountingEngine {
-  /** The instance the filter lives in. */
-  private readonly arena: Arena;
-  /** Its record there (-1 once released). */
-  private record: number;
-  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
-  private readonly slot: number;
-  /** Whether strings are hashed as UTF-16 code units (poly). */
-  private readonly units: boolean;
+export class CountingEngine extends RecordHandle {
   /** k: how many of the positions region's doubles are this filter's. */
   private readonly hashes: number;
   /** Bytes of the packed counters: ceil(m / 2). */
@@ -30,6 +22,7 @@ export class CountingEngine {
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
+    super();
     this.countersLength = Math.ceil(params.bits / 2);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
@@ -54,23 +47,9 @@ export class CountingEngine {
     return this.view;
   }
 
-  /** Where the region lies (the shared build's filters: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
-  }
-
-  /** Selects this filter in its instance and returns the instance. */
-  private enter(): Arena {
-    const a = this.arena;
-    if (a.current !== this.record) a.select(this.record, this.units);
-    return a;
-  }
-
   /** Gives the counters' region back at once (dispose()); the engine must not be used again. */
   release(): void {
-    if (this.record <= 0) return;
-    releaseNow(this.slot, this.arena, this.record);
-    this.record = -1;
+    this.releaseRecord();
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */

@@ -57,8 +57,8 @@ class Hasher {
     // Made before the old one goes, so that the arena never counts 0 records (which drops it).
     const next = this.arena.create({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing);
     this.arena.release(old);
+    // create() selected it.
     this.record = next;
-    this.arena.select(next, false);
     this.views();
   }
 

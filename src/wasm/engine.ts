@@ -5,14 +5,14 @@
 // copied in by staging.ts and batches chunked by batch.ts.
 //
 // Every method first selects the filter's record in its instance
-// (enter(); add and has write it out), which costs one comparison when it
-// is selected already.
+// (RecordHandle's enter(); add and has write it out), which costs one
+// comparison when it is selected already.
 
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import type { LinesExports } from './abi.js';
-import { Arena, Kind, place, RECORD_BYTES, reassignSlot, type Region, regionOf, releaseNow, releaseWhenDropped } from './arena.js';
+import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
 import type { BatchOp } from './batch.js';
 import { instantiateShared } from './module.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
@@ -35,20 +35,12 @@ export interface ChainRecords {
 }
 
 /** One filter's handle, with the item-copying logic in front of it. */
-export class Engine {
-  /** The instance the filter lives in. */
-  private arena!: Arena;
+export class Engine extends RecordHandle {
   /** Its exports and staging, the same as the arena's: read straight from here by add and has. */
   private x!: Arena['x'];
   private staging!: Arena['staging'];
-  /** The filter's record in it (0 for a shared filter, whose instance holds only it; -1 once released). */
-  private record = -1;
-  /** Its slot in the garbage collector's table (src/wasm/arena.ts), or -1. */
-  private slot = -1;
   /** A shared filter's work area in its shared memory (-1 otherwise, or once given back). */
   private workArea = -1;
-  /** Whether strings are hashed as UTF-16 code units (poly). */
-  private units = false;
   /** k: how many of the positions region's doubles are this filter's. */
   private hashes = 0;
   /** Offset of the packed bits. */
@@ -101,6 +93,7 @@ export class Engine {
    * spans awaits).
    */
   constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false) {
+    super();
     this.byteLength = Math.ceil(params.bits / 8);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
@@ -169,18 +162,6 @@ export class Engine {
     return a.x.chainHas(chain.records.length, len);
   }
 
-  /** Where the region lies (the shared build's filters: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
-  }
-
-  /** Selects this filter in its instance and returns the instance. */
-  private enter(): Arena {
-    const a = this.arena;
-    if (a.current !== this.record) a.select(this.record, this.units);
-    return a;
-  }
-
   /**
    * Gives the filter's region back at once (dispose()), or a shared
    * filter's work area (its bits stay, for the other threads); the caller
@@ -188,8 +169,7 @@ export class Engine {
    * Calling it again does nothing.
    */
   release(): void {
-    if (this.record > 0) {
-      releaseNow(this.slot, this.arena, this.record);
+    if (this.releaseRecord()) {
       // Pooled when registered (the slot goes with it) and in a shared arena.
       if (this.slot >= 0 && !this.arena.dedicated && pool.length < POOL_MAX) pool.push(this);
     } else if (this.workArea >= 0) {
