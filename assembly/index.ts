@@ -13,10 +13,13 @@ import {
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
+import { copyUnits, encodeUtf8 } from "./js-string";
+import { scheme } from "./filter";
 
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
+import { SCHEME_POLY } from "./scheme";
 export { clear, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, create, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
@@ -31,6 +34,31 @@ export function add(len: u32, wide: bool): bool {
 
 /** Tests the item in scratch. */
 export function has(len: u32, wide: bool): bool {
+  return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+}
+
+/**
+ * Copies the string `s` (an externref, read in place: assembly/js-string.ts)
+ * into scratch at byte `at`: its UTF-16 code units when `units` (the poly
+ * scheme), else its UTF-8. Returns its length in those units; the caller
+ * left 3 bytes of room per code unit.
+ */
+export function stageString(s: externref, at: u32, units: bool): u32 {
+  const ptr = SCRATCH_PTR + <usize>at;
+  return <u32>(units ? copyUnits(s, ptr) : encodeUtf8(s, ptr));
+}
+
+/** add() of the string `s`, read in place (the poly scheme hashes its code units). */
+export function addString(s: externref): bool {
+  const wide = scheme == SCHEME_POLY;
+  const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
+  return countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
+}
+
+/** has() of the string `s`, read in place. */
+export function hasString(s: externref): bool {
+  const wide = scheme == SCHEME_POLY;
+  const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
   return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 

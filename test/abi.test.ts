@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
 import { ABI } from '../src/wasm/abi.js';
-import { compiledModule } from '../src/wasm/module.js';
+import { compiledModule, moduleImports } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -15,7 +15,7 @@ describe('src/wasm/abi.ts', () => {
   });
 
   it("gives each function its parameter count", () => {
-    const exports = new WebAssembly.Instance(compiledModule(), {}).exports;
+    const exports = new WebAssembly.Instance(compiledModule(), moduleImports(compiledModule())).exports;
     const listed: Record<string, number> = {};
     const built: Record<string, number> = {};
     for (const [name, entry] of Object.entries(ABI)) {
@@ -26,10 +26,17 @@ describe('src/wasm/abi.ts', () => {
     expect(Object.keys(listed).length).toBeGreaterThan(40);
     expect(listed).toEqual(built);
   });
+
+  it('imports only the JS String Builtins, which the engine supplies where it has them', () => {
+    const imports = WebAssembly.Module.imports(compiledModule());
+    // Either none (the engine supplied them) or exactly these two.
+    for (const entry of imports) expect(entry.module).toBe('wasm:js-string');
+    expect(imports.map((entry) => entry.name).sort()).toEqual(imports.length === 0 ? [] : ['charCodeAt', 'length']);
+  });
 });
 
 describe('scheme ids', () => {
-  const globals = new WebAssembly.Instance(compiledModule(), {}).exports as Record<string, WebAssembly.Global>;
+  const globals = new WebAssembly.Instance(compiledModule(), moduleImports(compiledModule())).exports as Record<string, WebAssembly.Global>;
 
   it('are the same on the TypeScript side (SCHEMES) and the assembly side (SCHEME_* globals)', () => {
     const assemblySide = Object.fromEntries(

@@ -1,5 +1,6 @@
-// The portable suites (API surface, parity, format, batches, counting,
-// chains, many filters, shared memory) under every runtime users run: Node
+// The portable suites (API surface, parity, strings read in place and
+// copied in, format, batches, counting, chains, many filters, shared
+// memory) under every runtime users run: Node
 // 22, 24 and 26, Bun and Deno, each a binary from the npm registry that
 // `npm run runtimes` installs into build/runtimes/ (.ci/run does), and
 // Node 20 where the suite itself runs on another (BLOOM_NODE20). Each runs
@@ -37,7 +38,8 @@ const expected = answers(process.execPath);
 describe('the portable suites in Node (the expected answers)', () => {
   it('answers every part, shared memory included', () => {
     const e = expected as Record<string, unknown>;
-    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'surface']);
+    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'strings', 'surface']);
+    expect(e.strings).toEqual({ runs: 100, failed: false, counterexample: null });
     expect(e.many).toEqual({ found: 20_000, refused: 'BloomDisposedError BloomFilter.has' });
   });
 });
@@ -57,7 +59,7 @@ for (const runtime of portable) {
     console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
   }
   (present || inCI ? describe : describe.skip)(`the portable suites under ${runtime.name}`, () => {
-    it('give the same answers as Node: surface, parity vectors, files, batches, counting, chains, many filters, shared memory', () => {
+    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, chains, many filters, shared memory', () => {
       if (!present) throw new Error(`${binary} is missing: run npm run runtimes (.ci/run does)`);
       const got = answers(binary, runtime.name.startsWith('Deno')) as Record<string, unknown>;
       const want = expected as Record<string, unknown>;

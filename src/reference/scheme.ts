@@ -7,20 +7,16 @@ import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
 import { sbbfPositions } from './sbbf.js';
 import { pairKey } from './shard.js';
-
-const encoder = new TextEncoder();
+import { copyUnits, encodeUtf8 } from './js-string.js';
 
 /** The bytes a scheme hashes: a string's UTF-8, or the Uint8Array itself. */
 function utf8(item: string | Uint8Array): Uint8Array {
-  return typeof item === 'string' ? encoder.encode(item) : item;
+  return typeof item === 'string' ? encodeUtf8(item) : item;
 }
 
 /** The codes poly hashes: a string's UTF-16 code units, or the bytes. */
 function codeUnits(item: string | Uint8Array): ArrayLike<number> {
-  if (typeof item !== 'string') return item;
-  const units = new Array<number>(item.length);
-  for (let i = 0; i < item.length; i++) units[i] = item.charCodeAt(i);
-  return units;
+  return typeof item === 'string' ? copyUnits(item) : item;
 }
 
 /** What positions and shards are computed from. */

@@ -17,8 +17,17 @@ interface Proc<P extends number> {
   readonly returns: false;
 }
 
+/** An exported function that takes a JS string (an externref) and then `R` numbers, and returns a number. */
+interface StrFn<R extends number> {
+  readonly kind: 'function';
+  readonly params: number;
+  readonly returns: true;
+  readonly numbersAfter: R;
+}
+
 const fn = <P extends number>(params: P): Fn<P> => ({ kind: 'function', params, returns: true });
 const proc = <P extends number>(params: P): Proc<P> => ({ kind: 'function', params, returns: false });
+const strFn = <R extends number>(numbersAfter: R): StrFn<R> => ({ kind: 'function', params: numbersAfter + 1, returns: true, numbersAfter });
 const global = { kind: 'global' } as const;
 const memory = { kind: 'memory' } as const;
 
@@ -57,6 +66,10 @@ export const ABI = {
   has: fn(2),
   positions: proc(2),
   shardPositions: fn(3), // (len, wide, shards) -> shard
+  // One string read in place through the JS String Builtins (assembly/js-string.ts).
+  stageString: strFn(2), // (string, at, units) -> its length in scratch from byte at, UTF-8 bytes or (units) code units
+  addString: strFn(0),
+  hasString: strFn(0),
   // One item streamed through scratch in pieces.
   streamBegin: proc(1), // (wide)
   streamUpdate: proc(1), // (len)
@@ -133,7 +146,9 @@ export const ABI = {
 type Params<P extends number, A extends number[] = []> = A['length'] extends P ? A : Params<P, [...A, number]>;
 
 /** The JavaScript type of one export, from its ABI entry. */
-type ExportOf<E> = E extends { kind: 'memory' }
+type ExportOf<E> = E extends StrFn<infer R>
+  ? (s: string, ...args: Params<R>) => number
+  : E extends { kind: 'memory' }
   ? WebAssembly.Memory
   : E extends { kind: 'global' }
     ? WebAssembly.Global
@@ -168,14 +183,19 @@ export type LinesExports = Pick<
   | 'linesCount'
 >;
 
-/** Exports the shared build leaves out: line dedupe, the Bitmap, the counting filter, and the records (its memory holds one filter). */
+/**
+ * Exports the shared build leaves out: line dedupe, the Bitmap, the counting
+ * filter, the records (its memory holds one filter), and strings read in
+ * place (its instances are made per thread by src/wasm/shared-memory.ts,
+ * which copies strings in).
+ */
 type NotShared = Extract<
   keyof typeof ABI,
-  `lines${string}` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `lines${string}` | `${string}String` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(lines|bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)/.test(name);
+const notShared = (name: string): boolean => /^(lines|bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

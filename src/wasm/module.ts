@@ -9,6 +9,8 @@ import type { Exports, SharedExports } from './abi.js';
 import { WASM_BASE64, WASM_SHARED_BASE64 } from './bytes.generated.js';
 
 let compiled: WebAssembly.Module | undefined;
+/** Whether `compiled` has the engine's JS String Builtins (set with it). */
+let builtins = false;
 let compiledShared: WebAssembly.Module | undefined;
 
 /**
@@ -19,6 +21,7 @@ let compiledShared: WebAssembly.Module | undefined;
  */
 export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.Module): void {
   compiled = filter;
+  builtins = hasStringBuiltins(filter);
   if (shared !== undefined) compiledShared = shared;
 }
 
@@ -29,10 +32,72 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/**
+ * The compile option that asks for the JS String Builtins
+ * (https://github.com/WebAssembly/js-string-builtins): with it, an engine
+ * that has them supplies the "wasm:js-string" imports itself and inlines
+ * them, and assembly/js-string.ts reads strings in place. Engines without
+ * them ignore the option (the JS API ignores unknown members).
+ */
+const STRING_BUILTINS = { builtins: ['js-string'] };
+
+/**
+ * JavaScriptCore (Bun, Safari) has the builtins but does not inline them:
+ * reading a URL in place measured 6x slower there than encodeInto (bench/
+ * where-time-goes.ts, docs/RUNTIMES.md). Its Error objects carry their own
+ * `line` and `sourceURL`, which no other engine gives them: a feature test
+ * of the engine, not a timing.
+ */
+const javaScriptCore = ((error: object) => 'line' in error && 'sourceURL' in error)(new Error());
+
+/**
+ * True when the engine supplied the builtins to `module`: it then lists no
+ * "wasm:js-string" import, which it would list were the imports ordinary
+ * ones. Feature detection, once per module, never a timing.
+ */
+function hasStringBuiltins(module: WebAssembly.Module): boolean {
+  return WebAssembly.Module.imports(module).every((entry) => entry.module !== 'wasm:js-string');
+}
+
+/**
+ * The "wasm:js-string" imports for an engine without the builtins: plain
+ * functions, so that the module instantiates. Nothing calls the exports
+ * that use them there (src/wasm/staging.ts copies strings instead).
+ */
+const stringImports = {
+  'wasm:js-string': {
+    length: (s: string): number => s.length,
+    charCodeAt: (s: string, i: number): number => s.charCodeAt(i),
+  },
+};
+
 /** The compiled module, compiled from the embedded bytes on first use. */
 export function compiledModule(): WebAssembly.Module {
-  compiled ??= new WebAssembly.Module(decode(WASM_BASE64));
+  if (compiled === undefined) {
+    const ctor = WebAssembly.Module as unknown as new (bytes: BufferSource, options: object) => WebAssembly.Module;
+    compiled = new ctor(decode(WASM_BASE64), STRING_BUILTINS);
+    builtins = hasStringBuiltins(compiled);
+  }
   return compiled;
+}
+
+/**
+ * Whether strings are read in place by wasm (assembly/js-string.ts) rather
+ * than copied in with TextEncoder.encodeInto: where the engine has the JS
+ * String Builtins and is not JavaScriptCore. docs/RUNTIMES.md lists the
+ * path each runtime takes, and why.
+ */
+export function stringsReadInPlace(): boolean {
+  compiledModule();
+  return builtins && !javaScriptCore;
+}
+
+/** The string builtins' compile option, for tools that compile the module themselves (bench/). */
+export const STRING_COMPILE_OPTIONS = STRING_BUILTINS;
+
+/** The imports an instance of `module` needs: none where the engine supplied the string builtins. */
+export function moduleImports(module: WebAssembly.Module): WebAssembly.Imports {
+  return hasStringBuiltins(module) ? {} : stringImports;
 }
 
 /** The compiled shared-memory build (threads), compiled on first use. */
@@ -43,7 +108,8 @@ export function compiledSharedModule(): WebAssembly.Module {
 
 /** A new instance (src/wasm/arena.ts reports the engine's RangeError as a BloomAllocationError). */
 export function instantiate(): Exports {
-  return new WebAssembly.Instance(compiledModule(), {}).exports as unknown as Exports;
+  const module = compiledModule();
+  return new WebAssembly.Instance(module, builtins ? {} : stringImports).exports as unknown as Exports;
 }
 
 /**

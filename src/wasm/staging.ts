@@ -27,6 +27,7 @@
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
+import { stringsReadInPlace } from './module.js';
 
 const encoder = new TextEncoder();
 
@@ -37,6 +38,31 @@ const encoder = new TextEncoder();
  * { read, written } object) for short keys, and loses for 64-character URLs.
  */
 const SHORT_STRING = 24;
+
+/**
+ * Strings up to this many UTF-16 units are read in place by wasm
+ * (assembly/js-string.ts) where the engine allows it; longer ones are
+ * copied in with encodeInto. Reading in place costs about 0.8 ns a unit on
+ * V8 (a builtin call per unit that V8 inlines), encodeInto a fixed ~40 ns
+ * call plus a vectorised copy, so the copy wins on long strings: on Node 24
+ * and 26 the two crossed between 32 and 48 units (bench/where-time-goes.ts,
+ * "strings by length").
+ */
+export const IN_PLACE_MAX = 32;
+
+/**
+ * The longest string wasm reads in place in the filters made from now on
+ * (IN_PLACE_MAX, or -1 where the engine cannot: src/wasm/module.ts,
+ * stringsReadInPlace). Tests set it, to at most a scratch region's
+ * maxUtf8Units, to compare both paths on any string.
+ */
+export const stringPath = { inPlaceUnits: Number.NaN };
+
+/** stringPath.inPlaceUnits, decided on first use. */
+export function inPlaceUnits(): number {
+  if (Number.isNaN(stringPath.inPlaceUnits)) stringPath.inPlaceUnits = stringsReadInPlace() ? IN_PLACE_MAX : -1;
+  return stringPath.inPlaceUnits;
+}
 
 /**
  * Bumped whenever views of a filter's bits may have gone stale: an
@@ -69,6 +95,8 @@ export class Staging {
   readonly maxUtf8Units: number;
   /** The most items per batch chunk. */
   readonly batchMax: number;
+  /** Whether this instance reads strings in place (the shared build does not: it has no stageString). */
+  readonly readsInPlace: boolean;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
   private readonly x: Exports;
@@ -85,6 +113,8 @@ export class Staging {
     this.scratchSize = x.scratchSize();
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.batchMax = x.batchMax();
+    this.readsInPlace = typeof x.stageString === 'function';
+    if (this.readsInPlace) inPlaceUnits();
     this.refresh();
   }
 
@@ -126,6 +156,11 @@ export class Staging {
   stage(item: Item): number {
     if (typeof item === 'string') {
       const n = item.length;
+      if (this.readsInPlace && n <= stringPath.inPlaceUnits) {
+        const units = this.unitsForStrings;
+        this.wide = units ? 1 : 0;
+        return this.x.stageString(item, 0, this.wide);
+      }
       if (n <= SHORT_STRING) {
         // Short ASCII: its UTF-8 bytes are its code units (so this serves poly too).
         const scratch = this.scratch;

@@ -7,6 +7,7 @@
 // (Deno: deno run --allow-read portable.js ...).
 import { readFileSync } from 'node:fs';
 import { runCases, runSeeds } from './run-cases.js';
+import { checkStringParity } from './string-property.js';
 
 const [distUrl, casesPath] = (globalThis.Deno ? globalThis.Deno.args : process.argv.slice(2));
 const lib = await import(distUrl);
@@ -77,6 +78,14 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
     refused = `${e.name} ${e.call}`;
   }
   out.many = { found, refused };
+}
+
+// Strings: read in place (where the engine has the JS String Builtins) and
+// copied in, against TextEncoder and the reference twin.
+{
+  const at = (path) => import(new URL(path, distUrl).href);
+  const [ref, refStrings, wasm, staging] = await Promise.all([at('./reference/index.js'), at('./reference/js-string.js'), at('./wasm/module.js'), at('./wasm/staging.js')]);
+  out.strings = checkStringParity({ lib, ref, refStrings, wasm, staging }, { runs: 100, seed: 7 });
 }
 
 // Shared memory, where the runtime has it.
