@@ -54,6 +54,18 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   return { quick, time, scale, n: Math.round(1_000_000 * scale), isolate };
 }
 
+/**
+ * The runtime this process runs on, by name and version: "Node 24.22.3",
+ * "Bun 1.4.5" or "Deno 2.9.6" (Bun and Deno also report a Node version,
+ * the one they are compatible with).
+ */
+export function runtimeName(): string {
+  const versions = process.versions as Record<string, string | undefined>;
+  if (versions.bun !== undefined) return `Bun ${versions.bun}`;
+  if (versions.deno !== undefined) return `Deno ${versions.deno}`;
+  return `Node ${versions.node}`;
+}
+
 /** The machine, as the report names it. */
 export function describeMachine(): Machine {
   return {
@@ -61,6 +73,7 @@ export function describeMachine(): Machine {
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
+    runtime: runtimeName(),
     platform: `${process.platform} ${process.arch}`,
     loadAverage: loadavg()[0],
   };

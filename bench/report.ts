@@ -16,6 +16,8 @@ export interface Machine {
   cores: number;
   memoryGiB: number;
   node: string;
+  /** The runtime by name and version ("Node 24.22.3", "Bun 1.4.5", "Deno 2.9.6"); runs before it was recorded name Node. */
+  runtime?: string;
   platform: string;
   /** The 1-minute load average when the run started. */
   loadAverage?: number;
@@ -158,10 +160,10 @@ export function formatDate(iso: string): string {
   return iso.length <= 10 ? iso : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** "AMD EPYC 7B13 (2 cores), 24 GiB, Node v20.20.2, linux x64, load average 0.4 at the start". */
+/** "AMD EPYC 7B13 (2 cores), 24 GiB, Node 24.22.3, linux x64, load average 0.4 at the start". */
 export function formatMachine(m: Machine): string {
   const load = m.loadAverage === undefined ? '' : `, load average ${m.loadAverage.toFixed(1)} at the start`;
-  return `${m.cpu} (${m.cores} cores), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}${load}`;
+  return `${m.cpu} (${m.cores} cores), ${m.memoryGiB} GiB, ${m.runtime ?? `Node ${m.node}`}, ${m.platform}${load}`;
 }
 
 /** The workload titles, by their letter ("(a)" to "(f)"), in run order within a letter. */

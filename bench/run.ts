@@ -57,7 +57,7 @@ const ctx: Context = {
   log: (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${message}`),
 };
 const m = results.machine;
-ctx.log(`bloomwasm bench on ${m.cores} cores (${m.cpu}), Node ${m.node}, ${settings.time} ms per task, scale ${settings.scale}${settings.quick ? ' (quick)' : ''}`);
+ctx.log(`bloomwasm bench on ${m.cores} cores (${m.cpu}), ${m.runtime}, ${settings.time} ms per task, scale ${settings.scale}${settings.quick ? ' (quick)' : ''}`);
 
 /** The workloads BENCH_ONLY names (every one when it is unset). */
 const only = process.env.BENCH_ONLY === undefined ? undefined : new Set(process.env.BENCH_ONLY.split(',').map((w) => w.trim()));

@@ -71,11 +71,17 @@ const stringImports = {
   },
 };
 
+/** `bytes` compiled with the JS String Builtins where the engine has them (bench/ compiles other builds with it). */
+export function compileWithStringBuiltins(bytes: BufferSource): WebAssembly.Module {
+  // The lib's type of the constructor predates the options argument.
+  const ctor = WebAssembly.Module as unknown as new (bytes: BufferSource, options: object) => WebAssembly.Module;
+  return new ctor(bytes, STRING_BUILTINS);
+}
+
 /** The compiled module, compiled from the embedded bytes on first use. */
 export function compiledModule(): WebAssembly.Module {
   if (compiled === undefined) {
-    const ctor = WebAssembly.Module as unknown as new (bytes: BufferSource, options: object) => WebAssembly.Module;
-    compiled = new ctor(decode(WASM_BASE64), STRING_BUILTINS);
+    compiled = compileWithStringBuiltins(decode(WASM_BASE64));
     builtins = hasStringBuiltins(compiled);
   }
   return compiled;
@@ -91,9 +97,6 @@ export function stringsReadInPlace(): boolean {
   compiledModule();
   return builtins && !javaScriptCore;
 }
-
-/** The string builtins' compile option, for tools that compile the module themselves (bench/). */
-export const STRING_COMPILE_OPTIONS = STRING_BUILTINS;
 
 /** The imports an instance of `module` needs: none where the engine supplied the string builtins. */
 export function moduleImports(module: WebAssembly.Module): WebAssembly.Imports {
