@@ -185,6 +185,18 @@ export async function measure(ctx: Context, specs: Spec[], isolate?: string): Pr
   printTable(rows);
 }
 
+/**
+ * The arguments that run this script again under this runtime: Node's and
+ * Bun's own flags (execArgv), or Deno's `run` with the permissions and V8
+ * flags that bench:runtimes gives it, which Deno does not list in execArgv.
+ */
+function selfArguments(): string[] {
+  if ((process.versions as Record<string, string | undefined>).deno !== undefined) {
+    return ['run', '--allow-all', '--v8-flags=--expose-gc,--max-old-space-size=8192', process.argv[1]];
+  }
+  return [...process.execArgv, process.argv[1]];
+}
+
 /** Each contestant of `specs` measured in a child process (see measure). */
 function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {
   const rows: Row[] = [];
@@ -197,7 +209,7 @@ function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {
     for (let r = 0; r < repeat; r++) {
       ctx.log(`${letter}: ${contestant}, in a process of its own${repeat > 1 ? ` (${r + 1} of ${repeat})` : ''}`);
       const file = join(tmpdir(), `bloomwasm-bench-${process.pid}-${rows.length}-${r}.json`);
-      const done = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], {
+      const done = spawnSync(process.execPath, selfArguments(), {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, BENCH_ONLY: letter, BENCH_CONTESTANT: contestant, BENCH_TITLE: specs[0].workload, BENCH_ROWS: file },
       });

@@ -11,7 +11,9 @@
 // BENCH_ONLY (workload letters to run, e.g. `a,g`: a partial run, so its
 // report goes to build/bench/ like a quick one, never to docs/, unless
 // BENCH_MERGE=1 puts its workloads in place of theirs in the last full run),
-// BENCH_REPEAT (children per isolated contestant; each row keeps the median).
+// BENCH_REPEAT (children per isolated contestant; each row keeps the median),
+// BENCH_RESULTS (a file to write the results to instead of bench/results.json
+// and docs/: bench:runtimes gathers one per runtime).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -120,6 +122,11 @@ if (merge) {
   results.date = before.date;
   results.seconds = before.seconds;
   results.isolated = before.isolated;
+}
+if (process.env.BENCH_RESULTS !== undefined) {
+  writeFileSync(process.env.BENCH_RESULTS, JSON.stringify({ ...results, sink: sinkValue() }, null, 2) + '\n');
+  ctx.log(`done in ${results.seconds.toFixed(0)} s; wrote ${process.env.BENCH_RESULTS}`);
+  process.exit(0);
 }
 const partial = settings.quick || (only !== undefined && !merge);
 const resultsPath = join(process.cwd(), partial ? 'build/bench/results.json' : 'bench/results.json');
