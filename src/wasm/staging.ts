@@ -29,7 +29,8 @@ import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
 import { stringsReadInPlace } from './module.js';
 
-const encoder = new TextEncoder();
+/** The one TextEncoder (engine.ts copies strings with it too). */
+export const encoder = new TextEncoder();
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
@@ -37,7 +38,7 @@ const encoder = new TextEncoder();
  * TextEncoder.encodeInto (a call into C++ that also returns a fresh
  * { read, written } object) for short keys, and loses for 64-character URLs.
  */
-const SHORT_STRING = 24;
+export const SHORT_STRING = 24;
 
 /**
  * Strings up to this many UTF-16 units are read in place by wasm
