@@ -185,11 +185,9 @@ export function checksumEnd(): void {
   store<u64>(SCRATCH_PTR, checksumDigest());
 }
 
-export {
-  linesCarry, linesConfigure, linesFinish, linesInput, linesOutput, linesPiece, linesPrinted, linesProcess,
-  linesRead, linesStreamEnd, linesConfigureSplit, linesEmit, linesPacked, linesOffsets, linesFlags, linesDigests,
-} from "./lines";
-export { linesCount } from "./line-count";
+// Line-by-line dedupe (assembly/lines.ts) is not here: only the command
+// line uses it, and it has a build of its own (assembly/cli.ts), so the
+// library's module does not carry it.
 
 // A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
 export {

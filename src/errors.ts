@@ -142,3 +142,18 @@ export class BloomDisposedError extends TypeError {
     this.call = call;
   }
 }
+
+/**
+ * A call that needs a part of the package that loads only when asked for
+ * (the shared-memory build: loadSharedMemory()), before it was loaded in
+ * this thread. The message names what to call.
+ */
+export class BloomNotLoadedError extends Error {
+  /** The call that loads the part, as the message names it. */
+  readonly load: string;
+  constructor(operation: string, part: string, load: string) {
+    super(`${operation} needs ${part}, which is loaded only on demand: first call ${load}`);
+    this.name = 'BloomNotLoadedError';
+    this.load = load;
+  }
+}

@@ -8,8 +8,9 @@ import { SeenFilterOver } from './filter/seen-filter.js';
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomDigestError, BloomFormatError, BloomMismatchError, BloomRangeError,
-  BloomDisposedError, BloomRemoveError, BloomTypeError,
+  BloomDisposedError, BloomNotLoadedError, BloomRemoveError, BloomTypeError,
 } from './errors.js';
+export { loadSharedMemory } from './wasm/shared-build.js';
 export { FORMAT_VERSION } from './format/filter.js';
 export type { SharedFilterHandle } from './filter/shared.js';
 export type { BatchItems, Item, PackedItems } from './filter/items.js';

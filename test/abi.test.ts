@@ -2,29 +2,46 @@
 // against the built module, and the scheme ids of the two sides together.
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
-import { ABI } from '../src/wasm/abi.js';
-import { compiledModule, moduleImports } from '../src/wasm/module.js';
+import { ABI, CLI_ABI } from '../src/wasm/abi.js';
+import { WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE } from '../src/wasm/cli-bytes.generated.js';
+import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-describe('src/wasm/abi.ts', () => {
-  it('lists exactly the exports of the built module, with their kinds', () => {
-    const listed = Object.entries(ABI).map(([name, entry]) => ({ name, kind: entry.kind }));
-    const built = WebAssembly.Module.exports(compiledModule()).map(({ name, kind }) => ({ name, kind }));
-    expect(listed.sort(byName)).toEqual(built.sort(byName));
+/** The command line's build (assembly/cli.ts), compiled from its embedded bytes. */
+const cliModule = compileWithStringBuiltins(inflateBase64(WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE));
+
+describe.each([
+  ['ABI', 'the filter build (assembly/index.ts)', ABI, compiledModule()],
+  ['CLI_ABI', "the command line's build (assembly/cli.ts)", CLI_ABI, cliModule],
+] as const)('src/wasm/abi.ts: %s', (_, built, abi, module) => {
+  it(`lists exactly the exports of ${built}, with their kinds`, () => {
+    const listed = Object.entries(abi).map(([name, entry]) => ({ name, kind: entry.kind }));
+    const exported = WebAssembly.Module.exports(module).map(({ name, kind }) => ({ name, kind }));
+    expect(listed.sort(byName)).toEqual(exported.sort(byName));
   });
 
   it("gives each function its parameter count", () => {
-    const exports = new WebAssembly.Instance(compiledModule(), moduleImports(compiledModule())).exports;
+    const exports = new WebAssembly.Instance(module, moduleImports(module)).exports;
     const listed: Record<string, number> = {};
-    const built: Record<string, number> = {};
-    for (const [name, entry] of Object.entries(ABI)) {
+    const counted: Record<string, number> = {};
+    for (const [name, entry] of Object.entries(abi)) {
       if (entry.kind !== 'function') continue;
       listed[name] = entry.params;
-      built[name] = (exports[name] as (...args: number[]) => unknown).length;
+      counted[name] = (exports[name] as (...args: number[]) => unknown).length;
     }
     expect(Object.keys(listed).length).toBeGreaterThan(40);
-    expect(listed).toEqual(built);
+    expect(listed).toEqual(counted);
+  });
+});
+
+describe("the filter build and the command line's", () => {
+  it('differ by line dedupe alone, which the library never reaches', () => {
+    const names = (module: WebAssembly.Module) => WebAssembly.Module.exports(module).map((e) => e.name);
+    const extra = names(cliModule).filter((name) => !names(compiledModule()).includes(name));
+    expect(extra.every((name) => name.startsWith('lines'))).toBe(true);
+    expect(extra).toContain('linesProcess');
+    expect(names(compiledModule()).filter((name) => !names(cliModule).includes(name))).toEqual([]);
   });
 
   it('imports only the JS String Builtins, which the engine supplies where it has them', () => {

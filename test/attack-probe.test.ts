@@ -13,6 +13,13 @@ import { IN_PLACE_MAX_BITS, makePlan } from '../src/filter/probe-plan.js';
 import { walkXxh64 } from '../src/filter/probe-walks.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { twins } from './helpers/twins.js';
+import { useCliBuild } from '../src/wasm/lines-build.js';
+
+// The shared-memory build loads on first use (src/wasm/shared-build.ts).
+await wasm.loadSharedMemory();
+// One test reserves line dedupe's region in filters, which only instances of
+// the command line's build have: every instance of this file is of it.
+useCliBuild();
 
 type Lib = typeof wasm;
 

@@ -5,10 +5,13 @@
 // filter that reads the bits under other parameters. And claims: every
 // attached filter in one thread has a work area of its own.
 import { describe, expect, it } from 'vitest';
-import { BloomFilter, BloomTypeError } from '../src/index.js';
+import { BloomFilter, BloomTypeError, loadSharedMemory } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { sharedLayout } from '../src/wasm/shared-memory.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
+
+// The shared-memory build loads on first use (src/wasm/shared-build.ts).
+await loadSharedMemory();
 
 describe('attach with forged handles (wasm)', () => {
   it('refuses a handle whose bits, hashes, scheme or seed differ from the filter its memory holds', () => {

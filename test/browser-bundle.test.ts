@@ -1,6 +1,8 @@
 // The package as a browser sees it: the core import graph bundles for
-// platform=browser with nothing from Node, the single-file build stays within
-// its size budget, and package.json describes the entry points correctly.
+// platform=browser with nothing from Node, the browser build stays within
+// its size budgets with the shared-memory build in a chunk loaded on first
+// use, a bundler splits it the same way, and package.json describes the
+// entry points correctly.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -55,26 +57,55 @@ describe('the type declarations', () => {
   });
 });
 
-describe('dist/browser/bloomwasm.js', () => {
-  const text = readFileSync(root + 'dist/browser/bloomwasm.js', 'utf8');
+/** Bytes of `text` gzipped at level 9, as a server would send it. */
+const gzipped = (text: string | Uint8Array): number => gzipSync(text, { level: 9 }).length;
 
-  // Two wasm builds are embedded: the filter (about 12 KB of gzipped base64)
-  // and its shared-memory build for worker threads (about 8 KB). The heap
-  // that lets filters share an instance (assembly/heap.ts, src/wasm/arena.ts)
-  // with dispose() (3.5 KB), and the small-n sizing (src/filter/exact-rate.ts
-  // and its search, 1.3 KB) took it from 35.9 KB to about 41.
-  it('is at most 42 KB gzipped', () => {
-    const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(42 * 1024);
-    // The embedded wasm is most of it; an empty or truncated build would be far smaller.
-    expect(gzipped).toBeGreaterThan(3 * 1024);
+describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
+  const dir = root + 'dist/browser/';
+  const files = readdirSync(dir);
+  const chunkName = files.find((f) => /^bloomwasm-shared-\w+\.js$/.test(f));
+  const text = readFileSync(dir + 'bloomwasm.js', 'utf8');
+  const chunk = chunkName === undefined ? '' : readFileSync(dir + chunkName, 'utf8');
+
+  it('is bloomwasm.js and one chunk, which it imports only in loadSharedMemory()', () => {
+    expect(files.sort()).toEqual(['bloomwasm.js', chunkName].sort());
+    // One import in all, a dynamic one of the chunk: no static import, no other file.
+    expect(text.match(/\bimport\s*[("'{*]/g)).toEqual(['import(']);
+    expect(text).toContain(`import("./${chunkName}")`);
+    // The chunk imports nothing, so nothing of the core moved into a third file.
+    expect(chunk).not.toMatch(/\bimport\s*[("'{*]|\bimport\.meta\b/);
   });
 
-  it('is one self-contained minified ES module with the wasm embedded', () => {
-    expect(text).not.toMatch(/\bimport\s*[("'{*]|\bimport\.meta\b|\.wasm\b/);
-    expect(text).toMatch(/export\s*\{/);
-    expect(text.split('\n').length).toBeLessThan(10);
-    for (const pattern of NODE_ONLY) expect(text).not.toMatch(pattern);
+  // The core is what an import of bloomwasm.js loads: BloomFilter under
+  // every scheme, counting, scalable, Bitmap, the format, and the JS glue of
+  // shared memory (about 1 KB of it); the shared-memory chunk comes on
+  // loadSharedMemory(). Issue 22 asks for at most 20 KB and 25 KB gzipped;
+  // these budgets are what is measured, and miss that (KB = 1024 bytes):
+  //   bloomwasm.js 32.3 KB = the JS 24.5 (73 KB minified) + the filter's
+  //     wasm 7.1 (base64 of its DEFLATE stream; as plain base64, 10.2);
+  //   the chunk 5.2 KB (the threads build; 7.8 as plain base64);
+  //   before this split: one file of 41.0 KB, both builds as plain base64
+  //     (12.4 and 7.6), the CLI's line splitter in the filter's.
+  // The JS alone is over 20 KB: the features the issue names as the core
+  // take it there (a bundle of BloomFilter alone is 22.0 KB, 14.0 of it
+  // JS; ScalableBloomFilter with its chain format, and Bitmap, add 6), so the budget
+  // cannot be met by what loads when, only by smaller code.
+  it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
+    const core = gzipped(text);
+    expect(core).toBeLessThanOrEqual(33 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(38 * 1024);
+    // The embedded wasm is a large part; an empty or truncated build would be far smaller.
+    expect(core).toBeGreaterThan(8 * 1024);
+    expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);
+  });
+
+  it('is minified ES modules with the wasm embedded, and nothing from Node', () => {
+    for (const code of [text, chunk]) {
+      expect(code).not.toMatch(/\bimport\.meta\b|\.wasm\b/);
+      expect(code).toMatch(/export\s*\{/);
+      expect(code.split('\n').length).toBeLessThan(10);
+      for (const pattern of NODE_ONLY) expect(code).not.toMatch(pattern);
+    }
   });
 
   it('carries a wasm module far below Chromium main-thread synchronous-compile limit (8 MiB)', () => {
@@ -83,6 +114,24 @@ describe('dist/browser/bloomwasm.js', () => {
     // must stay small. The browser tests prove it compiles on Chromium's main thread.
     const wasm = readFileSync(root + 'build/bloom.wasm');
     expect(wasm.length).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
+describe('a bundler building an application on the package', () => {
+  it('splits the shared-memory build into a chunk of its own and leaves the line splitter out', async () => {
+    const result = await build({
+      stdin: { contents: "export { BloomFilter, loadSharedMemory } from './src/index.ts';", resolveDir: root, loader: 'ts' },
+      bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', minify: true,
+      splitting: true, outdir: '/out', metafile: true, logLevel: 'silent',
+    });
+    const outputs = Object.entries(result.metafile.outputs);
+    expect(outputs.length).toBe(2);
+    const [main, lazy] = outputs[0][1].entryPoint === '<stdin>' ? outputs : [outputs[1], outputs[0]];
+    expect(Object.keys(main[1].inputs)).not.toContain('src/wasm/shared-bytes.generated.ts');
+    expect(Object.keys(lazy[1].inputs)).toEqual(['src/wasm/shared-bytes.generated.ts']);
+    for (const [, output] of outputs) {
+      for (const input of Object.keys(output.inputs)) expect(input).not.toMatch(/cli-bytes|lines/);
+    }
   });
 });
 
@@ -98,15 +147,19 @@ describe('package.json', () => {
       // require(esm) in Node 20.19+ and 22.12+ load the same module.
       expect(conditions).not.toContain('require');
     }
-    // Cloudflare Workers get an entry that imports the .wasm as a module (src/workerd.ts).
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', workerd: './dist/workerd.js', import: './dist/index.js', default: './dist/index.js' });
+    // Cloudflare Workers get an entry that imports the .wasm as a module
+    // (src/workerd.ts); Node one that loads the shared-memory build eagerly (src/index.node.ts).
+    expect(pkg.exports['.']).toEqual({
+      types: './dist/index.d.ts', workerd: './dist/workerd.js', node: './dist/index.node.js', import: './dist/index.js', default: './dist/index.js',
+    });
     expect(pkg.exports['./browser'].import).toBe('./dist/browser/bloomwasm.js');
   });
 
-  it('is side-effect free but for the workerd entry, and whitelists its files', () => {
+  it('is side-effect free but for the workerd and Node entries, and whitelists its files', () => {
     // The workerd entry hands the platform-compiled module over when it is
-    // evaluated: a bundler must not drop that for its re-exports.
-    expect(pkg.sideEffects).toEqual(['./dist/workerd.js']);
+    // evaluated, and the Node entry the shared-memory build: a bundler must
+    // not drop that for their re-exports.
+    expect(pkg.sideEffects).toEqual(['./dist/workerd.js', './dist/index.node.js']);
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
     expect(pkg.type).toBe('module');
   });

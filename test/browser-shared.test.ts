@@ -1,9 +1,11 @@
-// A filter shared between a page and a Web Worker in a real Chromium. The
+// A filter shared between a page and a Web Worker in a real Chromium and
+// Firefox, with the shared-memory build loaded lazily (loadSharedMemory(),
+// its chunk next to dist/browser/bloomwasm.js) on both sides. The
 // page is served by `bloom serve`'s server, whose COOP/COEP headers make it
 // cross-origin isolated: only then does the browser allow shared memory.
 // The worker adds, the page sees the items; the page adds, the worker sees
 // them; both use the browser build (dist/browser/bloomwasm.js).
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +14,25 @@ import { BROWSERS, waitForValue, type TestBrowser } from './helpers/browsers.js'
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-// The page makes a shared filter, hands it to a module worker, and reports
-// what each side saw. `window.result` is set once both sides are done.
+// The page first checks that the shared-memory build is not loaded with
+// the library (a shared filter is refused, naming loadSharedMemory(), and
+// no chunk has been fetched), loads it, makes a shared filter, hands it to a
+// module worker (which loads the build itself), and reports what each side
+// saw. `window.result` is set once both sides are done.
 const PAGE = `<!doctype html>
 <meta charset="utf-8"><title>bloomwasm shared</title><link rel="icon" href="data:,">
 <script type="module">
-import { BloomFilter } from './bloomwasm.js';
+import { BloomFilter, loadSharedMemory } from './bloomwasm.js';
+const chunks = () => performance.getEntriesByType('resource').filter((e) => /bloomwasm-shared-\\w+\\.js$/.test(e.name)).length;
+let beforeLoad = 'made';
+try {
+  new BloomFilter(64, 3, { shared: true });
+} catch (e) {
+  beforeLoad = e.name + ': ' + e.message;
+}
+const chunksBefore = chunks();
+await loadSharedMemory();
+const chunksAfter = chunks();
 const scheme = new URLSearchParams(location.search).get('scheme');
 const [bits, hashes] = scheme === 'sbbf' ? [1 << 20, 8] : [1 << 20, 7];
 const filter = new BloomFilter(bits, hashes, { scheme, shared: true });
@@ -29,6 +44,9 @@ worker.onmessage = ({ data }) => {
   const workerItems = Array.from({ length: 5000 }, (_, i) => 'worker ' + i + (i % 3 ? '' : ' é'));
   const seen = filter.hasMany(workerItems).reduce((a, b) => a + b, 0);
   window.result = {
+    beforeLoad,
+    chunksBefore,
+    chunksAfter,
     isolated: self.crossOriginIsolated,
     workerIsolated: data.isolated,
     workerSawPage: data.sawPage,
@@ -42,8 +60,10 @@ worker.onmessage = ({ data }) => {
 worker.postMessage(filter.share());
 </script>`;
 
-const WORKER = `import { BloomFilter } from './bloomwasm.js';
-self.onmessage = ({ data: handle }) => {
+const WORKER = `import { BloomFilter, loadSharedMemory } from './bloomwasm.js';
+self.onmessage = async ({ data: handle }) => {
+  // A worker has a module graph of its own: it loads the build too.
+  await loadSharedMemory();
   const filter = BloomFilter.attach(handle);
   const pageItems = Array.from({ length: 2000 }, (_, i) => 'page ' + i);
   const sawPage = filter.hasMany(pageItems).reduce((a, b) => a + b, 0);
@@ -63,7 +83,8 @@ for (const { name, launch, describe } of BROWSERS) describe(`a filter shared bet
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bloomwasm-shared-'));
-    copyFileSync(join(root, 'dist/browser/bloomwasm.js'), join(dir, 'bloomwasm.js'));
+    // bloomwasm.js and the chunk it imports on loadSharedMemory().
+    for (const file of readdirSync(join(root, 'dist/browser'))) copyFileSync(join(root, 'dist/browser', file), join(dir, file));
     writeFileSync(join(dir, 'index.html'), PAGE);
     writeFileSync(join(dir, 'worker.js'), WORKER);
     const { startServer } = await import('../dist/cli/serve.js');
@@ -87,6 +108,8 @@ for (const { name, launch, describe } of BROWSERS) describe(`a filter shared bet
     const result = await waitForValue(page, () => (window as unknown as { result?: Record<string, unknown> }).result);
     expect(errors).toEqual([]);
     expect(result).toMatchObject({
+      chunksBefore: 0,
+      chunksAfter: 1,
       isolated: true,
       workerIsolated: true,
       workerSawPage: 2000,
@@ -95,6 +118,7 @@ for (const { name, launch, describe } of BROWSERS) describe(`a filter shared bet
       absent: false,
       addedCount: 7000,
     });
+    expect(result.beforeLoad).toMatch(/^BloomNotLoadedError: new BloomFilter\(bits, hashes, \{ shared: true \}\) needs the shared-memory build.*`await loadSharedMemory\(\)`/);
     await page.close();
   });
 });

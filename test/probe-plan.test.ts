@@ -14,6 +14,12 @@ import { splitmix64 } from '../src/reference/hash.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';
 import { twins } from './helpers/twins.js';
+import { useCliBuild } from '../src/wasm/lines-build.js';
+
+// One test grows a filter's memory by reserving line dedupe's region, which
+// only instances of the command line's build have: every instance of this
+// file is of it (the same filter code, plus the line splitter).
+useCliBuild();
 
 const u64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
 const halves = (h: bigint): [number, number] => [Number(h & 0xffffffffn), Number(h >> 32n)];

@@ -3,9 +3,12 @@
 // twin, under every layout: no false negatives across threads, the bits of
 // one thread, and each item reported new by exactly one worker.
 import { describe, expect, it } from 'vitest';
-import { BloomFilter, type Scheme } from '../src/index.js';
+import { BloomFilter, loadSharedMemory, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { runWorkers } from './helpers/shared-workers.js';
+
+// The shared-memory build loads on first use (src/wasm/shared-build.ts).
+await loadSharedMemory();
 
 const item = (i: number): string => `https://example.com/crawl/${i}`;
 const COUNT = 100_000;

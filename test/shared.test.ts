@@ -5,13 +5,16 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BloomAllocationError, BloomFilter, BloomTypeError, digest, probeAll, SCHEMES, ScalableBloomFilter, type Scheme,
+  BloomAllocationError, BloomFilter, BloomTypeError, digest, loadSharedMemory, probeAll, SCHEMES, ScalableBloomFilter, type Scheme,
 } from '../src/index.js';
 import { BloomFilter as ReferenceFilter, ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 import { wasmLines } from '../src/wasm/lines.js';
 import { SHARED_ABI } from '../src/wasm/abi.js';
 import { compiledSharedModule } from '../src/wasm/module.js';
 import { sharedLayout } from '../src/wasm/shared-memory.js';
+
+// The shared-memory build loads on first use (src/wasm/shared-build.ts).
+await loadSharedMemory();
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b));
 
@@ -269,7 +272,8 @@ describe('errors', () => {
 
   it('gives work areas back when attached filters are collected, so attaching never runs out (dist/, with --expose-gc)', () => {
     const script = `
-      import { BloomFilter } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
+      import { BloomFilter, loadSharedMemory } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)};
+      await loadSharedMemory();
       const owner = new BloomFilter(1000, 3, { shared: true });
       const handle = owner.share();
       const before = handle.memory.buffer.byteLength;

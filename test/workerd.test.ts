@@ -42,6 +42,12 @@ export default {
     try {
       if (url.pathname === '/seeds') return Response.json(runSeeds(lib));
       if (url.pathname === '/cases') return Response.json(runCases(lib, await request.json()));
+      if (url.pathname === '/shared') {
+        let made;
+        try { new lib.BloomFilter(64, 3, { shared: true }); made = 'made'; } catch (e) { made = e.name; }
+        const loaded = await lib.loadSharedMemory().then(() => 'loaded', (e) => e.name + ': ' + e.message);
+        return Response.json({ made, loaded });
+      }
       const filters = [];
       for (let i = 0; i < 20000; i++) {
         const f = lib.BloomFilter.forCapacity(1000, 0.01);
@@ -128,6 +134,16 @@ describeWorkerd('the package in Cloudflare Workers (wrangler dev, local workerd)
     const text = await response.text();
     expect(response.status, text).toBe(200);
     expect(JSON.parse(text)).toEqual({ found: 20_000, chain: true, members: 7, disposed: 'function' });
+  });
+
+  it('has no shared memory: a shared filter is refused before loadSharedMemory(), which Workers refuse in turn', async () => {
+    const response = await fetch(`${base}/shared`);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const { made, loaded } = JSON.parse(text);
+    expect(made).toBe('BloomNotLoadedError');
+    // The platform refuses to compile the threads build from bytes at run time.
+    expect(loaded).toMatch(/^CompileError: .*disallowed by embedder/);
   });
 
   it('runs the worked examples of the source documents, equal to Node', async () => {

@@ -7,7 +7,7 @@
 // repeated and the median taken.
 
 import { pathToFileURL } from 'node:url';
-import { BloomFilter } from '../../src/index.js';
+import { BloomFilter, loadSharedMemory } from '../../src/index.js';
 import { runWorkers } from '../../test/helpers/shared-workers.js';
 import { K, type Context } from '../harness.js';
 import type { Row } from '../report.js';
@@ -31,6 +31,7 @@ export async function sharedWorkload(ctx: Context): Promise<void> {
   const root = pathToFileURL(process.cwd() + '/');
   ctx.log(`workload (i): ${workload}`);
   const perItem: Record<number, { add: number[]; has: number[] }> = { 1: { add: [], has: [] }, 2: { add: [], has: [] } };
+  await loadSharedMemory();
   const filter = new BloomFilter(bits, K, { shared: true });
   const handle = filter.share();
   for (let round = 0; round < rounds; round++) {

@@ -6,6 +6,7 @@
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, Engine } from '../wasm/engine.js';
+import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { viewEpoch } from '../wasm/staging.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
@@ -68,7 +69,9 @@ export class BloomFilter {
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = Engine.make(params, false, checkShared(options) ? true : undefined);
+    const shared = checkShared(options);
+    if (shared) requireSharedBuild('new BloomFilter(bits, hashes, { shared: true })');
+    this.engine = Engine.make(params, false, shared ? true : undefined);
   }
 
   /**
@@ -105,6 +108,7 @@ export class BloomFilter {
    */
   share(): SharedFilterHandle {
     if (this.engine.sharedMemory === undefined) {
+      requireSharedBuild('BloomFilter.share()');
       const engine = new Engine(paramsOf(this), false, true);
       engine.bitsView().set(this.engine.bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
@@ -128,6 +132,7 @@ export class BloomFilter {
    */
   static attach(handle: SharedFilterHandle): BloomFilter {
     const { params, memory } = checkHandle(handle);
+    requireSharedBuild('BloomFilter.attach(handle)');
     if (!holdsBits(memory, params.bits)) {
       throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
     }

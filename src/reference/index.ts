@@ -8,7 +8,7 @@ import { BloomFilter } from './filter.js';
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomDigestError, BloomFormatError, BloomMismatchError, BloomRangeError,
-  BloomDisposedError, BloomRemoveError, BloomTypeError,
+  BloomDisposedError, BloomNotLoadedError, BloomRemoveError, BloomTypeError,
 } from '../errors.js';
 export { FORMAT_VERSION } from '../format/filter.js';
 export type { SharedFilterHandle } from './shared.js';
@@ -34,4 +34,14 @@ export class SeenFilter extends SeenFilterOver {
   constructor(m: number, k: number) {
     super(new BloomFilter(m, k, { scheme: 'poly' }));
   }
+}
+
+/**
+ * The twin of bloomwasm's loadSharedMemory(), which loads the shared-memory
+ * wasm build on first use: the reference's shared filters need nothing
+ * loaded, so it resolves at once. Code written for either entry calls it
+ * the same way.
+ */
+export function loadSharedMemory(): Promise<void> {
+  return Promise.resolve();
 }

@@ -116,6 +116,21 @@ export const ABI = {
   countingRestore: fn(1), // (held) -> counters above 0, recounted
   countingChecksumCounters: proc(0),
   countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  // The Bitmap (assembly/bitmap.ts).
+  bitmapClearAll: proc(0),
+  bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapSetMany: fn(1), // (n) -> how many were new
+  bitmapHasMany: fn(2), // (n, signed) -> index of the first value out of range, or -1
+  bitmapNextValues: fn(2), // (from, max) -> how many set values were written to scratch
+} as const;
+
+/**
+ * Every export of the command line's build (assembly/cli.ts): the filter's
+ * above, plus line-by-line dedupe, which the library's module leaves out
+ * (src/wasm/lines-build.ts).
+ */
+export const CLI_ABI = {
+  ...ABI,
   // Line-by-line dedupe (assembly/lines.ts).
   linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
   linesProcess: fn(1),
@@ -134,12 +149,6 @@ export const ABI = {
   linesFlags: fn(0),
   linesDigests: fn(0), // split mode with digests: u64 per item, (lo, hi) as u32 pairs
   linesCount: fn(2), // (ptr, len) -> how many of those bytes are \n (assembly/line-count.ts)
-  // The Bitmap (assembly/bitmap.ts).
-  bitmapClearAll: proc(0),
-  bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
-  bitmapSetMany: fn(1), // (n) -> how many were new
-  bitmapHasMany: fn(2), // (n, signed) -> index of the first value out of range, or -1
-  bitmapNextValues: fn(2), // (from, max) -> how many set values were written to scratch
 } as const;
 
 /** `P` numbers, as a parameter list. */
@@ -161,9 +170,12 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
+/** The exports of one instance of the command line's build. */
+export type CliExports = { readonly [K in keyof typeof CLI_ABI]: ExportOf<(typeof CLI_ABI)[K]> };
+
 /** The exports used by the line splitter of src/wasm/lines.ts. */
 export type LinesExports = Pick<
-  Exports,
+  CliExports,
   | 'memory'
   | 'linesProcess'
   | 'linesFinish'
@@ -184,23 +196,22 @@ export type LinesExports = Pick<
 >;
 
 /**
- * Exports the shared build leaves out: line dedupe, the Bitmap, the counting
- * filter, the records (its memory holds one filter), and strings read in
- * place (its instances are made per thread by src/wasm/shared-memory.ts,
- * which copies strings in).
+ * Exports the shared build leaves out: the Bitmap, the counting filter, the
+ * records (its memory holds one filter), and strings read in place (its
+ * instances are made per thread by src/wasm/shared-memory.ts, which copies
+ * strings in).
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `lines${string}` | `${string}String` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(lines|bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
- * above without line dedupe, the Bitmap, the counting filter and the
- * records, plus configure (its one filter), and the two that locate the
+ * above without the Bitmap, the counting filter and the records, plus configure (its one filter), and the two that locate the
  * shared header and size a work area.
  */
 export const SHARED_ABI = {

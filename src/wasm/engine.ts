@@ -8,10 +8,10 @@
 // (RecordHandle's enter(); add and has write it out), which costs one
 // comparison when it is selected already.
 
-import { BloomAllocationError, BloomTypeError } from '../errors.js';
+import { BloomAllocationError, BloomNotLoadedError, BloomTypeError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import type { LinesExports } from './abi.js';
+import type { CliExports, LinesExports } from './abi.js';
 import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
 import type { BatchOp } from './batch.js';
 import { instantiateShared } from './module.js';
@@ -434,7 +434,14 @@ export class Engine extends RecordHandle {
       throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
     }
     const a = this.enter();
-    if (a.x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+    // Only an instance of the command line's build has the line splitter
+    // (src/wasm/lines-build.ts): a filter made before useCliBuild() lives in
+    // one of the filter build.
+    const x = a.x as unknown as Partial<CliExports>;
+    if (x.linesConfigure === undefined) {
+      throw new BloomNotLoadedError('Line dedupe of this filter', "the command line's build", 'useCliBuild() (src/wasm/lines-build.ts) before the filter is made');
+    }
+    if (x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
     a.grew();
     return true;
   }

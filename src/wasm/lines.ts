@@ -14,6 +14,11 @@ import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
 import { Kind, place } from './arena.js';
+import { useCliBuild } from './lines-build.js';
+
+// The line splitter is in the command line's build only: every instance
+// made from here on is of that build (src/wasm/lines-build.ts).
+useCliBuild();
 
 /** The line-splitting core: assembly/lines.ts's exports in filter mode, or the reference twin in src/reference/lines.ts. */
 export interface LinesCore {
@@ -134,7 +139,8 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
 export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
   // A hashing record in an arena of its own: nothing else selects there.
   const { arena } = place({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing, true);
-  const x: LinesExports = arena.x;
+  // A new instance, so of the command line's build (useCliBuild() above).
+  const x = arena.x as unknown as LinesExports;
   const digests = digestSeed === null ? 0 : 1;
   const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
   if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);

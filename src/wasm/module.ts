@@ -2,16 +2,30 @@
 // written by src/build/embed-wasm.mjs), compiled once, synchronously. An
 // instance holds many filters (src/wasm/arena.ts).
 //
-// The shared build (assembly/shared.ts) is the exception: its instances
-// import one shared memory, one instance per thread (src/wasm/shared-memory.ts).
+// Two builds are not embedded here, so that a bundle carries them only
+// where they are used:
+// - the shared build (assembly/shared.ts), whose instances import one
+//   shared memory, one instance per thread (src/wasm/shared-memory.ts). It
+//   comes in through loadSharedMemory() (src/wasm/shared-build.ts), a
+//   dynamic import that bundlers split into a chunk of its own, or eagerly
+//   in the Node entry (src/index.node.ts);
+// - the command line's build (assembly/cli.ts: the filter plus line
+//   dedupe), which src/wasm/lines-build.ts makes the module of every
+//   instance made after it, in `bloom` only.
 
+import { BloomNotLoadedError } from '../errors.js';
 import type { Exports, SharedExports } from './abi.js';
-import { WASM_BASE64, WASM_SHARED_BASE64 } from './bytes.generated.js';
+import { WASM_DEFLATED, WASM_DEFLATED_SIZE } from './bytes.generated.js';
+import { inflate } from './inflate.js';
 
 let compiled: WebAssembly.Module | undefined;
 /** Whether `compiled` has the engine's JS String Builtins (set with it). */
 let builtins = false;
+/** Where the module comes from on first use: the embedded filter build, unless useModuleSource() chose another. */
+let source = (): WebAssembly.Module => compileWithStringBuiltins(inflateBase64(WASM_DEFLATED, WASM_DEFLATED_SIZE));
 let compiledShared: WebAssembly.Module | undefined;
+/** Where the shared build comes from on first use, once it is loaded (useSharedSource). */
+let sharedSource: (() => WebAssembly.Module) | undefined;
 
 /**
  * Modules compiled by the platform, for runtimes that refuse to compile
@@ -25,11 +39,42 @@ export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.
   if (shared !== undefined) compiledShared = shared;
 }
 
-function decode(base64: string): Uint8Array<ArrayBuffer> {
+/**
+ * Makes `compile` the source of the module that instances made from now on
+ * use, compiled on first use (src/wasm/lines-build.ts: the command line's
+ * build, a superset of the filter's exports). Instances made before keep
+ * theirs.
+ */
+export function useModuleSource(compile: () => WebAssembly.Module): void {
+  compiled = undefined;
+  source = compile;
+}
+
+/** Makes `compile` the source of the shared build, compiled on first use (loadSharedMemory, the Node entry). */
+export function useSharedSource(compile: () => WebAssembly.Module): void {
+  sharedSource ??= compile;
+}
+
+/** True once the shared build can be had: loaded, or provided. */
+export function sharedBuildLoaded(): boolean {
+  return compiledShared !== undefined || sharedSource !== undefined;
+}
+
+/**
+ * Throws BloomNotLoadedError naming `operation` unless the shared build is
+ * loaded (BloomFilter's `{ shared: true }`, share() and attach() call it
+ * before anything else).
+ */
+export function requireSharedBuild(operation: string): void {
+  if (!sharedBuildLoaded()) throw new BloomNotLoadedError(operation, 'the shared-memory build', "`await loadSharedMemory()` (from 'bloomwasm') once in this thread");
+}
+
+/** The bytes that `base64`, a raw DEFLATE stream of `size` bytes of wasm, encodes (src/build/embed-wasm.mjs). */
+export function inflateBase64(base64: string, size: number): Uint8Array<ArrayBuffer> {
   const text = atob(base64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+  return inflate(bytes, size);
 }
 
 /**
@@ -78,10 +123,10 @@ export function compileWithStringBuiltins(bytes: BufferSource): WebAssembly.Modu
   return new ctor(bytes, STRING_BUILTINS);
 }
 
-/** The compiled module, compiled from the embedded bytes on first use. */
+/** The compiled module, compiled from its source on first use. */
 export function compiledModule(): WebAssembly.Module {
   if (compiled === undefined) {
-    compiled = compileWithStringBuiltins(decode(WASM_BASE64));
+    compiled = source();
     builtins = hasStringBuiltins(compiled);
   }
   return compiled;
@@ -103,9 +148,12 @@ export function moduleImports(module: WebAssembly.Module): WebAssembly.Imports {
   return hasStringBuiltins(module) ? {} : stringImports;
 }
 
-/** The compiled shared-memory build (threads), compiled on first use. */
+/** The compiled shared-memory build (threads), compiled on first use; BloomNotLoadedError before loadSharedMemory(). */
 export function compiledSharedModule(): WebAssembly.Module {
-  compiledShared ??= new WebAssembly.Module(decode(WASM_SHARED_BASE64));
+  if (compiledShared === undefined) {
+    requireSharedBuild('A shared filter');
+    compiledShared = sharedSource!();
+  }
   return compiledShared;
 }
 

@@ -90,6 +90,8 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
 
 // Shared memory, where the runtime has it.
 if (typeof SharedArrayBuffer === 'function') {
+  // Imported by path, dist/index.js loads the shared-memory build on first use.
+  await lib.loadSharedMemory();
   const f = new lib.BloomFilter(8192, 5, { shared: true });
   items.slice(0, 200).forEach((x) => f.add(x));
   const g = lib.BloomFilter.attach(f.share());

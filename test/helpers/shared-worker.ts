@@ -3,9 +3,13 @@
 // the handle it is given, waits for the common start signal, runs one job
 // and posts its result back.
 import { parentPort, workerData } from 'node:worker_threads';
-import { BloomFilter, type SharedFilterHandle } from '../../src/index.js';
+import { BloomFilter, loadSharedMemory, type SharedFilterHandle } from '../../src/index.js';
 import { BloomFilter as ReferenceFilter, type SharedFilterHandle as ReferenceSharedHandle } from '../../src/reference/index.js';
 import { mulberry32 } from '../../src/cli/mulberry32.js';
+
+// A worker has a module graph of its own: it loads the shared-memory build
+// before attach(), as the docs tell a browser worker to (docs/SHARED.md).
+await loadSharedMemory();
 
 /** What the parent sends: the handle, the job, and a SharedArrayBuffer of Int32 signals. */
 export interface SharedJob {
