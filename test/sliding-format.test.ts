@@ -208,3 +208,51 @@ describe('fuzzed inputs', () => {
     }
   });
 });
+
+describe('sliding filters in files (bloomwasm/node)', () => {
+  it('saveFile and loadSlidingFile keep every byte, in chunks of any size, sync and async; a bad file is refused naming its field', async () => {
+    const { mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const files = await import('../src/node/index.js');
+    const { setChunkBytes } = await import('../src/node/io.js');
+    const dir = mkdtempSync(join(tmpdir(), 'bloom-sliding-files-'));
+    try {
+      let now = 50_000;
+      const f = new wasm.SlidingBloomFilter({ windowMs: 7_000, capacity: 700, falsePositiveRate: 0.01, clock: () => now });
+      for (let i = 0; i < 900; i++) {
+        f.add(`file-${i}`);
+        now += 9;
+      }
+      const path = join(dir, 'window.bloom');
+      for (const chunk of [3, 64, 8 << 20]) {
+        const previous = setChunkBytes(chunk);
+        try {
+          files.saveFileSync(f, path);
+          expect(readFileSync(path)).toEqual(Buffer.from(f.toBytes()));
+          expect(files.loadSlidingFileSync(path, { clock: () => now }).toBytes()).toEqual(f.toBytes());
+          await files.saveFile(f, path);
+          const loaded = await files.loadSlidingFile(path, { clock: () => now });
+          expect(loaded.toBytes()).toEqual(f.toBytes());
+          expect(loaded.has('file-899')).toBe(true);
+        } finally {
+          setChunkBytes(previous);
+        }
+      }
+      expect(readdirSync(dir)).toEqual(['window.bloom']);
+      // The reference twin saves through toBytes.
+      const twin = reference.SlidingBloomFilter.fromBytes(f.toBytes(), { clock: () => now });
+      files.saveFileSync(twin, path);
+      expect(files.loadSlidingFileSync(path, { clock: () => now }).toBytes()).toEqual(f.toBytes());
+      const bad = f.toBytes();
+      bad[bad.length - 2] ^= 4;
+      writeFileSync(path, bad);
+      expect(() => files.loadSlidingFileSync(path)).toThrow(/checksum at byte/);
+      writeFileSync(path, bad.subarray(0, 50));
+      expect(() => files.loadSlidingFileSync(path)).toThrow(wasm.BloomFormatError);
+      expect(() => files.loadSlidingFileSync(path, { clock: 1 } as never)).toThrow(wasm.BloomTypeError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

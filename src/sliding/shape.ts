@@ -6,7 +6,7 @@
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
-import { schemeSize } from '../filter/sizing.js';
+import { optimalBits, schemeSize } from '../filter/sizing.js';
 
 /** A window of the last `window` adds, or of the adds of the last `windowMs` milliseconds (at most `capacity` of them). */
 export type SlidingOptions =
@@ -112,14 +112,16 @@ function sized(mode: 'count' | 'time', window: number, windowMs: number, capacit
   const generationCapacity = Math.ceil(capacity / GENERATIONS_PER_WINDOW);
   // 1 - (1 - q)^8 = p; log1p/expm1 keep q exact for small p.
   const generationRate = -Math.expm1(Math.log1p(-falsePositiveRate) / FULL_GENERATIONS);
+  const tooLarge = (bits: number): BloomRangeError => new BloomRangeError(
+    mode === 'count' ? 'window' : 'capacity',
+    capacity,
+    `small enough that ${generations} generations of ${bits} bits (needed at falsePositiveRate ${falsePositiveRate}) stay within ${MAX_BITS} bits`,
+  );
+  // Rule 1's m first: sizing never goes below it, and past 2^53 it cannot be searched.
+  const least = optimalBits(generationCapacity, generationRate);
+  if (least * generations > MAX_BITS) throw tooLarge(least);
   const { bits, hashes } = schemeSize(generationCapacity, generationRate, 'xxh64');
-  if (bits * generations > MAX_BITS) {
-    throw new BloomRangeError(
-      mode === 'count' ? 'window' : 'capacity',
-      capacity,
-      `small enough that ${generations} generations of ${bits} bits (needed at falsePositiveRate ${falsePositiveRate}) stay within ${MAX_BITS} bits`,
-    );
-  }
+  if (bits * generations > MAX_BITS) throw tooLarge(bits);
   return {
     mode, window, windowMs, capacity, falsePositiveRate, generations, generationCapacity,
     periodMs: windowMs / GENERATIONS_PER_WINDOW, bits, hashes,
