@@ -135,6 +135,12 @@ describe('what a reader refuses', () => {
     expect(view.getFloat64(AT.windowMs, true)).toBe(700);
   });
 
+  it('a file of another kind names the right reader, both ways', () => {
+    expect(() => wasm.SlidingBloomFilter.fromBytes(new reference.BloomFilter(64, 3).toBytes())).toThrow(/BloomFilter.fromBytes or loadFile/);
+    expect(() => wasm.BloomFilter.fromBytes(countFilter())).toThrow(/SlidingBloomFilter.fromBytes or loadSlidingFile/);
+    expect(() => reference.CountingBloomFilter.fromBytes(countFilter())).toThrow(/SlidingBloomFilter.fromBytes/);
+  });
+
   it('bytes that are not a Uint8Array, and options that are not an object, are type errors', () => {
     expect(() => wasm.SlidingBloomFilter.fromBytes([1, 2] as never)).toThrow(wasm.BloomTypeError);
     expect(() => wasm.SlidingBloomFilter.fromBytes(countFilter(), 5 as never)).toThrow(/options/);
