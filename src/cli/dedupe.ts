@@ -141,7 +141,7 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`--window needs a sliding --state; ${statePath} holds a ${loaded instanceof BloomFilter ? 'filter' : 'scalable chain'}, which never forgets`);
     }
     if (loaded instanceof SlidingBloomFilter) {
-      if (window !== undefined || values.capacity !== undefined || values.fpp !== undefined) reportWindowConflict(statePath!, loaded, window, capacity, fpp);
+      reportWindowConflict(statePath!, loaded, window, capacity, values.fpp === undefined ? undefined : fpp, values.scheme);
     } else if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
       if (values.scheme !== undefined && loaded.scheme !== scheme) {
         process.stderr.write(`bloom: --state ${statePath} uses scheme ${loaded.scheme}, which wins over --scheme ${scheme}\n`);
@@ -319,10 +319,16 @@ function slidingFor(window: WindowOption, capacity: number | undefined, fpp: num
   }
 }
 
-/** Tells the user that a sliding --state file's own window wins over --window, --capacity and --fpp. */
-function reportWindowConflict(path: string, loaded: SlidingBloomFilter, window: WindowOption | undefined, capacity: number | undefined, fpp: number): void {
+/**
+ * Tells the user that a sliding --state file's own window wins over the
+ * --window, --capacity, --fpp and --scheme given (undefined: not given).
+ */
+function reportWindowConflict(
+  path: string, loaded: SlidingBloomFilter, window: WindowOption | undefined, capacity: number | undefined, fpp: number | undefined, scheme: string | undefined,
+): void {
   const same = (window === undefined || (window.kind === 'count' ? loaded.window === window.lines : loaded.windowMs === window.ms)) &&
-    (capacity === undefined || loaded.capacity === capacity) && fpp === loaded.falsePositiveRate;
+    (capacity === undefined || loaded.capacity === capacity) && (fpp === undefined || fpp === loaded.falsePositiveRate) &&
+    (scheme === undefined || scheme === 'xxh64');
   if (same) return;
   const held = loaded.window > 0 ? `${loaded.window} lines` : `${loaded.windowMs} ms for ${loaded.capacity} lines`;
   process.stderr.write(`bloom: --state ${path} is a sliding window of ${held} at rate ${loaded.falsePositiveRate}, which wins over the options given\n`);
