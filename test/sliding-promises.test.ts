@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SlidingBloomFilter } from '../src/index.js';
 import { urls } from '../bench/data.js';
+import type { GenerationState } from '../src/sliding/generations.js';
 
 /** The largest count of hits among `trials` at rate p that is not evidence of a rate above p: p plus 4 standard deviations. */
 function atMostRate(hits: number, trials: number, p: number): void {
@@ -177,6 +178,35 @@ describe('promise 3: the rate', () => {
       now += Math.floor(windowMs / capacity);
     }
     measure();
+  });
+});
+
+describe('promise 3: a time window within capacity never overloads', () => {
+  it('property: when no window of windowMs holds more than capacity adds, no generation takes more than c', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 40 })), { minLength: 1, maxLength: 80 }),
+        (capacity, steps) => {
+          const windowMs = 1000;
+          let now = 0;
+          const f = new SlidingBloomFilter({ windowMs, capacity, falsePositiveRate: 0.1, clock: () => now });
+          const state = (f as unknown as { generations: { state: GenerationState } }).generations.state;
+          const times: number[] = [];
+          for (const [tick, run] of steps) {
+            now += tick;
+            for (let i = 0; i < run; i++) {
+              // Only the adds that keep every window within capacity.
+              if (times.filter((t) => t > now - windowMs).length >= capacity) break;
+              f.add(`w${times.length}`);
+              times.push(now);
+              expect(Math.max(...state.counts)).toBeLessThanOrEqual(f.shape.generationCapacity);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
