@@ -21,7 +21,7 @@ import { scheme } from "./filter";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
 export { clear, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, create, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainHas } from "./chain";
 export { streamBegin } from "./scheme";
@@ -201,3 +201,6 @@ export {
   countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
 } from "./counting";
+
+// The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
+export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";

@@ -82,20 +82,22 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // loadSharedMemory(). The goal is at most 20 KB for the core and 25 KB in
   // all, gzipped; these budgets are what is measured, and miss it
   // (KB = 1024 bytes):
-  //   bloomwasm.js 32.9 KB = the JS 25.0 (75 KB minified) + the filter's
-  //     wasm 7.4 (base64 of its DEFLATE stream; as plain base64, 10.5),
-  //     strings read in place included (about 0.6 KB of the two);
+  //   bloomwasm.js 37.0 KB = the JS 28.1 (87 KB minified) + the filter's
+  //     wasm 8.0 (base64 of its DEFLATE stream), with strings read in place
+  //     (about 0.6 KB of the two) and the sliding window (SlidingBloomFilter,
+  //     its generations, format and wasm: about 4.2 KB);
   //   the chunk 5.2 KB (the threads build; 7.8 as plain base64);
   //   before the split: one file of 41.0 KB, both builds as plain base64
   //     (12.4 and 7.6), the CLI's line splitter in the filter's.
   // The JS alone is over 20 KB: the features named as the core take it
-  // there (a bundle of BloomFilter alone is 22.0 KB, 14.0 of it JS;
-  // ScalableBloomFilter with its chain format, and Bitmap, add 6), so the
+  // there (a bundle of BloomFilter alone was 22.0 KB, 14.0 of it JS, before
+  // the sliding window; ScalableBloomFilter with its chain format, and
+  // Bitmap, add 6), so the
   // goal cannot be met by what loads when, only by smaller code.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
-    expect(core).toBeLessThanOrEqual(34 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(39 * 1024);
+    expect(core).toBeLessThanOrEqual(38 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(43 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);

@@ -44,7 +44,8 @@ export const ABI = {
   KIND_HASHING: global,
   KIND_COUNTING: global,
   KIND_BITMAP: global,
-  create: fn(6), // (bits, hashes, schemeId, seedLo, seedHi, kind) -> record address (selected), or 0 when memory cannot be had
+  KIND_SLIDING: global,
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
   select: proc(1), // (record): the filter every other export works on
   release: proc(1), // (record): its region goes back to the heap
   recordPayload: fn(1), // (record) -> bytes of its bits or counters
@@ -116,6 +117,12 @@ export const ABI = {
   countingRestore: fn(1), // (held) -> counters above 0, recounted
   countingChecksumCounters: proc(0),
   countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
+  slidingItem: fn(5), // (len, wide, op, plane, live)
+  slidingStream: fn(3), // (op, plane, live)
+  slidingBatch: fn(4), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
+  slidingClearPlane: proc(1), // (plane): clears that bit of every word
+  slidingChecksumWords: proc(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapClearAll: proc(0),
   bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
@@ -196,22 +203,24 @@ export type LinesExports = Pick<
 >;
 
 /**
- * Exports the shared build leaves out: the Bitmap, the counting filter, the
- * records (its memory holds one filter), and strings read in place (its
+ * Exports the shared build leaves out: the Bitmap, the counting and sliding
+ * filters, the records (its memory holds one filter), and strings read in place (its
  * instances are made per thread by src/wasm/shared-memory.ts, which copies
  * strings in).
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
- * above without the Bitmap, the counting filter and the records, plus configure (its one filter), and the two that locate the
+ * above without the Bitmap, the counting and sliding filters, the records
+ * and strings read in place, plus configure (its one filter), and the two
+ * that locate the
  * shared header and size a work area.
  */
 export const SHARED_ABI = {
