@@ -1,0 +1,303 @@
+// The Lua scripts of the sliding filter. Each call names every key of the
+// filter (KEYS[1] the metadata hash, KEYS[1 + i] generation slot i's
+// bitmap), all under one hash tag, so rotation, expiry and test-and-set run
+// atomically in one slot, on the server's clock (TIME), never a worker's.
+// Bit offsets arrive already mapped (see layout.ts), k per item, in order.
+// EVAL semantics: https://redis.io/docs/latest/develop/interact/programmability/eval-intro/
+// Shebang flags (a script flagged without `allow-oom` is refused with OOM
+// before it runs, never halfway): https://redis.io/docs/latest/develop/interact/programmability/lua-api/#script-flags
+
+import { createHash } from 'node:crypto';
+import type { Script } from './scripts.js';
+
+function script(source: string): Script {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/** The arguments every add and has call starts with, before the offsets. */
+export const SLIDING_HEAD = ['fingerprint', 'bytes', 'hashes', 'generationCapacity', 'mode', 'windowMs', 'periodMs'] as const;
+
+// Shared prologue: checks, then reads the clock and the state. ARGV[1] the
+// fingerprint, ARGV[2] a generation's bytes, ARGV[3] k, ARGV[4] c (adds per
+// generation), ARGV[5] 'count' or 'time', ARGV[6] the window in ms, ARGV[7]
+// P in ms; offsets from ARGV[8]. Everything is checked before anything is
+// written: a foreign key type (WRONGTYPE), a re-reserved filter
+// (BLOOMCONFIG) or a live generation deleted or evicted (BLOOMSHARD) fail
+// the call with nothing changed.
+const PROLOGUE = `
+local meta = KEYS[1]
+local have = redis.call('HGET', meta, 'fingerprint')
+if have ~= ARGV[1] then
+  return redis.error_reply('BLOOMCONFIG ' .. meta .. ' fingerprint is ' .. (have or 'missing') .. '; expected ' .. ARGV[1])
+end
+local bytes = tonumber(ARGV[2])
+local k = tonumber(ARGV[3])
+local c = tonumber(ARGV[4])
+local timed = ARGV[5] == 'time'
+local W = tonumber(ARGV[6])
+local P = tonumber(ARGV[7])
+local G = #KEYS - 1
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local names = {'current'}
+for i = 0, G - 1 do
+  names[#names + 1] = 'n:' .. i; names[#names + 1] = 'start:' .. i; names[#names + 1] = 'last:' .. i
+end
+local state = redis.call('HMGET', meta, unpack(names))
+local cur = tonumber(state[1])
+local n, start, last = {}, {}, {}
+for i = 0, G - 1 do
+  n[i] = tonumber(state[2 + 3 * i]); start[i] = tonumber(state[3 + 3 * i]); last[i] = tonumber(state[4 + 3 * i])
+  if not (n[i] and start[i] and last[i]) then
+    return redis.error_reply('BLOOMCONFIG ' .. meta .. ' state of slot ' .. i .. ' is missing or damaged')
+  end
+end
+if not cur or cur < 0 or cur >= G then
+  return redis.error_reply('BLOOMCONFIG ' .. meta .. ' current is ' .. tostring(state[1]) .. '; expected a slot in [0, ' .. G .. ')')
+end
+-- A generation is live when it holds adds and, in a time window, its last
+-- add is younger than the window: a query ignores an expired one at once.
+local function live(i)
+  return n[i] > 0 and (not timed or last[i] > now - W)
+end
+for i = 0, G - 1 do
+  local key = KEYS[i + 2]
+  local kind = redis.call('TYPE', key)['ok']
+  if kind ~= 'string' and kind ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. key .. ' holds a ' .. kind .. ' where a generation bitmap (string) belongs')
+  end
+  if live(i) or i == cur then
+    local size = redis.call('STRLEN', key)
+    if size ~= bytes then
+      return redis.error_reply('BLOOMSHARD ' .. key .. ' is ' .. size .. ' bytes; expected ' .. bytes)
+    end
+  end
+end
+-- Items per BITFIELD call: unpack() stops near 8,000 values
+-- (LUAI_MAXCSTACK), and each offset takes 3 or 4 arguments.
+local per = math.max(1, math.floor(1500 / k))
+local first = 8
+local total = (#ARGV - first + 1) / k
+local out = {}
+-- found[j] = true when item j has all k bits in generation g; only the
+-- items j in [a, b] not yet found are read. One BITFIELD GET per
+-- generation per run of items.
+local function probe(cmd, g, a, b, found)
+  local ops, idx = {}, {}
+  for j = a, b do
+    if not found[j] then
+      idx[#idx + 1] = j
+      local base = first + j * k
+      for t = 0, k - 1 do
+        ops[#ops + 1] = 'GET'; ops[#ops + 1] = 'u1'; ops[#ops + 1] = ARGV[base + t]
+      end
+    end
+  end
+  if #idx == 0 then return end
+  local bits = redis.call(cmd, KEYS[g + 2], unpack(ops))
+  for q = 1, #idx do
+    local all = true
+    for t = (q - 1) * k + 1, q * k do
+      if bits[t] == 0 then all = false; break end
+    end
+    if all then found[idx[q]] = true end
+  end
+end
+`;
+
+/**
+ * Rotation and test-and-set. Before each run of items it rotates when the
+ * current generation is full (c adds) or, in a time window, has been
+ * current for P ms and a free slot exists; dropping a generation is UNLINK
+ * of its bitmap, O(1) here (Redis frees it in a background thread). An item
+ * is new when no live generation had all its k bits; its bits are always set
+ * in the current generation (BITFIELD SET u1 returns the old bits, so items
+ * earlier in the call count, exactly as in sequential adds). Replies a
+ * string of '0'/'1' per item and writes the state back.
+ */
+export const SLIDING_ADD_SCRIPT = script(`#!lua
+${PROLOGUE}
+local function free(i)
+  redis.call('UNLINK', KEYS[i + 2])
+  n[i] = 0; start[i] = 0; last[i] = 0
+end
+-- Expired generations (time window): their slots are free again.
+if timed then
+  for i = 0, G - 1 do
+    if i ~= cur and n[i] > 0 and last[i] <= now - W then free(i) end
+  end
+end
+-- A fresh generation in slot i, allocated in full by one SETBIT on its last
+-- bit, so no add far into it grows the string later.
+local function become_current(i)
+  local old = cur
+  free(i)
+  redis.call('SETBIT', KEYS[i + 2], bytes * 8 - 1, 0)
+  cur = i; start[i] = now
+  if timed and last[old] <= now - W then free(old) end
+end
+local function rotate()
+  if not timed then
+    if n[cur] >= c then become_current((cur + 1) % G) end
+    return
+  end
+  if n[cur] == 0 then
+    -- An empty current generation restarts its period instead of rotating.
+    if now - start[cur] >= P then start[cur] = now end
+    return
+  end
+  if n[cur] >= c or now - start[cur] >= P then
+    for d = 1, G - 1 do
+      local i = (cur + d) % G
+      if n[i] == 0 then become_current(i); return end
+    end
+    -- No free slot: more than the capacity was added in one window. Keep
+    -- adding to the current generation (overload); the rate rises.
+  end
+end
+local fresh = 0
+local j = 0
+while j < total do
+  rotate()
+  local room = c - n[cur]
+  if room <= 0 then room = total end
+  local a = j
+  local b = j + math.min(room, per, total - j) - 1
+  local found = {}
+  for d = 1, G - 1 do
+    local g = (cur - d) % G
+    if live(g) then probe('BITFIELD', g, a, b, found) end
+  end
+  -- The current generation's own old bits count unless it expired (a time
+  -- window whose last add is older than the window).
+  local mine = n[cur] == 0 or not timed or last[cur] > now - W
+  local ops = {}
+  for q = a, b do
+    local base = first + q * k
+    for t = 0, k - 1 do
+      ops[#ops + 1] = 'SET'; ops[#ops + 1] = 'u1'; ops[#ops + 1] = ARGV[base + t]; ops[#ops + 1] = '1'
+    end
+  end
+  local old = redis.call('BITFIELD', KEYS[cur + 2], unpack(ops))
+  for q = a, b do
+    local new = '0'
+    if not found[q] then
+      if not mine then
+        new = '1'
+      else
+        for t = (q - a) * k + 1, (q - a + 1) * k do
+          if old[t] == 0 then new = '1'; break end
+        end
+      end
+    end
+    out[#out + 1] = new
+    if new == '1' then fresh = fresh + 1 end
+  end
+  n[cur] = n[cur] + (b - a + 1)
+  last[cur] = now
+  j = b + 1
+end
+local fields = {'current', cur}
+for i = 0, G - 1 do
+  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = string.format('%.0f', n[i])
+  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = string.format('%.0f', start[i])
+  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = string.format('%.0f', last[i])
+end
+redis.call('HSET', meta, unpack(fields))
+if fresh > 0 then redis.call('HINCRBY', meta, 'added', fresh) end
+redis.call('HINCRBY', meta, 'adds', total)
+return table.concat(out)
+`);
+
+/**
+ * Read-only test: '1' per item that has all k bits in some live generation.
+ * It rotates nothing (a rotation drops nothing that a read should still
+ * see: expiry is by the clock, which it reads).
+ */
+export const SLIDING_HAS_SCRIPT = script(`#!lua flags=no-writes
+${PROLOGUE}
+for a = 0, total - 1, per do
+  local b = math.min(a + per, total) - 1
+  local found = {}
+  for d = 0, G - 1 do
+    local g = (cur - d) % G
+    if live(g) then probe('BITFIELD_RO', g, a, b, found) end
+  end
+  for j = a, b do out[#out + 1] = found[j] and '1' or '0' end
+end
+return table.concat(out)
+`);
+
+/**
+ * The state as one atomic read, on the server's clock: replies the server's
+ * time in ms (a string) and the metadata hash (HGETALL). Read-only.
+ */
+export const SLIDING_STATE_SCRIPT = script(`#!lua flags=no-writes
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+return {string.format('%.0f', now), redis.call('HGETALL', KEYS[1])}
+`);
+
+/**
+ * Creates the filter, or replies the existing metadata hash (HGETALL) for
+ * the client to compare. ARGV[1] is a generation's bytes, ARGV[2..] the
+ * configuration's field/value pairs. A generation key that exists without
+ * the metadata hash belongs to someone else: refused (BLOOMFOREIGN), with
+ * nothing written. Otherwise slot 0 is allocated and made current, and the
+ * metadata written, in one step: no worker can see half a filter.
+ */
+export const SLIDING_RESERVE_SCRIPT = script(`#!lua
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    return redis.error_reply('BLOOMFOREIGN ' .. KEYS[i] .. ' exists, but ' .. KEYS[1] .. ' does not')
+  end
+end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('SETBIT', KEYS[2], tonumber(ARGV[1]) * 8 - 1, 0)
+local fields = {}
+for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+fields[#fields + 1] = 'current'; fields[#fields + 1] = '0'
+fields[#fields + 1] = 'added'; fields[#fields + 1] = '0'
+fields[#fields + 1] = 'adds'; fields[#fields + 1] = '0'
+for i = 0, #KEYS - 2 do
+  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
+  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
+  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = '0'
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+return {}
+`);
+
+/**
+ * Forgets every item: UNLINKs every generation and starts over in slot 0,
+ * keeping the configuration. ARGV[1] the fingerprint, ARGV[2] a
+ * generation's bytes. Refused (BLOOMCONFIG) when the filter was re-reserved
+ * with another shape; a foreign key type is refused before anything is
+ * unlinked.
+ */
+export const SLIDING_CLEAR_SCRIPT = script(`#!lua
+local have = redis.call('HGET', KEYS[1], 'fingerprint')
+if have ~= ARGV[1] then
+  return redis.error_reply('BLOOMCONFIG ' .. KEYS[1] .. ' fingerprint is ' .. (have or 'missing') .. '; expected ' .. ARGV[1])
+end
+for i = 2, #KEYS do
+  local kind = redis.call('TYPE', KEYS[i])['ok']
+  if kind ~= 'string' and kind ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. KEYS[i] .. ' holds a ' .. kind .. ' where a generation bitmap (string) belongs')
+  end
+end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('UNLINK', unpack(KEYS, 2))
+redis.call('SETBIT', KEYS[2], tonumber(ARGV[2]) * 8 - 1, 0)
+local fields = {'current', '0', 'added', '0', 'adds', '0'}
+for i = 0, #KEYS - 2 do
+  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
+  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
+  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = '0'
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+return 1
+`);
