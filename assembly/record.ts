@@ -17,6 +17,7 @@
 //   +40 i32 k
 //   +44 i32 the scheme id
 //   +48 u32 the kind (KIND_*)
+//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts)
 // and the bits (or counters) start at +64.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
@@ -33,20 +34,26 @@ if (memory.size() < startPages) memory.grow(startPages - memory.size());
 /** Bytes of a record; the bits follow it. */
 export const RECORD_BYTES: u32 = 64;
 
-/** What a record holds: a Bloom filter's bits, only parameters (hashing for bits kept elsewhere), 4-bit counters, or a Bitmap. */
+/** What a record holds: a Bloom filter's bits, only parameters (hashing for bits kept elsewhere), 4-bit counters, a Bitmap, or a sliding filter's words. */
 export const KIND_FILTER = 0;
 export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
 export const KIND_BITMAP = 3;
+export const KIND_SLIDING = 4;
 
 /** The selected record (0: none). */
 let current: usize = 0;
 
-/** Bytes of the region after the record, for a record of this kind and m (filter.ts's byteLength, counting.ts's countersLength, bitmap.ts's wordBytes). */
-function payloadBytes(kind: u32, m: u64): u64 {
+/**
+ * Bytes of the region after the record, for a record of this kind and m
+ * (filter.ts's byteLength, counting.ts's countersLength, bitmap.ts's
+ * wordBytes, sliding.ts's wordsLength with `width` bytes a word).
+ */
+function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
   if (kind == KIND_COUNTING) return (m + 1) >> 1;
   if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
+  if (kind == KIND_SLIDING) return m * <u64>width;
   return 0;
 }
 
@@ -107,11 +114,12 @@ export function unpeek(): void {
 
 /**
  * A new record of `kind` for m = `m`, k, scheme and seed (validated by
- * the caller), its bits zero, and selected. Returns its address, or 0 when
+ * the caller), its bits zero, and selected; `width` is a sliding filter's
+ * bytes per word (0 for the other kinds). Returns its address, or 0 when
  * this instance's memory cannot hold it (JS then opens another).
  */
-export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32): usize {
-  const bytes = <u64>RECORD_BYTES + payloadBytes(kind, <u64>m);
+export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, width: u32): usize {
+  const bytes = <u64>RECORD_BYTES + payloadBytes(kind, <u64>m, width);
   if (bytes > 0xffff_0000) return 0;
   const r = heapAlloc(<u32>bytes);
   if (r == 0) return 0;
@@ -120,6 +128,7 @@ export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, 
   store<i32>(r, min(k, MAX_HASHES), 40);
   store<i32>(r, schemeId, 44);
   store<u32>(r, kind, 48);
+  store<u32>(r, width, 52);
   select(r);
   return r;
 }
@@ -132,5 +141,5 @@ export function release(r: usize): void {
 
 /** The bytes of record `r`'s region after the record (for tests: regions must not overlap). */
 export function recordPayload(r: usize): f64 {
-  return <f64>payloadBytes(load<u32>(r, 48), load<u64>(r));
+  return <f64>payloadBytes(load<u32>(r, 48), load<u64>(r), load<u32>(r, 52));
 }

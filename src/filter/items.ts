@@ -80,3 +80,11 @@ function checkPacked(items: Partial<PackedItems>): CheckedBatch {
 export function batchItem(batch: CheckedBatch, i: number): Item {
   return batch.packed ? batch.bytes.subarray(batch.offsets[i], batch.offsets[i + 1]) : batch.list[i];
 }
+
+/** Items [start, start + count) of a checked batch, as a checked batch of their own (no copy of bytes). */
+export function sliceBatch(batch: CheckedBatch, start: number, count: number): CheckedBatch {
+  if (!batch.packed) return { packed: false, list: batch.list.slice(start, start + count), count };
+  const { offsets } = batch;
+  const part = offsets instanceof Uint32Array ? offsets.subarray(start, start + count + 1) : Array.prototype.slice.call(offsets, start, start + count + 1);
+  return { packed: true, bytes: batch.bytes, offsets: part, count };
+}

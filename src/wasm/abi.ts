@@ -35,7 +35,8 @@ export const ABI = {
   KIND_HASHING: global,
   KIND_COUNTING: global,
   KIND_BITMAP: global,
-  create: fn(6), // (bits, hashes, schemeId, seedLo, seedHi, kind) -> record address (selected), or 0 when memory cannot be had
+  KIND_SLIDING: global,
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
   select: proc(1), // (record): the filter every other export works on
   release: proc(1), // (record): its region goes back to the heap
   recordPayload: fn(1), // (record) -> bytes of its bits or counters
@@ -103,6 +104,12 @@ export const ABI = {
   countingRestore: fn(1), // (held) -> counters above 0, recounted
   countingChecksumCounters: proc(0),
   countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
+  slidingItem: fn(5), // (len, wide, op, plane, live)
+  slidingStream: fn(3), // (op, plane, live)
+  slidingBatch: fn(4), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
+  slidingClearPlane: proc(1), // (plane): clears that bit of every word
+  slidingChecksumWords: proc(0),
   // Line-by-line dedupe (assembly/lines.ts).
   linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
   linesProcess: fn(1),
@@ -168,18 +175,18 @@ export type LinesExports = Pick<
   | 'linesCount'
 >;
 
-/** Exports the shared build leaves out: line dedupe, the Bitmap, the counting filter, and the records (its memory holds one filter). */
+/** Exports the shared build leaves out: line dedupe, the Bitmap, the counting and sliding filters, and the records (its memory holds one filter). */
 type NotShared = Extract<
   keyof typeof ABI,
-  `lines${string}` | `bitmap${string}` | `counting${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `lines${string}` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(lines|bitmap|counting|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)/.test(name);
+const notShared = (name: string): boolean => /^(lines|bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
- * above without line dedupe, the Bitmap, the counting filter and the
+ * above without line dedupe, the Bitmap, the counting and sliding filters and the
  * records, plus configure (its one filter), and the two that locate the
  * shared header and size a work area.
  */

@@ -27,7 +27,7 @@ import { instantiate } from './module.js';
 import { Staging, viewEpoch } from './staging.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
-export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3 } as const;
+export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
@@ -36,20 +36,26 @@ export const RECORD_BYTES = 64;
 /** Regions of at least this many bytes get an instance of their own (see above). */
 export const DEDICATED_BYTES = 16 * 1024 * 1024;
 
-/** Bytes after the record for a record of `kind` holding m = `bits` (assembly/record.ts's payloadBytes). */
-export function payloadBytes(kind: Kind, bits: number): number {
+/**
+ * Bytes after the record for a record of `kind` holding m = `bits`, with
+ * `wordBytes` bytes a word for a sliding filter (assembly/record.ts's
+ * payloadBytes).
+ */
+export function payloadBytes(kind: Kind, bits: number, wordBytes = 0): number {
   if (kind === Kind.Filter) return Math.ceil(bits / 8);
   if (kind === Kind.Counting) return Math.ceil(bits / 2);
   if (kind === Kind.Bitmap) return Math.ceil(bits / 64) * 8;
+  if (kind === Kind.Sliding) return bits * wordBytes;
   return 0;
 }
 
-/** What a record is made of: m, k, the scheme's id and the seed. */
+/** What a record is made of: m, k, the scheme's id and the seed, and a sliding filter's bytes per word. */
 export interface RecordParams {
   readonly bits: number;
   readonly hashes: number;
   readonly schemeId: number;
   readonly seed: bigint;
+  readonly wordBytes?: number;
 }
 
 /** The poly scheme's id (src/filter/options.ts's SCHEMES order): strings as UTF-16 code units. */
@@ -167,7 +173,7 @@ export class Arena {
     }
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
-    const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind) >>> 0;
+    const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind, params.wordBytes ?? 0) >>> 0;
     // Memory may have grown even when the record did not fit after all.
     this.grew();
     if (r === 0) return 0;
@@ -236,7 +242,7 @@ export interface Placed {
  */
 export function place(params: RecordParams, kind: Kind, dedicated = false): Placed {
   // The error names the bytes of the bits, as the file formats count them.
-  const payload = payloadBytes(kind, params.bits);
+  const payload = payloadBytes(kind, params.bits, params.wordBytes);
   const bytes = RECORD_BYTES + payload;
   if (dedicated || bytes >= DEDICATED_BYTES) {
     const arena = openArena(params.bits, payload, true);

@@ -3,9 +3,10 @@
 // (src/wasm/arena.ts), and the view of its counters. src/counting/counting.ts
 // holds the logic; this file holds every pointer.
 
-import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { type Arena, Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
+import { runChunked } from './chunks.js';
 import type { Engine } from './engine.js';
 
 /** One counting filter's handle and views. */
@@ -59,62 +60,10 @@ export class CountingEngine extends RecordHandle {
     return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
   }
 
-  /**
-   * Runs op 0 (add) or 1 (has) on a checked batch, in order: items go into
-   * scratch as bytes (strings as UTF-8) with their offsets, up to batchMax
-   * per call, runs of strings and runs of byte arrays in separate chunks. An
-   * item too long to share the scratch region, and any string under poly
-   * (whose code units may be UTF-16), goes on its own through run().
-   */
+  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/chunks.ts). */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
     const a = this.enter();
-    const flags = new Uint8Array(batch.count);
-    const { scratch, batchOffsets: offsets, batchFlags, batchMax, scratchSize, maxUtf8Units } = a.staging;
-    const units = a.staging.unitsForStrings;
-    const pending = this.pending;
-    let i = 0;
-    while (i < batch.count) {
-      let n = 0;
-      let at = 0;
-      offsets[0] = 0;
-      if (!batch.packed && typeof batch.list[i] === 'string' && !units) {
-        // A run of strings: joined and encoded by one encodeInto call (as
-        // src/wasm/batch.ts does); when every unit was ASCII the offsets are
-        // the running lengths, otherwise each string is encoded on its own.
-        let total = 0;
-        pending.length = 0;
-        while (i + n < batch.count && n < batchMax) {
-          const item = batch.list[i + n];
-          if (typeof item !== 'string' || total + item.length > maxUtf8Units) break;
-          pending.push(item);
-          total += item.length;
-          n++;
-        }
-        if (n > 0 && a.staging.encodeAt(n === 1 ? pending[0] : pending.join(''), 0) === total) {
-          for (let j = 0; j < n; j++) offsets[j + 1] = at += pending[j].length;
-        } else {
-          for (let j = 0; j < n; j++) offsets[j + 1] = at += a.staging.encodeAt(pending[j], at);
-        }
-      } else {
-        while (i + n < batch.count && n < batchMax) {
-          const item = batchItem(batch, i + n);
-          if (typeof item === 'string') break;
-          if (at + item.length > scratchSize) break;
-          scratch.set(item, at);
-          at += item.length;
-          offsets[++n] = at;
-        }
-      }
-      if (n === 0) {
-        flags[i] = this.run(batchItem(batch, i), op) !== 0 ? 1 : 0;
-        i++;
-        continue;
-      }
-      a.x.countingBatch(n, op);
-      flags.set(batchFlags.subarray(0, n), i);
-      i += n;
-    }
-    return flags;
+    return runChunked(a, batch, this.pending, (item) => this.run(item, op), (n) => a.x.countingBatch(n, op));
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */

@@ -1,0 +1,134 @@
+// A sliding-window Bloom filter of rotating generations, stored bit-sliced
+// (docs/SLIDING.md): each of the m positions holds a G-bit word (u8 when
+// G = 8, u16 when G = 16), and bit j of word i is position i of generation
+// j. Every generation uses the same k positions of an item (the xxh64
+// scheme's, assembly/probe.ts), so a query hashes once and reads k words:
+// the item may be present when some live generation has all k bits, that
+// is when (AND of the k words) & live != 0. This is the layout of the
+// Age-Partitioned Bloom Filter's slices turned sideways (Shtul, Baquero and
+// Almeida, arXiv 2001.03147): one load per position probes every generation.
+// Which plane is current and which are live is decided in TypeScript
+// (src/sliding/generations.ts) and passed to each call.
+// The pure-TypeScript twin is src/reference/sliding.ts.
+
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { bits, hashes } from "./filter";
+import { probeItem, streamProbe } from "./scheme";
+import { checksumUpdate } from "./checksum";
+
+/** The operations of slidingItem, slidingStream and slidingBatch. */
+const OP_ADD = 0;
+const OP_HAS = 1;
+
+/**
+ * Bytes of one word (1 or 2): the selected record's field at +52
+ * (assembly/record.ts), which lies 12 bytes before the words at +64.
+ */
+// @ts-ignore: decorator
+@inline function wordBytes(): usize {
+  return <usize>load<u32>(bitsBase - 12);
+}
+
+/** Bytes of the words: m * wordBytes. */
+// @ts-ignore: decorator
+@inline function wordsLength(): usize {
+  return <usize>bits * wordBytes();
+}
+
+// @ts-ignore: decorator
+@inline function getWord(p: u64, width: usize): u32 {
+  return width == 1 ? <u32>load<u8>(bitsBase + <usize>p) : <u32>load<u16>(bitsBase + (<usize>p << 1));
+}
+
+// @ts-ignore: decorator
+@inline function orWord(p: u64, width: usize, bit: u32): void {
+  if (width == 1) {
+    const ptr = bitsBase + <usize>p;
+    store<u8>(ptr, <u32>load<u8>(ptr) | bit);
+  } else {
+    const ptr = bitsBase + (<usize>p << 1);
+    store<u16>(ptr, <u32>load<u16>(ptr) | bit);
+  }
+}
+
+/**
+ * Runs `op` on the probe record in PROBES_PTR. has: 1 when some generation
+ * of `live` has all k bits. add: the same test first, then the bit of
+ * `plane` set in all k words; returns 1 when the item was not present (new
+ * within the window). A has stops at the first word that leaves no live
+ * generation standing.
+ */
+function slidingProbed(op: i32, plane: u32, live: u32): i32 {
+  const width = wordBytes();
+  let all: u32 = live;
+  for (let i = 0; i < hashes; i++) {
+    all &= getWord(load<u64>(PROBES_PTR + (<usize>i << 3)), width);
+    if (all == 0 && op == OP_HAS) return 0;
+  }
+  if (op == OP_HAS) return 1;
+  const bit: u32 = <u32>1 << plane;
+  for (let i = 0; i < hashes; i++) orWord(load<u64>(PROBES_PTR + (<usize>i << 3)), width, bit);
+  return all == 0 ? 1 : 0;
+}
+
+/** Runs `op` (0 add, 1 has) on the item in scratch (len units; u16 code units when wide). */
+export function slidingItem(len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
+  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  return slidingProbed(op, plane, live);
+}
+
+/** slidingItem for a streamed item (after streamBegin and streamUpdate). */
+export function slidingStream(op: i32, plane: u32, live: u32): i32 {
+  streamProbe(PROBES_PTR);
+  return slidingProbed(op, plane, live);
+}
+
+/**
+ * Runs `op` on `count` items staged as a batch (as countingBatch), in
+ * order, all with the same plane and live generations; item i's answer
+ * goes to the batch flags region. Returns how many answered 1.
+ */
+export function slidingBatch(count: u32, op: i32, plane: u32, live: u32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  let ones: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+    probeItem(SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    const answer = slidingProbed(op, plane, live) != 0;
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
+    ones += <u32>answer;
+  }
+  return ones;
+}
+
+/**
+ * Clears bit `plane` of every word: the generation of that plane is
+ * forgotten, and the plane can take a new one. Sixteen bytes at a time
+ * with SIMD; the words start 64-byte aligned (assembly/record.ts), so the
+ * bytes left after the last whole vector start on a word boundary.
+ */
+export function slidingClearPlane(plane: u32): void {
+  const width = wordBytes();
+  const keep: u32 = ~(<u32>1 << plane);
+  const end = bitsBase + wordsLength();
+  let ptr = bitsBase;
+  if (ASC_FEATURE_SIMD) {
+    const mask = width == 1 ? i8x16.splat(<i8>keep) : i16x8.splat(<i16>keep);
+    for (; ptr + 16 <= end; ptr += 16) v128.store(ptr, v128.and(v128.load(ptr), mask));
+  } else {
+    const half: u64 = width == 1 ? <u64>(keep & 0xff) * 0x01010101 : <u64>(keep & 0xffff) * 0x00010001;
+    const mask: u64 = (half << 32) | half;
+    for (; ptr + 8 <= end; ptr += 8) store<u64>(ptr, load<u64>(ptr) & mask);
+  }
+  if (width == 1) {
+    for (; ptr < end; ptr++) store<u8>(ptr, <u32>load<u8>(ptr) & keep);
+  } else {
+    for (; ptr < end; ptr += 2) store<u16>(ptr, <u32>load<u16>(ptr) & keep);
+  }
+}
+
+/** Feeds the words to the file checksum, straight from memory. */
+export function slidingChecksumWords(): void {
+  checksumUpdate(bitsBase, wordsLength());
+}

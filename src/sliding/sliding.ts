@@ -1,0 +1,43 @@
+// The wasm SlidingBloomFilter: the filter of src/sliding/sliding-over.ts over
+// a record of the sliding kind (src/wasm/sliding.ts, assembly/sliding.ts).
+// Its twin is src/reference/sliding.ts; the parity tests hold them together.
+
+import { checkerEngine } from '../wasm/engine.js';
+import { SlidingEngine } from '../wasm/sliding.js';
+import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';
+import type { SlidingOptions } from './shape.js';
+
+/** The words in a wasm record; checksums computed in wasm. */
+const WASM_WORDS: SlidingKind = {
+  name: 'SlidingBloomFilter',
+  create: (shape, seed) => new SlidingEngine({ bits: shape.bits, hashes: shape.hashes, seed, wordBytes: shape.generations === 8 ? 1 : 2 }),
+  checksum: (header, payload) => checkerEngine().xxh64(header, payload),
+};
+
+/**
+ * A Bloom filter that remembers the last `window` adds, or the adds of the
+ * last `windowMs` milliseconds, in WebAssembly (docs/SLIDING.md).
+ */
+export class SlidingBloomFilter extends SlidingBloomFilterOver {
+  /**
+   * `{ window, falsePositiveRate }` remembers the last `window` adds;
+   * `{ windowMs, capacity, falsePositiveRate, clock? }` the adds of the last
+   * `windowMs` ms, for up to `capacity` adds in any window (`clock`
+   * defaults to Date.now). Throws BloomRangeError or BloomTypeError naming
+   * the option at fault, before anything is allocated.
+   */
+  constructor(options: SlidingOptions) {
+    super(options, WASM_WORDS);
+  }
+
+  /**
+   * Reads a filter written by toBytes (here or by the reference twin). The
+   * whole input is checked (header, length, checksum, empty planes) before
+   * the filter is allocated; any fault throws BloomFormatError naming the
+   * field and its byte offset. A time window reads `clock` (default
+   * Date.now) from here on.
+   */
+  static fromBytes(bytes: Uint8Array, options?: { clock?: () => number }): SlidingBloomFilter {
+    return new SlidingBloomFilter(restoreSliding(bytes, options, WASM_WORDS));
+  }
+}

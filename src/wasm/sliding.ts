@@ -1,0 +1,92 @@
+// The sliding-window filter's side of the boundary: a record of the sliding
+// kind (assembly/record.ts, assembly/sliding.ts) in an arena
+// (src/wasm/arena.ts), and the view of its words. src/sliding/sliding.ts
+// holds the logic (which plane is current, which are live); this file holds
+// every pointer.
+
+import type { CheckedBatch, Item } from '../filter/items.js';
+import { Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
+import { runChunked } from './chunks.js';
+
+/** What a sliding record is made of. */
+export interface SlidingParams {
+  /** m: positions (words). */
+  readonly bits: number;
+  /** k: positions per item. */
+  readonly hashes: number;
+  /** The XXH64 seed. */
+  readonly seed: bigint;
+  /** Bytes per word: 1 for 8 generations, 2 for 16. */
+  readonly wordBytes: 1 | 2;
+}
+
+/** One sliding filter's handle and the view of its words. */
+export class SlidingEngine extends RecordHandle {
+  /** Bytes of the words: m * wordBytes. */
+  readonly wordsLength: number;
+  /** The strings of the batch chunk being built (reused). */
+  private readonly pending: string[] = [];
+  /** The view of the words, and the arena epoch it was made in. */
+  private view: Uint8Array;
+  private viewEpoch: number;
+
+  /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
+  constructor(params: SlidingParams) {
+    super();
+    this.wordsLength = params.bits * params.wordBytes;
+    // The xxh64 scheme (id 0): a sliding filter's positions are BloomFilter's under xxh64.
+    const { arena, record } = place({ ...params, schemeId: 0 }, Kind.Sliding);
+    this.arena = arena;
+    this.record = record;
+    this.slot = releaseWhenDropped(this, arena, record);
+    this.view = this.makeView();
+    this.viewEpoch = arena.epoch;
+  }
+
+  private makeView(): Uint8Array {
+    return new Uint8Array(this.arena.x.memory.buffer, this.record + RECORD_BYTES, this.wordsLength);
+  }
+
+  /** The words' bytes (little-endian u16 words when 2 bytes), live (made again when memory grew since the last call). */
+  get words(): Uint8Array {
+    if (this.viewEpoch !== this.arena.epoch) {
+      this.view = this.makeView();
+      this.viewEpoch = this.arena.epoch;
+    }
+    return this.view;
+  }
+
+  /** Gives the words' region back at once (dispose()); the engine must not be used again. */
+  release(): void {
+    this.releaseRecord();
+  }
+
+  /** Runs op (0 add, 1 has) on the item with the current plane and the live mask; see assembly/sliding.ts for the answers. */
+  run(item: Item, op: number, plane: number, live: number): number {
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return len >= 0 ? a.x.slidingItem(len, a.staging.wide, op, plane, live) : a.x.slidingStream(op, plane, live);
+  }
+
+  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, with one plane and live mask for all of it. */
+  runBatch(batch: CheckedBatch, op: 0 | 1, plane: number, live: number): Uint8Array {
+    const a = this.enter();
+    return runChunked(a, batch, this.pending, (item) => this.run(item, op, plane, live), (n) => a.x.slidingBatch(n, op, plane, live));
+  }
+
+  /** Clears bit `plane` of every word. */
+  clearPlane(plane: number): void {
+    const a = this.enter();
+    a.x.slidingClearPlane(plane);
+  }
+
+  /** The file checksum: XXH64 (seed 0) of `header` and then the words, read in place. */
+  checksum(header: Uint8Array): bigint {
+    const a = this.enter();
+    a.x.checksumStart();
+    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+    a.x.slidingChecksumWords();
+    a.x.checksumEnd();
+    return a.staging.digest();
+  }
+}
