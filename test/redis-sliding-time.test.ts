@@ -79,10 +79,12 @@ describeRedis('RedisSlidingBloomFilter time windows on the server\'s clock', () 
     expect(await rf.hasMany(['a', 'b'])).toEqual(Uint8Array.of(0, 0));
     expect((await rf.info()).live).toEqual([]);
     expect(await rf.currentFalsePositiveRate()).toBe(0);
-    // The next add rotates it away (its period is over), UNLINKs it, and answers new.
+    // The next add starts a new generation in the same slot (UNLINK of the
+    // old bitmap, a fresh one allocated), and answers new.
     const slot = Number(await redis.client.hGet('{time-idle}:sliding', 'current'));
     expect(await rf.add('a')).toBe(true);
-    expect(await redis.client.exists(`{time-idle}:gen:${slot}`)).toBe(0);
+    expect(Number(await redis.client.hGet('{time-idle}:sliding', 'current'))).toBe(slot);
+    expect(await redis.client.keys('{time-idle}:gen:*')).toEqual([`{time-idle}:gen:${slot}`]);
     expect((await rf.info()).live.map((g) => g.adds)).toEqual([1]);
     expect(await rf.hasMany(['a', 'b'])).toEqual(Uint8Array.of(1, 0));
     await rf.drop();

@@ -37,17 +37,22 @@ local timed = ARGV[5] == 'time'
 local W = tonumber(ARGV[6])
 local P = tonumber(ARGV[7])
 local G = #KEYS - 1
+-- The server's clock, never before a value an add read earlier (TIME can
+-- step back when the server's clock is set): a generation never ends
+-- before it started, and an item never outlives its window.
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local names = {'current'}
+local names = {'current', 'clock'}
 for i = 0, G - 1 do
   names[#names + 1] = 'n:' .. i; names[#names + 1] = 'start:' .. i; names[#names + 1] = 'last:' .. i
 end
 local state = redis.call('HMGET', meta, unpack(names))
 local cur = tonumber(state[1])
+local latest = tonumber(state[2])
+if latest and latest > now then now = latest end
 local n, start, last = {}, {}, {}
 for i = 0, G - 1 do
-  n[i] = tonumber(state[2 + 3 * i]); start[i] = tonumber(state[3 + 3 * i]); last[i] = tonumber(state[4 + 3 * i])
+  n[i] = tonumber(state[3 + 3 * i]); start[i] = tonumber(state[4 + 3 * i]); last[i] = tonumber(state[5 + 3 * i])
   if not (n[i] and start[i] and last[i]) then
     return redis.error_reply('BLOOMCONFIG ' .. meta .. ' state of slot ' .. i .. ' is missing or damaged')
   end
@@ -127,33 +132,36 @@ if timed then
     if i ~= cur and n[i] > 0 and last[i] <= now - W then free(i) end
   end
 end
--- A fresh generation in slot i, allocated in full by one SETBIT on its last
--- bit, so no add far into it grows the string later.
-local function become_current(i)
-  local old = cur
+-- A fresh generation in slot i (UNLINK of the old one, if any), allocated
+-- in full by one SETBIT on its last bit, so no add far into it grows the
+-- string later.
+local function take(i)
   free(i)
   redis.call('SETBIT', KEYS[i + 2], bytes * 8 - 1, 0)
-  cur = i; start[i] = now
-  if timed and last[old] <= now - W then free(old) end
+  cur = i; start[i] = now; last[i] = now
 end
+-- The rules of src/sliding/generations.ts (beginAdds), which the in-memory
+-- SlidingBloomFilter follows, so both rotate at the same adds.
 local function rotate()
-  if not timed then
-    if n[cur] >= c then become_current((cur + 1) % G) end
-    return
-  end
   if n[cur] == 0 then
-    -- An empty current generation restarts its period instead of rotating.
-    if now - start[cur] >= P then start[cur] = now end
+    -- An empty current generation starts at its first add.
+    start[cur] = now; last[cur] = now
     return
   end
-  if n[cur] >= c or now - start[cur] >= P then
-    for d = 1, G - 1 do
-      local i = (cur + d) % G
-      if n[i] == 0 then become_current(i); return end
-    end
-    -- No free slot: more than the capacity was added in one window. Keep
-    -- adding to the current generation (overload); the rate rises.
+  if not timed then
+    -- Count window: the next slot holds the oldest generation, dropped.
+    if n[cur] >= c then take((cur + 1) % G) end
+    return
   end
+  -- A current generation whose last add is a window old starts again in its slot.
+  if not live(cur) then take(cur); return end
+  if n[cur] < c and now - start[cur] < P then return end
+  for d = 1, G - 1 do
+    local i = (cur + d) % G
+    if not live(i) then take(i); return end
+  end
+  -- No free slot: more than the capacity was added in one window. Keep
+  -- adding to the current generation (overload); the rate rises.
 end
 local fresh = 0
 local j = 0
@@ -168,9 +176,7 @@ while j < total do
     local g = (cur - d) % G
     if live(g) then probe('BITFIELD', g, a, b, found) end
   end
-  -- The current generation's own old bits count unless it expired (a time
-  -- window whose last add is older than the window).
-  local mine = n[cur] == 0 or not timed or last[cur] > now - W
+  -- After rotate() the current generation is live or empty: its old bits count.
   local ops = {}
   for q = a, b do
     local base = first + q * k
@@ -182,12 +188,8 @@ while j < total do
   for q = a, b do
     local new = '0'
     if not found[q] then
-      if not mine then
-        new = '1'
-      else
-        for t = (q - a) * k + 1, (q - a + 1) * k do
-          if old[t] == 0 then new = '1'; break end
-        end
+      for t = (q - a) * k + 1, (q - a + 1) * k do
+        if old[t] == 0 then new = '1'; break end
       end
     end
     out[#out + 1] = new
@@ -197,7 +199,7 @@ while j < total do
   last[cur] = now
   j = b + 1
 end
-local fields = {'current', cur}
+local fields = {'current', cur, 'clock', string.format('%.0f', now)}
 for i = 0, G - 1 do
   fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = string.format('%.0f', n[i])
   fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = string.format('%.0f', start[i])
@@ -229,12 +231,15 @@ return table.concat(out)
 `);
 
 /**
- * The state as one atomic read, on the server's clock: replies the server's
- * time in ms (a string) and the metadata hash (HGETALL). Read-only.
+ * The state as one atomic read, on the server's clock: replies the time the
+ * scripts would use now in ms (a string) and the metadata hash (HGETALL).
+ * Read-only.
  */
 export const SLIDING_STATE_SCRIPT = script(`#!lua flags=no-writes
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local latest = tonumber(redis.call('HGET', KEYS[1], 'clock') or '')
+if latest and latest > now then now = latest end
 return {string.format('%.0f', now), redis.call('HGETALL', KEYS[1])}
 `);
 
@@ -259,6 +264,7 @@ redis.call('SETBIT', KEYS[2], tonumber(ARGV[1]) * 8 - 1, 0)
 local fields = {}
 for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
 fields[#fields + 1] = 'current'; fields[#fields + 1] = '0'
+fields[#fields + 1] = 'clock'; fields[#fields + 1] = string.format('%.0f', now)
 fields[#fields + 1] = 'added'; fields[#fields + 1] = '0'
 fields[#fields + 1] = 'adds'; fields[#fields + 1] = '0'
 for i = 0, #KEYS - 2 do
@@ -292,7 +298,7 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 redis.call('UNLINK', unpack(KEYS, 2))
 redis.call('SETBIT', KEYS[2], tonumber(ARGV[2]) * 8 - 1, 0)
-local fields = {'current', '0', 'added', '0', 'adds', '0'}
+local fields = {'current', '0', 'clock', string.format('%.0f', now), 'added', '0', 'adds', '0'}
 for i = 0, #KEYS - 2 do
   fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
   fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
