@@ -111,7 +111,7 @@ describeRedis('RedisSlidingBloomFilter time windows on the server\'s clock', () 
     // time), 15 full slots of 2, and the current one took the other 70.
     if (info.now - start < rf.shape.periodMs) expect(info.live.map((g) => g.adds)).toEqual([70, ...new Array(15).fill(2)]);
     expect(info.overloaded).toBe(true);
-    expect(info.currentFalsePositiveRate).toBeCloseTo(slidingFalsePositiveRate(rf.bits, rf.hashes, info.live.map((g) => g.adds)), 15);
+    expect(info.currentFalsePositiveRate).toBeCloseTo(slidingFalsePositiveRate(rf.shape.bits, rf.hashes, info.live.map((g) => g.adds)), 15);
     expect(info.currentFalsePositiveRate).toBeGreaterThan(0.01);
     // The promise that holds under overload: no item of the window is lost.
     expect((await rf.hasMany(burst)).every((f) => f === 1)).toBe(true);

@@ -23,7 +23,8 @@ describeRedis('RedisSlidingBloomFilter on one redis-server', () => {
     const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'count-model', window, { seed: 42, batchSize: 7 });
     const shape = slidingShape(window);
     expect(rf.shape).toEqual(shape);
-    expect([rf.bits, rf.hashes, rf.seed, shape.generationCapacity, shape.generations]).toEqual([shape.bits, shape.hashes, 42n, 10, 8]);
+    expect([rf.bits, rf.hashes, rf.seed, rf.window, rf.windowMs, rf.capacity]).toEqual([shape.bits * 8, shape.hashes, 42n, 70, 0, 70]);
+    expect([shape.generationCapacity, shape.generations]).toEqual([10, 8]);
     const model = new SlidingCountModel(shape, 42n);
     const local = new BloomFilter(shape.bits, shape.hashes, { seed: 42 });
     expect(rf.positions('https://a.example/')).toEqual(local.positions('https://a.example/'));
@@ -110,7 +111,7 @@ describeRedis('RedisSlidingBloomFilter on one redis-server', () => {
 
   it('stores its keys under one hash tag, allocates a generation when it becomes current, and UNLINKs the one it drops', async () => {
     const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'layout', { window: 14, falsePositiveRate: 0.01 });
-    const bytes = Math.ceil(rf.bits / 8);
+    const bytes = Math.ceil(rf.shape.bits / 8);
     expect(await redis.client.type('{layout}:sliding')).toBe('hash');
     expect(await redis.client.strLen('{layout}:gen:0')).toBe(bytes);
     expect(await redis.client.exists('{layout}:gen:1')).toBe(0);
@@ -124,7 +125,7 @@ describeRedis('RedisSlidingBloomFilter on one redis-server', () => {
     expect(state['n:0']).toBe('1');
     expect(Number(state.adds)).toBe(17);
     // The generation in slot 0 is a fresh one: only the last add's bits are set.
-    const local = new BloomFilter(rf.bits, rf.hashes);
+    const local = new BloomFilter(rf.shape.bits, rf.hashes);
     local.add('https://more.example/13');
     const raw = await redis.client.sendCommand(['GET', '{layout}:gen:0'], { typeMapping: { 36: Buffer } });
     expect(new Uint8Array(raw as unknown as Buffer)).toEqual(local.bitArray());

@@ -70,10 +70,16 @@ export class RedisSlidingBloomFilter {
   readonly name: string;
   /** The window's shape: mode, window or windowMs, capacity, generations, c, P, m and k. */
   readonly shape: SlidingShape;
-  /** m, the bits of one generation. */
+  /** The most bits the generations hold together: m (shape.bits, one generation's bitmap) times G, as SlidingBloomFilter.bits. */
   readonly bits: number;
   /** k, the positions of an item, shared by every generation. */
   readonly hashes: number;
+  /** n, the adds a count window remembers; 0 for a time window. */
+  readonly window: number;
+  /** The milliseconds a time window remembers, on the server's clock; 0 for a count window. */
+  readonly windowMs: number;
+  /** The adds within one window the rate is promised for (n for a count window). */
+  readonly capacity: number;
   /** The XXH64 seed of the positions. */
   readonly seed: bigint;
   /** The promised false-positive rate. */
@@ -91,12 +97,15 @@ export class RedisSlidingBloomFilter {
     this.send = senderOf(client);
     this.name = name;
     this.shape = Object.freeze({ ...config.shape });
-    this.bits = config.shape.bits;
+    this.bits = config.shape.bits * config.shape.generations;
     this.hashes = config.shape.hashes;
+    this.window = config.shape.window;
+    this.windowMs = config.shape.windowMs;
+    this.capacity = config.shape.capacity;
     this.seed = config.seed;
     this.falsePositiveRate = config.shape.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(checkParams(this.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true);
+    this.engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true);
     this.keys = slidingKeys(name, config.shape.generations);
     this.fingerprint = slidingFingerprint(config);
     const s = config.shape;
@@ -186,7 +195,7 @@ export class RedisSlidingBloomFilter {
     return new RedisSlidingBloomFilter(client, name, parseSlidingConfig(name, stored), batchSize);
   }
 
-  /** The item's k positions, equal to new BloomFilter(bits, hashes, { scheme: 'xxh64', seed }).positions(item). */
+  /** The item's k positions in every generation, equal to new BloomFilter(shape.bits, hashes, { scheme: 'xxh64', seed }).positions(item). */
   positions(item: Item): number[] {
     checkItem(item);
     return this.engine.positions(item);
@@ -272,7 +281,7 @@ export class RedisSlidingBloomFilter {
 
   /** Forgets every item (UNLINK of every generation) and starts over; the configuration stays. */
   async clear(): Promise<void> {
-    const args = scriptArgs(this.keys, [this.fingerprint, String(Math.ceil(this.bits / 8))]);
+    const args = scriptArgs(this.keys, [this.fingerprint, String(Math.ceil(this.shape.bits / 8))]);
     await this.call(runScript(this.send, SLIDING_CLEAR_SCRIPT, false, args));
   }
 
