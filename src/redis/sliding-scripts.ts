@@ -78,35 +78,37 @@ for i = 0, G - 1 do
     end
   end
 end
--- Items per BITFIELD call: unpack() stops near 8,000 values
--- (LUAI_MAXCSTACK), and each offset takes 3 or 4 arguments.
+-- Items per run: a run's BITFIELD SET takes 4 arguments per offset, and
+-- unpack() stops near 8,000 values (LUAI_MAXCSTACK).
 local per = math.max(1, math.floor(1500 / k))
 local first = 8
 local total = (#ARGV - first + 1) / k
 local out = {}
 -- found[j] = true when item j has all k bits in generation g; only the
--- items j in [a, b] not yet found are read. One BITFIELD GET per
--- generation per run of items.
+-- items j in [a, b] not yet found are read, position by position: round t
+-- reads the t-th bit of the items whose bits so far were all 1. A
+-- never-added item drops out after about 2 reads instead of k (a
+-- generation's bits are at most about half set), at one BITFIELD call per
+-- round.
 local function probe(cmd, g, a, b, found)
-  local ops, idx = {}, {}
+  local cand = {}
   for j = a, b do
-    if not found[j] then
-      idx[#idx + 1] = j
-      local base = first + j * k
-      for t = 0, k - 1 do
-        ops[#ops + 1] = 'GET'; ops[#ops + 1] = 'u1'; ops[#ops + 1] = ARGV[base + t]
-      end
-    end
+    if not found[j] then cand[#cand + 1] = j end
   end
-  if #idx == 0 then return end
-  local bits = redis.call(cmd, KEYS[g + 2], unpack(ops))
-  for q = 1, #idx do
-    local all = true
-    for t = (q - 1) * k + 1, q * k do
-      if bits[t] == 0 then all = false; break end
+  for t = 0, k - 1 do
+    if #cand == 0 then return end
+    local ops = {}
+    for q = 1, #cand do
+      ops[3 * q - 2] = 'GET'; ops[3 * q - 1] = 'u1'; ops[3 * q] = ARGV[first + cand[q] * k + t]
     end
-    if all then found[idx[q]] = true end
+    local bits = redis.call(cmd, KEYS[g + 2], unpack(ops))
+    local keep = {}
+    for q = 1, #cand do
+      if bits[q] == 1 then keep[#keep + 1] = cand[q] end
+    end
+    cand = keep
   end
+  for q = 1, #cand do found[cand[q]] = true end
 end
 `;
 
@@ -171,27 +173,33 @@ while j < total do
   if room <= 0 then room = total end
   local a = j
   local b = j + math.min(room, per, total - j) - 1
+  -- The current generation first: BITFIELD SET u1 sets the bits and
+  -- returns the old ones; after rotate() it is live or empty, so an item
+  -- whose k old bits were all 1 is present. Only the others are read in
+  -- the other live generations, newest first.
+  local ops = {}
+  for q = a, b do
+    local base = first + q * k
+    local at = (q - a) * k * 4
+    for t = 0, k - 1 do
+      ops[at + 4 * t + 1] = 'SET'; ops[at + 4 * t + 2] = 'u1'; ops[at + 4 * t + 3] = ARGV[base + t]; ops[at + 4 * t + 4] = '1'
+    end
+  end
+  local old = redis.call('BITFIELD', KEYS[cur + 2], unpack(ops))
   local found = {}
+  for q = a, b do
+    local all = true
+    for t = (q - a) * k + 1, (q - a + 1) * k do
+      if old[t] == 0 then all = false; break end
+    end
+    if all then found[q] = true end
+  end
   for d = 1, G - 1 do
     local g = (cur - d) % G
     if live(g) then probe('BITFIELD', g, a, b, found) end
   end
-  -- After rotate() the current generation is live or empty: its old bits count.
-  local ops = {}
   for q = a, b do
-    local base = first + q * k
-    for t = 0, k - 1 do
-      ops[#ops + 1] = 'SET'; ops[#ops + 1] = 'u1'; ops[#ops + 1] = ARGV[base + t]; ops[#ops + 1] = '1'
-    end
-  end
-  local old = redis.call('BITFIELD', KEYS[cur + 2], unpack(ops))
-  for q = a, b do
-    local new = '0'
-    if not found[q] then
-      for t = (q - a) * k + 1, (q - a + 1) * k do
-        if old[t] == 0 then new = '1'; break end
-      end
-    end
+    local new = found[q] and '0' or '1'
     out[#out + 1] = new
     if new == '1' then fresh = fresh + 1 end
   end
