@@ -4,9 +4,10 @@
 // forgets after (1 + 1/7) windows, holds the promised rate; reserve, open,
 // clear and drop; foreign keys, a deleted generation and bad options give
 // typed errors naming the field or option.
+import { createClient } from 'redis';
 import { expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError } from '../src/index.js';
-import { RedisBloomConfigError, RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
+import { RedisBloomAuthError, RedisBloomConfigError, RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
 import { slidingFalsePositiveRate, slidingShape } from '../src/sliding/shape.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
@@ -241,5 +242,55 @@ describeRedis('RedisSlidingBloomFilter on one redis-server', () => {
     expect((gone as RedisBloomConfigError).field).toBe('bits');
     expect((gone as Error).message).toMatch(/\{set-gen\}:gen:0 is 0 bytes; expected \d+ .*maxmemory-policy noeviction/);
     await rf.drop();
+  });
+
+  it('racing reserves of one name with different windows leave one whole filter; the loser is refused', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = `race-reserve-${round}`;
+      const asked = [{ window: 1000, falsePositiveRate: 0.01 }, { window: 2000, falsePositiveRate: 0.01 }];
+      const outcomes = await Promise.allSettled(asked.map((w) => RedisSlidingBloomFilter.reserve(redis.client, name, w)));
+      const won = outcomes.filter((o) => o.status === 'fulfilled');
+      expect(won).toHaveLength(1);
+      const lost = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason).toBeInstanceOf(RedisBloomConfigError);
+      expect((lost.reason as RedisBloomConfigError).field).toBe('window');
+      const winner = (won[0] as PromiseFulfilledResult<RedisSlidingBloomFilter>).value;
+      expect((await RedisSlidingBloomFilter.open(redis.client, name)).shape).toEqual(winner.shape);
+      await winner.drop();
+    }
+  });
+
+  it('answers as sequential adds while SCRIPT FLUSH drops the scripts in the middle of batches', async () => {
+    const window = { window: 140, falsePositiveRate: 0.01 };
+    // batchSize 25: a batch is several calls, of which all but the last go by source (EVAL).
+    const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'flush', window, { batchSize: 25 });
+    const model = new SlidingCountModel(rf.shape);
+    const flusher = createClient({ url: redis.server.url });
+    flusher.on('error', () => {});
+    await flusher.connect();
+    const pool = urls(400, 'https://flush.example/');
+    const noscript = async () => Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(await redis.client.info('errorstats'))?.[1] ?? 0);
+    const before = await noscript();
+    for (let round = 0; round < 20; round++) {
+      const batch = pool.slice((round * 37) % 300, ((round * 37) % 300) + 100);
+      const expected = Uint8Array.from(batch, (x) => Number(model.add(x)));
+      const [answers] = await Promise.all([rf.addMany(batch), flusher.scriptFlush()]);
+      expect(answers).toEqual(expected);
+      const [read] = await Promise.all([rf.hasMany(pool), flusher.scriptFlush()]);
+      expect(read).toEqual(Uint8Array.from(pool, (x) => Number(model.has(x))));
+    }
+    expect(await noscript()).toBeGreaterThan(before);
+    await flusher.close();
+    await rf.drop();
+  });
+
+  it('an unauthenticated client gets RedisBloomAuthError', async () => {
+    const anonymous = createClient({ url: `redis://127.0.0.1:${redis.server.port}`, socket: { reconnectStrategy: false } });
+    anonymous.on('error', () => {});
+    await anonymous.connect();
+    const refused = RedisSlidingBloomFilter.reserve(anonymous, 'auth', { window: 70, falsePositiveRate: 0.01 });
+    await expect(refused).rejects.toThrow(RedisBloomAuthError);
+    await expect(refused).rejects.toThrow(/^Redis refused filter "auth": .*pass username and password/);
+    await anonymous.close().catch(() => {});
   });
 });
