@@ -82,7 +82,9 @@ export function slidingFingerprint(config: SlidingConfig): string {
 
 /**
  * Checks that one generation fits one Redis bitmap (2^32 bits, 512 MiB);
- * the error names the option that sized it.
+ * the error names the option that sized it. slidingShape's own limit (m
+ * times G within the in-memory maximum) is stricter today; this guard keeps
+ * the Redis limit if that one is ever raised.
  */
 export function checkGenerationBits(shape: SlidingShape): void {
   if (shape.bits > MAX_SHARD_BITS) {

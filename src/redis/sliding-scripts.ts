@@ -14,9 +14,6 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
-/** The arguments every add and has call starts with, before the offsets. */
-export const SLIDING_HEAD = ['fingerprint', 'bytes', 'hashes', 'generationCapacity', 'mode', 'windowMs', 'periodMs'] as const;
-
 // Shared prologue: checks, then reads the clock and the state. ARGV[1] the
 // fingerprint, ARGV[2] a generation's bytes, ARGV[3] k, ARGV[4] c (adds per
 // generation), ARGV[5] 'count' or 'time', ARGV[6] the window in ms, ARGV[7]
