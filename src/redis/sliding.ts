@@ -285,7 +285,7 @@ export class RedisSlidingBloomFilter {
     await this.call(runScript(this.send, SLIDING_CLEAR_SCRIPT, false, args));
   }
 
-  /** Deletes the metadata hash and every generation (UNLINK: Redis frees the bitmaps in the background). */
+  /** Deletes the metadata hash and every generation (one UNLINK). */
   async drop(): Promise<void> {
     await this.call(this.send(this.keys[0], false, ['UNLINK', ...this.keys]));
   }
