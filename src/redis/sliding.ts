@@ -45,7 +45,7 @@ export interface RedisSlidingGeneration {
   current: boolean;
 }
 
-/** What info() reports. */
+/** What info() reports: the shape's fields (`bits` is m, one generation's, as in SlidingShape) and the state. */
 export interface RedisSlidingInfo extends SlidingShape {
   name: string;
   /** The XXH64 seed. */
