@@ -1,6 +1,7 @@
 // RedisSlidingBloomFilter against the in-memory SlidingBloomFilter: the same
 // sequence of adds gives the same answers. A count window reads no clock, so
-// the two are compared add for add. A time window reads the server's clock in
+// the two are compared add for add, and slot for slot their generations hold
+// the same bits. A time window reads the server's clock in
 // Redis; the in-memory filter is given that clock: each add call's time is
 // the one its script stored (the `clock` field), and a read is compared
 // whenever the in-memory answers at server times read just before and just
@@ -36,6 +37,19 @@ describeRedis('RedisSlidingBloomFilter answers as the in-memory SlidingBloomFilt
       }
     }
     expect((await rf.info()).addCount).toBe(local.addedCount());
+    // Slot for slot, the generations hold the same bits: in memory, bit j of
+    // word p (one byte a word for 8 generations) is position p of plane j;
+    // in Redis, position p of slot j is bit p & 7 of byte p >> 3 of {name}:gen:j.
+    const words = local.words();
+    const m = rf.shape.bits;
+    for (let slot = 0; slot < 8; slot++) {
+      const raw = await redis.client.sendCommand(['GET', `{parity-count}:gen:${slot}`], { typeMapping: { 36: Buffer } });
+      const bytes = new Uint8Array(raw as unknown as Buffer);
+      expect(bytes.length).toBe(Math.ceil(m / 8));
+      const plane = new Uint8Array(Math.ceil(m / 8));
+      for (let p = 0; p < m; p++) if ((words[p] >> slot) & 1) plane[p >> 3] |= 1 << (p & 7);
+      expect(bytes).toEqual(plane);
+    }
     await rf.drop();
   });
 
