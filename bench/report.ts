@@ -93,6 +93,25 @@ export interface ManySummary {
   rows: ManyRow[];
 }
 
+/** Workload (k): a sliding window against one plain filter. */
+export interface SlidingSummary {
+  node: string;
+  /** n, the adds of the window. */
+  window: number;
+  falsePositiveRate: number;
+  /** Bits of forCapacity(n, p), of the count window, of a time window of capacity n. */
+  plainBits: number;
+  countBits: number;
+  timeBits: number;
+  hashes: { plain: number; sliding: number };
+  /** Median ns per has(), present (the window's items) and absent. */
+  ns: { plainPresent: number; slidingPresent: number; timePresent: number; plainAbsent: number; slidingAbsent: number; timeAbsent: number };
+  /** c, the adds of one generation. */
+  generationCapacity: number;
+  /** The rate of never-added URLs after `adds` adds, `inGeneration` of them in the current generation. */
+  rates: Array<{ adds: number; inGeneration: number; measured: number; estimated: number }>;
+}
+
 /** Everything `npm run bench` measured in one run. */
 export interface BenchResults {
   /** ISO 8601 time of the run's start. */
@@ -234,7 +253,7 @@ export const BENCH_METHOD = [
   '- `bloom-filters` is filled with a prefix of the items where filling it completely would take minutes, and `bloomfilter` is left out of (c) because it allows at most 2^32 bits; the rows\' notes say so.',
   '- The floor is `TextEncoder.encodeInto` of the same strings into a wasm memory, and nothing else: no filter can be faster on string items.',
   '',
-  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`; (g) one key against 200 filters of different sizes, `probeAll` against 200 `has` calls, with one `has` plus 200 bit-block reads as the `wasm single` row (the target is probeAll within 3× of it), timed in 15 interleaved rounds, each row the median of its rounds, as its rows are read as ratios; (h) the `CountingBloomFilter` on URLs (n/10 of them) against its reference and `bloom-filters`\' CountingBloomFilter, with a remove column; (i) a shared filter of 10^9 bits (`{ shared: true }`, docs/SHARED.md) filled and queried by 1 worker thread, then by 2 that split the same items, timed as wall time per item inside the workers; (j) many filters: 10^6 live ones, 3 × 10^6 short-lived ones, and a chain of 7 members, each scenario in a child process of its own (its table says how). `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
+  'The workloads: (a) URLs; (b) short and long keys; (c) a filter of 10^10 bits (1.25 GB), where the cost is cache misses; (d) the `poly` scheme of the SeenFilter exercise against that exercise\'s own solution (`bench/seen-filter-solution.js`); (e) a `ScalableBloomFilter` that starts at n/100 and grows, against a fixed filter sized for the final n (the `wasm single` row); (f) a `Bitmap` of 10^8 + 1 bits against the reference and a `Set<number>`; (g) one key against 200 filters of different sizes, `probeAll` against 200 `has` calls, with one `has` plus 200 bit-block reads as the `wasm single` row (the target is probeAll within 3× of it), timed in 15 interleaved rounds, each row the median of its rounds, as its rows are read as ratios; (h) the `CountingBloomFilter` on URLs (n/10 of them) against its reference and `bloom-filters`\' CountingBloomFilter, with a remove column; (i) a shared filter of 10^9 bits (`{ shared: true }`, docs/SHARED.md) filled and queried by 1 worker thread, then by 2 that split the same items, timed as wall time per item inside the workers; (j) many filters: 10^6 live ones, 3 × 10^6 short-lived ones, and a chain of 7 members, each scenario in a child process of its own (its table says how); (k) a `SlidingBloomFilter` with a window of 10^5 URLs against one plain filter of that capacity (a section of its own). `BENCH_SCALE` multiplies the item counts, `BENCH_TIME` sets the ms per task (default 400), and `BENCH_QUICK=1` runs everything at tiny sizes to check that the suite works.',
 ].join('\n');
 
 /** The section `npm run bench` owns. */
@@ -305,6 +324,29 @@ export function renderMany(m: ManySummary, date: string, machine: Machine): stri
   return out.join('\n');
 }
 
+/** The sliding-window section (workload (k)). */
+export function renderSliding(k: SlidingSummary, date: string, machine: Machine): string {
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+  const out = [
+    '## Sliding window (`npm run bench`, workload (k))',
+    '',
+    `Run of ${formatDate(date)} on ${formatMachine(machine)}. A \`SlidingBloomFilter\` with a window of ${int(k.window)} URLs at p = ${k.falsePositiveRate} (docs/SLIDING.md) against one \`BloomFilter.forCapacity(${int(k.window)}, ${k.falsePositiveRate})\` holding the same last ${int(k.window)} URLs. \`has\` is the median ns per call over ${int(k.window)} URLs in 15 interleaved rounds; the rates are of ${int(k.window)} never-added URLs after each checkpoint of a stream of ${int(4 * k.window)} adds.`,
+    '',
+    '| | bits | memory | k | has, present | has, absent |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| plain filter | ${int(k.plainBits)} | 1× | ${k.hashes.plain} | ${k.ns.plainPresent.toFixed(0)} ns | ${k.ns.plainAbsent.toFixed(0)} ns |`,
+    `| count window (8 generations) | ${int(k.countBits)} | ${ratio(k.countBits, k.plainBits)} | ${k.hashes.sliding} | ${k.ns.slidingPresent.toFixed(0)} ns (${ratio(k.ns.slidingPresent, k.ns.plainPresent)}) | ${k.ns.slidingAbsent.toFixed(0)} ns (${ratio(k.ns.slidingAbsent, k.ns.plainAbsent)}) |`,
+    `| time window (16 generations) | ${int(k.timeBits)} | ${ratio(k.timeBits, k.plainBits)} | ${k.hashes.sliding} | ${k.ns.timePresent.toFixed(0)} ns (${ratio(k.ns.timePresent, k.ns.plainPresent)}) | ${k.ns.timeAbsent.toFixed(0)} ns (${ratio(k.ns.timeAbsent, k.ns.plainAbsent)}) |`,
+    '',
+    `Targets: memory at most 2× the plain filter's for the count window, \`has\` at most 3×, measured rates within 1.25p = ${1.25 * k.falsePositiveRate}. A time window keeps 16 bit-planes to the count window's 8 (docs/SLIDING.md, "Why 16"), so twice the bits.`,
+    '',
+    `| after adds | adds in the current generation (of ${int(k.generationCapacity)}) | measured rate | currentFalsePositiveRate() |`,
+    '|---:|---:|---:|---:|',
+    ...k.rates.map((r) => `| ${int(r.adds)} | ${int(r.inGeneration)} | ${r.measured.toFixed(5)} | ${r.estimated.toFixed(5)} |`),
+  ];
+  return out.join('\n');
+}
+
 /** How `npm run bench:cli` measures. */
 export const CLI_METHOD = [
   '### Method',
@@ -334,7 +376,7 @@ export function renderCli(r: CliResults): string {
 }
 
 /** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
-export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many';
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many' | 'sliding';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;

@@ -29,6 +29,7 @@ import { manyChild, manyChildScenario, manyWorkload } from './workloads/many.js'
 import { polyWorkload } from './workloads/poly.js';
 import { scalableWorkload } from './workloads/scalable.js';
 import { sharedWorkload } from './workloads/shared.js';
+import { slidingWorkload } from './workloads/sliding.js';
 import { urlWorkload } from './workloads/urls.js';
 
 const settings = settingsFromEnv();
@@ -94,6 +95,8 @@ if (runs('h')) await countingWorkload(ctx, present, absent);
 gc();
 if (runs('i')) await sharedWorkload(ctx);
 if (runs('j')) await manyWorkload(ctx);
+gc();
+if (runs('k')) await slidingWorkload(ctx);
 
 if (isIsolatedChild) {
   writeChildRows(results);

@@ -28,7 +28,7 @@ export { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from './
 export { CHAIN_VERSION } from './format/chain.js';
 export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
 export { SlidingBloomFilter } from './sliding/sliding.js';
-export type { SlidingOptions } from './sliding/shape.js';
+export type { SlidingOptions, SlidingShape } from './sliding/shape.js';
 export { SLIDING_FORMAT_VERSION } from './format/sliding.js';
 
 /** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */

@@ -62,10 +62,13 @@ describe('dist/browser/bloomwasm.js', () => {
   // and its shared-memory build for worker threads (about 8 KB). The heap
   // that lets filters share an instance (assembly/heap.ts, src/wasm/arena.ts)
   // with dispose() (3.5 KB), and the small-n sizing (src/filter/exact-rate.ts
-  // and its search, 1.3 KB) took it from 35.9 KB to about 41.
-  it('is at most 42 KB gzipped', () => {
+  // and its search, 1.3 KB) took it from 35.9 KB to about 41, and the rest
+  // of the filters to 42.0. The sliding window (assembly/sliding.ts, the
+  // generations, the BLMS format and its checks, src/sliding/ and
+  // src/format/sliding.ts: 3.8 KB) took it to 45.8.
+  it('is at most 46 KB gzipped', () => {
     const gzipped = gzipSync(text, { level: 9 }).length;
-    expect(gzipped).toBeLessThanOrEqual(42 * 1024);
+    expect(gzipped).toBeLessThanOrEqual(46 * 1024);
     // The embedded wasm is most of it; an empty or truncated build would be far smaller.
     expect(gzipped).toBeGreaterThan(3 * 1024);
   });

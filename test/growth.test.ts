@@ -9,6 +9,7 @@ import * as reference from '../src/reference/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { LineDeduper, wasmLines } from '../src/wasm/lines.js';
 import { DEDICATED_BYTES, sharedArenas, type Arena } from '../src/wasm/arena.js';
+import type { SlidingEngine } from '../src/wasm/sliding.js';
 
 /** The shared arena that holds `f`. */
 function arenaOf(f: wasm.BloomFilter): Arena {
@@ -88,6 +89,28 @@ describe('views after the memory grew between two calls', () => {
     round(0, 40);
     const big = grow(arenaOf(anchor));
     round(40, 80);
+    big.dispose();
+  });
+
+  it('SlidingBloomFilter: add, has, rotations, batches, files', () => {
+    let now = 1_000;
+    const w = new wasm.SlidingBloomFilter({ windowMs: 7_000, capacity: 70, falsePositiveRate: 0.01, clock: () => now });
+    const r = new reference.SlidingBloomFilter({ windowMs: 7_000, capacity: 70, falsePositiveRate: 0.01, clock: () => now });
+    const anchor = new wasm.BloomFilter(64, 1);
+    // The words share the anchor's instance, whose memory grow() grows.
+    expect((w as unknown as { store: SlidingEngine }).store.placement()!.arena).toBe(engineOf(anchor).placement()!.arena);
+    const round = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        expect(w.add(items[i])).toBe(r.add(items[i]));
+        now += 97;
+      }
+      expect(Array.from(w.addMany(items.slice(to, to + 20)))).toEqual(Array.from(r.addMany(items.slice(to, to + 20))));
+      expect(Array.from(w.hasMany(items))).toEqual(Array.from(r.hasMany(items)));
+      expect(w.toBytes()).toEqual(r.toBytes());
+    };
+    round(0, 100);
+    const big = grow(arenaOf(anchor));
+    round(100, 200);
     big.dispose();
   });
 

@@ -1,11 +1,12 @@
 // Shared pieces of the `bloom` subcommands: argument parsing that turns
 // mistakes into exit code 2, one-line errors on stderr, and telling a
-// chain file from a single filter's.
+// chain file or a sliding filter's from a single filter's.
 
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHAIN_MAGIC } from '../format/chain.js';
+import { SLIDING_KIND } from '../format/sliding.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {
@@ -82,10 +83,20 @@ export async function guard(body: () => Promise<number>): Promise<number> {
 
 /** True when the file at `path` starts with the chain magic ("BLMC"): a ScalableBloomFilter, not a single filter. */
 export function isChainFile(path: string): boolean {
+  return startsWith(path, CHAIN_MAGIC);
+}
+
+/** True when the file at `path` starts with the sliding magic ("BLMS"): a SlidingBloomFilter. */
+export function isSlidingFile(path: string): boolean {
+  return startsWith(path, SLIDING_KIND.magic);
+}
+
+/** True when the file at `path` starts with `magic`. */
+function startsWith(path: string, magic: Uint8Array): boolean {
   const fd = openSync(path, 'r');
   try {
-    const magic = new Uint8Array(CHAIN_MAGIC.length);
-    return readSync(fd, magic, 0, magic.length, 0) === magic.length && magic.every((b, i) => b === CHAIN_MAGIC[i]);
+    const head = new Uint8Array(magic.length);
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.every((b, i) => b === magic[i]);
   } finally {
     closeSync(fd);
   }

@@ -19,10 +19,13 @@ import { ChainLineDeduper, LineDeduper, SPLIT_AREA_SIZES, wasmLines, wasmSplitLi
 import { MAX_BITS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';
 import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { DEFAULT_WINDOW_CAPACITY, windowClock, windowOption, type WindowOption } from './window.js';
 import { inputLines, openInputs, readRegular, StreamReader, writeAll } from './io.js';
 import { chainFor, chainShape } from './chain-shape.js';
 import { Progress, writeStats } from './report.js';
 import type { SeenSet } from './state.js';
+import type { ScalableBloomFilter as ScalableChain } from '../scalable/scalable.js';
 
 /** The help text of `bloom dedupe`. */
 export const HELP = `Usage: bloom dedupe [options] [FILE...]
@@ -49,8 +52,20 @@ while read adds a member), 0.75 on other runs over files of more than
 (tightening 0.75: there later members are the rule, and their rates fall by
 0.75 per member instead of halving, which takes fewer bits in all).
 
+With --window the filter remembers only recent lines: a line is printed
+when it was not seen within the window. '--window 100000' is a window of
+the last 100,000 lines; a duration with a unit s, m, h or d ('--window
+30d') is a window of time on the machine's clock, saved with the state,
+sized for --capacity lines per window (default 1,000,000; more keep every
+line of the window but raise the rate). A line is forgotten at most 1/7
+of a window after it leaves the window. See docs/SLIDING.md.
+
 Options:
   --capacity N        expected distinct lines: a fixed filter sized for N
+                      (with a time --window: lines per window)
+  --window W          remember lines for a window: N lines, or a duration
+                      (90s, 15m, 12h, 30d); with --state, the file's window
+                      wins
   --fpp P             false-positive rate, the library's falsePositiveRate
                       (default 0.001)
   --scheme S          hash scheme of a new filter or chain: sbbf (default: a
@@ -85,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       argv,
       {
         capacity: { type: 'string' },
+        window: { type: 'string' },
         fpp: { type: 'string' },
         scheme: { type: 'string' },
         state: { type: 'string' },
@@ -101,6 +117,14 @@ export async function run(argv: string[]): Promise<number> {
     const capacity = values.capacity === undefined ? undefined : intOption('capacity', values.capacity, 0, 1, Number.MAX_SAFE_INTEGER);
     const fpp = rateOption('fpp', values.fpp, DEFAULT_FPP);
     const scheme = schemeOption(values.scheme);
+    const window = values.window === undefined ? undefined : windowOption(values.window);
+    if (window !== undefined && values.scheme !== undefined) {
+      throw new UsageError('--scheme does not apply to --window: a sliding window hashes with xxh64');
+    }
+    if (window?.kind === 'count' && capacity !== undefined) {
+      throw new UsageError(`--capacity applies to a time --window only: a window of ${window.lines} lines is sized for ${window.lines}`);
+    }
+    const clock = windowClock();
     const checkpoint = values.checkpoint === undefined ? undefined : rateOption('checkpoint', values.checkpoint, 0, 0, Infinity);
     const statePath = values.state;
     if (statePath === '') throw new UsageError('--state needs a file name');
@@ -108,12 +132,17 @@ export async function run(argv: string[]): Promise<number> {
     // Before any input is read: a state that cannot be saved is an error now, not after the whole stream.
     if (statePath !== undefined) checkWritable('state', statePath);
 
-    const sized = capacity === undefined ? undefined : sizeFor(capacity, fpp, scheme);
+    const sized = capacity === undefined || window !== undefined ? undefined : sizeFor(capacity, fpp, scheme);
     // Loaded only when used: every module is resident memory for the whole run.
     const state = statePath === undefined ? undefined : await import('./state.js');
     const files = statePath === undefined ? undefined : await import('../node/index.js');
-    const loaded = state === undefined ? null : state.loadState(statePath!);
-    if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
+    const loaded = state === undefined ? null : state.loadState(statePath!, clock);
+    if (window !== undefined && loaded !== null && !(loaded instanceof SlidingBloomFilter)) {
+      throw new UsageError(`--window needs a sliding --state; ${statePath} holds a ${loaded instanceof BloomFilter ? 'filter' : 'scalable chain'}, which never forgets`);
+    }
+    if (loaded instanceof SlidingBloomFilter) {
+      reportWindowConflict(statePath!, loaded, window, capacity, values.fpp === undefined ? undefined : fpp, values.scheme);
+    } else if (loaded !== null && (values.capacity !== undefined || values.fpp !== undefined || values.scheme !== undefined)) {
       if (values.scheme !== undefined && loaded.scheme !== scheme) {
         process.stderr.write(`bloom: --state ${statePath} uses scheme ${loaded.scheme}, which wins over --scheme ${scheme}\n`);
       }
@@ -126,6 +155,7 @@ export async function run(argv: string[]): Promise<number> {
     let split: SplitCore | undefined;
     let filter: SeenSet;
     if (loaded !== null) filter = loaded;
+    else if (window !== undefined) filter = slidingFor(window, capacity, fpp, clock);
     else if (sized !== undefined) filter = new BloomFilter(sized.bits, sized.hashes, { scheme });
     else {
       // dedupe's schemes (xxh64, sbbf) have digests; a new chain's seed is 0.
@@ -136,8 +166,8 @@ export async function run(argv: string[]): Promise<number> {
       filter = chainFor(ScalableBloomFilter, chainShape(lines, statePath === undefined), fpp, values.fpp, scheme);
     }
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
-    // instance; a chain's lines are split in a small instance and go to
-    // its members as one batch per chunk.
+    // instance; a chain's (or a sliding window's) lines are split in a small
+    // instance and go to it as one batch per chunk.
     const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert, split);
 
     const before = state === undefined ? undefined : new state.StateBefore(statePath!, loaded !== null);
@@ -276,8 +306,36 @@ function largestCapacity(fpp: number, scheme: Scheme): number {
   return lo;
 }
 
+/** A new sliding filter for --window, or a usage error naming --window or --capacity when it cannot be made. */
+function slidingFor(window: WindowOption, capacity: number | undefined, fpp: number, clock: () => number): SlidingBloomFilter {
+  try {
+    return window.kind === 'count'
+      ? new SlidingBloomFilter({ window: window.lines, falsePositiveRate: fpp })
+      : new SlidingBloomFilter({ windowMs: window.ms, capacity: capacity ?? DEFAULT_WINDOW_CAPACITY, falsePositiveRate: fpp, clock });
+  } catch (error) {
+    if (!(error instanceof BloomRangeError)) throw error;
+    const option = error.parameter === 'capacity' && window.kind === 'time' ? 'capacity' : 'window';
+    throw new UsageError(`--${option}: ${error.message}`);
+  }
+}
+
+/**
+ * Tells the user that a sliding --state file's own window wins over the
+ * --window, --capacity, --fpp and --scheme given (undefined: not given).
+ */
+function reportWindowConflict(
+  path: string, loaded: SlidingBloomFilter, window: WindowOption | undefined, capacity: number | undefined, fpp: number | undefined, scheme: string | undefined,
+): void {
+  const same = (window === undefined || (window.kind === 'count' ? loaded.window === window.lines : loaded.windowMs === window.ms)) &&
+    (capacity === undefined || loaded.capacity === capacity) && (fpp === undefined || fpp === loaded.falsePositiveRate) &&
+    (scheme === undefined || scheme === 'xxh64');
+  if (same) return;
+  const held = loaded.window > 0 ? `${loaded.window} lines` : `${loaded.windowMs} ms for ${loaded.capacity} lines`;
+  process.stderr.write(`bloom: --state ${path} is a sliding window of ${held} at rate ${loaded.falsePositiveRate}, which wins over the options given\n`);
+}
+
 /** Tells the user that the --state file's own parameters win over the size flags. */
-function reportConflict(path: string, loaded: SeenSet, capacity: number | undefined, fpp: number, sized?: { bits: number; hashes: number }): void {
+function reportConflict(path: string, loaded: BloomFilter | ScalableChain, capacity: number | undefined, fpp: number, sized?: { bits: number; hashes: number }): void {
   if (!(loaded instanceof BloomFilter)) {
     if (capacity !== undefined || fpp !== loaded.falsePositiveRate) {
       process.stderr.write(

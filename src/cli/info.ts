@@ -8,8 +8,10 @@
 
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
-  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type FilterFileSummary,
+  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type FilterFileSummary, type SlidingFileSummary,
 } from '../node/inspect.js';
+import { Generations } from '../sliding/generations.js';
+import { slidingFalsePositiveRate } from '../sliding/shape.js';
 import { compoundRate, memberPlan } from '../scalable/plan.js';
 import { guard, parse, UsageError } from './common.js';
 import { grouped } from './grouped.js';
@@ -27,7 +29,9 @@ without loading it. A ScalableBloomFilter
 chain is described as a whole (its plan and compound rate), then member by
 member. A CountingBloomFilter file shows its counters (m), the counters in
 use (above 0) and saturated (at 15), and the fill of the plain filter it
-stands for.
+stands for. A SlidingBloomFilter file shows its window, its generations
+(adds in each, which are live at the file's last clock reading) and the
+rate those live generations give.
 
 Options:
   --json      print one JSON object instead of aligned text
@@ -56,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     const summary = inspect(path);
     if (summary.kind === 'chain') return describeChain(path, summary, values.json === true);
     if (summary.kind === 'counting') return describeCounting(path, summary, values.json === true);
+    if (summary.kind === 'sliding') return describeSliding(path, summary, values.json === true);
     const { header, size } = summary;
     const info = {
       file: path,
@@ -99,7 +104,7 @@ function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: numb
 }
 
 /** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
-function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary {
+function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary {
   try {
     return inspectFileSync(path);
   } catch (error) {
@@ -144,6 +149,61 @@ function describeCounting(path: string, counting: CountingFileSummary, json: boo
     ['fill ratio', info.fillRatio.toFixed(6)],
     ['estimated count', Number.isFinite(info.estimatedCount) ? n(Math.round(info.estimatedCount)) : 'unbounded (every counter in use)'],
     ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
+  ]);
+}
+
+/**
+ * Prints a sliding filter file: its window and shape, then its generations;
+ * which are live, and the rate, are as of the last clock reading the file
+ * holds (a count window's generations are all live).
+ */
+function describeSliding(path: string, sliding: SlidingFileSummary, json: boolean): number {
+  const { shape, seed, state } = sliding.file;
+  const generations = new Generations(shape, state, undefined);
+  const live = Array.from({ length: shape.generations }, (_, p) => generations.isLive(p, state.lastNow));
+  const info = {
+    file: path,
+    kind: 'sliding filter',
+    version: 1,
+    mode: shape.mode,
+    window: shape.window,
+    windowMs: shape.windowMs,
+    capacity: shape.capacity,
+    falsePositiveRate: shape.falsePositiveRate,
+    generations: shape.generations,
+    generationCapacity: shape.generationCapacity,
+    periodMs: shape.periodMs,
+    bitsPerGeneration: shape.bits,
+    bits: shape.bits * shape.generations,
+    hashes: shape.hashes,
+    seed: seed.toString(),
+    currentGeneration: state.current,
+    addedCount: state.totalAdds,
+    lastClockMs: shape.mode === 'time' ? state.lastNow : undefined,
+    sizeOnDisk: sliding.size,
+    liveGenerations: live.filter(Boolean).length,
+    liveAdds: Array.from(state.counts).reduce((sum, c, p) => sum + (live[p] ? c : 0), 0),
+    currentFalsePositiveRate: slidingFalsePositiveRate(shape.bits, shape.hashes, generations.liveCounts(state.lastNow)),
+    generationCounts: Array.from(state.counts),
+  };
+  const window = shape.mode === 'count'
+    ? `the last ${n(shape.window)} adds`
+    : `${n(shape.windowMs)} ms, up to ${n(shape.capacity)} adds in any window`;
+  return report(info, json, () => [
+    ['file', path],
+    ['kind', `sliding filter (${shape.mode} window), version ${info.version}`],
+    ['window', window],
+    ['false-positive bound', String(shape.falsePositiveRate)],
+    ['generations', `${shape.generations} of ${n(shape.generationCapacity)} adds${shape.mode === 'time' ? ` or ${n(Math.round(shape.periodMs))} ms` : ''}`],
+    ['bits (m, all)', `${n(info.bits)} (${n(shape.bits)} positions of ${shape.generations} bits)`],
+    ['hashes (k)', String(shape.hashes)],
+    ['seed', info.seed],
+    ['added count', n(info.addedCount)],
+    ...(shape.mode === 'time' ? [['last clock', new Date(state.lastNow).toISOString()] as [string, string]] : []),
+    ['live generations', `${info.liveGenerations}, holding ${n(info.liveAdds)} adds`],
+    ['size on disk', `${n(sliding.size)} bytes`],
+    ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
+    ['generation adds', info.generationCounts.map((c, p) => `${p === state.current ? '*' : ''}${n(c)}${c > 0 && !live[p] ? ' (expired)' : ''}`).join(', ')],
   ]);
 }
 

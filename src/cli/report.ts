@@ -2,6 +2,7 @@
 // progress bar when stderr is a terminal.
 
 import { BloomFilter } from '../filter/filter.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
 import type { LineDeduper } from '../wasm/lines.js';
 import type { Input } from './io.js';
 import type { SeenSet } from './state.js';
@@ -9,8 +10,13 @@ import { grouped } from './grouped.js';
 
 const count = grouped;
 
-/** m, bits set and a description of the filter or chain, for --stats. */
-function shape(filter: SeenSet): { bits: number; bitsSet: number; text: string } {
+/** m, bits set (undefined for a sliding window, whose planes fill and clear) and a description of the filter, for --stats. */
+function shape(filter: SeenSet): { bits: number; bitsSet?: number; text: string } {
+  if (filter instanceof SlidingBloomFilter) {
+    const window = filter.window > 0 ? `the last ${count(filter.window)} lines` : `${count(filter.windowMs)} ms`;
+    const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), a window of ${window} in ${filter.shape.generations} generations`;
+    return { bits: filter.bits, text };
+  }
   if (filter instanceof BloomFilter) {
     const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`;
     return { bits: filter.bits, bitsSet: filter.bitsSet(), text };
@@ -32,9 +38,9 @@ export function writeStats(filter: SeenSet, dedupe: LineDeduper, bytes: number, 
     ['emitted', count(printed)],
     ['skipped', count(read - printed)],
     ['bits', text],
-    ['fill ratio', (bitsSet / bits).toFixed(4)],
+    ...(bitsSet === undefined ? [] : [['fill ratio', (bitsSet / bits).toFixed(4)] as [string, string]]),
     ['false-positive rate now', filter.currentFalsePositiveRate().toExponential(3)],
-    ['estimated distinct', count(Math.round(filter.estimatedCount()))],
+    ...(filter instanceof SlidingBloomFilter ? [] : [['estimated distinct', count(Math.round(filter.estimatedCount()))] as [string, string]]),
     ['throughput', `${(bytes / 1e6 / seconds).toFixed(1)} MB/s, ${count(Math.round(read / seconds))} lines/s (${seconds.toFixed(2)} s)`],
   ];
   process.stderr.write(rows.map(([k, v]) => `${k.padEnd(24)}${v}\n`).join(''));

@@ -5,15 +5,21 @@ import { copyFileSync, renameSync, unlinkSync } from 'node:fs';
 import { BloomFormatError } from '../errors.js';
 import type { BloomFilter } from '../filter/filter.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
-import { loadFileSync, loadScalableFileSync } from '../node/index.js';
-import { isChainFile } from './common.js';
+import type { SlidingBloomFilter } from '../sliding/sliding.js';
+import { loadFileSync, loadScalableFileSync, loadSlidingFileSync } from '../node/index.js';
+import { isChainFile, isSlidingFile } from './common.js';
 
-/** What dedupe keeps lines in: a fixed filter (--capacity) or a growing chain. */
-export type SeenSet = BloomFilter | ScalableBloomFilter;
+/** What dedupe keeps lines in: a fixed filter (--capacity), a growing chain, or a sliding window (--window). */
+export type SeenSet = BloomFilter | ScalableBloomFilter | SlidingBloomFilter;
 
-/** Loads --state (a filter or a chain) when the file exists; null when it does not. Any other failure is a runtime error. */
-export function loadState(path: string): SeenSet | null {
+/**
+ * Loads --state (a filter, a chain or a sliding filter, which reads `clock`)
+ * when the file exists; null when it does not. Any other failure is a
+ * runtime error.
+ */
+export function loadState(path: string, clock: () => number): SeenSet | null {
   try {
+    if (isSlidingFile(path)) return loadSlidingFileSync(path, { clock });
     return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;

@@ -11,13 +11,15 @@ import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { binomialBlockedRate, blockRate, generatorRate, generatorRateBound } from './exact-rate.js';
 import { MAX_BITS, MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, type Scheme } from './options.js';
 
-function checkCount(parameter: string, value: unknown): number {
+/** Checks `value` is a positive safe integer; the error names `parameter`. */
+export function checkCount(parameter: string, value: unknown): number {
   if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a positive integer');
   if (!Number.isSafeInteger(value) || value < 1) throw new BloomRangeError(parameter, value, 'a positive integer');
   return value;
 }
 
-function checkRate(parameter: string, value: unknown): number {
+/** Checks `value` is a number in (0, 1); the error names `parameter`. */
+export function checkRate(parameter: string, value: unknown): number {
   if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a number in (0, 1)');
   if (!(value > 0 && value < 1)) throw new BloomRangeError(parameter, value, 'a number in (0, 1)');
   return value;

@@ -145,6 +145,17 @@ function hex(bytes: Uint8Array): string {
 }
 
 /**
+ * Throws BloomFormatError on `magic` unless `magic` (a file's first 4
+ * bytes) is `kind`'s; another known kind's magic names its reader.
+ */
+export function checkMagic(magic: Uint8Array, kind: FileKind): void {
+  if (kind.magic.every((b, i) => magic[i] === b)) return;
+  const other = KNOWN.find((k) => k.magic.every((b, i) => magic[i] === b));
+  const hint = other ? ` (${other.hint})` : '';
+  throw new BloomFormatError('magic', 0, `not a bloomwasm ${kind.label}: the file must start with ${hex(kind.magic)} ("${kind.name}"); got ${hex(magic)}${hint}`);
+}
+
+/**
  * Decodes and checks the header, field by field in file order, and checks
  * that the input's total length is exactly header + payload. `prefix` holds
  * the input's first bytes (at least min(56, totalLength) of them). Throws
@@ -170,12 +181,7 @@ export function parseHeader(prefix: Uint8Array, totalLength: number, kind: FileK
   };
 
   need('magic', 4);
-  const magic = prefix.subarray(0, 4);
-  if (!kind.magic.every((b, i) => magic[i] === b)) {
-    const other = KNOWN.find((k) => k.magic.every((b, i) => magic[i] === b));
-    const hint = other ? ` (${other.hint})` : '';
-    throw new BloomFormatError('magic', 0, `not a bloomwasm ${kind.label}: the file must start with ${hex(kind.magic)} ("${kind.name}"); got ${hex(magic)}${hint}`);
-  }
+  checkMagic(prefix.subarray(0, 4), kind);
   const version = view.getUint16(need('version', 2), true);
   if (version !== kind.version) {
     const why = version > kind.version ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';

@@ -9,7 +9,7 @@
 
 import { BloomFormatError } from '../errors.js';
 import { MAX_BITS, MAX_HASHES } from '../filter/options.js';
-import { MAX_ADDED_COUNT, registerKind, type FileKind } from './filter.js';
+import { checkMagic, MAX_ADDED_COUNT, registerKind, type FileKind } from './filter.js';
 import { COUNT_GENERATIONS, GENERATIONS_PER_WINDOW, TIME_GENERATIONS, type SlidingShape } from '../sliding/shape.js';
 import type { GenerationState } from '../sliding/generations.js';
 
@@ -142,11 +142,7 @@ export function parseSlidingHeader(prefix: Uint8Array, totalLength: number): Sli
   };
 
   need('magic', at.magic, 4);
-  const magic = prefix.subarray(0, 4);
-  if (!SLIDING_KIND.magic.every((b, i) => magic[i] === b)) {
-    const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
-    fail('magic', 0, `not a bloomwasm sliding filter: the file must start with ${hex(SLIDING_KIND.magic)} ("BLMS"); got ${hex(magic)}`);
-  }
+  checkMagic(prefix.subarray(0, 4), SLIDING_KIND);
   const version = view.getUint16(need('version', at.version, 2), true);
   if (version !== SLIDING_FORMAT_VERSION) {
     const why = version > SLIDING_FORMAT_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';

@@ -1,4 +1,4 @@
-// The three file formats (filter, chain, counting filter), read as streams (see io.ts for the drivers) and
+// The four file formats (filter, chain, counting filter, sliding filter), read as streams (see io.ts for the drivers) and
 // written as sequences of pieces.
 //
 // Reading checks every header, and the file's length against them, before
@@ -21,6 +21,9 @@ import {
 import { HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import { adoptChain, chainParts, ScalableBloomFilter, wasmXxh64 } from '../scalable/scalable.js';
 import type { ScalablePlan } from '../scalable/plan.js';
+import { parseSlidingHeader, SLIDING_FIELD_OFFSETS, slidingHeaderBytes, type SlidingFile } from '../format/sliding.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { finishSlidingLoad, restoredOptions, slidingFileHeader, slidingWordsView } from '../sliding/sliding-over.js';
 import type { Decoder, Region } from './io.js';
 
 /** Reads a version-1 filter file of `size` bytes. */
@@ -46,6 +49,34 @@ export function* countingDecoder(size: number): Decoder<CountingBloomFilter> {
   const filter = emptyCountingFilterFor(header);
   yield { into: () => countingEngineOf(filter).counters, position: HEADER_BYTES };
   finishCountingLoad(filter, header, headerBytes);
+  return filter;
+}
+
+/**
+ * Reads and checks a sliding filter file's header of a file of `size`
+ * bytes: the fixed fields, whose generations field gives the length of the
+ * rest, then the generation table. Nothing sized by it is allocated.
+ */
+export function* slidingHeader(size: number): Decoder<{ file: SlidingFile; header: Uint8Array }> {
+  const fixed = new Uint8Array(Math.min(SLIDING_FIELD_OFFSETS.generationTable, size));
+  yield { into: fixed, position: 0 };
+  const g = fixed[SLIDING_FIELD_OFFSETS.generations];
+  const header = new Uint8Array(Math.min(size, g === 8 || g === 16 ? slidingHeaderBytes(g) : fixed.length));
+  header.set(fixed.subarray(0, header.length));
+  if (header.length > fixed.length) yield { into: header.subarray(fixed.length), position: fixed.length };
+  return { file: parseSlidingHeader(header, size), header };
+}
+
+/**
+ * Reads a sliding filter file of `size` bytes: its header checked first,
+ * then the words straight into wasm memory. A time window reads `clock`
+ * from then on.
+ */
+export function* slidingDecoder(size: number, clock: (() => number) | undefined): Decoder<SlidingBloomFilter> {
+  const { file, header } = yield* slidingHeader(size);
+  const filter = new SlidingBloomFilter(restoredOptions(file, clock));
+  yield { into: () => slidingWordsView(filter), position: file.headerBytes };
+  finishSlidingLoad(filter, file, header);
   return filter;
 }
 
@@ -157,5 +188,17 @@ export function countingJob(filter: CountingBloomFilter): SaveJob {
       yield () => countingEngineOf(filter).counters;
     },
     unchanged: () => sameBytes(header, countingFileHeader(filter)),
+  };
+}
+
+/** The save of a wasm sliding filter as it is now: its header (checksum over the words in place), then its words. */
+export function slidingJob(filter: SlidingBloomFilter): SaveJob {
+  const header = slidingFileHeader(filter);
+  return {
+    *pieces() {
+      yield header;
+      yield () => slidingWordsView(filter);
+    },
+    unchanged: () => sameBytes(header, slidingFileHeader(filter)),
   };
 }

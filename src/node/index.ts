@@ -1,5 +1,5 @@
 /**
- * bloomwasm/node: save and load filters, chains and counting filters as files, for filters too
+ * bloomwasm/node: save and load filters, chains, counting and sliding filters as files, for filters too
  * big to hold twice. Node only; the browser-safe core never imports this
  * module.
  *
@@ -16,8 +16,12 @@ import { BloomConcurrencyError, BloomTypeError } from '../errors.js';
 import { CountingBloomFilter } from '../counting/counting.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { clockOption } from '../sliding/sliding-over.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
-import { chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, type SaveJob } from './decoders.js';
+import {
+  chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
+} from './decoders.js';
 import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
@@ -25,8 +29,8 @@ interface Serializable {
   toBytes(): Uint8Array;
 }
 
-/** What saveFile writes: a filter, a chain or a counting filter, from bloomwasm or bloomwasm/reference. */
-export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | Serializable;
+/** What saveFile writes: a filter, a chain, a counting or a sliding filter, from bloomwasm or bloomwasm/reference. */
+export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | Serializable;
 
 function checkPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new BloomTypeError('path', path, 'a non-empty string');
@@ -37,15 +41,16 @@ function jobFor(filter: unknown): SaveJob {
   if (filter instanceof BloomFilter) return filterJob(filter);
   if (filter instanceof ScalableBloomFilter) return chainJob(filter);
   if (filter instanceof CountingBloomFilter) return countingJob(filter);
+  if (filter instanceof SlidingBloomFilter) return slidingJob(filter);
   if (typeof filter === 'object' && filter !== null && typeof (filter as Serializable).toBytes === 'function') {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
   }
-  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter or CountingBloomFilter (from bloomwasm or bloomwasm/reference)');
+  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter, CountingBloomFilter or SlidingBloomFilter (from bloomwasm or bloomwasm/reference)');
 }
 
 /**
- * Writes `filter` (a BloomFilter, ScalableBloomFilter or CountingBloomFilter) to `path`
+ * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter or SlidingBloomFilter) to `path`
  * atomically. A symbolic link at `path` is followed and its target
  * replaced; an existing file keeps its mode.
  */
@@ -137,4 +142,23 @@ export function loadCountingFileSync(path: string): CountingBloomFilter {
 /** Reads a counting filter like loadCountingFileSync, without blocking the event loop. */
 export async function loadCountingFile(path: string): Promise<CountingBloomFilter> {
   return read(path, countingDecoder);
+}
+
+/**
+ * Reads a SlidingBloomFilter saved by saveFile (or its toBytes). The header,
+ * its generation table and the file size are checked before the filter is
+ * allocated; the words are read in chunks straight into its wasm memory and
+ * then checked (checksum, empty planes). A time window reads `clock`
+ * (default Date.now) from then on. Faults throw BloomFormatError naming the
+ * field and offset.
+ */
+export function loadSlidingFileSync(path: string, options?: { clock?: () => number }): SlidingBloomFilter {
+  const clock = clockOption(options);
+  return readSync(path, (size) => slidingDecoder(size, clock));
+}
+
+/** Reads a sliding filter like loadSlidingFileSync, without blocking the event loop. */
+export async function loadSlidingFile(path: string, options?: { clock?: () => number }): Promise<SlidingBloomFilter> {
+  const clock = clockOption(options);
+  return read(path, (size) => slidingDecoder(size, clock));
 }

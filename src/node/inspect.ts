@@ -1,4 +1,4 @@
-// Verifies a filter, chain or counting filter file without loading it, for `bloom info`:
+// Verifies a filter, chain, counting or sliding filter file without loading it, for `bloom info`:
 // every header is checked, and every payload is streamed through a small
 // buffer for its checksum, padding bits and count of 1 bits. Nothing the
 // headers ask for is allocated, so a file whose header claims 4 GiB costs
@@ -10,7 +10,8 @@ import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
-import { chainLayout } from './decoders.js';
+import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
+import { chainLayout, slidingHeader } from './decoders.js';
 import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
 
 /** A verified single-filter file. */
@@ -36,6 +37,13 @@ export interface CountingFileSummary {
   header: FileHeader;
   /** Counters at 15, counted over the payload. */
   saturated: number;
+}
+
+/** A verified sliding filter file: its header's fields. */
+export interface SlidingFileSummary {
+  kind: 'sliding';
+  size: number;
+  file: SlidingFile;
 }
 
 /** Reads the file's first bytes into `into`. */
@@ -130,17 +138,39 @@ function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSumm
   return { kind: 'counting', size, header, saturated };
 }
 
+/**
+ * Streams a sliding file's words through one buffer of at most a chunk (an
+ * even number of bytes, so that a u16 word never straddles two pieces): the
+ * checksum in wasm, and the OR of the words, for the empty-plane check.
+ */
+function* verifySliding(size: number, engine: Engine): Decoder<SlidingFileSummary> {
+  const { file, header } = yield* slidingHeader(size);
+  const chunk = Math.max(2, Math.min(chunkBytes(), file.payloadLength));
+  const buffer = new Uint8Array(chunk - (chunk % 2));
+  engine.inspectBegin(header.subarray(0, checksumOffset(file.shape.generations)));
+  let used = 0;
+  for (let at = 0; at < file.payloadLength; ) {
+    const piece = buffer.subarray(0, Math.min(buffer.length, file.payloadLength - at));
+    yield { into: piece, position: file.headerBytes + at };
+    engine.inspectChunk(piece);
+    used |= planesInUse(piece, file.shape.generations);
+    at += piece.length;
+  }
+  checkSlidingPayload(file, engine.inspectEnd(), used);
+  return { kind: 'sliding', size, file };
+}
+
 /** Whether `magic` (the file's first bytes) is `expected`. */
 function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
   return magic.length === expected.length && expected.every((b, i) => magic[i] === b);
 }
 
 /**
- * Checks the filter, chain or counting file at `path` as loadFileSync,
- * loadScalableFileSync or loadCountingFileSync would, in memory bounded by one read chunk, and
+ * Checks the filter, chain, counting or sliding file at `path` as loadFileSync,
+ * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
-export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary {
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary {
   const fd = openSync(path, 'r');
   try {
     const size = regularFileSize(fstatSync(fd), path);
@@ -150,6 +180,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, false, undefined, true);
     if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
     if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
+    if (isMagic(magic, SLIDING_KIND.magic)) return decodeSync(fd, verifySliding(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);

@@ -6,7 +6,7 @@
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
-import { schemeSize } from '../filter/sizing.js';
+import { checkCount, checkRate, optimalBits, schemeSize } from '../filter/sizing.js';
 
 /** A window of the last `window` adds, or of the adds of the last `windowMs` milliseconds (at most `capacity` of them). */
 export type SlidingOptions =
@@ -57,18 +57,6 @@ export const COUNT_GENERATIONS = 8;
  */
 export const TIME_GENERATIONS = 16;
 
-function checkRate(value: unknown): number {
-  if (typeof value !== 'number') throw new BloomTypeError('falsePositiveRate', value, 'a number in (0, 1)');
-  if (!(value > 0 && value < 1)) throw new BloomRangeError('falsePositiveRate', value, 'a number in (0, 1)');
-  return value;
-}
-
-function checkCount(parameter: string, value: unknown): number {
-  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, 'a positive integer');
-  if (!Number.isSafeInteger(value) || value < 1) throw new BloomRangeError(parameter, value, 'a positive integer');
-  return value;
-}
-
 /**
  * Checks a sliding filter's options and derives its shape. Throws
  * BloomTypeError or BloomRangeError naming the option at fault, before
@@ -87,7 +75,7 @@ export function slidingShape(options: unknown): SlidingShape {
   if (!hasCount && !hasTime) {
     throw new BloomTypeError('window', o.window, 'a positive integer (adds), or windowMs and capacity given instead');
   }
-  const falsePositiveRate = checkRate(o.falsePositiveRate);
+  const falsePositiveRate = checkRate('falsePositiveRate', o.falsePositiveRate);
   let shape: SlidingShape;
   if (hasCount) {
     if (o.capacity !== undefined) throw new BloomTypeError('capacity', o.capacity, 'absent for a count window (its capacity is its window)');
@@ -112,14 +100,16 @@ function sized(mode: 'count' | 'time', window: number, windowMs: number, capacit
   const generationCapacity = Math.ceil(capacity / GENERATIONS_PER_WINDOW);
   // 1 - (1 - q)^8 = p; log1p/expm1 keep q exact for small p.
   const generationRate = -Math.expm1(Math.log1p(-falsePositiveRate) / FULL_GENERATIONS);
+  const tooLarge = (bits: number): BloomRangeError => new BloomRangeError(
+    mode === 'count' ? 'window' : 'capacity',
+    capacity,
+    `small enough that ${generations} generations of ${bits} bits (needed at falsePositiveRate ${falsePositiveRate}) stay within ${MAX_BITS} bits`,
+  );
+  // Rule 1's m first: sizing never goes below it, and past 2^53 it cannot be searched.
+  const least = optimalBits(generationCapacity, generationRate);
+  if (least * generations > MAX_BITS) throw tooLarge(least);
   const { bits, hashes } = schemeSize(generationCapacity, generationRate, 'xxh64');
-  if (bits * generations > MAX_BITS) {
-    throw new BloomRangeError(
-      mode === 'count' ? 'window' : 'capacity',
-      capacity,
-      `small enough that ${generations} generations of ${bits} bits (needed at falsePositiveRate ${falsePositiveRate}) stay within ${MAX_BITS} bits`,
-    );
-  }
+  if (bits * generations > MAX_BITS) throw tooLarge(bits);
   return {
     mode, window, windowMs, capacity, falsePositiveRate, generations, generationCapacity,
     periodMs: windowMs / GENERATIONS_PER_WINDOW, bits, hashes,

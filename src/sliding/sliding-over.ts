@@ -52,10 +52,10 @@ const SYSTEM_CLOCK = (): number => Date.now();
 /** The options key under which fromBytes hands a decoded file to the constructor. @internal */
 export const RESTORED: unique symbol = Symbol('restored sliding filter');
 
-/** A decoded file and its words, for the constructor. @internal */
+/** A decoded file and its words (absent: a reader fills them in place), for the constructor. @internal */
 export interface Restored {
   readonly file: SlidingFile;
-  readonly words: Uint8Array;
+  readonly words?: Uint8Array;
 }
 
 /**
@@ -65,20 +65,60 @@ export interface Restored {
  */
 export function restoreSliding(bytes: unknown, options: unknown, kind: SlidingKind): SlidingOptions {
   if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+  const clock = clockOption(options);
+  const file = parseSlidingHeader(bytes, bytes.length);
+  const words = bytes.subarray(file.headerBytes);
+  const checksum = kind.checksum(bytes.subarray(0, checksumOffset(file.shape.generations)), words);
+  checkSlidingPayload(file, checksum, planesInUse(words, file.shape.generations));
+  return restoredOptions(file, clock, words);
+}
+
+/** The `clock` of fromBytes' and the file loaders' options, checked. @internal */
+export function clockOption(options: unknown): (() => number) | undefined {
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new BloomTypeError('options', options, 'an object ({ clock }) or undefined');
   }
   const clock = (options as { clock?: unknown } | undefined)?.clock;
   if (clock !== undefined && typeof clock !== 'function') throw new BloomTypeError('clock', clock, 'a function returning milliseconds');
-  const file = parseSlidingHeader(bytes, bytes.length);
-  const words = bytes.subarray(file.headerBytes);
-  const checksum = kind.checksum(bytes.subarray(0, checksumOffset(file.shape.generations)), words);
-  checkSlidingPayload(file, checksum, planesInUse(words, file.shape.generations));
+  return clock as (() => number) | undefined;
+}
+
+/** The constructor's options for a checked file, with its words or (a reader's) none yet. @internal */
+export function restoredOptions(file: SlidingFile, clock: (() => number) | undefined, words?: Uint8Array): SlidingOptions {
   const { shape } = file;
   const base = shape.mode === 'count'
     ? { window: shape.window, falsePositiveRate: shape.falsePositiveRate }
-    : { windowMs: shape.windowMs, capacity: shape.capacity, falsePositiveRate: shape.falsePositiveRate, clock: clock as (() => number) | undefined };
+    : { windowMs: shape.windowMs, capacity: shape.capacity, falsePositiveRate: shape.falsePositiveRate, clock };
   return { ...base, [RESTORED]: { file, words } } as unknown as SlidingOptions;
+}
+
+/** The filter's file header as it is now, checksum included (computed over the words in place). @internal */
+export function slidingFileHeader(filter: SlidingBloomFilterOver): Uint8Array {
+  const { shape } = filter;
+  const header = encodeSlidingHeader(shape, filter.seed, filter['generations'].state);
+  setSlidingChecksum(header, shape.generations, filter['store'].checksum(header.subarray(0, checksumOffset(shape.generations))));
+  return header;
+}
+
+/** The filter's words, live: for the Node file helpers to read and write in place. @internal */
+export function slidingWordsView(filter: SlidingBloomFilterOver): Uint8Array {
+  return filter['store'].words;
+}
+
+/**
+ * After a reader filled the words of a filter made from restoredOptions(file)
+ * in place: the payload checks (checksum, empty planes). On a fault the
+ * filter is disposed and BloomFormatError thrown, as fromBytes would. @internal
+ */
+export function finishSlidingLoad(filter: SlidingBloomFilterOver, file: SlidingFile, header: Uint8Array): void {
+  const g = file.shape.generations;
+  try {
+    const words = slidingWordsView(filter);
+    checkSlidingPayload(file, filter['store'].checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
+  } catch (error) {
+    filter.dispose();
+    throw error;
+  }
 }
 
 /**
@@ -125,7 +165,7 @@ export class SlidingBloomFilterOver {
     this.kind = kind;
     this.generations = new Generations(shape, state, clock);
     this.store = kind.create(shape, seed);
-    if (restored !== undefined) this.store.words.set(restored.words);
+    if (restored?.words !== undefined) this.store.words.set(restored.words);
   }
 
   /**
@@ -219,24 +259,11 @@ export class SlidingBloomFilterOver {
 
   /** The filter in the sliding format (docs/FORMAT.md, "Sliding filter format"): the header under magic "BLMS", then the words. */
   toBytes(): Uint8Array {
-    const header = this.fileHeader();
+    const header = slidingFileHeader(this);
     const out = new Uint8Array(header.length + this.store.words.length);
     out.set(header);
     out.set(this.store.words, header.length);
     return out;
-  }
-
-  /** The file header as it is now, checksum included (computed over the words in place). @internal */
-  fileHeader(): Uint8Array {
-    const g = this.shape.generations;
-    const header = encodeSlidingHeader(this.shape, this.seed, this.generations.state);
-    setSlidingChecksum(header, g, this.store.checksum(header.subarray(0, checksumOffset(g))));
-    return header;
-  }
-
-  /** The words, live, for the Node file helpers to write in place. @internal */
-  wordsView(): Uint8Array {
-    return this.store.words;
   }
 
   /**

@@ -329,6 +329,27 @@ export abstract class RecordHandle {
   /** Whether strings are hashed as UTF-16 code units (poly). */
   protected units = false;
 
+  /** The view of the region after the record, and the arena epoch it was made in (regionView). */
+  private region: Uint8Array | undefined;
+  private regionEpoch = -1;
+
+  /** Places a new record of `kind` for `params` (place()), freed when this handle is dropped. */
+  protected placeRecord(params: RecordParams, kind: Kind): void {
+    const { arena, record } = place(params, kind);
+    this.arena = arena;
+    this.record = record;
+    this.slot = releaseWhenDropped(this, arena, record);
+  }
+
+  /** A view of the `length` bytes after the record, live: made again when memory grew since it was made. */
+  protected regionView(length: number): Uint8Array {
+    if (this.region === undefined || this.regionEpoch !== this.arena.epoch) {
+      this.region = new Uint8Array(this.arena.x.memory.buffer, this.record + RECORD_BYTES, length);
+      this.regionEpoch = this.arena.epoch;
+    }
+    return this.region;
+  }
+
   /** Where the region lies (a shared filter's: undefined). @internal */
   placement(): Region | undefined {
     return this.record > 0 ? regionOf(this.arena, this.record) : undefined;

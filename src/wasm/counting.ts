@@ -5,7 +5,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
+import { Kind, RecordHandle } from './arena.js';
 import { runChunked } from './chunks.js';
 import type { Engine } from './engine.js';
 
@@ -17,9 +17,6 @@ export class CountingEngine extends RecordHandle {
   readonly countersLength: number;
   /** The strings of the batch chunk being built (reused). */
   private readonly pending: string[] = [];
-  /** The view of the counters, and the arena epoch it was made in. */
-  private view: Uint8Array;
-  private viewEpoch: number;
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
@@ -27,25 +24,12 @@ export class CountingEngine extends RecordHandle {
     this.countersLength = Math.ceil(params.bits / 2);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
-    const { arena, record } = place(params, Kind.Counting);
-    this.arena = arena;
-    this.record = record;
-    this.slot = releaseWhenDropped(this, arena, record);
-    this.view = this.makeView();
-    this.viewEpoch = arena.epoch;
-  }
-
-  private makeView(): Uint8Array {
-    return new Uint8Array(this.arena.x.memory.buffer, this.record + RECORD_BYTES, this.countersLength);
+    this.placeRecord(params, Kind.Counting);
   }
 
   /** The packed counters, live (made again when memory grew since the last call). */
   get counters(): Uint8Array {
-    if (this.viewEpoch !== this.arena.epoch) {
-      this.view = this.makeView();
-      this.viewEpoch = this.arena.epoch;
-    }
-    return this.view;
+    return this.regionView(this.countersLength);
   }
 
   /** Gives the counters' region back at once (dispose()); the engine must not be used again. */

@@ -11,6 +11,7 @@
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
 import { DIGEST_SCHEMES } from '../filter/item-digest.js';
+import type { PackedItems } from '../filter/items.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
 import { Kind, place } from './arena.js';
@@ -214,6 +215,12 @@ export class LineDeduper {
   }
 }
 
+/** A set the split-mode deduper adds lines to as bytes: a SlidingBloomFilter. */
+export interface BytesSet {
+  add(item: Uint8Array): boolean;
+  addMany(items: PackedItems): Uint8Array;
+}
+
 /**
  * `bloom dedupe` over a ScalableBloomFilter. The chain's members are
  * filters of their own, so the lines are split in split mode in one small
@@ -224,20 +231,24 @@ export class LineDeduper {
  * (ScalableBloomFilter.addDigestPairs); under poly and bytesum, whose
  * hashes depend on each member's m, it is the packed bytes (addMany), and
  * a streamed line is handed to the chain whole, once it ends.
+ * A SlidingBloomFilter (`bloom dedupe --window`) is served the same way,
+ * by the packed bytes: its clock and rotation live in JS.
  */
 export class ChainLineDeduper extends LineDeduper {
-  private readonly chain: ScalableBloomFilter;
+  private readonly chain: ScalableBloomFilter | BytesSet;
   private readonly split: SplitCore;
 
   /**
    * Splits for `chain` with `split` (by default the wasm split-mode core,
-   * digesting under the chain's seed when its scheme has digests); prints
-   * the lines already seen when `printSeen`.
+   * digesting under the chain's seed when it is a chain whose scheme has
+   * digests); prints the lines already seen when `printSeen`.
    */
-  constructor(chain: ScalableBloomFilter, printSeen: boolean, split?: SplitCore) {
-    const core = split ?? wasmSplitLines(printSeen, SPLIT_AREA_SIZES, DIGEST_SCHEMES.includes(chain.scheme) ? chain.seed : null);
-    if (core.digestSeed !== null && (!DIGEST_SCHEMES.includes(chain.scheme) || core.digestSeed !== chain.seed)) {
-      throw new BloomTypeError('split', `digests under seed ${core.digestSeed}n`, `a core that digests under the chain's seed ${chain.seed}n (${chain.scheme})`);
+  constructor(chain: ScalableBloomFilter | BytesSet, printSeen: boolean, split?: SplitCore) {
+    const digests = 'scheme' in chain && DIGEST_SCHEMES.includes(chain.scheme);
+    const core = split ?? wasmSplitLines(printSeen, SPLIT_AREA_SIZES, digests ? (chain as ScalableBloomFilter).seed : null);
+    if (core.digestSeed !== null && (!digests || core.digestSeed !== (chain as ScalableBloomFilter).seed)) {
+      const target = 'scheme' in chain ? `the chain's seed ${chain.seed}n (${chain.scheme})` : 'no seed: this set takes bytes, not digests';
+      throw new BloomTypeError('split', `digests under seed ${core.digestSeed}n`, `a core that digests under ${target}`);
     }
     super(core);
     this.chain = chain;
@@ -261,7 +272,8 @@ export class ChainLineDeduper extends LineDeduper {
     if (count === 0) return;
     const flags = this.split.itemFlags(count);
     if (this.split.digestSeed !== null) {
-      this.chain.addDigestPairs(this.split.itemDigests(count), flags);
+      // The constructor let a digesting core in only for a chain.
+      (this.chain as ScalableBloomFilter).addDigestPairs(this.split.itemDigests(count), flags);
       return;
     }
     const { bytes, offsets } = this.split.packedItems(count);

@@ -5,7 +5,7 @@
 // every pointer.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
-import { Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
+import { Kind, RecordHandle } from './arena.js';
 import { runChunked } from './chunks.js';
 
 /** What a sliding record is made of. */
@@ -26,34 +26,18 @@ export class SlidingEngine extends RecordHandle {
   readonly wordsLength: number;
   /** The strings of the batch chunk being built (reused). */
   private readonly pending: string[] = [];
-  /** The view of the words, and the arena epoch it was made in. */
-  private view: Uint8Array;
-  private viewEpoch: number;
 
   /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
   constructor(params: SlidingParams) {
     super();
     this.wordsLength = params.bits * params.wordBytes;
     // The xxh64 scheme (id 0): a sliding filter's positions are BloomFilter's under xxh64.
-    const { arena, record } = place({ ...params, schemeId: 0 }, Kind.Sliding);
-    this.arena = arena;
-    this.record = record;
-    this.slot = releaseWhenDropped(this, arena, record);
-    this.view = this.makeView();
-    this.viewEpoch = arena.epoch;
-  }
-
-  private makeView(): Uint8Array {
-    return new Uint8Array(this.arena.x.memory.buffer, this.record + RECORD_BYTES, this.wordsLength);
+    this.placeRecord({ ...params, schemeId: 0 }, Kind.Sliding);
   }
 
   /** The words' bytes (little-endian u16 words when 2 bytes), live (made again when memory grew since the last call). */
   get words(): Uint8Array {
-    if (this.viewEpoch !== this.arena.epoch) {
-      this.view = this.makeView();
-      this.viewEpoch = this.arena.epoch;
-    }
-    return this.view;
+    return this.regionView(this.wordsLength);
   }
 
   /** Gives the words' region back at once (dispose()); the engine must not be used again. */
