@@ -1,11 +1,12 @@
 // RedisBloomFilter on a 3-node Redis Cluster on loopback: adds and checks
 // agree with local filters, and MONITOR on every node shows that each batch
 // is one script call whose keys, and every key the script touches, sit in
-// the slot of its shard's hash tag, on the node that serves that slot.
+// the slot of its shard's hash tag, on the node that serves that slot. The
+// same for RedisSlidingBloomFilter, whose keys all share one hash tag.
 import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BloomFilter } from '../src/index.js';
-import { RedisBloomFilter } from '../src/redis/index.js';
+import { BloomFilter, SlidingBloomFilter } from '../src/index.js';
+import { RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
 import { describeRedis } from './helpers/describe-redis.js';
 import { PASSWORD, RedisServer, redisCli } from './helpers/redis-server.js';
 
@@ -135,5 +136,48 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
     expect(info.addedCount).toBe(4 * 1200);
     expect(info.bitsSet).toBe(local.reduce((sum, f) => sum + f.bitsSet(), 0));
     await rf.drop();
+  });
+
+  it('keeps a sliding filter on one slot: every script call names all its keys, in the slot of {name}', async () => {
+    const window = { window: 700, falsePositiveRate: 0.01 };
+    const rf = await RedisSlidingBloomFilter.reserve(cluster, 'sliding-clustered', window, { batchSize: 100 });
+    const local = new SlidingBloomFilter(window);
+    const slots = new Map<string, number>();
+    const keyslot = async (key: string): Promise<number> => {
+      if (!slots.has(key)) slots.set(key, Number(await redisCli(['-p', String(servers[0].port), 'cluster', 'keyslot', key])));
+      return slots.get(key)!;
+    };
+    const slot = await keyslot('{sliding-clustered}');
+    const batch = (round: number) => Array.from({ length: 300 }, (_, i) => `https://sliding.example/${i % 250}/${round % 3}`);
+    // Warm-up: the first calls meet NOSCRIPT and load the scripts.
+    expect(await rf.addMany(batch(0))).toEqual(local.addMany(batch(0)));
+    expect(await rf.hasMany(batch(0))).toEqual(local.hasMany(batch(0)));
+    for (let round = 1; round <= 4; round++) {
+      await drain();
+      for (const list of lines.values()) list.length = 0;
+      const items = batch(round);
+      expect(await rf.addMany(items)).toEqual(local.addMany(items)); // 3 rotations a round (c = 100)
+      expect(await rf.hasMany(items)).toEqual(local.hasMany(items));
+      await drain();
+      let calls = 0;
+      for (const list of lines.values()) {
+        for (const line of list) {
+          const t = tokens(line);
+          if (/^(evalsha|eval|evalsha_ro|eval_ro)$/i.test(t[0])) {
+            expect(t[2]).toBe('9'); // the metadata hash and 8 generation slots
+            for (const key of t.slice(3, 12)) expect(await keyslot(key)).toBe(slot);
+            calls++;
+          } else if (line.includes(' lua] ') && t[1]?.startsWith('{sliding-clustered}')) {
+            expect(await keyslot(t[1])).toBe(slot);
+          }
+        }
+      }
+      expect(calls).toBe(3 + 3); // 300 items in calls of 100, for the adds and for the reads
+    }
+    expect((await rf.info()).addCount).toBe(local.addedCount());
+    await rf.clear();
+    expect(await rf.hasMany(batch(1))).toEqual(new Uint8Array(300));
+    await rf.drop();
+    expect(await cluster.exists('{sliding-clustered}:sliding')).toBe(0);
   });
 });

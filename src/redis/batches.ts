@@ -18,10 +18,10 @@
 
 import type { Engine } from '../wasm/engine.js';
 import { batchItem, checkBatch, type BatchItems, type Item } from '../filter/items.js';
-import { isErrorReply, refusedBeforeRunning, runScript, scriptArgs, typedError, type Send } from './connection.js';
+import { isErrorReply, refusedBeforeRunning, runScript, scriptArgs, type Send } from './connection.js';
 import { NO_ANSWER, RedisBloomBatchError, type BatchCall } from './errors.js';
-import { bitmapKey, metaKey, redisOffset } from './layout.js';
-import { ADD_SCRIPT, HAS_SCRIPT } from './scripts.js';
+import { redisOffset } from './layout.js';
+import type { Script } from './scripts.js';
 
 /** What a stream needs of its filter. */
 export interface StreamContext {
@@ -29,11 +29,17 @@ export interface StreamContext {
   readonly shards: number;
   readonly hashes: number;
   readonly batchSize: number;
-  /** The scripts' first arguments: fingerprint, shard bytes, k. */
+  /** The scripts' first arguments (RedisBloomFilter: fingerprint, shard bytes, k). */
   readonly head: readonly string[];
   /** A hash-only wasm instance: shard and positions of each item. */
   readonly engine: Engine;
   readonly send: Send;
+  /** The test-and-set script and the read-only test, both replying '0'/'1' per item. */
+  readonly scripts: { readonly add: Script; readonly has: Script };
+  /** The keys of shard s's calls; the first one routes the call. */
+  keys(shard: number): string[];
+  /** The filter's typed error for a failed call (see typedError). */
+  typed(err: unknown): unknown;
 }
 
 /** One script call: one shard, up to batchSize items. */
@@ -64,7 +70,7 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
   const dispatch = (batch: Batch, last: boolean): void => {
     sent.push(batch);
     pending++;
-    runScript(ctx.send, ADD_SCRIPT, false, batch.args, undefined, !last).then(
+    runScript(ctx.send, ctx.scripts.add, false, batch.args, undefined, !last).then(
       (reply) => {
         try {
           const flags = replyText(reply, batch.indices.length);
@@ -106,7 +112,7 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
     }
   }
   for (let i = 0; i < count; i++) if (!handed[i]) notAdded.push(batchItem(checked, i));
-  const cause = typedError(lost !== undefined ? lost.err : refused.values().next().value, ctx.name);
+  const cause = ctx.typed(lost !== undefined ? lost.err : refused.values().next().value);
   throw new RedisBloomBatchError(call, { results, uncertain, notAdded }, cause);
 }
 
@@ -119,12 +125,12 @@ export async function hasStream(ctx: StreamContext, items: BatchItems): Promise<
   let failed = false;
   // Reads change nothing, so their order does not matter: every call goes by EVALSHA.
   await dispatchAll(ctx, checked.count, (i) => batchItem(checked, i), (batch) => {
-    const call = runScript(ctx.send, HAS_SCRIPT, true, batch.args).then((reply) => {
+    const call = runScript(ctx.send, ctx.scripts.has, true, batch.args).then((reply) => {
       const flags = replyText(reply, batch.indices.length);
       for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) - 48;
     }, (err: unknown) => {
       failed = true;
-      throw typedError(err, ctx.name);
+      throw ctx.typed(err);
     });
     // Handled below by Promise.all; marked now, since a call may fail while later ones are still being hashed.
     call.catch(() => {});
@@ -153,7 +159,7 @@ async function dispatchAll(
     const s = ctx.engine.shardPositions(item(i), ctx.shards);
     let batch = open[s];
     if (batch === undefined) {
-      batch = { indices: [], args: scriptArgs([bitmapKey(ctx.name, s), metaKey(ctx.name, s)], ctx.head) };
+      batch = { indices: [], args: scriptArgs(ctx.keys(s), ctx.head) };
       open[s] = batch;
     }
     batch.indices.push(i);

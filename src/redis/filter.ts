@@ -18,6 +18,7 @@ import { senderOf, typedError, type RedisConnection, type Send } from './connect
 import { RedisBloomConfigError } from './errors.js';
 import { bitmapKey, checkName, configKey, fingerprint, metaKey } from './layout.js';
 import { reserveKeys } from './reserve.js';
+import { ADD_SCRIPT, HAS_SCRIPT } from './scripts.js';
 
 /** What info() reports. */
 export interface RedisBloomInfo {
@@ -95,7 +96,12 @@ export class RedisBloomFilter {
       String(Math.ceil(this.shardBits / 8)),
       String(this.hashes),
     ];
-    this.stream = { name, shards: this.shards, hashes: this.hashes, batchSize, head, engine: this.engine, send: this.send };
+    this.stream = {
+      name, shards: this.shards, hashes: this.hashes, batchSize, head, engine: this.engine, send: this.send,
+      scripts: { add: ADD_SCRIPT, has: HAS_SCRIPT },
+      keys: (s) => [bitmapKey(name, s), metaKey(name, s)],
+      typed: (err) => typedError(err, name),
+    };
   }
 
   /**

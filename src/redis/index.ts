@@ -9,3 +9,7 @@ export type { BatchItems, Item, PackedItems } from '../filter/items.js';
 export { NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, type BatchCall, type BatchOutcome } from './errors.js';
 export type { RedisClientLike, RedisClusterLike, RedisConnection } from './connection.js';
 export { MAX_SHARD_BITS } from './layout.js';
+export {
+  RedisSlidingBloomFilter, type RedisSlidingGeneration, type RedisSlidingInfo, type SlidingReserveOptions,
+} from './sliding.js';
+export type { SlidingOptions, SlidingShape } from '../sliding/shape.js';
