@@ -8,8 +8,10 @@
 // docs/BENCHMARKS.md.
 //
 // Env: BENCH_SCALE (item counts; default 0.2, 200,000 URLs and keys),
-// BENCH_TIME (ms per task, default 400), RUNTIMES_ONLY (runtime names, e.g.
-// `Node 24,Bun 1.4`).
+// BENCH_TIME (ms per task, default 400), BENCH_REPEAT (processes per
+// contestant, default 3: each row keeps the median, since one process's
+// figure moved by up to 1.6x from the next on this 2-core machine),
+// RUNTIMES_ONLY (runtime names, e.g. `Node 24,Bun 1.4`).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { formatDate, formatMachine, formatNs, formatRatio, type BenchResults, ty
 const root = process.cwd();
 const script = join(root, 'build/bench/run.mjs');
 const scale = process.env.BENCH_SCALE ?? '0.2';
+const repeat = process.env.BENCH_REPEAT ?? '3';
 const only = process.env.RUNTIMES_ONLY?.split(',').map((name) => name.trim());
 
 /** A runtime to measure: its name, binary and the arguments before the script. */
@@ -51,7 +54,7 @@ for (const c of contenders) {
   console.log(`bench:runtimes: ${c.name}`);
   const done = spawnSync(c.binary, [...c.args, script], {
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, BENCH_ONLY: 'a,b', BENCH_ISOLATE: 'a,b', BENCH_SCALE: scale, BENCH_RESULTS: file },
+    env: { ...process.env, BENCH_ONLY: 'a,b', BENCH_ISOLATE: 'a,b', BENCH_SCALE: scale, BENCH_REPEAT: repeat, BENCH_RESULTS: file },
   });
   if (done.status !== 0) throw new Error(`${c.name} failed (${done.status ?? done.signal})`);
   results.push({ name: c.name, results: JSON.parse(readFileSync(file, 'utf8')) as BenchResults });
@@ -99,7 +102,7 @@ const first = results[0]?.results;
 const markdown = [
   '## Runtimes (`npm run bench:runtimes`)',
   '',
-  `Run of ${formatDate(started)} on ${formatMachine({ ...describeMachine(), runtime: 'each runtime below' })}. Workloads (a) (URLs of 64 to 70 characters) and (b) (keys of 8 to 16 characters) at ${Number(scale) * 1e6 >= 1e6 ? Number(scale) * 1e6 : (Number(scale) * 1e6).toLocaleString('en-US')} items, m = 10n, k = 7 (sbbf: the same m, 8 bits in a 256-bit block); every contestant ran in a process of its own under each runtime, ${first?.taskTimeMs ?? 400} ms per task. Strings are read in place by wasm up to 32 units where the engine has the JS String Builtins and is not JavaScriptCore (Node 22 and later, Deno), and copied with encodeInto elsewhere and beyond (docs/RUNTIMES.md). The code is \`bench/runtimes.ts\`.`,
+  `Run of ${formatDate(started)} on ${formatMachine({ ...describeMachine(), runtime: 'each runtime below' })}. Workloads (a) (URLs of 64 to 70 characters) and (b) (keys of 8 to 16 characters) at ${Number(scale) * 1e6 >= 1e6 ? Number(scale) * 1e6 : (Number(scale) * 1e6).toLocaleString('en-US')} items, m = 10n, k = 7 (sbbf: the same m, 8 bits in a 256-bit block); every contestant ran in ${repeat === '1' ? 'a process' : `${repeat} processes`} of its own under each runtime${repeat === '1' ? '' : ' (each figure is the median of theirs)'}, ${first?.taskTimeMs ?? 400} ms per task. Strings are read in place by wasm up to 32 units where the engine has the JS String Builtins and is not JavaScriptCore (Node 22 and later, Deno), and copied with encodeInto elsewhere and beyond (docs/RUNTIMES.md). The code is \`bench/runtimes.ts\`.`,
   '',
   `| measure | ${results.map((r) => r.name).join(' | ')} |`,
   `|---|${results.map(() => '---:').join('|')}|`,
