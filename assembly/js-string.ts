@@ -1,8 +1,10 @@
 // Strings read in place: a JavaScript string passed as an externref and read
 // code unit by code unit through the JS String Builtins
 // (https://github.com/WebAssembly/js-string-builtins, "wasm:js-string"),
-// which V8 13 and later inline into the compiled wasm: no copy through
-// TextEncoder, no call into C++ per string.
+// which the engine supplies itself: no TextEncoder, no call into C++ per
+// string. Each unit still costs a builtin call (about 17 instructions on
+// V8), so only short strings take this path (src/wasm/staging.ts,
+// IN_PLACE_MAX).
 //
 // The module is compiled with { builtins: ['js-string'] } (src/wasm/module.ts).
 // Engines without the builtins get plain JS functions for these two imports;

@@ -9,6 +9,7 @@ import { checkInteger, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '
 import { capacityParams } from '../filter/sizing.js';
 import { RedisBloomConfigError } from './errors.js';
 import { configKey, FORMAT_VERSION, MAX_SHARD_BITS } from './layout.js';
+import type { Send } from './connection.js';
 
 /** How to size a filter: by capacity (n) and target false-positive rate, or by m and k directly (m over all shards). */
 export type Sizing = { capacity: number; falsePositiveRate: number } | { bits: number; hashes: number };
@@ -160,4 +161,27 @@ export function hashOf(reply: unknown): Map<string, string> {
     for (const [k, v] of Object.entries(reply)) out.set(k, String(v));
   }
   return out;
+}
+
+/**
+ * The stored configuration hash at `key`, read for open(): a Redis error
+ * becomes `typed(err, name)`, and a missing hash a RedisBloomConfigError
+ * whose message is `missing`.
+ */
+export async function readStoredConfig(
+  send: Send,
+  name: string,
+  key: string,
+  typed: (err: unknown, name: string) => unknown,
+  missing: string,
+): Promise<Map<string, string>> {
+  let reply: unknown;
+  try {
+    reply = await send(key, true, ['HGETALL', key]);
+  } catch (err) {
+    throw typed(err, name);
+  }
+  const stored = hashOf(reply);
+  if (stored.size === 0) throw new RedisBloomConfigError(name, 'missing', missing);
+  return stored;
 }

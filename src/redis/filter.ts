@@ -13,7 +13,7 @@ import { checkInteger, checkItem, checkParams, type Scheme } from '../filter/opt
 import type { BatchItems, Item } from '../filter/items.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
-import { checkBatchSize, configFor, hashOf, parseConfig, type Config, type OpenOptions, type ReserveOptions, type Sizing } from './config.js';
+import { checkBatchSize, configFor, parseConfig, readStoredConfig, type Config, type OpenOptions, type ReserveOptions, type Sizing } from './config.js';
 import { senderOf, typedError, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { bitmapKey, checkName, configKey, fingerprint, metaKey } from './layout.js';
@@ -124,21 +124,11 @@ export class RedisBloomFilter {
   static async open(client: RedisConnection, name: string, options: OpenOptions = {}): Promise<RedisBloomFilter> {
     checkName(name);
     const batchSize = checkBatchSize(options?.batchSize);
-    const send = senderOf(client);
     const key = configKey(name);
-    let reply: unknown;
-    try {
-      reply = await send(key, true, ['HGETALL', key]);
-    } catch (err) {
-      throw typedError(err, name);
-    }
-    const stored = hashOf(reply);
-    if (stored.size === 0) {
-      throw new RedisBloomConfigError(
-        name, 'missing',
-        `no Bloom filter named "${name}": ${key} does not exist (create it with RedisBloomFilter.reserve)`,
-      );
-    }
+    const stored = await readStoredConfig(
+      senderOf(client), name, key, typedError,
+      `no Bloom filter named "${name}": ${key} does not exist (create it with RedisBloomFilter.reserve)`,
+    );
     return new RedisBloomFilter(client, name, parseConfig(name, stored), batchSize);
   }
 

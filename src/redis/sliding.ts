@@ -13,7 +13,7 @@ import { checkItem, checkParams, checkSeed } from '../filter/options.js';
 import { slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from '../sliding/shape.js';
 import { Engine } from '../wasm/engine.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
-import { checkBatchSize, hashOf, type OpenOptions } from './config.js';
+import { checkBatchSize, hashOf, readStoredConfig, type OpenOptions } from './config.js';
 import { isErrorReply, runScript, scriptArgs, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { checkName } from './layout.js';
@@ -177,21 +177,11 @@ export class RedisSlidingBloomFilter {
   static async open(client: RedisConnection, name: string, options: OpenOptions = {}): Promise<RedisSlidingBloomFilter> {
     checkName(name);
     const batchSize = checkBatchSize(options?.batchSize);
-    const send = senderOf(client);
     const key = slidingMetaKey(name);
-    let reply: unknown;
-    try {
-      reply = await send(key, true, ['HGETALL', key]);
-    } catch (err) {
-      throw slidingTypedError(err, name);
-    }
-    const stored = hashOf(reply);
-    if (stored.size === 0) {
-      throw new RedisBloomConfigError(
-        name, 'missing',
-        `no sliding filter named "${name}": ${key} does not exist (create it with RedisSlidingBloomFilter.reserve)`,
-      );
-    }
+    const stored = await readStoredConfig(
+      senderOf(client), name, key, slidingTypedError,
+      `no sliding filter named "${name}": ${key} does not exist (create it with RedisSlidingBloomFilter.reserve)`,
+    );
     return new RedisSlidingBloomFilter(client, name, parseSlidingConfig(name, stored), batchSize);
   }
 

@@ -43,11 +43,12 @@ export const SHORT_STRING = 24;
 /**
  * Strings up to this many UTF-16 units are read in place by wasm
  * (assembly/js-string.ts) where the engine allows it; longer ones are
- * copied in with encodeInto. Reading in place costs about 0.8 ns a unit on
- * V8 (a builtin call per unit that V8 inlines), encodeInto a fixed ~40 ns
- * call plus a vectorised copy, so the copy wins on long strings: on Node 24
- * and 26 the two crossed between 32 and 48 units (bench/where-time-goes.ts,
- * "strings by length").
+ * copied in with encodeInto. Counted with callgrind on Node 24, reading in
+ * place costs about 17 instructions a code unit (a builtin call per unit,
+ * with its checks of the string's shape), encodeInto about 600 whatever the
+ * length (a call into C++ around a vectorised copy), so the copy wins on
+ * long strings: timed on Node 24 and 26, the two crossed between 32 and 48
+ * units (bench/where-time-goes.ts, "strings by length").
  */
 export const IN_PLACE_MAX = 32;
 
