@@ -19,6 +19,7 @@ describe('strings read in place', () => {
     const supplied = WebAssembly.Module.imports(wasm.compiledModule()).length === 0;
     const javaScriptCore = 'line' in new Error() && 'sourceURL' in new Error();
     expect(wasm.stringsReadInPlace()).toBe(supplied && !javaScriptCore);
+    expect(wasm.spiderMonkey).toBe(false); // Node's V8
     expect(staging.inPlaceUnits()).toBe(wasm.stringsReadInPlace() ? staging.IN_PLACE_MAX : -1);
     // V8 13 and later (Node 24 and 26) have them; Node 20's V8 11.3 does not.
     const v8 = Number(process.versions.v8.split('.')[0]);

@@ -96,6 +96,13 @@ const STRING_BUILTINS = { builtins: ['js-string'] };
 const javaScriptCore = ((error: object) => 'line' in error && 'sourceURL' in error)(new Error());
 
 /**
+ * SpiderMonkey (Firefox), whose Error objects carry `lineNumber` and
+ * `fileName`: it reads in place at a higher cost a code unit than V8, so
+ * its strings cross over to the copy sooner (src/wasm/staging.ts).
+ */
+export const spiderMonkey = ((error: object) => 'lineNumber' in error && 'fileName' in error)(new Error());
+
+/**
  * True when the engine supplied the builtins to `module`: it then lists no
  * "wasm:js-string" import, which it would list were the imports ordinary
  * ones. Feature detection, once per module, never a timing.
