@@ -14,6 +14,22 @@ function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
+// Lua: `now`, the server's clock in whole ms (TIME's seconds and microseconds).
+const SERVER_NOW = `local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
+
+// Lua: appends to `fields` the state of a filter that starts `now` in
+// slot 0 with every slot empty (reserve makes it, clear returns to it).
+const FRESH_STATE_FIELDS = `fields[#fields + 1] = 'current'; fields[#fields + 1] = '0'
+fields[#fields + 1] = 'clock'; fields[#fields + 1] = string.format('%.0f', now)
+fields[#fields + 1] = 'added'; fields[#fields + 1] = '0'
+fields[#fields + 1] = 'adds'; fields[#fields + 1] = '0'
+for i = 0, #KEYS - 2 do
+  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
+  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
+  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = '0'
+end`;
+
 // Shared prologue: checks, then reads the clock and the state. ARGV[1] the
 // fingerprint, ARGV[2] a generation's bytes, ARGV[3] k, ARGV[4] c (adds per
 // generation), ARGV[5] 'count' or 'time', ARGV[6] the window in ms, ARGV[7]
@@ -37,8 +53,7 @@ local G = #KEYS - 1
 -- The server's clock, never before a value an add read earlier (TIME can
 -- step back when the server's clock is set): a generation never ends
 -- before it started, and an item never outlives its window.
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+${SERVER_NOW}
 local names = {'current', 'clock'}
 for i = 0, G - 1 do
   names[#names + 1] = 'n:' .. i; names[#names + 1] = 'start:' .. i; names[#names + 1] = 'last:' .. i
@@ -242,8 +257,7 @@ return table.concat(out)
  * Read-only.
  */
 export const SLIDING_STATE_SCRIPT = script(`#!lua flags=no-writes
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+${SERVER_NOW}
 local latest = tonumber(redis.call('HGET', KEYS[1], 'clock') or '')
 if latest and latest > now then now = latest end
 return {string.format('%.0f', now), redis.call('HGETALL', KEYS[1])}
@@ -264,20 +278,11 @@ for i = 2, #KEYS do
     return redis.error_reply('BLOOMFOREIGN ' .. KEYS[i] .. ' exists, but ' .. KEYS[1] .. ' does not')
   end
 end
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+${SERVER_NOW}
 redis.call('SETBIT', KEYS[2], tonumber(ARGV[1]) * 8 - 1, 0)
 local fields = {}
 for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
-fields[#fields + 1] = 'current'; fields[#fields + 1] = '0'
-fields[#fields + 1] = 'clock'; fields[#fields + 1] = string.format('%.0f', now)
-fields[#fields + 1] = 'added'; fields[#fields + 1] = '0'
-fields[#fields + 1] = 'adds'; fields[#fields + 1] = '0'
-for i = 0, #KEYS - 2 do
-  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
-  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
-  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = '0'
-end
+${FRESH_STATE_FIELDS}
 redis.call('HSET', KEYS[1], unpack(fields))
 return {}
 `);
@@ -300,16 +305,11 @@ for i = 2, #KEYS do
     return redis.error_reply('WRONGTYPE ' .. KEYS[i] .. ' holds a ' .. kind .. ' where a generation bitmap (string) belongs')
   end
 end
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+${SERVER_NOW}
 redis.call('UNLINK', unpack(KEYS, 2))
 redis.call('SETBIT', KEYS[2], tonumber(ARGV[2]) * 8 - 1, 0)
-local fields = {'current', '0', 'clock', string.format('%.0f', now), 'added', '0', 'adds', '0'}
-for i = 0, #KEYS - 2 do
-  fields[#fields + 1] = 'n:' .. i; fields[#fields + 1] = '0'
-  fields[#fields + 1] = 'start:' .. i; fields[#fields + 1] = i == 0 and string.format('%.0f', now) or '0'
-  fields[#fields + 1] = 'last:' .. i; fields[#fields + 1] = '0'
-end
+local fields = {}
+${FRESH_STATE_FIELDS}
 redis.call('HSET', KEYS[1], unpack(fields))
 return 1
 `);
