@@ -4,12 +4,11 @@
 // connection or to kill -9 of the server is an uncertain outcome
 // (RedisBloomBatchError), never "seen", nothing is replayed, and after an
 // AOF restart every acknowledged add is there.
-import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
 import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import { NO_ANSWER, RedisBloomBatchError, RedisSlidingBloomFilter, type SlidingOptions } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
+import { raceWorkers } from './helpers/redis-race.js';
 import { RedisServer } from './helpers/redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,29 +16,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describeRedis('RedisSlidingBloomFilter shared by many workers', () => {
   const redis = redisForSuite();
 
-  async function race(name: string, count: number): Promise<number[][]> {
-    const outfile = new URL('../build/test/redis-sliding-worker.mjs', import.meta.url).pathname;
-    await build({
-      entryPoints: [new URL('./helpers/redis-sliding-worker.ts', import.meta.url).pathname],
-      bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'warning',
-    });
-    const workers = [0, 1, 2, 3].map((w) => {
-      const child = spawn(process.execPath, [outfile, redis.server.url, name, String(w), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      const ready = new Promise<void>((resolve) => {
-        const check = () => (out.startsWith('ready\n') ? resolve() : child.stdout.once('data', check));
-        check();
-      });
-      const done = new Promise<number[]>((resolve, reject) =>
-        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`worker ${w} exited ${code}: ${out}`)))),
-      );
-      return { child, ready, done };
-    });
-    await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.child.stdin.end('go\n');
-    return Promise.all(workers.map((w) => w.done));
-  }
+  const race = (name: string, count: number) => raceWorkers(redis.server.url, name, count, 'sliding');
 
   // p = 1e-9 (k = 33): an item whose first add meets a false positive is
   // never told new, so at p = 0.001 about one item in such a run would be

@@ -2,8 +2,6 @@
 // loopback port, with requirepass): the bits equal the local filter's,
 // concurrent workers see each item as new exactly once, SCRIPT FLUSH is
 // survived, and bad credentials or configurations are refused loudly.
-import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
 import { createClient } from 'redis';
 import { expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/index.js';
@@ -11,6 +9,7 @@ import {
   NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
 } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
+import { raceWorkers } from './helpers/redis-race.js';
 import { PASSWORD } from './helpers/redis-server.js';
 
 describeRedis('RedisBloomFilter on one redis-server', () => {
@@ -101,28 +100,8 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
   it('reports each item new exactly once across 4 child processes adding the same 10,000 items', async () => {
     const name = 'crawl';
     const rf = await RedisBloomFilter.reserve(redis.client, name, { bits: 1 << 24, hashes: 7 }, { shards: 4 });
-    const outfile = new URL('../build/test/redis-add-worker.mjs', import.meta.url).pathname;
-    await build({
-      entryPoints: [new URL('./helpers/redis-add-worker.ts', import.meta.url).pathname],
-      bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'warning',
-    });
     const count = 10_000;
-    const workers = [0, 1, 2, 3].map((w) => {
-      const child = spawn(process.execPath, [outfile, redis.server.url, name, String(w), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      const ready = new Promise<void>((resolve) => {
-        const check = () => (out.startsWith('ready\n') ? resolve() : child.stdout.once('data', check));
-        check();
-      });
-      const done = new Promise<number[]>((resolve, reject) =>
-        child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice('ready\n'.length))) : reject(new Error(`worker ${w} exited ${code}: ${out}`)))),
-      );
-      return { child, ready, done };
-    });
-    await Promise.all(workers.map((w) => w.ready));
-    for (const w of workers) w.child.stdin.end('go\n');
-    const fresh = await Promise.all(workers.map((w) => w.done));
+    const fresh = await raceWorkers(redis.server.url, name, count, 'plain');
     const times = new Array(count).fill(0);
     for (const list of fresh) for (const i of list) times[i]++;
     expect(times.filter((t) => t !== 1)).toEqual([]);
