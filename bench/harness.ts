@@ -191,11 +191,12 @@ export async function measure(ctx: Context, specs: Spec[], isolate?: string): Pr
  * flags that bench:runtimes gives it, which Deno does not list in execArgv.
  */
 function selfArguments(): string[] {
-  if ((process.versions as Record<string, string | undefined>).deno !== undefined) {
-    return ['run', '--allow-all', '--v8-flags=--expose-gc,--max-old-space-size=8192', process.argv[1]];
-  }
+  if ((process.versions as Record<string, string | undefined>).deno !== undefined) return [...DENO_ARGUMENTS, process.argv[1]];
   return [...process.execArgv, process.argv[1]];
 }
+
+/** What Deno needs before a bench script: `run`, every permission, and Node's flags of `npm run bench` as V8 flags. */
+export const DENO_ARGUMENTS = ['run', '--allow-all', '--v8-flags=--expose-gc,--max-old-space-size=8192'];
 
 /** Each contestant of `specs` measured in a child process (see measure). */
 function measureIsolated(ctx: Context, specs: Spec[], letter: string): void {

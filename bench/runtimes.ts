@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 import { documentPath, writeSection } from './document.js';
-import { describeMachine } from './harness.js';
+import { DENO_ARGUMENTS, describeMachine } from './harness.js';
 import { formatDate, formatMachine, formatNs, formatRatio, type BenchResults, type Row } from './report.js';
 
 const root = process.cwd();
@@ -40,7 +40,7 @@ const contenders: Contender[] = [
   ...RUNTIMES.map((r) => ({
     name: r.name,
     binary: join(root, r.dir, r.binary),
-    args: r.name.startsWith('Deno') ? ['run', '--allow-all', '--v8-flags=--expose-gc,--max-old-space-size=8192'] : ['--expose-gc', '--max-old-space-size=8192'],
+    args: r.name.startsWith('Deno') ? DENO_ARGUMENTS : ['--expose-gc', '--max-old-space-size=8192'],
   })),
 ].filter((c) => only === undefined || only.includes(c.name));
 
