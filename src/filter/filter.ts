@@ -5,7 +5,8 @@
 // short method each.
 
 import { bitString } from './bit-string.js';
-import { checkerEngine, Engine } from '../wasm/engine.js';
+import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
+import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { viewEpoch } from '../wasm/staging.js';
@@ -322,7 +323,7 @@ export class BloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum, ones } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    const { checksum, ones } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
     checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = emptyFilterFor(header);
     filter.engine.bitsView().set(payload);
@@ -391,7 +392,7 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     bitsSet: filter.bitsSet(),
     addedCount: filter.addedCount(),
   });
-  setChecksum(header, engineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  setChecksum(header, fileChecksum(engineOf(filter), header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
 }
 
@@ -407,7 +408,7 @@ export function emptyFilterFor(header: FileHeader): BloomFilter {
  */
 export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
   const engine = engineOf(filter);
-  const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  const checksum = fileChecksum(engine, headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   const bits = engine.bitsView();
   checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
   engine.setCounters(header.bitsSet, header.addedCount);
