@@ -7,7 +7,8 @@ import { Engine, type ChainRecords } from '../wasm/engine.js';
 import { digestChecked, digestManyChecked } from '../filter/digest.js';
 import type { Item } from '../filter/items.js';
 import type { DecodedChain } from '../format/chain.js';
-import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
+import { restoreChain, restoredFrom } from './restore.js';
+import { ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
 
 /**
