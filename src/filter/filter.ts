@@ -1,8 +1,7 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
-// sets the same bits; the parity tests hold them together.
-// Slightly over 300 lines: the whole public surface of the class, one
-// short method each.
+// sets the same bits; the parity tests hold them together. Long because it
+// is the whole public surface of the class, one short method each.
 
 import { bitString } from './bit-string.js';
 import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
@@ -14,7 +13,6 @@ import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed, markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
-  type FileHeader,
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
@@ -325,7 +323,7 @@ export class BloomFilter {
     const payload = bytes.subarray(HEADER_BYTES);
     const { checksum, ones } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
     checkPayload(header, checksum, payload[payload.length - 1], ones);
-    const filter = emptyFilterFor(header);
+    const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.engine.bitsView().set(payload);
     filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
@@ -394,22 +392,4 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
   });
   setChecksum(header, fileChecksum(engineOf(filter), header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
-}
-
-/** An empty filter with the parameters of a checked header. @internal */
-export function emptyFilterFor(header: FileHeader): BloomFilter {
-  return new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-}
-
-/**
- * Finishes a load whose payload was written straight into the filter's
- * memory: checks the checksum, padding and bitsSet, then sets the counters.
- * @internal
- */
-export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
-  const engine = engineOf(filter);
-  const checksum = fileChecksum(engine, headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
-  const bits = engine.bitsView();
-  checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
-  engine.setCounters(header.bitsSet, header.addedCount);
 }
