@@ -14,6 +14,7 @@ import { walkXxh64 } from '../src/filter/probe-walks.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { twins } from './helpers/twins.js';
 import { useCliBuild } from '../src/wasm/lines-build.js';
+import { reserveLines } from '../src/wasm/lines-region.js';
 
 // The shared-memory build loads on first use (src/wasm/shared-build.ts).
 await wasm.loadSharedMemory();
@@ -117,8 +118,8 @@ describe('probeAll under attack', () => {
     const other = wasm.BloomFilter.attach(filters[2].share());
     for (let i = 0; i < 100; i++) filters.forEach((f) => f.add(`before ${i}`));
     expect(wasm.probeAll(filters, 'before 1')).toEqual(Uint8Array.of(1, 1, 1));
-    expect(engineOf(filters[0]).reserveLines(1 << 20, false)).toBe(true);
-    expect(engineOf(filters[1]).reserveLines(1 << 20, false)).toBe(true);
+    expect(reserveLines(engineOf(filters[0]), 1 << 20, false)).toBe(true);
+    expect(reserveLines(engineOf(filters[1]), 1 << 20, false)).toBe(true);
     for (let i = 0; i < 300; i++) {
       filters[0].add(`after ${i}`);
       filters[1].add(`after ${i}`);

@@ -7,7 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
+import { engineOf } from '../src/filter/filter.js';
 import { useCliBuild } from '../src/wasm/lines-build.js';
+import { reserveLines } from '../src/wasm/lines-region.js';
 
 // One test grows a filter's memory by reserving line dedupe's region, which
 // only instances of the command line's build have: every instance of this
@@ -256,8 +258,7 @@ describe('batches after memory grows', () => {
   it('addMany and hasMany still match single calls after the lines region (bloom dedupe) grows memory', () => {
     const grown = new BloomFilter(100_003, 7);
     const plain = new BloomFilter(100_003, 7);
-    const engine = (grown as unknown as { engine: { reserveLines(size: number, printSeen: boolean): boolean } }).engine;
-    expect(engine.reserveLines(1 << 20, false)).toBe(true);
+    expect(reserveLines(engineOf(grown), 1 << 20, false)).toBe(true);
     const items = Array.from({ length: 5000 }, (_, i) => `item-${i}`);
     expect(Array.from(grown.addMany(items))).toEqual(singles(plain, items, 'add'));
     expect(Array.from(grown.hasMany(['item-1', 'nope']))).toEqual([1, 0]);

@@ -12,6 +12,7 @@ import { COUNTING_KIND } from '../src/format/counting.js';
 import { encodeHeader, setChecksum } from '../src/format/filter.js';
 import { checksum } from '../src/reference/checksum.js';
 import { checkScalableOptions, memberPlan } from '../src/scalable/plan.js';
+import { inspectBegin, inspectChunk, inspectEnd } from '../src/wasm/checksum.js';
 import { Engine } from '../src/wasm/engine.js';
 import { BIN } from './helpers/bin.js';
 
@@ -32,9 +33,9 @@ function info(...args: string[]) {
 function checksumOfZeros(header: Uint8Array, zeros: number): bigint {
   const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
   const chunk = new Uint8Array(8 * 2 ** 20);
-  engine.inspectBegin(header.subarray(0, 48));
-  for (let at = 0; at < zeros; at += chunk.length) engine.inspectChunk(chunk.subarray(0, Math.min(chunk.length, zeros - at)));
-  return engine.inspectEnd();
+  inspectBegin(engine, header.subarray(0, 48));
+  for (let at = 0; at < zeros; at += chunk.length) inspectChunk(engine, chunk.subarray(0, Math.min(chunk.length, zeros - at)));
+  return inspectEnd(engine);
 }
 
 /** A sparse file: `head`, then holes up to `size` bytes (no disk blocks, reads as zeros). */

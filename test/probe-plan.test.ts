@@ -14,7 +14,9 @@ import { splitmix64 } from '../src/reference/hash.js';
 import { probeEnhancedDouble } from '../src/reference/probe.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';
 import { twins } from './helpers/twins.js';
+import { engineOf } from '../src/filter/filter.js';
 import { useCliBuild } from '../src/wasm/lines-build.js';
+import { reserveLines } from '../src/wasm/lines-region.js';
 
 // One test grows a filter's memory by reserving line dedupe's region, which
 // only instances of the command line's build have: every instance of this
@@ -199,8 +201,7 @@ describe('probeAll after a filter\'s memory grows', () => {
     const before = answers();
     expect(before).toEqual(keys.map((k) => filters.map((f) => (f.has(k) ? 1 : 0))));
     // The lines region of `bloom dedupe` grows the filter's memory, detaching every view of its bits.
-    const engine = (grown as unknown as { engine: { reserveLines(size: number, printSeen: boolean): boolean } }).engine;
-    expect(engine.reserveLines(1 << 20, false)).toBe(true);
+    expect(reserveLines(engineOf(grown), 1 << 20, false)).toBe(true);
     expect(answers()).toEqual(before);
   });
 });

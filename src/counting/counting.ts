@@ -4,7 +4,7 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
-import { checkerEngine } from '../wasm/engine.js';
+import { checkerEngine, inspect } from '../wasm/checksum.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
@@ -231,7 +231,7 @@ export class CountingBloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length, COUNTING_KIND);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    const { checksum } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
     checkPayload(header, checksum, payload[payload.length - 1], countersAboveZero(payload, header.bits), COUNTING_KIND);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.engine.counters.set(payload);

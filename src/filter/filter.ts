@@ -1,11 +1,11 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
-// sets the same bits; the parity tests hold them together.
-// Slightly over 300 lines: the whole public surface of the class, one
-// short method each.
+// sets the same bits; the parity tests hold them together. Long because it
+// is the whole public surface of the class, one short method each.
 
 import { bitString } from './bit-string.js';
-import { checkerEngine, Engine } from '../wasm/engine.js';
+import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
+import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { viewEpoch } from '../wasm/staging.js';
@@ -13,7 +13,6 @@ import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed, markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
-  type FileHeader,
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
@@ -322,9 +321,9 @@ export class BloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum, ones } = checkerEngine().inspect(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
+    const { checksum, ones } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
     checkPayload(header, checksum, payload[payload.length - 1], ones);
-    const filter = emptyFilterFor(header);
+    const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     filter.engine.bitsView().set(payload);
     filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
@@ -391,24 +390,6 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     bitsSet: filter.bitsSet(),
     addedCount: filter.addedCount(),
   });
-  setChecksum(header, engineOf(filter).checksum(header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
+  setChecksum(header, fileChecksum(engineOf(filter), header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;
-}
-
-/** An empty filter with the parameters of a checked header. @internal */
-export function emptyFilterFor(header: FileHeader): BloomFilter {
-  return new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-}
-
-/**
- * Finishes a load whose payload was written straight into the filter's
- * memory: checks the checksum, padding and bitsSet, then sets the counters.
- * @internal
- */
-export function finishLoad(filter: BloomFilter, header: FileHeader, headerBytes: Uint8Array): void {
-  const engine = engineOf(filter);
-  const checksum = engine.checksum(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
-  const bits = engine.bitsView();
-  checkPayload(header, checksum, bits[bits.length - 1], engine.recountBits());
-  engine.setCounters(header.bitsSet, header.addedCount);
 }

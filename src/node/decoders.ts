@@ -14,7 +14,8 @@ import {
   countingEngineOf, countingFileHeader, CountingBloomFilter, emptyCountingFilterFor, finishCountingLoad,
 } from '../counting/counting.js';
 import { COUNTING_KIND } from '../format/counting.js';
-import { BloomFilter, emptyFilterFor, engineOf, fileHeader, finishLoad } from '../filter/filter.js';
+import { BloomFilter, engineOf, fileHeader } from '../filter/filter.js';
+import { emptyFilterFor, finishLoad } from '../filter/streamed-load.js';
 import {
   CHAIN_HEADER_BYTES, checkChainEnd, checkMemberHeader, encodeChainHeader, inMember, parseChainHeader, type MemberSpan,
 } from '../format/chain.js';

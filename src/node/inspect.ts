@@ -10,6 +10,7 @@ import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
+import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
 import { chainLayout, slidingHeader } from './decoders.js';
 import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
@@ -53,17 +54,17 @@ function* readInto(into: Uint8Array): Decoder<void> {
 
 /** Streams the payload that follows the header at `start` through `engine`, then runs the payload checks. */
 function* verifyPayload(engine: Engine, buffer: Uint8Array, header: FileHeader, headerBytes: Uint8Array, start: number): Decoder<void> {
-  engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  inspectBegin(engine, headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   let ones = 0;
   let last = 0;
   for (let at = 0; at < header.payloadLength; ) {
     const piece = buffer.subarray(0, Math.min(buffer.length, header.payloadLength - at));
     yield { into: piece, position: start + HEADER_BYTES + at };
-    ones += engine.inspectChunk(piece);
+    ones += inspectChunk(engine, piece);
     last = piece[piece.length - 1];
     at += piece.length;
   }
-  checkPayload(header, engine.inspectEnd(), last, ones);
+  checkPayload(header, inspectEnd(engine), last, ones);
 }
 
 function* verifyFilter(size: number, engine: Engine): Decoder<FilterFileSummary> {
@@ -118,14 +119,14 @@ function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSumm
   const chunk = Math.min(chunkBytes(), header.payloadLength);
   const buffer = new Uint8Array(Math.ceil(chunk / 4) * 4);
   const words = new Uint32Array(buffer.buffer);
-  engine.inspectBegin(headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
+  inspectBegin(engine, headerBytes.subarray(0, CHECKSUMMED_HEADER_BYTES));
   let nonzero = 0;
   let saturated = 0;
   let last = 0;
   for (let at = 0; at < header.payloadLength; ) {
     const piece = buffer.subarray(0, Math.min(chunk, header.payloadLength - at));
     yield { into: piece, position: HEADER_BYTES + at };
-    engine.inspectChunk(piece);
+    inspectChunk(engine, piece);
     // Zeros past a short piece, up to its last word, are counters at 0: neither above 0 nor at 15.
     buffer.fill(0, piece.length);
     const counted = countNibbles(words, Math.ceil(piece.length / 4));
@@ -134,7 +135,7 @@ function* verifyCounting(size: number, engine: Engine): Decoder<CountingFileSumm
     last = piece[piece.length - 1];
     at += piece.length;
   }
-  checkPayload(header, engine.inspectEnd(), last, nonzero, COUNTING_KIND);
+  checkPayload(header, inspectEnd(engine), last, nonzero, COUNTING_KIND);
   return { kind: 'counting', size, header, saturated };
 }
 
@@ -147,16 +148,16 @@ function* verifySliding(size: number, engine: Engine): Decoder<SlidingFileSummar
   const { file, header } = yield* slidingHeader(size);
   const chunk = Math.max(2, Math.min(chunkBytes(), file.payloadLength));
   const buffer = new Uint8Array(chunk - (chunk % 2));
-  engine.inspectBegin(header.subarray(0, checksumOffset(file.shape.generations)));
+  inspectBegin(engine, header.subarray(0, checksumOffset(file.shape.generations)));
   let used = 0;
   for (let at = 0; at < file.payloadLength; ) {
     const piece = buffer.subarray(0, Math.min(buffer.length, file.payloadLength - at));
     yield { into: piece, position: file.headerBytes + at };
-    engine.inspectChunk(piece);
+    inspectChunk(engine, piece);
     used |= planesInUse(piece, file.shape.generations);
     at += piece.length;
   }
-  checkSlidingPayload(file, engine.inspectEnd(), used);
+  checkSlidingPayload(file, inspectEnd(engine), used);
   return { kind: 'sliding', size, file };
 }
 

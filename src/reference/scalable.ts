@@ -3,7 +3,8 @@
 // header checksum from the reference XXH64. Both chains build the same
 // members from the same plan, so they hold the same bits.
 
-import { restoreChain, ScalableBloomFilterOver, type ChainKind } from '../scalable/scalable-over.js';
+import { restoreChain } from '../scalable/restore.js';
+import { ScalableBloomFilterOver, type ChainKind } from '../scalable/scalable-over.js';
 import type { ScalableOptions } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
 import { xxh64 } from './hash.js';

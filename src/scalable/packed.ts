@@ -1,7 +1,7 @@
 // Packed batches (bytes plus offsets, or digest pairs) as a chain's addMany
 // reshapes them: views of a range without a copy, and the items a member did
-// not report, packed anew, and strings packed as UTF-8. Only
-// src/scalable/scalable-over.ts uses these.
+// not report, packed anew, and strings packed as UTF-8. Only the chain
+// (src/scalable/scalable-over.ts and its batch-add.ts) uses these.
 
 import type { Item } from '../filter/items.js';
 

@@ -9,19 +9,22 @@
 // Written once, over any member type: the wasm package (src/scalable/
 // scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
 // with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
-// (Over 300 lines: one class, whose item, digest and batch paths need its
-// private state.)
+// (Over 300 lines: one class, whose item and digest paths need its private
+// state. addMany's batch machinery is in batch-add.ts, and the wrapping of a
+// decoded chain for the constructor in restore.ts.)
 
 import { BloomDigestError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
 import { batchItem, checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
-import { decodeChain, encodeChain, type Checksum, type DecodedChain } from '../format/chain.js';
+import { encodeChain, type Checksum } from '../format/chain.js';
 import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
-import { dropReported, dropReportedPairs, packBuffers, packUtf8, part } from './packed.js';
+import { BatchAdd } from './batch-add.js';
+import { restoredChain } from './restore.js';
+import { packUtf8 } from './packed.js';
 import { markDisposed } from '../filter/dispose.js';
 
 /** What the chain needs of a member filter. */
@@ -73,51 +76,12 @@ export interface ChainKind<F extends ChainFilter> {
  */
 type Key = Item | Digest;
 
-/** Marks the constructor argument that fromBytes passes: a decoded chain to adopt. */
-const RESTORED = Symbol('restored chain');
-
-/** A decoded chain, wrapped so the constructor can tell it from options. */
-interface Restored<F> {
-  readonly [RESTORED]: DecodedChain<F>;
-}
-
-/**
- * Decodes `bytes` into the argument a subclass's fromBytes passes to its
- * constructor. Typed as options because that is the constructor's public
- * parameter; the symbol key (private to this module) tells them apart.
- */
-export function restoreChain<F extends ChainFilter>(bytes: Uint8Array, kind: ChainKind<F>): ScalableOptions {
-  return restoredFrom(decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64));
-}
-
-/** The same argument for a chain decoded elsewhere (src/node streams one from a file). @internal */
-export function restoredFrom<F extends ChainFilter>(chain: DecodedChain<F>): ScalableOptions {
-  const restored: Restored<F> = { [RESTORED]: chain };
-  return restored as unknown as ScalableOptions;
-}
-
 const encoder = new TextEncoder();
 
 /** Strings longer than this go to each member as they are, rather than through the shared buffer. */
 const SHARED_ENCODE_UNITS = 1 << 16;
 
-
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
-/** Packed items: item i is bytes[offsets[i], offsets[i + 1]). */
-type Packed = { bytes: Uint8Array; offsets: Uint32Array | number[] };
-
-/** How addUndecided handles one representation of a batch (digest pairs, or packed bytes). */
-interface Undecided<F extends ChainFilter, T> {
-  /** Items [from, to) of `items`. */
-  slice(items: T, from: number, to: number): T;
-  /** The member's has() answer for each item of `view`. */
-  has(member: F, view: T): Uint8Array;
-  /** The member's add() answer for each item of `view`, in order. */
-  add(member: F, view: T): Uint8Array;
-  /** The `n` items of `view` that `reported` does not flag, and their batch indexes (`index`, or first + i when null). */
-  drop(view: T, index: Uint32Array | null, first: number, n: number, reported: Uint8Array): { items: T; index: Uint32Array };
-}
-
 export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
   readonly capacity: number;
@@ -143,12 +107,16 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private readonly counts: number[] = [];
   /** Holds one string's UTF-8, encoded once and shown to every member. */
   private utf8 = new Uint8Array(256);
-  /** addMany's packing buffers, used in turn: a round reads what the one before it packed. */
-  private readonly packs = [packBuffers(), packBuffers()];
-  /** addUndecided's flags of the items a full member reports, reused from call to call (it only grows). */
-  private reportedBuffer = new Uint8Array(0);
   /** Whether members are asked by digest (the xxh64 family). */
   private readonly byDigest: boolean;
+  /** addMany's machinery (batch-add.ts), over this chain's own arrays. */
+  private readonly batches = new BatchAdd<F>({
+    members: this.members,
+    capacities: this.capacities,
+    counts: this.counts,
+    isNewestFull: () => this.isNewestFull(),
+    startMember: () => this.startMember(),
+  });
 
   /**
    * An empty chain with one member (or, from fromBytes, a decoded chain);
@@ -156,9 +124,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    */
   constructor(options: ScalableOptions, kind: ChainKind<F>) {
     this.kind = kind;
-    const restored = typeof options === 'object' && options !== null && RESTORED in options
-      ? (options as unknown as Restored<F>)[RESTORED]
-      : undefined;
+    const restored = restoredChain<F>(options);
     this.plan = restored ? restored.plan : checkScalableOptions(options);
     this.capacity = this.plan.capacity;
     this.falsePositiveRate = this.plan.falsePositiveRate;
@@ -246,10 +212,10 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    */
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatch(items);
-    if (this.byDigest) return this.addByDigest(this.kind.digestMany(batch, this.seed));
+    if (this.byDigest) return this.batches.addByDigest(this.kind.digestMany(batch, this.seed));
     if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
     const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
-    return this.addPacked(bytes, offsets, batch.count);
+    return this.batches.addPacked(bytes, offsets, batch.count);
   }
 
   /** addMany item by item (after the full members are asked at once): poly strings, which have no packed form. */
@@ -259,100 +225,6 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
-    }
-    return out;
-  }
-
-  /**
-   * addMany under xxh64 and sbbf, each item hashed once: addUndecided over
-   * the items' digests ((lo, hi) pairs) instead of their bytes, so that
-   * members are asked and added to with 8 bytes per item and never hash.
-   */
-  private addByDigest(pairs: Uint32Array, out?: Uint8Array): Uint8Array {
-    this.pairRounds = 0;
-    return this.addUndecided<Uint32Array>(pairs, pairs.length >> 1, this.byPairs, out);
-  }
-
-  /** Compactions so far in the current addByDigest, which choose the packing buffer. */
-  private pairRounds = 0;
-
-  /**
-   * addUndecided's steps over digest pairs, made once: `bloom dedupe` calls
-   * addByDigest once per chunk, and closures made per call would be garbage
-   * that keeps the young generation growing.
-   */
-  private readonly byPairs: Undecided<F, Uint32Array> = {
-    // The whole batch is the common case (no member is full): no view to make.
-    slice: (items, from, to) => (from === 0 && 2 * to === items.length ? items : items.subarray(2 * from, 2 * to)),
-    has: (member, view) => member.hasDigestPairs(view),
-    add: (member, view) => member.addDigestPairs(view),
-    drop: (view, index, first, n, reported) => dropReportedPairs(view, index, first, n, reported, this.packs[this.pairRounds++ & 1]),
-  };
-
-  /** addMany of `count` packed items: addUndecided over their bytes. */
-  private addPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): Uint8Array {
-    /** Compactions so far, which choose the packing buffer. */
-    let rounds = 0;
-    return this.addUndecided<Packed>({ bytes, offsets: offsets as Uint32Array | number[] }, count, {
-      slice: (items, from, to) => ({ bytes: items.bytes, offsets: part(items.offsets, from, to + 1) }),
-      has: (member, view) => member.hasMany(view),
-      add: (member, view) => member.addMany(view),
-      drop: (view, index, first, n, reported) => dropReported(view, index, first, n, reported, this.packs[rounds++ & 1]),
-    });
-  }
-
-  /**
-   * addMany of `count` items in one representation. The undecided items
-   * shrink as it goes: every full member not yet asked is asked about all
-   * of them at once, and the ones it reports are dropped (their answer is
-   * 0); the newest member then adds the next ones, no more than it has room
-   * for, since each item adds at most one to its count. When it is full, it
-   * is asked about the rest like the others, and a new member starts.
-   */
-  private addUndecided<T>(all: T, count: number, ways: Undecided<F, T>, into?: Uint8Array): Uint8Array {
-    const out = into === undefined ? new Uint8Array(count) : into.fill(0, 0, count);
-    let items = all;
-    /** Batch index of each undecided item; null while they are all of them, in order. */
-    let index: Uint32Array | null = null;
-    let first = 0;
-    let n = count;
-    /** Members [0, asked) have been asked about the undecided items. */
-    let asked = 0;
-    while (n > 0) {
-      const last = this.members.length - 1;
-      const full = this.isNewestFull() ? last + 1 : last;
-      if (asked < full) {
-        const view = ways.slice(items, first, first + n);
-        if (this.reportedBuffer.length < n) this.reportedBuffer = new Uint8Array(Math.max(n, 2 * this.reportedBuffer.length));
-        const reported = this.reportedBuffer.subarray(0, n).fill(0);
-        let any = 0;
-        for (let m = asked; m < full; m++) {
-          const answers = ways.has(this.members[m], view);
-          for (let i = 0; i < n; i++) any |= reported[i] |= answers[i];
-        }
-        asked = full;
-        if (any) {
-          ({ items, index } = ways.drop(view, index, first, n, reported));
-          first = 0;
-          n = index.length;
-        }
-        continue;
-      }
-      if (this.isNewestFull()) {
-        this.startMember();
-        asked = this.members.length - 1;
-        continue;
-      }
-      const take = Math.min(n, this.capacities[last] - this.counts[last]);
-      const added = ways.add(this.members[last], ways.slice(items, first, first + take));
-      for (let i = 0; i < take; i++) {
-        if (added[i]) {
-          out[index === null ? first + i : index[first + i]] = 1;
-          this.counts[last]++;
-        }
-      }
-      first += take;
-      n -= take;
     }
     return out;
   }
@@ -370,7 +242,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     if (!this.byDigest) {
       throw new BloomDigestError('addDigestPairs', 'scheme', `the ${this.scheme} scheme has no digest; use addMany with the items`);
     }
-    return this.addByDigest(pairs, into);
+    return this.batches.addByDigest(pairs, into);
   }
 
   /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */

@@ -2,11 +2,13 @@
 // over wasm BloomFilters. Its twin is src/reference/scalable.ts.
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkerEngine, Engine, type ChainRecords } from '../wasm/engine.js';
+import { checkerEngine, xxh64 } from '../wasm/checksum.js';
+import { Engine, type ChainRecords } from '../wasm/engine.js';
 import { digestChecked, digestManyChecked } from '../filter/digest.js';
 import type { Item } from '../filter/items.js';
 import type { DecodedChain } from '../format/chain.js';
-import { restoreChain, restoredFrom, ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
+import { restoreChain, restoredFrom } from './restore.js';
+import { ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
 
 /**
@@ -31,7 +33,7 @@ function hasAny(members: readonly BloomFilter[], item: Item): number | undefined
 const WASM_MEMBERS: ChainKind<BloomFilter> = {
   create: (bits, hashes, scheme, seed) => new BloomFilter(bits, hashes, { scheme, seed }),
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
-  xxh64: (bytes) => checkerEngine().xxh64(bytes),
+  xxh64: (bytes) => xxh64(checkerEngine(), bytes),
   digest: digestChecked,
   digestMany: digestManyChecked,
   // Members in one instance: hashed once and probed in one call.

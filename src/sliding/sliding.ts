@@ -2,7 +2,7 @@
 // a record of the sliding kind (src/wasm/sliding.ts, assembly/sliding.ts).
 // Its twin is src/reference/sliding.ts; the parity tests hold them together.
 
-import { checkerEngine } from '../wasm/engine.js';
+import { checkerEngine, xxh64 } from '../wasm/checksum.js';
 import { SlidingEngine } from '../wasm/sliding.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';
 import type { SlidingOptions } from './shape.js';
@@ -11,7 +11,7 @@ import type { SlidingOptions } from './shape.js';
 const WASM_WORDS: SlidingKind = {
   name: 'SlidingBloomFilter',
   create: (shape, seed) => new SlidingEngine({ bits: shape.bits, hashes: shape.hashes, seed, wordBytes: shape.generations === 8 ? 1 : 2 }),
-  checksum: (header, payload) => checkerEngine().xxh64(header, payload),
+  checksum: (header, payload) => xxh64(checkerEngine(), header, payload),
 };
 
 /**

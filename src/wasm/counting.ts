@@ -6,6 +6,7 @@
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Kind, RecordHandle } from './arena.js';
+import { checksumInPlace } from './checksum.js';
 import { runChunked } from './chunks.js';
 import type { Engine } from './engine.js';
 
@@ -98,11 +99,7 @@ export class CountingEngine extends RecordHandle {
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter();
-    a.x.checksumStart();
-    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-    a.x.countingChecksumCounters();
-    a.x.checksumEnd();
-    return a.staging.digest();
+    return checksumInPlace(a, header, a.x.countingChecksumCounters);
   }
 
   /** Writes the plain filter's bits (bit p = counter p above 0) into `target`'s bits, a scratch chunk at a time. */

@@ -2,16 +2,17 @@
 // behind named methods. This folder is the one marshalling boundary:
 // nothing outside src/wasm/ touches wasm memory or the exports. The exports
 // are listed in abi.ts, compiled and instantiated in module.ts; items are
-// copied in by staging.ts and batches chunked by batch.ts.
+// copied in by staging.ts and batches chunked by batch.ts. The file
+// checksum and inspect calls (checksum.ts) and the line splitter's region
+// (lines-region.ts) reach the instance through selected().
 //
 // Every method first selects the filter's record in its instance
 // (RecordHandle's enter(); add and has write it out), which costs one
 // comparison when it is selected already.
 
-import { BloomAllocationError, BloomNotLoadedError, BloomTypeError } from '../errors.js';
+import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import type { CliExports, LinesExports } from './abi.js';
 import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
 import type { BatchOp } from './batch.js';
 import { instantiateShared } from './module.js';
@@ -341,82 +342,19 @@ export class Engine extends RecordHandle {
     a.x.clear();
   }
 
+  /**
+   * Selects this filter in its instance and returns the instance, for the
+   * calls kept beside this class (checksum.ts, lines-region.ts): they are
+   * not on the item path, so they need no handle of their own.
+   */
+  selected(): Arena {
+    return this.enter();
+  }
+
   /** A live view of the packed bits (valid until memory grows: take a fresh one per use). */
   bitsView(): Uint8Array {
     const a = this.enter();
     return new Uint8Array(a.x.memory.buffer, this.bitsPtr, this.byteLength);
-  }
-
-  /**
-   * The file checksum, XXH64 (seed 0) of `header` and then this filter's
-   * bits, read in place. Runs begin to end synchronously, so no streamed
-   * item can interleave with it.
-   */
-  checksum(header: Uint8Array): bigint {
-    const a = this.enter();
-    a.x.checksumStart();
-    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-    a.x.checksumBits();
-    a.x.checksumEnd();
-    return a.staging.digest();
-  }
-
-  /** XXH64 (seed 0) of the concatenated `parts`, computed in wasm. */
-  xxh64(...parts: Uint8Array[]): bigint {
-    const a = this.enter();
-    a.x.checksumStart();
-    for (const part of parts) a.staging.eachChunk(part, (len) => a.x.checksumScratch(len));
-    a.x.checksumEnd();
-    return a.staging.digest();
-  }
-
-  /**
-   * The checksum of `header` then `payload`, and the number of 1 bits in
-   * `payload`, in one pass through scratch: what fromBytes needs to know
-   * about bytes that are not yet any filter's.
-   */
-  inspect(header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
-    const a = this.enter();
-    let ones = 0;
-    a.x.checksumStart();
-    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-    a.staging.eachChunk(payload, (len) => {
-      a.x.checksumScratch(len);
-      ones += a.x.popcountScratch(len);
-    });
-    a.x.checksumEnd();
-    return { checksum: a.staging.digest(), ones };
-  }
-
-  /**
-   * inspect() over a payload that arrives in pieces (src/node streams a file
-   * through it): inspectBegin(header), then inspectChunk(piece) for each
-   * piece in order (it returns the piece's 1 bits), then inspectEnd() for the
-   * checksum. The XXH64 state lives in the instance, so a run that spans
-   * awaits needs an Engine of its own.
-   */
-  inspectBegin(header: Uint8Array): void {
-    const a = this.enter();
-    a.x.checksumStart();
-    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-  }
-
-  /** The next piece of a streamed inspect; returns its number of 1 bits. */
-  inspectChunk(piece: Uint8Array): number {
-    const a = this.enter();
-    let ones = 0;
-    a.staging.eachChunk(piece, (len) => {
-      a.x.checksumScratch(len);
-      ones += a.x.popcountScratch(len);
-    });
-    return ones;
-  }
-
-  /** Ends a streamed inspect: the checksum of the header and every piece. */
-  inspectEnd(): bigint {
-    const a = this.enter();
-    a.x.checksumEnd();
-    return a.staging.digest();
   }
 
   /**
@@ -438,56 +376,4 @@ export class Engine extends RecordHandle {
     });
     a.x.recountBits();
   }
-
-  /**
-   * Reserves the lines region of assembly/lines.ts (input and output areas
-   * of `size` bytes each) and refreshes the views that the growth detached.
-   * False when memory cannot grow that far.
-   */
-  reserveLines(size: number, printSeen: boolean): boolean {
-    if (this.sharedMemory !== undefined) {
-      throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
-    }
-    const a = this.enter();
-    // Only an instance of the command line's build has the line splitter
-    // (src/wasm/lines-build.ts): a filter made before useCliBuild() lives in
-    // one of the filter build.
-    const x = a.x as unknown as Partial<CliExports>;
-    if (x.linesConfigure === undefined) {
-      throw new BloomNotLoadedError('Line dedupe of this filter', "the command line's build", 'useCliBuild() (src/wasm/lines-build.ts) before the filter is made');
-    }
-    if (x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
-    a.grew();
-    return true;
-  }
-
-  /**
-   * The line splitter's exports, for src/wasm/lines.ts (after
-   * reserveLines), each selecting this filter first: other filters of the
-   * instance may be used between two chunks. One comparison per chunk.
-   */
-  linesExports(): LinesExports {
-    const x = this.arena.x;
-    const bound: Record<string, unknown> = { memory: x.memory };
-    for (const [name, value] of Object.entries(x)) {
-      if (!name.startsWith('lines') || typeof value !== 'function') continue;
-      const call = value as (...args: number[]) => number;
-      bound[name] = (...args: number[]) => {
-        this.enter();
-        return call(...args);
-      };
-    }
-    return bound as unknown as LinesExports;
-  }
-}
-
-let checker: Engine | undefined;
-
-/**
- * An 8-bit filter for inspect() and xxh64(): fromBytes validates a whole
- * input with it before the filter the header asks for is allocated.
- */
-export function checkerEngine(): Engine {
-  checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
-  return checker;
 }

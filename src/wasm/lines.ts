@@ -16,6 +16,7 @@ import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
 import { Kind, place } from './arena.js';
 import { useCliBuild } from './lines-build.js';
+import { linesExports, reserveLines } from './lines-region.js';
 
 // The line splitter is in the command line's build only: every instance
 // made from here on is of that build (src/wasm/lines-build.ts).
@@ -151,9 +152,9 @@ export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, dig
 /** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
 export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
   const engine = engineOf(filter);
-  const size = sizes.find((s) => engine.reserveLines(s, printSeen));
+  const size = sizes.find((s) => reserveLines(engine, s, printSeen));
   if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  return bindCore(engine.linesExports(), size);
+  return bindCore(linesExports(engine), size);
 }
 
 /** Receives what to print: the first `length` bytes of `bytes` (valid only during the call). */

@@ -6,6 +6,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { Kind, RecordHandle } from './arena.js';
+import { checksumInPlace } from './checksum.js';
 import { runChunked } from './chunks.js';
 
 /** What a sliding record is made of. */
@@ -67,10 +68,6 @@ export class SlidingEngine extends RecordHandle {
   /** The file checksum: XXH64 (seed 0) of `header` and then the words, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter();
-    a.x.checksumStart();
-    a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-    a.x.slidingChecksumWords();
-    a.x.checksumEnd();
-    return a.staging.digest();
+    return checksumInPlace(a, header, a.x.slidingChecksumWords);
   }
 }

@@ -1,0 +1,103 @@
+// The file checksum and the checks run on bytes that are not yet any
+// filter's: XXH64 (seed 0) over a header and then a filter's payload read in
+// place (every kind of filter: the counting and sliding handles use
+// checksumInPlace too), or over bytes copied through scratch a chunk at a
+// time, counting their 1 bits on the way. Its own file because these calls
+// serve the file format rather than the filter: fromBytes runs them on a
+// small checker engine before the filter a header asks for exists, and
+// `bloom info` streams a file through them on an engine of its own.
+
+import type { Arena } from './arena.js';
+import { Engine } from './engine.js';
+
+/**
+ * XXH64 (seed 0) of `header` and then of the payload that `hashPayload`
+ * hashes where it lies (bits, counters or words) in `a`, whose selected
+ * record is the filter's: the file checksum of every kind of filter.
+ */
+export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () => void): bigint {
+  a.x.checksumStart();
+  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+  hashPayload();
+  a.x.checksumEnd();
+  return a.staging.digest();
+}
+
+/**
+ * The file checksum, XXH64 (seed 0) of `header` and then `engine`'s bits,
+ * read in place. Runs begin to end synchronously, so no streamed item can
+ * interleave with it.
+ */
+export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
+  const a = engine.selected();
+  return checksumInPlace(a, header, a.x.checksumBits);
+}
+
+/** XXH64 (seed 0) of the concatenated `parts`, computed in wasm in `engine`'s instance. */
+export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
+  const a = engine.selected();
+  a.x.checksumStart();
+  for (const part of parts) a.staging.eachChunk(part, (len) => a.x.checksumScratch(len));
+  a.x.checksumEnd();
+  return a.staging.digest();
+}
+
+/**
+ * The checksum of `header` then `payload`, and the number of 1 bits in
+ * `payload`, in one pass through scratch: what fromBytes needs to know
+ * about bytes that are not yet any filter's.
+ */
+export function inspect(engine: Engine, header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
+  const a = engine.selected();
+  let ones = 0;
+  a.x.checksumStart();
+  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+  a.staging.eachChunk(payload, (len) => {
+    a.x.checksumScratch(len);
+    ones += a.x.popcountScratch(len);
+  });
+  a.x.checksumEnd();
+  return { checksum: a.staging.digest(), ones };
+}
+
+/**
+ * inspect() over a payload that arrives in pieces (src/node streams a file
+ * through it): inspectBegin(engine, header), then inspectChunk(engine,
+ * piece) for each piece in order (it returns the piece's 1 bits), then
+ * inspectEnd(engine) for the checksum. The XXH64 state lives in the
+ * instance, so a run that spans awaits needs an Engine of its own.
+ */
+export function inspectBegin(engine: Engine, header: Uint8Array): void {
+  const a = engine.selected();
+  a.x.checksumStart();
+  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+}
+
+/** The next piece of a streamed inspect; returns its number of 1 bits. */
+export function inspectChunk(engine: Engine, piece: Uint8Array): number {
+  const a = engine.selected();
+  let ones = 0;
+  a.staging.eachChunk(piece, (len) => {
+    a.x.checksumScratch(len);
+    ones += a.x.popcountScratch(len);
+  });
+  return ones;
+}
+
+/** Ends a streamed inspect: the checksum of the header and every piece. */
+export function inspectEnd(engine: Engine): bigint {
+  const a = engine.selected();
+  a.x.checksumEnd();
+  return a.staging.digest();
+}
+
+let checker: Engine | undefined;
+
+/**
+ * An 8-bit filter for inspect() and xxh64(): fromBytes validates a whole
+ * input with it before the filter the header asks for is allocated.
+ */
+export function checkerEngine(): Engine {
+  checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
+  return checker;
+}

@@ -1,0 +1,50 @@
+// A filter's side of `bloom dedupe`'s line splitter (assembly/lines.ts):
+// reserving the lines region in the filter's own instance, and the
+// splitter's exports bound to that filter. Its own file because only the
+// command line's build has the splitter, and no filter method needs it:
+// src/wasm/lines.ts and the tests that grow a filter's memory call it.
+
+import { BloomNotLoadedError, BloomTypeError } from '../errors.js';
+import type { CliExports, LinesExports } from './abi.js';
+import type { Engine } from './engine.js';
+
+/**
+ * Reserves the lines region of assembly/lines.ts (input and output areas
+ * of `size` bytes each) in `engine`'s instance and refreshes the views that
+ * the growth detached. False when memory cannot grow that far.
+ */
+export function reserveLines(engine: Engine, size: number, printSeen: boolean): boolean {
+  if (engine.sharedMemory !== undefined) {
+    throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
+  }
+  const a = engine.selected();
+  // Only an instance of the command line's build has the line splitter
+  // (src/wasm/lines-build.ts): a filter made before useCliBuild() lives in
+  // one of the filter build.
+  const x = a.x as unknown as Partial<CliExports>;
+  if (x.linesConfigure === undefined) {
+    throw new BloomNotLoadedError('Line dedupe of this filter', "the command line's build", 'useCliBuild() (src/wasm/lines-build.ts) before the filter is made');
+  }
+  if (x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+  a.grew();
+  return true;
+}
+
+/**
+ * The line splitter's exports, for src/wasm/lines.ts (after
+ * reserveLines), each selecting `engine`'s filter first: other filters of
+ * the instance may be used between two chunks. One comparison per chunk.
+ */
+export function linesExports(engine: Engine): LinesExports {
+  const x = engine.selected().x;
+  const bound: Record<string, unknown> = { memory: x.memory };
+  for (const [name, value] of Object.entries(x)) {
+    if (!name.startsWith('lines') || typeof value !== 'function') continue;
+    const call = value as (...args: number[]) => number;
+    bound[name] = (...args: number[]) => {
+      engine.selected();
+      return call(...args);
+    };
+  }
+  return bound as unknown as LinesExports;
+}
