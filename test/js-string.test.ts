@@ -15,10 +15,12 @@ describe('strings read in place', () => {
     expect(checkStringParity({ lib, ref, refStrings, wasm, staging }, { runs: 300, seed: 20261202 })).toEqual({ runs: 300, failed: false, counterexample: null });
   }, 300_000);
 
-  it('are the path exactly where the engine supplies the JS String Builtins and is not JavaScriptCore', () => {
+  it('are the path exactly where the engine supplies the JS String Builtins, is not JavaScriptCore and is not V8 15 or later', () => {
     const supplied = WebAssembly.Module.imports(wasm.compiledModule()).length === 0;
     const javaScriptCore = 'line' in new Error() && 'sourceURL' in new Error();
-    expect(wasm.stringsReadInPlace()).toBe(supplied && !javaScriptCore);
+    expect(wasm.reportedV8Major()).toBe(Number(process.versions.v8.split('.')[0]));
+    expect(wasm.V8_COPIES_FROM).toBe(15);
+    expect(wasm.stringsReadInPlace()).toBe(supplied && !javaScriptCore && wasm.reportedV8Major()! < 15);
     expect(wasm.spiderMonkey).toBe(false); // Node's V8
     expect(staging.inPlaceUnits()).toBe(wasm.stringsReadInPlace() ? staging.IN_PLACE_MAX : -1);
     // V8 13 and later (Node 24 and 26) have them; Node 20's V8 11.3 does not.

@@ -103,6 +103,25 @@ const javaScriptCore = ((error: object) => 'line' in error && 'sourceURL' in err
 export const spiderMonkey = ((error: object) => 'lineNumber' in error && 'fileName' in error)(new Error());
 
 /**
+ * The major version of V8 where the runtime reports it (Node's
+ * `process.versions.v8`, Deno's `Deno.version.v8`); undefined in browsers and
+ * elsewhere. From V8 15 on, reading in place costs about 53 instructions a
+ * code unit against about 18 in V8 12.4 to 14.6 (counted with callgrind in
+ * Deno 2.9.6, V8 15.0, against Node 24 and 26): there the copy is cheaper
+ * at every length (docs/RUNTIMES.md). Browsers do not report it, and
+ * Chromium keeps the in-place read: its encodeInto costs several times more
+ * (timed in Chromium 156, V8 15.6, 340 ns against 45 for 8 units).
+ */
+export function reportedV8Major(): number | undefined {
+  const g = globalThis as { process?: { versions?: { v8?: unknown } }; Deno?: { version?: { v8?: unknown } } };
+  const version = g.Deno?.version?.v8 ?? g.process?.versions?.v8;
+  return typeof version === 'string' ? Number.parseInt(version, 10) : undefined;
+}
+
+/** The first V8 whose in-place read loses to the copy (reportedV8Major). */
+export const V8_COPIES_FROM = 15;
+
+/**
  * True when the engine supplied the builtins to `module`: it then lists no
  * "wasm:js-string" import, which it would list were the imports ordinary
  * ones. Feature detection, once per module, never a timing.
@@ -142,12 +161,14 @@ export function compiledModule(): WebAssembly.Module {
 /**
  * Whether strings are read in place by wasm (assembly/js-string.ts) rather
  * than copied in with TextEncoder.encodeInto: where the engine has the JS
- * String Builtins and is not JavaScriptCore. docs/RUNTIMES.md lists the
- * path each runtime takes, and why.
+ * String Builtins, is not JavaScriptCore, and is not a V8 that reports a
+ * version of V8_COPIES_FROM or later. docs/RUNTIMES.md lists the path each
+ * runtime takes, and why.
  */
 export function stringsReadInPlace(): boolean {
   compiledModule();
-  return builtins && !javaScriptCore;
+  const v8 = reportedV8Major();
+  return builtins && !javaScriptCore && !(v8 !== undefined && v8 >= V8_COPIES_FROM);
 }
 
 /** The imports an instance of `module` needs: none where the engine supplied the string builtins. */
