@@ -108,10 +108,10 @@ export const spiderMonkey = ((error: object) => 'lineNumber' in error && 'fileNa
  * elsewhere. From V8 15 on, reading in place costs about 53 instructions a
  * code unit against about 18 in V8 12.4 to 14.6 (counted with callgrind in
  * Deno 2.9.6, V8 15.0, against Node 24 and 26): there the copy is cheaper
- * up to 24 units and about even at 32 (docs/RUNTIMES.md). Browsers do not report it, and
- * Chromium keeps the in-place read: its encodeInto costs several times more
- * (timed in Chromium 156, V8 15.6, summing 8 code units in wasm: 342 ns
- * copied in against 43 read in place).
+ * up to 24 units and about even at 32 (docs/RUNTIMES.md). Browsers do not
+ * report it, and Chromium keeps the in-place read: its encodeInto costs
+ * several times more (timed in Chromium 156, V8 15.6, summing 8 code units
+ * in wasm: 342 ns copied in against 43 read in place).
  */
 export function reportedV8Major(): number | undefined {
   const g = globalThis as { process?: { versions?: { v8?: unknown } }; Deno?: { version?: { v8?: unknown } } };

@@ -1,7 +1,8 @@
 // The portable suites, as one script that any runtime runs (Node of any
 // version, Bun, Deno): plain JavaScript over the built package (dist/), no
-// test runner. It prints one JSON document of answers; test/runtimes.test.ts
-// runs it under each runtime and requires the answers to equal Node's.
+// test runner. It prints one JSON document: its answers, which
+// test/runtimes.test.ts requires to equal Node's under each runtime, and
+// the longest string the runtime reads in place, which differs by runtime.
 //
 // Usage: <runtime> portable.js <dist/index.js URL> <cases.json path>
 // (Deno: deno run --allow-read portable.js ...).
