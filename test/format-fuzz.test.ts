@@ -11,20 +11,7 @@ import * as wasm from '../src/index.js';
 import { loadFileSync } from '../src/node/index.js';
 import * as reference from '../src/reference/index.js';
 import { checksum } from '../src/reference/checksum.js';
-
-/** xorshift32: a fixed sequence, so every run fuzzes the same variants. */
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  return { next, below: (n: number) => next() % n, chance: (p: number) => next() / 2 ** 32 < p };
-}
+import { outcome, rng } from './helpers/fuzz.js';
 
 function bases(): Uint8Array[] {
   const out: Uint8Array[] = [];
@@ -83,18 +70,6 @@ function mutate(base: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
     new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(48, checksum(bytes.subarray(0, 48), bytes.subarray(56)), true);
   }
   return bytes;
-}
-
-type Outcome = { ok: true; bytes: Uint8Array } | { ok: false; field: string; offset: number };
-
-function outcome(load: () => { toBytes(): Uint8Array }): Outcome {
-  try {
-    return { ok: true, bytes: load().toBytes() };
-  } catch (error) {
-    if (!(error instanceof wasm.BloomFormatError)) throw error;
-    expect(error.message).toContain(`${error.field} at byte ${error.offset}`);
-    return { ok: false, field: error.field, offset: error.offset };
-  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-fuzz-'));

@@ -14,6 +14,7 @@ import { loadScalableFile, loadScalableFileSync, saveFile, saveFileSync } from '
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 import { xxh64 } from '../src/reference/hash.js';
 import { resealChain, resealMember, spans } from './helpers/chain-bytes.js';
+import { rng } from './helpers/fuzz.js';
 
 const implementations = [
   ['wasm', ScalableBloomFilter],
@@ -204,20 +205,6 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
     refuse(b, 'filters[0]', 64, 'truncated');
   });
 });
-
-/** xorshift32: a fixed sequence, so every run fuzzes the same variants. */
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  return { next, below: (n: number) => next() % n };
-}
 
 function mutate(base: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
   let bytes = base.slice();

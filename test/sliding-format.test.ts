@@ -8,6 +8,7 @@ import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { checksum } from '../src/reference/checksum.js';
 import { checksumOffset, SLIDING_FIELD_OFFSETS as AT, slidingHeaderBytes } from '../src/format/sliding.js';
+import { outcome, rng, type Outcome } from './helpers/fuzz.js';
 
 function countFilter(): Uint8Array {
   const f = new reference.SlidingBloomFilter({ window: 21, falsePositiveRate: 0.05 });
@@ -31,18 +32,6 @@ function resum(bytes: Uint8Array): Uint8Array {
   const at = checksumOffset(g);
   new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(at, checksum(bytes.subarray(0, at), bytes.subarray(at + 8)), true);
   return bytes;
-}
-
-type Outcome = { ok: true; bytes: Uint8Array } | { ok: false; field: string; offset: number };
-
-function outcome(load: () => { toBytes(): Uint8Array }): Outcome {
-  try {
-    return { ok: true, bytes: load().toBytes() };
-  } catch (error) {
-    if (!(error instanceof wasm.BloomFormatError)) throw error;
-    expect(error.message).toContain(`${error.field} at byte ${error.offset}`);
-    return { ok: false, field: error.field, offset: error.offset };
-  }
 }
 
 function refusal(bytes: Uint8Array): Outcome {
@@ -147,20 +136,6 @@ describe('what a reader refuses', () => {
     expect(() => wasm.SlidingBloomFilter.fromBytes(countFilter(), { clock: 5 } as never)).toThrow(/clock/);
   });
 });
-
-/** xorshift32: a fixed sequence, so every run fuzzes the same variants. */
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  return { next, below: (n: number) => next() % n, chance: (p: number) => next() / 2 ** 32 < p };
-}
 
 const U64_FIELDS = [AT.seed, AT.bits, AT.window, AT.capacity, AT.totalAdds, AT.payloadLength, AT.generationTable, AT.generationTable + 24];
 const F64_FIELDS = [AT.windowMs, AT.falsePositiveRate, AT.lastNow, AT.generationTable + 8, AT.generationTable + 16];
