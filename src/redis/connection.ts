@@ -56,6 +56,11 @@ export function senderOf(client: RedisConnection): Send {
   return (_key, _readonly, args, options) => single.sendCommand(args, options);
 }
 
+/** Whether the connection is a cluster (its keys may sit on several nodes). */
+export function isCluster(client: RedisConnection): boolean {
+  return client !== null && typeof client === 'object' && 'masters' in client;
+}
+
 /** True for a reply the server sent as an error (node-redis's ErrorReply and subclasses). */
 export function isErrorReply(err: unknown): err is Error {
   for (let p = err; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
