@@ -217,7 +217,7 @@ function survivorsError(name: string, left: { present: string[]; absent: string[
   return new RedisBloomConfigError(
     name, 'missing',
     `cannot reserve filter "${name}": ${list(missing)} ${missing.length === 1 ? 'is' : 'are'} missing (evicted, expired or deleted), ` +
-      `but ${list(left.present)} survive. What was added to the lost keys would read as absent, so reserve does not ` +
+      `but ${list(left.present)} ${left.present.length === 1 ? 'survives' : 'survive'}. What was added to the lost keys would read as absent, so reserve does not ` +
       'rebuild the filter around what is left: reserve with { recreate: true } to delete it and start over empty ' +
       '(and set maxmemory-policy noeviction, docs/REDIS.md)',
   );
