@@ -32,7 +32,7 @@
 import {
   configFields, hashOf, IDENTITY_FIELDS, parseConfig, RESERVING_FIELD, type Config, type EvictionMode,
 } from './config.js';
-import { isErrorReply, runScript, scriptArgs, typedError, type Send } from './connection.js';
+import { foreignTypeError, isErrorReply, runScript, scriptArgs, typedError, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { checkEvictionRisk } from './eviction.js';
 import { bitmapKey, configKey, fingerprint, FORMAT_VERSION, metaKey, newEpoch } from './layout.js';
@@ -202,11 +202,15 @@ function storedShards(stored: Map<string, string>): number {
   return Number.isSafeInteger(n) && n >= 1 && n <= MAX_SHARDS ? n : 0;
 }
 
-/** Which of the first `shards` shards' keys exist, and which do not. */
+/** Which of the first `shards` shards' keys exist, and which do not; a key of another Redis type is refused as foreign. */
 async function survivors(send: Send, name: string, shards: number): Promise<{ present: string[]; absent: string[] }> {
   const keys = Array.from({ length: shards }, (_, s) => [bitmapKey(name, s), metaKey(name, s)]).flat();
-  const found = await Promise.all(keys.map((k) => call(name, send(k, true, ['EXISTS', k]))));
-  return { present: keys.filter((_, i) => Number(found[i]) > 0), absent: keys.filter((_, i) => Number(found[i]) === 0) };
+  const types = (await Promise.all(keys.map((k) => call(name, send(k, true, ['TYPE', k]))))).map(String);
+  types.forEach((type, i) => {
+    const want = i % 2 === 0 ? 'string' : 'hash';
+    if (type !== 'none' && type !== want) throw foreignTypeError(name, `WRONGTYPE ${keys[i]} holds a ${type} where a ${want} belongs`);
+  });
+  return { present: keys.filter((_, i) => types[i] !== 'none'), absent: keys.filter((_, i) => types[i] === 'none') };
 }
 
 /** The refusal of step 2: the configuration is gone and shards are left. */

@@ -298,7 +298,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 local left = {}
 for i = 2, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then left[#left + 1] = KEYS[i] end
+  local kind = redis.call('TYPE', KEYS[i])['ok']
+  if kind ~= 'string' and kind ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. KEYS[i] .. ' holds a ' .. kind .. ' where a generation bitmap (string) belongs')
+  end
+  if kind == 'string' then left[#left + 1] = KEYS[i] end
 end
 if #left > 0 then
   return redis.error_reply('BLOOMLEFT ' .. KEYS[1] .. ' ' .. table.concat(left, ' '))
