@@ -205,6 +205,27 @@ describeRedis('Redis filters whose keys are deleted or expire', () => {
     await other.drop();
   });
 
+  it('FLUSHDB under open handles: they refuse, and after a new reserve they refuse the new filter too', async () => {
+    const c = redis.client;
+    const f = await RedisBloomFilter.reserve(c, 'flushed', { bits: 2000, hashes: 3 }, { shards: 2 });
+    const s = await RedisSlidingBloomFilter.reserve(c, 'flushed', { window: 70, falsePositiveRate: 0.01 });
+    await f.addMany(['a', 'b']);
+    await s.addMany(['a', 'b']);
+    await c.flushDb();
+    expect((await configError(f.has('a'))).field).toBe('config');
+    expect((await configError(s.has('a'))).field).toBe('config');
+    // Nothing is left to tell the filters from new ones: reserve creates them empty, and the old handles stay refused.
+    const g = await RedisBloomFilter.reserve(c, 'flushed', { bits: 2000, hashes: 3 }, { shards: 2 });
+    const t = await RedisSlidingBloomFilter.reserve(c, 'flushed', { window: 70, falsePositiveRate: 0.01 });
+    expect([await g.has('a'), await t.has('a')]).toEqual([false, false]);
+    expect((await configError(f.hasMany(['a', 'b']))).field).toBe('config');
+    expect((await configError(f.add('c'))).field).toBe('config');
+    expect((await configError(s.has('a'))).field).toBe('config');
+    expect((await configError(s.add('c'))).field).toBe('config');
+    await g.drop();
+    await t.drop();
+  });
+
   it('sliding: another capacity, rate or window is refused naming the field with both values', async () => {
     const c = redis.client;
     const rf = await RedisSlidingBloomFilter.reserve(c, 'shape', { windowMs: 60_000, capacity: 1000, falsePositiveRate: 0.01 });

@@ -163,6 +163,25 @@ describeRedis('RedisBloomFilter.reserve', () => {
     await again.drop();
   });
 
+  it('opens a filter reserved before epochs: configuration without epoch or mark, fingerprint without epoch', async () => {
+    const c = redis.client;
+    const legacy = 'bloomwasm/1 bits=1000 hashes=3 scheme=xxh64 seed=0 shards=2';
+    for (const s of [0, 1]) {
+      await c.setBit(`{legacy:${s}}`, 999, 0);
+      await c.hSet(`{legacy:${s}}:meta`, { config: legacy, added: '0' });
+    }
+    await c.hSet('{legacy}:config', {
+      format: '1', bits: '2000', shardBits: '1000', hashes: '3', scheme: 'xxh64', seed: '0', shards: '2', capacity: '', falsePositiveRate: '',
+    });
+    const before = await snapshot('legacy');
+    const rf = await RedisBloomFilter.reserve(c, 'legacy', { bits: 2000, hashes: 3 }, { shards: 2 });
+    expect(await snapshot('legacy')).toEqual(before);
+    expect(await rf.add('a')).toBe(true);
+    expect(await (await RedisBloomFilter.open(c, 'legacy')).has('a')).toBe(true);
+    expect(await c.hGet('{legacy:0}:meta', 'config')).toBe(legacy);
+    await rf.drop();
+  });
+
   it('refuses, and does not recreate empty, a shard missing under an existing configuration', async () => {
     const rf = await RedisBloomFilter.reserve(redis.client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 });
     await rf.add('x');
