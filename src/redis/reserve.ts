@@ -72,7 +72,8 @@ export async function reserveKeys(send: Send, name: string, request: ReserveRequ
   await checkEvictionRisk(send, {
     label: `filter "${name}"`, name,
     routes: request.cluster ? [key, ...shardKeys.filter((_, i) => i % 2 === 0)] : [key],
-    keys: [key, ...shardKeys],
+    // Keys that recreate deletes next cannot expire under the new filter.
+    keys: request.recreate ? [] : [key, ...shardKeys],
   }, request.eviction);
 
   if (request.recreate) {

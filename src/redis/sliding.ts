@@ -163,7 +163,7 @@ export class RedisSlidingBloomFilter {
     const fields: Record<string, string> = { ...slidingFields(config), epoch: config.epoch!, fingerprint: slidingFingerprint(config) };
     const send = senderOf(client);
     const keys = slidingKeys(name, shape.generations);
-    await checkEvictionRisk(send, { label: `sliding filter "${name}"`, name, routes: [keys[0]], keys }, eviction);
+    await checkEvictionRisk(send, { label: `sliding filter "${name}"`, name, routes: [keys[0]], keys: recreate ? [] : keys }, eviction);
     let reply: unknown;
     try {
       reply = await runScript(
