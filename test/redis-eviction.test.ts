@@ -246,7 +246,9 @@ describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', 
   let server: RedisServer;
   let c: RedisClientType;
   beforeAll(async () => {
-    server = await RedisServer.start({ args: ['--maxmemory', '8mb', '--maxmemory-policy', 'allkeys-lru'] });
+    // 64 samples (the most): eviction takes the idlest keys nearly in order,
+    // so the fillers take the filter's keys a few at a time, not all at once.
+    server = await RedisServer.start({ args: ['--maxmemory', '8mb', '--maxmemory-policy', 'allkeys-lru', '--maxmemory-samples', '64'] });
     c = createClient({ url: server.url });
     c.on('error', () => {});
     await c.connect();
