@@ -6,7 +6,7 @@
 import { createClient, createCluster, type RedisClientType, type RedisClusterType } from 'redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BloomFilter, SlidingBloomFilter } from '../src/index.js';
-import { RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
+import { RedisBloomConfigError, RedisBloomFilter, RedisSlidingBloomFilter, WARNING_TYPE } from '../src/redis/index.js';
 import { describeRedis } from './helpers/describe-redis.js';
 import { PASSWORD, RedisServer, redisCli } from './helpers/redis-server.js';
 
@@ -179,5 +179,38 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
     expect(await rf.hasMany(batch(1))).toEqual(new Uint8Array(300));
     await rf.drop();
     expect(await cluster.exists('{sliding-clustered}:sliding')).toBe(0);
+  });
+
+  it('refuses shards left without their configuration, reads the policy on every node, and recreate deletes on every node', async () => {
+    const items = Array.from({ length: 600 }, (_, i) => `https://left.example/${i}`);
+    const rf = await RedisBloomFilter.reserve(cluster, 'left', { bits: 6000, hashes: 3 }, { shards: 6 });
+    await rf.addMany(items);
+    await cluster.del('{left}:config');
+    await cluster.del('{left:2}');
+    const refused = await RedisBloomFilter.reserve(cluster, 'left', { bits: 6000, hashes: 3 }, { shards: 6 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RedisBloomConfigError);
+    expect((refused as RedisBloomConfigError).field).toBe('missing');
+    expect((refused as Error).message).toMatch(/^cannot reserve filter "left": \{left\}:config, \{left:2\} are missing .*, but \{left:0\}, \{left:0\}:meta, /);
+    // The node that serves {left:0} evicts any key: the warning names it.
+    let owner: RedisClientType | undefined;
+    for (const p of pokers) if (await p.exists('{left:0}').catch(() => -1) === 1) owner = p;
+    await owner!.configSet('maxmemory-policy', 'allkeys-lru');
+    const warnings: Error[] = [];
+    const listener = (w: Error) => (w.name === WARNING_TYPE ? warnings.push(w) : 0);
+    process.on('warning', listener);
+    try {
+      const again = await RedisBloomFilter.reserve(cluster, 'left', { bits: 6000, hashes: 3 }, { shards: 6, recreate: true });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].message).toMatch(/^filter "left" may lose keys behind its back: maxmemory-policy is allkeys-lru on the server holding (\S+, )*\{left:0\}/);
+      expect((await again.hasMany(items)).every((x) => x === 0)).toBe(true);
+      const keys = ['{left}:config', ...Array.from({ length: 6 }, (_, s) => [`{left:${s}}`, `{left:${s}}:meta`]).flat()];
+      for (const key of keys) expect(await cluster.exists(key)).toBe(1);
+      await expect(rf.hasMany(items)).rejects.toThrow(RedisBloomConfigError);
+      await again.drop();
+    } finally {
+      process.off('warning', listener);
+      await owner!.configSet('maxmemory-policy', 'noeviction');
+    }
   });
 });

@@ -29,29 +29,108 @@ describeRedis('RedisBloomFilter.reserve', () => {
     expect(await snapshot(name)).toEqual(before);
   }
 
-  it('changes nothing when a shard left by another configuration refuses it, and leaves no configuration hash', async () => {
+  it('refuses shards left without their configuration, changing nothing, until recreate starts over', async () => {
     // Shard 1 of a filter of 2 shards, without its configuration: the other
-    // keys were deleted by hand, or its reserve stopped before step 3.
+    // keys were deleted by hand (or evicted, or expired).
     const old = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
     const kept = ['a', 'b', 'c', 'd', 'e'].find((x) => old.shardOf(x) === 1)!;
     await old.add(kept);
     await redis.client.del(['{leftover}:config', '{leftover:0}', '{leftover:0}:meta']);
     expect((await snapshot('leftover')).map(([k]) => k)).toEqual(['{leftover:1}', '{leftover:1}:meta']);
-    // Shard 0 is free and gets created first; shard 1 then refuses: shard 0 is removed again.
-    await refusedUnchanged(
-      'leftover',
-      () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 4 }, { shards: 2 }),
-      /^cannot reserve filter "leftover": \{leftover:1\}:meta config is bloomwasm\/1 bits=1000 hashes=3 .*; expected bloomwasm\/1 bits=1000 hashes=4 .*delete \{leftover:1\} and \{leftover:1\}:meta$/,
-    );
-    // More shards than were there, and a wrong size: refused alike.
-    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 4000, hashes: 3 }, { shards: 4 }), 'config is');
+    // The same parameters, other ones, more shards: all refused, naming what is missing and what survives.
+    const missing = 'cannot reserve filter "leftover": {leftover}:config, {leftover:0}, {leftover:0}:meta are missing ' +
+      '(evicted, expired or deleted), but {leftover:1}, {leftover:1}:meta survive. What was added to the lost keys would ' +
+      'read as absent, so reserve does not rebuild the filter around what is left: reserve with { recreate: true } to ' +
+      'delete it and start over empty (and set maxmemory-policy noeviction, docs/REDIS.md)';
+    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 }), missing);
+    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 4 }, { shards: 2 }), 'survive');
+    await refusedUnchanged('leftover', () => RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 4000, hashes: 3 }, { shards: 4 }), 'survive');
+    const err = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 }).catch((e: unknown) => e);
+    expect([(err as RedisBloomConfigError).field, (err as RedisBloomConfigError).filter]).toEqual(['missing', 'leftover']);
     expect(await redis.client.exists('{leftover}:config')).toBe(0);
-    // The same parameters adopt the leftover shard: what was added to it is still there.
-    const again = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2 });
-    expect(await again.has(kept)).toBe(true);
+    // recreate: what was left is deleted, and the filter starts over empty.
+    const again = await RedisBloomFilter.reserve(redis.client, 'leftover', { bits: 2000, hashes: 3 }, { shards: 2, recreate: true });
+    expect(await again.has(kept)).toBe(false);
     expect(await redis.client.hGet('{leftover}:config', 'hashes')).toBe('3');
+    expect(await redis.client.hExists('{leftover}:config', 'reserving')).toBe(0);
+    // The old handle does not take the new filter for its own (another epoch): refused, not "absent".
+    await expect(old.has(kept)).rejects.toThrow(/\{leftover:1\}:meta config is bloomwasm\/1 bits=1000 hashes=3 .* epoch=[0-9a-f]{16}; expected .* epoch=[0-9a-f]{16}/);
     await again.drop();
     expect(await snapshot('leftover')).toEqual([]);
+  });
+
+  it('recreate deletes the keys of both the stored and the asked shard counts, and replaces another configuration', async () => {
+    const four = await RedisBloomFilter.reserve(redis.client, 'recreate', { bits: 4000, hashes: 3 }, { shards: 4 });
+    await four.addMany(['a', 'b', 'c', 'd', 'e', 'f']);
+    const two = await RedisBloomFilter.reserve(redis.client, 'recreate', { bits: 2000, hashes: 5 }, { shards: 2, recreate: true });
+    expect([two.shards, two.hashes]).toEqual([2, 5]);
+    const keys = (await snapshot('recreate')).map(([k]) => k);
+    expect(keys).toEqual(['{recreate:0}', '{recreate:0}:meta', '{recreate:1}', '{recreate:1}:meta', '{recreate}:config']);
+    expect(Array.from(await two.hasMany(['a', 'b', 'c', 'd', 'e', 'f']))).toEqual([0, 0, 0, 0, 0, 0]);
+    await expect(four.has('a')).rejects.toThrow(RedisBloomConfigError);
+    // The recreated filter is an ordinary one: reserved again as it is, it opens.
+    const same = await RedisBloomFilter.reserve(redis.client, 'recreate', { bits: 2000, hashes: 5 }, { shards: 2 });
+    expect(await same.add('x')).toBe(true);
+    expect(await two.has('x')).toBe(true);
+    await expect(RedisBloomFilter.reserve(redis.client, 'recreate', { bits: 2000, hashes: 5 }, { recreate: 'yes' as never })).rejects.toThrow(
+      'recreate must be a boolean; got "yes"',
+    );
+    await two.drop();
+  });
+
+  it('names the field the caller set with both values: shards, capacity, falsePositiveRate, bits, hashes', async () => {
+    const one = await RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 10_000, falsePositiveRate: 0.01 });
+    const tail = ' (open it with RedisBloomFilter.open, reserve with { recreate: true } to start over, or pick another name)';
+    const refusal = async (pending: Promise<unknown>, field: string, message: string): Promise<void> => {
+      const err = await pending.then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(RedisBloomConfigError);
+      expect((err as RedisBloomConfigError).field).toBe(field);
+      expect((err as Error).message).toBe(message + tail);
+    };
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 10_000, falsePositiveRate: 0.01 }, { shards: 4 }), 'shards',
+      'filter "fields" already exists with shards = 1; reserve asked for shards = 4',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 20_000, falsePositiveRate: 0.01 }), 'capacity',
+      'filter "fields" already exists with capacity = 10000; reserve asked for capacity = 20000',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 10_000, falsePositiveRate: 0.001 }), 'falsePositiveRate',
+      'filter "fields" already exists with falsePositiveRate = 0.01; reserve asked for falsePositiveRate = 0.001',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { bits: 50_000, hashes: 7 }), 'bits',
+      `filter "fields" already exists with bits = ${one.bits}; reserve asked for bits = 50000`,
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { bits: one.bits, hashes: 6 }), 'hashes',
+      'filter "fields" already exists with hashes = 7; reserve asked for hashes = 6',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 10_000, falsePositiveRate: 0.01 }, { scheme: 'poly' }), 'scheme',
+      'filter "fields" already exists with scheme = xxh64; reserve asked for scheme = poly',
+    );
+    // The same m and k asked by bits and hashes: the same filter.
+    expect((await RedisBloomFilter.reserve(redis.client, 'fields', { bits: one.bits, hashes: one.hashes })).capacity).toBe(10_000);
+    await one.drop();
+    // Shards given explicitly, and a default that differs; bits rounded up over the shards.
+    const four = await RedisBloomFilter.reserve(redis.client, 'fields', { bits: 4001, hashes: 3 }, { shards: 4 });
+    expect(four.bits).toBe(4004);
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { bits: 4001, hashes: 3 }), 'shards',
+      'filter "fields" already exists with shards = 4; reserve asked for shards = 1 (the default for this size; pass shards to match)',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { bits: 8001, hashes: 3 }, { shards: 4 }), 'bits',
+      'filter "fields" already exists with bits = 4004; reserve asked for bits = 8001 (8004 over 4 shards)',
+    );
+    await refusal(
+      RedisBloomFilter.reserve(redis.client, 'fields', { capacity: 300, falsePositiveRate: 0.01 }, { shards: 4 }), 'capacity',
+      'filter "fields" already exists with capacity = none (reserved by bits = 4004 and hashes = 3); reserve asked for capacity = 300',
+    );
+    expect((await RedisBloomFilter.reserve(redis.client, 'fields', { bits: 4004, hashes: 3 }, { shards: 4 })).bits).toBe(4004);
+    await four.drop();
   });
 
   it('changes nothing when the existing configuration differs', async () => {
@@ -60,10 +139,12 @@ describeRedis('RedisBloomFilter.reserve', () => {
     await refusedUnchanged(
       'differs',
       () => RedisBloomFilter.reserve(redis.client, 'differs', { capacity: 1000, falsePositiveRate: 0.001 }),
-      // 14,378 bits by the formula; the small-n sizing takes 14,403 at 1,000 items and 0.001 (docs/SCHEMES.md).
-      'filter "differs" already exists with shardBits = 9586; reserve asked for shardBits = 14403',
+      'filter "differs" already exists with falsePositiveRate = 0.01; reserve asked for falsePositiveRate = 0.001',
     );
-    await refusedUnchanged('differs', () => RedisBloomFilter.reserve(redis.client, 'differs', { bits: 9586, hashes: 7 }, { shards: 2 }), 'shardBits');
+    await refusedUnchanged(
+      'differs', () => RedisBloomFilter.reserve(redis.client, 'differs', { bits: 9586, hashes: 7 }, { shards: 2 }),
+      'filter "differs" already exists with shards = 1; reserve asked for shards = 2',
+    );
     await rf.drop();
   });
 
@@ -78,8 +159,27 @@ describeRedis('RedisBloomFilter.reserve', () => {
     expect(Array.from(await again.hasMany(['a', 'b']))).toEqual([1, 1]);
     expect(await snapshot('earlier')).toEqual(before);
     // Another rate is another filter: still refused.
-    await refusedUnchanged('earlier', () => RedisBloomFilter.reserve(redis.client, 'earlier', { capacity: 1000, falsePositiveRate: 0.01 }), 'shardBits');
+    await refusedUnchanged('earlier', () => RedisBloomFilter.reserve(redis.client, 'earlier', { capacity: 1000, falsePositiveRate: 0.01 }), 'falsePositiveRate = 0.001; reserve asked for falsePositiveRate = 0.01');
     await again.drop();
+  });
+
+  it('opens a filter reserved before epochs: configuration without epoch or mark, fingerprint without epoch', async () => {
+    const c = redis.client;
+    const legacy = 'bloomwasm/1 bits=1000 hashes=3 scheme=xxh64 seed=0 shards=2';
+    for (const s of [0, 1]) {
+      await c.setBit(`{legacy:${s}}`, 999, 0);
+      await c.hSet(`{legacy:${s}}:meta`, { config: legacy, added: '0' });
+    }
+    await c.hSet('{legacy}:config', {
+      format: '1', bits: '2000', shardBits: '1000', hashes: '3', scheme: 'xxh64', seed: '0', shards: '2', capacity: '', falsePositiveRate: '',
+    });
+    const before = await snapshot('legacy');
+    const rf = await RedisBloomFilter.reserve(c, 'legacy', { bits: 2000, hashes: 3 }, { shards: 2 });
+    expect(await snapshot('legacy')).toEqual(before);
+    expect(await rf.add('a')).toBe(true);
+    expect(await (await RedisBloomFilter.open(c, 'legacy')).has('a')).toBe(true);
+    expect(await c.hGet('{legacy:0}:meta', 'config')).toBe(legacy);
+    await rf.drop();
   });
 
   it('refuses, and does not recreate empty, a shard missing under an existing configuration', async () => {
@@ -89,7 +189,8 @@ describeRedis('RedisBloomFilter.reserve', () => {
     await refusedUnchanged(
       'evicted',
       () => RedisBloomFilter.reserve(redis.client, 'evicted', { bits: 3000, hashes: 3 }, { shards: 3 }),
-      'filter "evicted" exists, but {evicted:2} is 0 bytes; expected 125 (a shard was deleted or evicted',
+      'filter "evicted" exists, but {evicted:2} is 0 bytes; expected 125 (a shard was deleted, evicted or expired, so what was ' +
+        'added to it is lost; reserve does not recreate it empty: reserve with { recreate: true } to start over)',
     );
     await redis.client.del('{evicted:1}:meta');
     await refusedUnchanged(
@@ -102,57 +203,104 @@ describeRedis('RedisBloomFilter.reserve', () => {
 
   it('refuses a bitmap without its meta hash (a foreign key of that name), changing nothing', async () => {
     await redis.client.set('{foreign:0}', 'not a bitmap of ours');
-    await refusedUnchanged('foreign', () => RedisBloomFilter.reserve(redis.client, 'foreign', { bits: 100, hashes: 2 }), /\{foreign:0\}:meta config is missing/);
+    await refusedUnchanged(
+      'foreign', () => RedisBloomFilter.reserve(redis.client, 'foreign', { bits: 100, hashes: 2 }),
+      /^cannot reserve filter "foreign": \{foreign\}:config, \{foreign:0\}:meta are missing .*, but \{foreign:0\} survives\./,
+    );
+    // Under a configuration of this filter, a meta hash that is not one of its shards' is refused as well.
+    await redis.client.del('{foreign:0}');
+    const rf = await RedisBloomFilter.reserve(redis.client, 'foreign', { bits: 100, hashes: 2 }, { shards: 2 });
+    await redis.client.hSet('{foreign:1}:meta', 'config', 'someone else');
+    await refusedUnchanged('foreign', () => RedisBloomFilter.reserve(redis.client, 'foreign', { bits: 100, hashes: 2 }, { shards: 2 }),
+      /^filter "foreign" exists, but \{foreign:1\}:meta config is someone else; expected bloomwasm\/1 bits=50 /);
+    await rf.drop();
     await redis.client.del('{foreign:0}');
   });
 
   /**
-   * A client that holds back its shard-creating calls: the call for shard s
-   * goes out after delay(s) ms. Two reserves through two such clients cross
-   * in a chosen order.
+   * A client that holds back its calls: a shard-creating call for shard s
+   * goes out after delay(s) ms, every other call after `other` ms. Two
+   * reserves through two such clients cross in a chosen order.
    */
-  function delaying(delay: (shard: number) => number) {
+  function delaying(delay: (shard: number) => number, other = 0) {
     return {
       sendCommand: async (args: string[], options?: never): Promise<unknown> => {
         const create = /^EVAL/i.test(args[0]) && (args[1] === CREATE_SHARD_SCRIPT.sha || args[1] === CREATE_SHARD_SCRIPT.source);
-        if (create) await sleep(delay(Number(/:(\d+)\}$/.exec(args[3])![1])));
+        await sleep(create ? delay(Number(/:(\d+)\}$/.exec(args[3])![1])) : other);
         return redis.client.sendCommand(args, options);
       },
     };
   }
 
-  it('leaves one whole filter or nothing when two reserves with different parameters race', async () => {
+  /** Two reserves of `name` through delaying clients; checks that one whole filter is left, and returns the outcomes. */
+  async function race(
+    name: string, shapes: readonly { bits: number; hashes: number }[], delays: [(s: number) => number, (s: number) => number], others: [number, number],
+  ): Promise<PromiseSettledResult<RedisBloomFilter>[]> {
+    const outcomes = await Promise.allSettled(
+      shapes.map((sizing, i) => RedisBloomFilter.reserve(delaying(delays[i], others[i]), name, sizing, { shards: 4 })),
+    );
+    const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(RedisBloomConfigError);
+    expect(won.length).toBeGreaterThanOrEqual(1);
+    const keys = (await snapshot(name)).map(([k]) => k);
+    const shards = [0, 1, 2, 3].flatMap((s) => [`{${name}:${s}}`, `{${name}:${s}}:meta`]);
+    expect(keys).toEqual([...shards, `{${name}}:config`]);
+    const [rf] = won;
+    expect(await redis.client.hGet(`{${name}}:config`, 'hashes')).toBe(String(rf.hashes));
+    expect(await redis.client.hExists(`{${name}}:config`, 'reserving')).toBe(0);
+    expect(await rf.add('works')).toBe(true);
+    for (const other of won.slice(1)) expect(await other.has('works')).toBe(true);
+    expect((await RedisBloomFilter.open(redis.client, name)).hashes).toBe(rf.hashes);
+    await rf.drop();
+    return outcomes;
+  }
+
+  it('leaves one whole filter when two reserves with different parameters race; the other is refused naming the field', async () => {
     const shapes = [{ bits: 4000, hashes: 3 }, { bits: 4000, hashes: 4 }] as const;
-    const race = async (name: string, delays: [(s: number) => number, (s: number) => number]): Promise<number> => {
-      const outcomes = await Promise.allSettled(
-        shapes.map((sizing, i) => RedisBloomFilter.reserve(delaying(delays[i]), name, sizing, { shards: 4 })),
-      );
-      const won = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
-      for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(RedisBloomConfigError);
-      expect(won.length).toBeLessThanOrEqual(1);
-      const keys = (await snapshot(name)).map(([k]) => k);
-      if (won.length === 0) {
-        expect(keys).toEqual([]);
-        return 0;
-      }
-      const [rf] = won;
-      const shards = [0, 1, 2, 3].flatMap((s) => [`{${name}:${s}}`, `{${name}:${s}}:meta`]);
-      expect(keys).toEqual([...shards, `{${name}}:config`]);
-      expect(await redis.client.hGet(`{${name}}:config`, 'hashes')).toBe(String(rf.hashes));
-      expect(await rf.add('works')).toBe(true);
-      await rf.drop();
-      return 1;
-    };
-    // Crossed: the first takes shards 1-3 while holding back 0, the second
-    // takes 0 while holding back 3. Both are refused and both undo.
-    expect(await race('race-crossed', [(s) => (s === 0 ? 50 : 0), (s) => (s === 3 ? 50 : 0)])).toBe(0);
-    // Random interleavings (seeded): one whole filter or nothing, every time.
+    // Crossed: the first holds back shard 0, the second shard 3. The first
+    // configuration stored wins; the other reserve writes nothing.
+    const crossed = await race('race-crossed', shapes, [(s) => (s === 0 ? 50 : 0), (s) => (s === 3 ? 50 : 0)], [0, 0]);
+    expect(crossed.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    // Random interleavings (seeded): one whole filter every time, the loser refused on hashes.
     const random = mulberry32(7);
-    let wins = 0;
     for (let round = 0; round < 40; round++) {
-      const jitter = Array.from({ length: 8 }, () => Math.floor(random() * 4));
-      wins += await race(`race-${round}`, [(s) => jitter[s], (s) => jitter[4 + s]]);
+      const jitter = Array.from({ length: 10 }, () => Math.floor(random() * 4));
+      const outcomes = await race(`race-${round}`, shapes, [(s) => jitter[s], (s) => jitter[4 + s]], [jitter[8], jitter[9]]);
+      const lost = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
+      expect(lost.map((o) => (o.reason as RedisBloomConfigError).field)).toEqual(['hashes']);
     }
-    console.log(`reserve race: ${wins} of 40 rounds left one filter, the others none`);
+  });
+
+  it('two reserves with the same parameters racing both get the one filter', async () => {
+    const shape = { bits: 4000, hashes: 3 };
+    const random = mulberry32(11);
+    for (let round = 0; round < 30; round++) {
+      const jitter = Array.from({ length: 10 }, () => Math.floor(random() * 4));
+      const outcomes = await race(`same-${round}`, [shape, shape], [(s) => jitter[s], (s) => jitter[4 + s]], [jitter[8], jitter[9]]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled']);
+    }
+  });
+
+  it('finishes a reserve that stopped after storing its configuration; open refuses it until then', async () => {
+    // As a process that died after step 2 leaves it: the configuration, marked, and one shard of two.
+    const full = await RedisBloomFilter.reserve(redis.client, 'stopped', { bits: 2000, hashes: 3 }, { shards: 2 });
+    await full.drop();
+    const rf = await RedisBloomFilter.reserve(redis.client, 'stopped', { bits: 2000, hashes: 3 }, { shards: 2 });
+    await redis.client.hSet('{stopped}:config', 'reserving', '1');
+    await redis.client.del(['{stopped:1}', '{stopped:1}:meta']);
+    const open = await RedisBloomFilter.open(redis.client, 'stopped').catch((e: unknown) => e);
+    expect(open).toBeInstanceOf(RedisBloomConfigError);
+    expect((open as RedisBloomConfigError).field).toBe('reserving');
+    expect((open as Error).message).toMatch(/^filter "stopped" is not ready: \{stopped\}:config is marked reserving/);
+    // Other parameters: refused naming the field, nothing written.
+    await refusedUnchanged('stopped', () => RedisBloomFilter.reserve(redis.client, 'stopped', { bits: 2000, hashes: 4 }, { shards: 2 }), 'hashes = 3');
+    // The same: finished.
+    const done = await RedisBloomFilter.reserve(redis.client, 'stopped', { bits: 2000, hashes: 3 }, { shards: 2 });
+    expect(await redis.client.hExists('{stopped}:config', 'reserving')).toBe(0);
+    expect(await redis.client.strLen('{stopped:1}')).toBe(125);
+    expect(await done.add('x')).toBe(true);
+    expect(await rf.has('x')).toBe(true);
+    expect((await RedisBloomFilter.open(redis.client, 'stopped')).shards).toBe(2);
+    await done.drop();
   });
 });

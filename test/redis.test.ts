@@ -179,7 +179,10 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     const other = RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 4 });
     await expect(other).rejects.toThrow(RedisBloomConfigError);
     await expect(other).rejects.toThrow('filter "mismatch" already exists with hashes = 3; reserve asked for hashes = 4');
-    await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1001, hashes: 3 })).rejects.toThrow('with shardBits = 1000');
+    await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1001, hashes: 3 })).rejects.toThrow(
+      'filter "mismatch" already exists with bits = 1000; reserve asked for bits = 1001 (open it with RedisBloomFilter.open, ' +
+        'reserve with { recreate: true } to start over, or pick another name)',
+    );
     await expect(RedisBloomFilter.reserve(redis.client, 'mismatch', { bits: 1000, hashes: 3 }, { scheme: 'poly' })).rejects.toThrow(
       'with scheme = xxh64; reserve asked for scheme = poly',
     );

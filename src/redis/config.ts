@@ -8,7 +8,7 @@ import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';
 import { RedisBloomConfigError } from './errors.js';
-import { configKey, FORMAT_VERSION, MAX_SHARD_BITS } from './layout.js';
+import { configKey, FORMAT_VERSION, isEpoch, MAX_SHARD_BITS } from './layout.js';
 import type { Send } from './connection.js';
 
 /** How to size a filter: by capacity (n) and target false-positive rate, or by m and k directly (m over all shards). */
@@ -28,6 +28,36 @@ export interface ReserveOptions extends OpenOptions {
   seed?: number | bigint;
   /** Shard count; default the fewest that keep every shard at or under 2^32 bits. */
   shards?: number;
+  /**
+   * Start over: delete whatever is left under this name (the configuration
+   * hash and the shards of both the stored and the asked shard count, in one
+   * DEL on a single server) and create the filter empty. Without it, reserve
+   * refuses leftovers of a filter whose configuration is gone. Default false.
+   */
+  recreate?: boolean;
+  /**
+   * What reserve does when the server may delete the filter's keys behind
+   * its back: a `maxmemory-policy` of `allkeys-*`, or a TTL on one of its
+   * keys. `warn` (default) emits a process warning (code
+   * BLOOMWASM_REDIS_EVICTION) and carries on; `refuse` throws
+   * RedisBloomConfigError before anything is written.
+   */
+  eviction?: EvictionMode;
+}
+
+/** What reserve does about a server that may evict or expire the filter's keys. */
+export type EvictionMode = 'warn' | 'refuse';
+
+/** Checks the eviction option (default `warn`). */
+export function checkEviction(value: unknown): EvictionMode {
+  if (value === undefined || value === 'warn' || value === 'refuse') return value ?? 'warn';
+  throw new BloomTypeError('eviction', value, "'warn' or 'refuse'");
+}
+
+/** Checks the recreate option (default false). */
+export function checkRecreate(value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  throw new BloomTypeError('recreate', value, 'a boolean');
 }
 
 /** A filter's stored configuration. */
@@ -41,10 +71,20 @@ export interface Config {
   capacity: number | null;
   /** The target rate it was reserved for, or null. */
   falsePositiveRate: number | null;
+  /** The incarnation's epoch (layout.ts, fingerprint), or null for a filter reserved before epochs, or not yet stored. */
+  epoch: string | null;
 }
 
 /** The fields reserve compares: two filters agree on these or they are not the same filter. */
 export const IDENTITY_FIELDS = ['format', 'shardBits', 'hashes', 'scheme', 'seed', 'shards'] as const;
+
+/**
+ * The configuration-hash field that marks a reserve in progress: stored with
+ * the configuration, before the shards are created, and removed once they
+ * all exist. open() refuses such a filter; reserve with the same parameters
+ * finishes it.
+ */
+export const RESERVING_FIELD = 'reserving';
 
 /**
  * Items per script call. Measured on Redis 7.0: a call costs the server
@@ -92,7 +132,7 @@ export function configFor(sizing: Sizing, options: ReserveOptions): Config {
   const unit = blocked ? 256 : 1;
   const shardBits = Math.ceil(total / shards / unit) * unit;
   const params = checkParams(shardBits, hashes, { scheme: options.scheme, seed: options.seed });
-  return { shardBits, hashes, scheme: params.scheme, seed: params.seed, shards, capacity, falsePositiveRate };
+  return { shardBits, hashes, scheme: params.scheme, seed: params.seed, shards, capacity, falsePositiveRate, epoch: null };
 }
 
 /** The configuration hash's fields, as reserve stores them. */
@@ -107,6 +147,7 @@ export function configFields(config: Config): Record<string, string> {
     shards: String(config.shards),
     capacity: config.capacity === null ? '' : String(config.capacity),
     falsePositiveRate: config.falsePositiveRate === null ? '' : String(config.falsePositiveRate),
+    ...(config.epoch === null ? {} : { epoch: config.epoch }),
   };
 }
 
@@ -141,6 +182,7 @@ export function parseConfig(name: string, stored: Map<string, string>): Config {
     shards: int('shards', MAX_SHARDS),
     capacity: optional('capacity'),
     falsePositiveRate: optional('falsePositiveRate', 'errorRate'),
+    epoch: stored.has('epoch') ? (isEpoch(stored.get('epoch')!) ? stored.get('epoch')! : bad('epoch', '16 hex digits')) : null,
   };
   try {
     checkParams(config.shardBits, config.hashes, { scheme: config.scheme, seed: config.seed });

@@ -56,6 +56,11 @@ export function senderOf(client: RedisConnection): Send {
   return (_key, _readonly, args, options) => single.sendCommand(args, options);
 }
 
+/** Whether the connection is a cluster (its keys may sit on several nodes). */
+export function isCluster(client: RedisConnection): boolean {
+  return client !== null && typeof client === 'object' && 'masters' in client;
+}
+
 /** True for a reply the server sent as an error (node-redis's ErrorReply and subclasses). */
 export function isErrorReply(err: unknown): err is Error {
   for (let p = err; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
@@ -103,18 +108,23 @@ export function typedError(err: unknown, filter: string): unknown {
         '(the filter was re-reserved with other parameters, or a shard was deleted or evicted; use maxmemory-policy noeviction)',
     );
   }
-  if (code === 'WRONGTYPE') {
-    // Another program's key under one of the filter's names: nothing of the
-    // filter was written (the read that met it comes before any write).
-    return new RedisBloomConfigError(
-      filter,
-      'type',
-      `filter "${filter}" cannot use its keys: one holds another Redis type (${err.message.split('.')[0]}); ` +
-        `its keys are {${filter}}:config (a hash), {${filter}:s} (a string) and {${filter}:s}:meta (a hash) for each shard s: ` +
-        'rename or delete the foreign key, or pick another name',
-    );
-  }
+  if (code === 'WRONGTYPE') return foreignTypeError(filter, err.message.split('.')[0]);
   return err;
+}
+
+/**
+ * Another program's key under one of the filter's names: nothing of the
+ * filter was written (the read that met it comes before any write).
+ * `finding` starts with WRONGTYPE and says what was found.
+ */
+export function foreignTypeError(filter: string, finding: string): RedisBloomConfigError {
+  return new RedisBloomConfigError(
+    filter,
+    'type',
+    `filter "${filter}" cannot use its keys: one holds another Redis type (${finding}); ` +
+      `its keys are {${filter}}:config (a hash), {${filter}:s} (a string) and {${filter}:s}:meta (a hash) for each shard s: ` +
+      'rename or delete the foreign key, or pick another name',
+  );
 }
 
 /**

@@ -13,11 +13,14 @@ import { checkInteger, checkItem, checkParams, type Scheme } from '../filter/opt
 import type { BatchItems, Item } from '../filter/items.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
-import { checkBatchSize, configFor, parseConfig, readStoredConfig, type Config, type OpenOptions, type ReserveOptions, type Sizing } from './config.js';
-import { senderOf, typedError, type RedisConnection, type Send } from './connection.js';
+import {
+  checkBatchSize, checkEviction, checkRecreate, configFor, parseConfig, readStoredConfig, RESERVING_FIELD,
+  type Config, type OpenOptions, type ReserveOptions, type Sizing,
+} from './config.js';
+import { isCluster, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { bitmapKey, checkName, configKey, fingerprint, metaKey } from './layout.js';
-import { reserveKeys } from './reserve.js';
+import { reserveKeys, type ReserveRequest } from './reserve.js';
 import { ADD_SCRIPT, HAS_SCRIPT } from './scripts.js';
 
 /** What info() reports. */
@@ -92,7 +95,7 @@ export class RedisBloomFilter {
     this.batchSize = batchSize;
     this.engine = new Engine(params, true);
     const head = [
-      fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards),
+      fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards, config.epoch),
       String(Math.ceil(this.shardBits / 8)),
       String(this.hashes),
     ];
@@ -106,17 +109,28 @@ export class RedisBloomFilter {
 
   /**
    * Creates the filter in Redis, or opens it when the same configuration is
-   * already there with all its shards; refuses (RedisBloomConfigError) a
-   * different one, or a missing or foreign shard. Every shard's bitmap is
-   * allocated in full here, not on first use. A refused reserve changes
-   * nothing in Redis (see reserve.ts).
+   * already there with all its shards; refuses (RedisBloomConfigError
+   * naming the field and both values) a different one, a missing or
+   * foreign shard, and shards left without their configuration (evicted,
+   * expired or deleted) unless `recreate` starts over. Reads the server's
+   * maxmemory-policy and the keys' TTLs first (option `eviction`). Every
+   * shard's bitmap is allocated in full here, not on first use. A refused
+   * reserve changes nothing in Redis (see reserve.ts).
    */
   static async reserve(client: RedisConnection, name: string, sizing: Sizing, options: ReserveOptions = {}): Promise<RedisBloomFilter> {
     checkName(name);
     if (options === null || typeof options !== 'object') throw new BloomTypeError('options', options, 'an object');
     const asked = configFor(sizing, options);
     const batchSize = checkBatchSize(options.batchSize);
-    const config = await reserveKeys(senderOf(client), name, asked);
+    const request: ReserveRequest = {
+      asked,
+      bits: sizing !== null && typeof sizing === 'object' && 'bits' in sizing ? sizing.bits : null,
+      shardsGiven: options.shards !== undefined,
+      recreate: checkRecreate(options.recreate),
+      eviction: checkEviction(options.eviction),
+      cluster: isCluster(client),
+    };
+    const config = await reserveKeys(senderOf(client), name, request);
     return new RedisBloomFilter(client, name, config, batchSize);
   }
 
@@ -129,6 +143,13 @@ export class RedisBloomFilter {
       senderOf(client), name, key, typedError,
       `no Bloom filter named "${name}": ${key} does not exist (create it with RedisBloomFilter.reserve)`,
     );
+    if (stored.has(RESERVING_FIELD)) {
+      throw new RedisBloomConfigError(
+        name, 'reserving',
+        `filter "${name}" is not ready: ${key} is marked reserving (a reserve is creating its shards, or stopped ` +
+          'before it finished); reserve it again with the same parameters to finish it, or with { recreate: true } to start over',
+      );
+    }
     return new RedisBloomFilter(client, name, parseConfig(name, stored), batchSize);
   }
 

@@ -1,6 +1,6 @@
 // Where a split filter lives in Redis.
 //
-//   {name}:config     hash: format, m, k, scheme, seed, shards, ... (one per filter)
+//   {name}:config     hash: format, m, k, scheme, seed, shards, epoch, ... (one per filter)
 //   {name:s}          string: shard s's bitmap, ceil(shardBits / 8) bytes
 //   {name:s}:meta     hash: config (fingerprint), added (new adds counted)
 //
@@ -8,6 +8,7 @@
 // touches one cluster slot (https://redis.io/docs/latest/operate/oss_and_stack/reference/cluster-spec/#hash-tags),
 // and different shards spread over the cluster's nodes.
 
+import { randomBytes } from 'node:crypto';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 
 /** The layout version stored in the configuration hash. */
@@ -39,9 +40,27 @@ export function metaKey(name: string, shard: number): string {
   return `{${name}:${shard}}:meta`;
 }
 
-/** The parameters every shard's meta hash must match, as one string the scripts compare. */
-export function fingerprint(shardBits: number, hashes: number, scheme: string, seed: bigint, shards: number): string {
-  return `bloomwasm/${FORMAT_VERSION} bits=${shardBits} hashes=${hashes} scheme=${scheme} seed=${seed} shards=${shards}`;
+/**
+ * The parameters every shard's meta hash must match, as one string the
+ * scripts compare. The epoch (random, drawn by the reserve that stored the
+ * configuration) tells one incarnation of a name from the next: a handle of
+ * a filter that was dropped or recreated with the same parameters is
+ * refused by the new shards instead of reading them as its own. Filters
+ * reserved before epochs existed have none, and keep their fingerprint.
+ */
+export function fingerprint(shardBits: number, hashes: number, scheme: string, seed: bigint, shards: number, epoch: string | null): string {
+  const base = `bloomwasm/${FORMAT_VERSION} bits=${shardBits} hashes=${hashes} scheme=${scheme} seed=${seed} shards=${shards}`;
+  return epoch === null ? base : `${base} epoch=${epoch}`;
+}
+
+/** A fresh epoch: 64 random bits in hex. */
+export function newEpoch(): string {
+  return randomBytes(8).toString('hex');
+}
+
+/** Whether a stored epoch has newEpoch's form. */
+export function isEpoch(text: string): boolean {
+  return /^[0-9a-f]{16}$/.test(text);
 }
 
 /**

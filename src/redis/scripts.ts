@@ -93,7 +93,8 @@ return table.concat(out)
 /**
  * Stores the configuration unless one exists; replies {} when it stored it,
  * else the existing hash (HGETALL) for the client to compare. KEYS[1] is the
- * configuration hash, ARGV its field/value pairs.
+ * configuration hash, ARGV its field/value pairs (a new one carries
+ * `reserving` until its shards exist; see reserve.ts).
  */
 export const RESERVE_SCRIPT = script(`
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -138,6 +139,34 @@ return 0
 export const DROP_NEW_SHARD_SCRIPT = script(`
 if redis.call('HGET', KEYS[2], 'config') == ARGV[1] and redis.call('HGET', KEYS[2], 'added') == '0' then
   return redis.call('DEL', KEYS[1], KEYS[2]) > 0 and 1 or 0
+end
+return 0
+`);
+
+/**
+ * Ends a reserve: removes the `reserving` mark from the configuration hash,
+ * but only while it is still the one of this epoch. Replies 1, or
+ * BLOOMGONE when the hash was deleted, evicted or replaced meanwhile.
+ * KEYS[1] the configuration hash, ARGV[1] the epoch.
+ */
+export const FINISH_RESERVE_SCRIPT = script(`
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if epoch == ARGV[1] then
+  redis.call('HDEL', KEYS[1], 'reserving')
+  return 1
+end
+return redis.error_reply('BLOOMGONE ' .. KEYS[1] .. ' ' .. (epoch and ('holds epoch ' .. epoch .. ', not ' .. ARGV[1]) or 'is missing'))
+`);
+
+/**
+ * Undoes RESERVE_SCRIPT for a reserve that was refused: deletes the
+ * configuration hash while it is still this epoch's and still marked
+ * `reserving`. Replies 1 when it deleted it. KEYS[1] the configuration
+ * hash, ARGV[1] the epoch.
+ */
+export const DROP_NEW_CONFIG_SCRIPT = script(`
+if redis.call('HGET', KEYS[1], 'epoch') == ARGV[1] and redis.call('HEXISTS', KEYS[1], 'reserving') == 1 then
+  return redis.call('DEL', KEYS[1])
 end
 return 0
 `);

@@ -17,7 +17,7 @@
 import { BloomRangeError } from '../errors.js';
 import type { SlidingShape } from '../sliding/shape.js';
 import { RedisBloomConfigError } from './errors.js';
-import { MAX_SHARD_BITS } from './layout.js';
+import { isEpoch, MAX_SHARD_BITS } from './layout.js';
 
 /** The sliding layout's version, stored in the metadata hash. */
 export const SLIDING_FORMAT_VERSION = 1;
@@ -41,6 +41,13 @@ export function slidingKeys(name: string, generations: number): string[] {
 export interface SlidingConfig {
   readonly shape: SlidingShape;
   readonly seed: bigint;
+  /**
+   * The incarnation's epoch (64 random bits in hex, drawn by the reserve
+   * that created the metadata), part of the fingerprint: a handle of a
+   * filter dropped or recreated with the same shape is refused by the new
+   * one. Null for a filter reserved before epochs.
+   */
+  readonly epoch: string | null;
 }
 
 /**
@@ -76,8 +83,9 @@ export function slidingFields(config: SlidingConfig): Record<(typeof SLIDING_FIE
 /** The string every script compares with the stored one before touching a bit. */
 export function slidingFingerprint(config: SlidingConfig): string {
   const f = slidingFields(config);
-  return `bloomwasm-sliding/${f.format} mode=${f.mode} generations=${f.generations} c=${f.generationCapacity} ` +
+  const base = `bloomwasm-sliding/${f.format} mode=${f.mode} generations=${f.generations} c=${f.generationCapacity} ` +
     `periodMs=${f.periodMs} windowMs=${f.windowMs} bits=${f.bits} hashes=${f.hashes} seed=${f.seed}`;
+  return config.epoch === null ? base : `${base} epoch=${config.epoch}`;
 }
 
 /**
@@ -132,7 +140,9 @@ export function parseSlidingConfig(name: string, stored: Map<string, string>): S
     hashes: int('hashes', 1, 64),
   };
   const seed = /^[0-9]+$/.test(seedText) ? BigInt(seedText) : bad('seed', 'an unsigned 64-bit integer');
-  const config = { shape, seed };
+  const epochText = stored.get('epoch');
+  const epoch = epochText === undefined ? null : isEpoch(epochText) ? epochText : bad('epoch', '16 hex digits');
+  const config = { shape, seed, epoch };
   if (stored.get('fingerprint') !== slidingFingerprint(config)) bad('fingerprint', slidingFingerprint(config));
   return config;
 }

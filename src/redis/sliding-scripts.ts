@@ -264,24 +264,52 @@ return {string.format('%.0f', now), redis.call('HGETALL', KEYS[1])}
 `);
 
 /**
- * Creates the filter, or replies the existing metadata hash (HGETALL) for
- * the client to compare. ARGV[1] is a generation's bytes, ARGV[2..] the
- * configuration's field/value pairs. A generation key that exists without
- * the metadata hash belongs to someone else: refused (BLOOMFOREIGN), with
- * nothing written. Otherwise slot 0 is allocated and made current, and the
- * metadata written, in one step: no worker can see half a filter.
+ * Creates the filter, or replies the existing metadata hash for the client
+ * to compare. ARGV[1] is a generation's bytes, ARGV[2] '1' to start over
+ * (every key named is deleted first), ARGV[3..] the configuration's
+ * field/value pairs. Replies {} when it created the filter, else {the
+ * metadata hash (HGETALL), the generation keys that the metadata says hold
+ * adds (live, or current) but that are missing or of another size}. A
+ * generation key without the metadata hash is what is left of a filter
+ * whose metadata was evicted, expired or deleted, or someone else's:
+ * refused (BLOOMLEFT, naming them all), with nothing written. Otherwise
+ * slot 0 is allocated and made current, and the metadata written, in one
+ * step: no worker can see half a filter.
  */
 export const SLIDING_RESERVE_SCRIPT = script(`#!lua
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HGETALL', KEYS[1]) end
-for i = 2, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    return redis.error_reply('BLOOMFOREIGN ' .. KEYS[i] .. ' exists, but ' .. KEYS[1] .. ' does not')
-  end
-end
+if ARGV[2] == '1' then redis.call('DEL', unpack(KEYS)) end
 ${SERVER_NOW}
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local meta = redis.call('HGETALL', KEYS[1])
+  local get = function(f) return tonumber(redis.call('HGET', KEYS[1], f) or '') end
+  local bits, W, cur, latest = get('bits'), get('windowMs'), get('current'), get('clock')
+  local timed = redis.call('HGET', KEYS[1], 'mode') == 'time'
+  if latest and latest > now then now = latest end
+  local damaged = {}
+  if bits and W and cur then
+    local bytes = math.ceil(bits / 8)
+    for i = 0, #KEYS - 2 do
+      local n, last = get('n:' .. i), get('last:' .. i)
+      local live = n and last and n > 0 and (not timed or last > now - W)
+      if (live or i == cur) and redis.call('STRLEN', KEYS[i + 2]) ~= bytes then damaged[#damaged + 1] = KEYS[i + 2] end
+    end
+  end
+  return {meta, damaged}
+end
+local left = {}
+for i = 2, #KEYS do
+  local kind = redis.call('TYPE', KEYS[i])['ok']
+  if kind ~= 'string' and kind ~= 'none' then
+    return redis.error_reply('WRONGTYPE ' .. KEYS[i] .. ' holds a ' .. kind .. ' where a generation bitmap (string) belongs')
+  end
+  if kind == 'string' then left[#left + 1] = KEYS[i] end
+end
+if #left > 0 then
+  return redis.error_reply('BLOOMLEFT ' .. KEYS[1] .. ' ' .. table.concat(left, ' '))
+end
 redis.call('SETBIT', KEYS[2], tonumber(ARGV[1]) * 8 - 1, 0)
 local fields = {}
-for i = 2, #ARGV do fields[#fields + 1] = ARGV[i] end
+for i = 3, #ARGV do fields[#fields + 1] = ARGV[i] end
 ${FRESH_STATE_FIELDS}
 redis.call('HSET', KEYS[1], unpack(fields))
 return {}

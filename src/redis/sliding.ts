@@ -13,10 +13,11 @@ import { checkItem, checkParams, checkSeed } from '../filter/options.js';
 import { slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from '../sliding/shape.js';
 import { Engine } from '../wasm/engine.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
-import { checkBatchSize, hashOf, readStoredConfig, type OpenOptions } from './config.js';
+import { checkBatchSize, checkEviction, checkRecreate, hashOf, readStoredConfig, type EvictionMode, type OpenOptions } from './config.js';
+import { checkEvictionRisk } from './eviction.js';
 import { isErrorReply, runScript, scriptArgs, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
-import { checkName } from './layout.js';
+import { checkName, newEpoch } from './layout.js';
 import {
   checkGenerationBits, generationKey, parseSlidingConfig, SLIDING_FIELDS, slidingFields, slidingFingerprint,
   slidingKeys, slidingMetaKey, type SlidingConfig,
@@ -29,6 +30,15 @@ import {
 export interface SlidingReserveOptions extends OpenOptions {
   /** XXH64 seed of the positions; default 0. */
   seed?: number | bigint;
+  /**
+   * Start over: delete the metadata hash and every generation (in the one
+   * script that creates the filter again, atomically) and create it empty.
+   * Without it, reserve refuses generations left without their metadata.
+   * Default false.
+   */
+  recreate?: boolean;
+  /** What reserve does when the server may evict or expire the filter's keys: `warn` (default) or `refuse`, as RedisBloomFilter's. */
+  eviction?: EvictionMode;
 }
 
 /** One generation slot as info() reports it. */
@@ -129,7 +139,10 @@ export class RedisSlidingBloomFilter {
    * windowMs milliseconds of the server's clock, at most capacity of them at
    * the promised rate. The metadata and the first generation are created in
    * one script: no worker sees half a filter, and a refused reserve writes
-   * nothing.
+   * nothing. Generations left without their metadata, or a live generation
+   * missing under it, are refused unless `recreate` starts over; the
+   * server's maxmemory-policy and the keys' TTLs are read first (option
+   * `eviction`).
    */
   static async reserve(
     client: RedisConnection, name: string, window: SlidingOptions, options: SlidingReserveOptions = {},
@@ -144,33 +157,44 @@ export class RedisSlidingBloomFilter {
     checkGenerationBits(shape);
     const seed = checkSeed(options.seed ?? 0);
     const batchSize = checkBatchSize(options.batchSize);
-    const config: SlidingConfig = { shape, seed };
-    const fields = { ...slidingFields(config), fingerprint: slidingFingerprint(config) };
+    const recreate = checkRecreate(options.recreate);
+    const eviction = checkEviction(options.eviction);
+    const config: SlidingConfig = { shape, seed, epoch: newEpoch() };
+    const fields: Record<string, string> = { ...slidingFields(config), epoch: config.epoch!, fingerprint: slidingFingerprint(config) };
     const send = senderOf(client);
     const keys = slidingKeys(name, shape.generations);
+    await checkEvictionRisk(send, { label: `sliding filter "${name}"`, name, routes: [keys[0]], keys: recreate ? [] : keys }, eviction);
     let reply: unknown;
     try {
       reply = await runScript(
         send, SLIDING_RESERVE_SCRIPT, false,
-        scriptArgs(keys, [String(Math.ceil(shape.bits / 8)), ...Object.entries(fields).flat()]),
+        scriptArgs(keys, [String(Math.ceil(shape.bits / 8)), recreate ? '1' : '0', ...Object.entries(fields).flat()]),
       );
     } catch (err) {
       throw slidingTypedError(err, name);
     }
-    const stored = hashOf(reply);
-    if (stored.size > 0) {
-      for (const field of SLIDING_FIELDS) {
-        if (stored.get(field) !== fields[field]) {
-          throw new RedisBloomConfigError(
-            name, field,
-            `sliding filter "${name}" already exists with ${field} = ${stored.get(field) ?? 'missing'}; ` +
-              `reserve asked for ${field} = ${fields[field]}`,
-          );
-        }
+    if (!Array.isArray(reply) || reply.length === 0) return new RedisSlidingBloomFilter(client, name, config, batchSize);
+    const stored = hashOf(reply[0]);
+    const damaged = (Array.isArray(reply[1]) ? reply[1] : []).map(String);
+    for (const field of SLIDING_FIELDS) {
+      if (stored.get(field) !== fields[field]) {
+        throw new RedisBloomConfigError(
+          name, field,
+          `sliding filter "${name}" already exists with ${field} = ${stored.get(field) ?? 'missing'}; ` +
+            `reserve asked for ${field} = ${fields[field]}`,
+        );
       }
-      parseSlidingConfig(name, stored);
     }
-    return new RedisSlidingBloomFilter(client, name, config, batchSize);
+    const existing = parseSlidingConfig(name, stored);
+    if (damaged.length > 0) {
+      throw new RedisBloomConfigError(
+        name, 'bits',
+        `sliding filter "${name}" exists, but ${damaged.join(', ')} ${damaged.length === 1 ? 'is' : 'are'} missing or of another size ` +
+          'while its metadata says it holds adds (a generation was deleted, evicted or expired, so what was added to it is lost; ' +
+          'reserve does not recreate it empty: reserve with { recreate: true } to start over, and use maxmemory-policy noeviction)',
+      );
+    }
+    return new RedisSlidingBloomFilter(client, name, existing, batchSize);
   }
 
   /** Opens a filter that reserve created; RedisBloomConfigError when there is none under this name. */
@@ -292,7 +316,7 @@ export class RedisSlidingBloomFilter {
 
 /**
  * typedError for a sliding filter: WRONGTYPE, BLOOMCONFIG, BLOOMSHARD and
- * BLOOMFOREIGN become RedisBloomConfigError with the sliding layout's keys;
+ * BLOOMLEFT become RedisBloomConfigError with the sliding layout's keys;
  * auth refusals become RedisBloomAuthError (typedError); others pass through.
  */
 export function slidingTypedError(err: unknown, name: string): unknown {
@@ -306,12 +330,14 @@ export function slidingTypedError(err: unknown, name: string): unknown {
         `${layout}: rename or delete the foreign key, or pick another name`,
     );
   }
-  if (code === 'BLOOMFOREIGN') {
-    const key = err.message.split(' ', 2)[1] ?? '';
+  if (code === 'BLOOMLEFT') {
+    const [meta, ...left] = err.message.split(' ').slice(1);
     return new RedisBloomConfigError(
-      name, key,
-      `sliding filter "${name}" cannot be reserved: ${err.message.slice(code.length + 1)}; ${layout}: ` +
-        'delete the key or pick another name',
+      name, 'missing',
+      `sliding filter "${name}" cannot be reserved: ${left.join(', ')} ${left.length === 1 ? 'exists' : 'exist'}, but ${meta} does not ` +
+        '(its metadata was evicted, expired or deleted, or the keys are someone else\'s); what was added to the generations ' +
+        `cannot be read without it, so reserve does not rebuild the filter around them; ${layout}: ` +
+        'reserve with { recreate: true } to delete them and start over empty, or pick another name',
     );
   }
   if (code === 'BLOOMCONFIG' || code === 'BLOOMSHARD') {

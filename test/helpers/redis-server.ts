@@ -68,6 +68,8 @@ export interface ServerOptions {
   /** Reuse this port and directory (a restart). */
   port?: number;
   dir?: string;
+  /** More command-line settings, e.g. ['--maxmemory', '8mb', '--maxmemory-policy', 'allkeys-lru']. */
+  args?: string[];
 }
 
 /** One redis-server process. */
@@ -90,6 +92,7 @@ export class RedisServer {
     // always: a reply is sent only after its write reached the AOF, so
     // "acknowledged" and "survives kill -9" are the same set in the fault test.
     if (options.aof) args.push('--appendfsync', 'always');
+    if (options.args) args.push(...options.args);
     if (options.cluster) {
       args.push('--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`),
         '--cluster-node-timeout', '5000', '--masterauth', PASSWORD);
