@@ -126,6 +126,13 @@ function countingProbed(op: i32): i32 {
   return <i32>countProbed();
 }
 
+/** has() of the item whose hash is h, in the counting filter peeked at (assembly/chain.ts's walks). */
+// @ts-ignore: decorator
+@inline export function countingHasHash(h: u64): bool {
+  probeHash(h, PROBES_PTR);
+  return countingProbed(OP_HAS) != 0;
+}
+
 /**
  * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch. add
  * returns 1 when the item was new, has 1 when it may be present, remove 1

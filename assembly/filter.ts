@@ -76,19 +76,6 @@ export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u3
   return reserveBits(byteLength()) ? 0 : 1;
 }
 
-/**
- * Shared build: sets the parameters and reserves no bits, for an instance
- * that only hashes. Returns 0, or 1 when memory cannot be had.
- */
-export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
-  bits = <u64>m;
-  hashes = min(k, MAX_HASHES);
-  scheme = schemeId;
-  seed = (<u64>seedHi << 32) | <u64>seedLo;
-  blocks = bits >> 8;
-  return reserveBits(0) ? 0 : 1;
-}
-
 /** Bytes of the packed bit array: ceil(m / 8). */
 export function byteLength(): u64 {
   return (bits + 7) >> 3;

@@ -8,7 +8,7 @@ import { checkerEngine, inspect } from '../wasm/checksum.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from '../filter/item-digest.js';
+import { checkDigest, WALK_HANDLE, type Digest } from '../filter/item-digest.js';
 import { checkBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -30,8 +30,6 @@ export class CountingBloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: CountingEngine;
-  /** the probe layout's answer, made on first use. */
-  private layout: ProbeLayout | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -128,11 +126,9 @@ export class CountingBloomFilter {
     return this.engine.runDigest(d.lo, d.hi, OP_COUNT);
   }
 
-  /** Where the counters lie, for probeAll to read them in place. @internal */
-  [PROBE_LAYOUT](): ProbeLayout {
-    const layout = (this.layout ??= layoutOf(this, 4, this.engine.counters));
-    if (layout.view.length === 0) layout.view = this.engine.counters;
-    return layout;
+  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
+  [WALK_HANDLE](): CountingEngine {
+    return this.engine;
   }
 
   /** The item's k positions, in probe order: the same as a BloomFilter's. */

@@ -8,7 +8,6 @@ import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
-import { viewEpoch } from '../wasm/staging.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed, markDisposed } from './dispose.js';
 import {
@@ -22,7 +21,7 @@ import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilt
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
-import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from './item-digest.js';
+import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
 
 /** What a disposed filter holds in place of its engine: no instance, no region; any use throws. */
 const RELEASED = Object.create(Engine.prototype) as Engine;
@@ -44,8 +43,6 @@ export class BloomFilter {
   readonly seed: bigint;
   /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
   private engine: Engine;
-  /** the probe layout's answer, made on first use. */
-  private layout: ProbeLayout | undefined;
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
   // which stays private to everyone else.
@@ -113,12 +110,6 @@ export class BloomFilter {
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine.release();
       this.engine = engine;
-      // The probe layout's view was of the old engine's bits: emptied, so
-      // that the next layout call takes the new engine's view, and the view
-      // epoch bumped, so that probeAll's cached plans (which hold the old
-      // view) are rebuilt (src/filter/probe-plan.ts).
-      if (this.layout !== undefined) this.layout.view = new Uint8Array(0);
-      viewEpoch.count++;
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
@@ -167,33 +158,15 @@ export class BloomFilter {
     return this.engine.hasDigest(d.lo, d.hi);
   }
 
-  /**
-   * hasDigest for many items, their digests as (lo, hi) pairs under this
-   * filter's seed (the caller checked the scheme and seed): one wasm call per
-   * batch chunk. The answers are valid until the next call on this filter
-   * (their buffer is reused). Used by ScalableBloomFilter's batches. @internal
-   */
-  hasDigestPairs(pairs: Uint32Array): Uint8Array {
-    return this.engine.digests(pairs, 1);
-  }
-
-  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked); answers as hasDigestPairs gives them. @internal */
-  addDigestPairs(pairs: Uint32Array): Uint8Array {
-    return this.engine.digests(pairs, 0);
-  }
-
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.engine.addDigest(d.lo, d.hi);
   }
 
-  /** Where the bits lie, for probeAll to read them in place. @internal */
-  [PROBE_LAYOUT](): ProbeLayout {
-    const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
-    // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
-    if (layout.view.length === 0) layout.view = this.engine.bitsView();
-    return layout;
+  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
+  [WALK_HANDLE](): Engine {
+    return this.engine;
   }
 
   /** The item's k positions, in probe order. */

@@ -149,26 +149,6 @@ export class BloomFilter {
     return probeHash(this, d.value).every((p) => this.array.get(p));
   }
 
-  /** hasDigest for many items, their digests as (lo, hi) pairs under this filter's seed. @internal */
-  hasDigestPairs(pairs: Uint32Array): Uint8Array {
-    const flags = new Uint8Array(pairs.length >> 1);
-    for (let i = 0; i < flags.length; i++) {
-      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
-      flags[i] = probeHash(this, h).every((p) => this.array.get(p)) ? 1 : 0;
-    }
-    return flags;
-  }
-
-  /** addDigest for many items in order, their digests as (lo, hi) pairs under this filter's seed. @internal */
-  addDigestPairs(pairs: Uint32Array): Uint8Array {
-    const flags = new Uint8Array(pairs.length >> 1);
-    for (let i = 0; i < flags.length; i++) {
-      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
-      flags[i] = this.setAll(probeHash(this, h)) ? 1 : 0;
-    }
-    return flags;
-  }
-
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');

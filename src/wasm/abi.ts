@@ -53,7 +53,10 @@ export const ABI = {
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
-  chainHas: fn(2), // (count, len) -> index of the newest listed record that reports the staged item, or -1 (assembly/chain.ts)
+  // Walks over many records in one call (assembly/chain.ts): a chain's members listed at chainRecordsPtr.
+  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, or -1
+  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped
+  chainRecordsPtr: fn(0),
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
   scratchSize: fn(0),
@@ -96,15 +99,13 @@ export const ABI = {
   checksumBits: proc(0),
   checksumEnd: proc(0),
   // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
-  digestItem: proc(1), // (len): XXH64 of the staged item under the instance's seed, as a u64 at positionsPtr
-  digestStream: proc(0), // the same for a streamed item
+  digestItem: proc(3), // (len, seedLo, seedHi): XXH64 of the staged item, as a u64 at positionsPtr
+  digestBegin: proc(2), // (seedLo, seedHi): the same for an item fed in pieces by digestUpdate (len)
+  digestUpdate: proc(1),
+  digestStream: proc(0), // ends it
   hasDigest: fn(2), // (lo, hi)
   addDigest: fn(2), // (lo, hi)
-  digestBatch: proc(1), // (count): digests of a staged batch, as u64s at the batch probes region
-  digestBatchMax: fn(0),
-  digestBatchPtr: fn(0),
-  hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
-  addDigestBatch: fn(1), // (count): the same, adding in order -> how many were new
+  probeRecords: fn(4), // (count, len, lo, hi): probeAll over records listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingItem: fn(3), // (len, wide, op)
   countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
@@ -210,11 +211,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|chain|digest|create$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
@@ -228,7 +229,6 @@ export const SHARED_ABI = {
     Object.entries(ABI).filter(([name]) => !notShared(name)),
   ) as Omit<typeof ABI, NotShared>),
   configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
-  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
   sharedHeaderPtr: fn(0),
   workAreaSize: fn(0),
 } as const;

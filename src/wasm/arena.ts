@@ -24,7 +24,7 @@ import { BloomAllocationError } from '../errors.js';
 import type { Exports } from './abi.js';
 import { Batches } from './batch.js';
 import { instantiate } from './module.js';
-import { Staging, viewEpoch } from './staging.js';
+import { Staging } from './staging.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
 export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4 } as const;
@@ -198,8 +198,6 @@ export class Arena {
     this.x.release(r);
     if (this.current === r) this.current = 0;
     this.live--;
-    // probeAll's cached plans may hold a view of the region: they are made again.
-    viewEpoch.count++;
   }
 
   /** Bytes of wasm memory the instance holds. */
@@ -285,6 +283,20 @@ function openArena(bits: number, bytes: number, dedicated: boolean): Arena {
 }
 
 /**
+ * An arena to hash in (digest(), a chain member in an arena of its own):
+ * the newest shared one, opened if there is none yet. Hashing takes the
+ * seed as an argument and touches no record, so any instance serves.
+ */
+export function hashingArena(): Arena {
+  if (newest !== undefined && !newest.dedicated) return newest;
+  if (shared.length > 0) return shared[shared.length - 1];
+  const arena = openArena(0, 0, false);
+  shared.push(arena);
+  newest = arena;
+  return arena;
+}
+
+/**
  * Has the garbage collector free `record` of `arena` once `owner` is
  * unreachable (where FinalizationRegistry exists). Returns the slot that
  * names the record, or -1.
@@ -348,6 +360,16 @@ export abstract class RecordHandle {
       this.regionEpoch = this.arena.epoch;
     }
     return this.region;
+  }
+
+  /** The arena of a live record, for walks over many records in one call (probeAll, a chain); undefined otherwise. @internal */
+  walkArena(): Arena | undefined {
+    return this.record > 0 ? this.arena : undefined;
+  }
+
+  /** The record, for those walks (0 when there is none). @internal */
+  walkRecord(): number {
+    return this.record > 0 ? this.record : 0;
   }
 
   /** Where the region lies (a shared filter's: undefined). @internal */

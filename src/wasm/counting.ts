@@ -7,7 +7,6 @@ import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
-import { runChunked } from './chunks.js';
 import type { Engine } from './engine.js';
 
 /** One counting filter's handle and views. */
@@ -16,8 +15,6 @@ export class CountingEngine extends RecordHandle {
   private readonly hashes: number;
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
-  /** The strings of the batch chunk being built (reused). */
-  private readonly pending: string[] = [];
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
@@ -45,10 +42,10 @@ export class CountingEngine extends RecordHandle {
     return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
   }
 
-  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/chunks.ts). */
+  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
     const a = this.enter();
-    return runChunked(a, batch, this.pending, (item) => this.run(item, op), (n) => a.x.countingBatch(n, op));
+    return a.batches.run(batch, op, { chunk: (n) => (a.x.countingBatch(n, op), n), one: (item) => this.run(item, op), wide: false });
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */

@@ -14,9 +14,9 @@ import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
-import type { BatchOp } from './batch.js';
+import type { BatchOp, ChunkRunner } from './batch.js';
 import { instantiateShared } from './module.js';
-import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
+import { CHAIN_MAX, encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
 /**
@@ -30,10 +30,19 @@ import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAre
 const pool: Engine[] = [];
 const POOL_MAX = 256;
 
-/** A chain's member records, all in one arena (Engine.chainRecords). */
-export interface ChainRecords {
-  readonly arena: Arena;
-  readonly records: Uint32Array;
+/**
+ * What a chain's walk (Engine.chainRun) reads and changes of its chain:
+ * the members' engines, oldest first, and how the newest grows.
+ */
+export interface GrowingChain {
+  /** The members' engines, oldest first; only the last one is ever added to. */
+  readonly engines: readonly Engine[];
+  /** Items the newest member may still take before a new one starts. */
+  room(): number;
+  /** Counts `n` new items in the newest member. */
+  counted(n: number): void;
+  /** Appends the next member and returns its engine. */
+  startMember(): Engine;
 }
 
 /** One filter's handle, with the item-copying logic in front of it. */
@@ -47,10 +56,6 @@ export class Engine extends RecordHandle {
   private hashes = 0;
   /** Offset of the packed bits. */
   private bitsPtr = 0;
-  /** digests()'s answers, reused from call to call (it only grows). */
-  private digestFlags: Uint8Array | undefined = undefined;
-  /** u32 view of scratch that digests() copies pairs into (rebuilt if memory grew). */
-  private digestWords: Uint32Array<ArrayBufferLike> | undefined = undefined;
   /** Strings up to this many units are read in place by add and has (staging.ts, inPlaceUnits); -1 for none. */
   private inPlaceUnits = -1;
   /**
@@ -62,6 +67,9 @@ export class Engine extends RecordHandle {
   private copyUnits = -1;
   /** Bytes of the packed bits, ceil(bits / 8). */
   byteLength = 0;
+  /** The XXH64 seed's halves, for hashing a chain's items (chainRun). */
+  private seedLo = 0;
+  private seedHi = 0;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
   sharedMemory: WebAssembly.Memory | undefined = undefined;
 
@@ -87,6 +95,8 @@ export class Engine extends RecordHandle {
     this.staging = arena.staging;
     this.record = record;
     this.bitsPtr = record + RECORD_BYTES;
+    this.seedLo = Number(params.seed & 0xffffffffn);
+    this.seedHi = Number(params.seed >> 32n);
     this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
     this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
   }
@@ -127,10 +137,9 @@ export class Engine extends RecordHandle {
     this.sharedMemory = memory;
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
-    const status = hashOnly
-      ? x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
-      : x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
-    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
+    if (x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
+      throw new BloomAllocationError(params.bits, this.byteLength);
+    }
     this.arena = new Arena(true, x as unknown as Arena['x']);
     this.x = this.arena.x;
     this.staging = this.arena.staging;
@@ -140,39 +149,102 @@ export class Engine extends RecordHandle {
   }
 
   /**
-   * The records of a chain's members (oldest first), for chainHas: undefined
-   * when they do not all live in one instance, or are too many for one call.
-   * The caller keeps it while the members stay the same.
+   * The arena of a chain whose members (`engines`, oldest first) can be
+   * walked in one call: all in one arena, at most CHAIN_MAX of them; their
+   * records are written to its chain records region. Undefined otherwise
+   * (the chain then asks member by member).
    */
-  static chainRecords(engines: readonly Engine[]): ChainRecords | undefined {
+  private static chainArena(engines: readonly Engine[]): Arena | undefined {
     const arena = engines[0]?.arena;
-    if (arena === undefined || engines.length > arena.staging.batchMax) return undefined;
-    const records = new Uint32Array(engines.length);
+    if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
+    const records = arena.staging.chainRecords;
     for (let i = 0; i < engines.length; i++) {
       const e = engines[i];
       if (e.arena !== arena || e.record <= 0) return undefined;
       records[i] = e.record;
     }
-    return { arena, records };
+    return arena;
   }
 
   /**
-   * The index of the newest member of `chain` that reports `item`, or -1,
-   * in one call into wasm that hashes the item once (assembly/chain.ts);
-   * undefined when the item is too long for the scratch region (the caller
-   * then asks the members one by one). The members are of the xxh64
-   * family, with one seed (the caller checked).
+   * The index of the newest member of a chain (`engines`, oldest first)
+   * that reports `item`, or -1, in one call into wasm that hashes the item
+   * once (assembly/chain.ts); undefined when the members cannot be walked
+   * together or the item is too long for scratch (the caller then asks
+   * them one by one). The members are of the xxh64 family, with one seed.
    */
-  static chainHas(chain: ChainRecords, item: Item): number | undefined {
-    const a = chain.arena;
-    a.staging.batchOffsets.set(chain.records);
-    // Staged as UTF-8 whatever filter is selected (a poly one stages code units).
-    const units = a.staging.unitsForStrings;
-    a.staging.unitsForStrings = false;
-    const len = a.staging.stage(item);
-    a.staging.unitsForStrings = units;
-    if (len < 0) return undefined;
-    return a.x.chainHas(chain.records.length, len);
+  static chainHas(engines: readonly Engine[], item: Item): number | undefined {
+    const a = Engine.chainArena(engines);
+    if (a === undefined) return undefined;
+    const len = a.staging.stageUtf8(item);
+    return len < 0 ? undefined : a.x.chainHas(engines.length, len);
+  }
+
+  /**
+   * A chain's has (op 1) or add (op 0) of a checked batch, or of digests as
+   * (lo, hi) pairs, member by member in wasm (assembly/chain.ts's
+   * chainBatch): when the newest member is full and an item is new, JS
+   * starts the next member and the walk goes on from that item. Answers go
+   * to `out`. Returns how many items were answered: all of them, or where
+   * the members stopped fitting one walk (0 when they never did), for the
+   * caller to go on item by item.
+   */
+  static chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array, op: BatchOp, out: Uint8Array): number {
+    let engines = chain.engines;
+    const a = Engine.chainArena(engines);
+    if (a === undefined) return 0;
+    let members = engines.length;
+    const runner: ChunkRunner = {
+      chunk: (count, _wide, first) => {
+        let from = 0;
+        for (;;) {
+          if (op === 0) a.select(engines[members - 1].record, false);
+          const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed);
+          if (op === 0) {
+            const flags = a.staging.batchFlags;
+            let fresh = 0;
+            for (let i = from; i < stop; i++) fresh += flags[i];
+            chain.counted(fresh);
+          }
+          if (stop === count) return count;
+          // Item `stop` is new and the newest member is full: the next member takes it.
+          const next = chain.startMember();
+          engines = chain.engines;
+          if (next.arena !== a || members === CHAIN_MAX || next.record <= 0) return stop;
+          a.staging.chainRecords[members++] = next.record;
+          from = stop;
+        }
+      },
+      one: () => -1,
+      wide: false,
+    };
+    let hashed = 0;
+    if (!(source instanceof Uint32Array)) {
+      // An item too long to share scratch: its digest, walked as a chunk of one.
+      const one = (item: Item): number => {
+        const e = engines[0];
+        a.staging.hashItem(item, e.seedLo, e.seedHi);
+        new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2).set(a.staging.digestOut);
+        hashed = 1;
+        const done = runner.chunk(1, 0, 0);
+        hashed = 0;
+        return done === 1 ? a.staging.batchFlags[0] : -1;
+      };
+      a.batches.run(source, op, { ...runner, one }, out);
+      return a.batches.stopped;
+    }
+    // Digests: staged as u64s in scratch, a chunk at a time.
+    hashed = 1;
+    const count = source.length >> 1;
+    const max = a.staging.batchMax;
+    for (let first = 0; first < count; first += max) {
+      const n = Math.min(max, count - first);
+      new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2 * n).set(source.subarray(2 * first, 2 * (first + n)));
+      const done = runner.chunk(n, 0, first);
+      out.set(a.staging.batchFlags.subarray(0, done), first);
+      if (done < n) return first + done;
+    }
+    return count;
   }
 
   /**
@@ -190,7 +262,6 @@ export class Engine extends RecordHandle {
     }
     this.record = -1;
     this.workArea = -1;
-    this.digestFlags = undefined;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */
@@ -250,36 +321,6 @@ export class Engine extends RecordHandle {
   addDigest(lo: number, hi: number): boolean {
     const a = this.enter();
     return a.x.addDigest(lo, hi) !== 0;
-  }
-
-  /**
-   * Tests (op 1) or adds (op 0, in order) the items whose digests are
-   * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
-   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it,
-   * in a buffer that the next call reuses: a chain asks its members a
-   * batch per chunk of `bloom dedupe`, and a fresh array each time would be
-   * memory that V8 frees only after tens of MB of such allocations.
-   */
-  digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
-    const a = this.enter();
-    const count = pairs.length >> 1;
-    // Made on first use, not per filter: an empty typed array costs about
-    // half a microsecond to make and collect, as much as the rest of a
-    // small filter's construction.
-    const had = this.digestFlags?.length ?? -1;
-    if (had < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * had));
-    const flags = this.digestFlags!.subarray(0, count);
-    const { scratch, batchFlags, batchMax } = a.staging;
-    if (this.digestWords?.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
-    const words = this.digestWords!;
-    for (let first = 0; first < count; first += batchMax) {
-      const n = Math.min(batchMax, count - first);
-      words.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
-      if (op === 0) a.x.addDigestBatch(n);
-      else a.x.hasDigestBatch(n);
-      for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
-    }
-    return flags;
   }
 
   /** The item's positions in probe order. */

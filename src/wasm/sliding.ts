@@ -7,7 +7,6 @@
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
-import { runChunked } from './chunks.js';
 
 /** What a sliding record is made of. */
 export interface SlidingParams {
@@ -25,8 +24,6 @@ export interface SlidingParams {
 export class SlidingEngine extends RecordHandle {
   /** Bytes of the words: m * wordBytes. */
   readonly wordsLength: number;
-  /** The strings of the batch chunk being built (reused). */
-  private readonly pending: string[] = [];
 
   /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
   constructor(params: SlidingParams) {
@@ -56,7 +53,7 @@ export class SlidingEngine extends RecordHandle {
   /** Runs op 0 (add) or 1 (has) on a checked batch, in order, with one plane and live mask for all of it. */
   runBatch(batch: CheckedBatch, op: 0 | 1, plane: number, live: number): Uint8Array {
     const a = this.enter();
-    return runChunked(a, batch, this.pending, (item) => this.run(item, op, plane, live), (n) => a.x.slidingBatch(n, op, plane, live));
+    return a.batches.run(batch, op, { chunk: (n) => (a.x.slidingBatch(n, op, plane, live), n), one: (item) => this.run(item, op, plane, live), wide: false });
   }
 
   /** Clears bit `plane` of every word. */

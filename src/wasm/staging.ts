@@ -76,18 +76,11 @@ export function inPlaceUnits(): number {
   return stringPath.inPlaceUnits;
 }
 
-/**
- * Bumped whenever views of a filter's bits may have gone stale: an
- * instance's memory grew (refresh() bumps it, and every growth calls
- * refresh()), or a filter's bits moved to another memory (share() bumps
- * it). probeAll's cached plans hold views of many filters' bits; one
- * comparison with this count tells them that none is stale, instead of a
- * check of every view per call.
- */
-export const viewEpoch = { count: 0 };
-
 /** The largest k (assembly/layout.ts's MAX_HASHES): the length of positionsOut. */
 export const MAX_HASHES = 64;
+
+/** The most members of a chain walked in one call (assembly/layout.ts's CHAIN_MAX). */
+export const CHAIN_MAX = 256;
 
 /** One instance's scratch region and views, and the copying of items into it. */
 export class Staging {
@@ -101,6 +94,10 @@ export class Staging {
   batchOffsets!: Uint32Array;
   /** u8[batchMax] at batchFlagsPtr: the 0/1 results of a batch chunk. */
   batchFlags!: Uint8Array;
+  /** u32[2] at positionsPtr: where digestItem and probeRecords leave a digest (lo, hi). */
+  digestOut!: Uint32Array;
+  /** u32[CHAIN_MAX] at chainRecordsPtr: a chain's member records (assembly/chain.ts); empty in the shared build. */
+  chainRecords!: Uint32Array;
   /** Byte length of the scratch region. */
   readonly scratchSize: number;
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
@@ -142,8 +139,6 @@ export class Staging {
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
-    // Not at construction (no views yet), nor a no-op refresh over the same buffer.
-    if (this.scratch !== undefined && this.scratch.buffer !== buffer) viewEpoch.count++;
     this.bounce = undefined;
     if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
       try {
@@ -158,6 +153,34 @@ export class Staging {
     this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
     this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
+    this.digestOut = new Uint32Array(buffer, x.positionsPtr(), 2);
+    this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), CHAIN_MAX) : new Uint32Array(0);
+  }
+
+  /**
+   * Copies `item` into scratch as bytes (a string as its UTF-8, whatever
+   * filter is selected) and returns its length, or -1 when it is too long
+   * for scratch (nothing is copied then).
+   */
+  stageUtf8(item: Item): number {
+    if (typeof item === 'string') {
+      const n = item.length;
+      if (this.readsInPlace && n <= stringPath.inPlaceUnits) return this.x.stageString(item, 0, 0);
+      return n > this.maxUtf8Units ? -1 : this.encodeAt(item, 0);
+    }
+    if (item.length > this.scratchSize) return -1;
+    this.scratch.set(item);
+    return item.length;
+  }
+
+  /** XXH64 of `item` (its UTF-8, or the bytes given) under seed hi:lo, left in digestOut. */
+  hashItem(item: Item, seedLo: number, seedHi: number): void {
+    const len = this.stageUtf8(item);
+    if (len >= 0) return this.x.digestItem(len, seedLo, seedHi);
+    this.x.digestBegin(seedLo, seedHi);
+    if (typeof item === 'string') this.feedUtf8(item, this.x.digestUpdate);
+    else this.eachChunk(item, this.x.digestUpdate);
+    this.x.digestStream();
   }
 
   /**
@@ -249,15 +272,20 @@ export class Staging {
 
   private streamUtf8(item: string): number {
     this.x.streamBegin(0);
+    this.feedUtf8(item, this.x.streamUpdate);
+    return -1;
+  }
+
+  /** Encodes `item` into scratch a piece at a time and calls `update(len)` on each. */
+  private feedUtf8(item: string, update: (len: number) => void): void {
     for (let at = 0; at < item.length; ) {
       let end = Math.min(item.length, at + this.maxUtf8Units);
       // Never split a surrogate pair: both halves must reach one encodeInto.
       const last = item.charCodeAt(end - 1);
       if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
-      this.x.streamUpdate(this.encodeAt(item.slice(at, end), 0));
+      update(this.encodeAt(item.slice(at, end), 0));
       at = end;
     }
-    return -1;
   }
 
   private streamUnits(item: string): number {
