@@ -2,59 +2,64 @@
 // possible: every filter is a record of the same instance
 // (assembly/record.ts), so an item is hashed once, here, and each record
 // is probed with that hash. Two walks use it: a ScalableBloomFilter's
-// members (has, hasMany, addMany, newest first, until one reports the
-// item) and probeAll's list of filters (assembly/digest.ts's
-// probeRecords).
+// members (has, hasMany, addMany) and probeAll's list of filters
+// (assembly/digest.ts's probeRecords).
 //
-// Each walk goes in two passes. The first (firstTwoAt) makes, for each
-// record, the first two positions of its item and reads both, branching on
-// no bit, so that the records' divisions and loads overlap instead of
-// waiting on each other; an absent item, whose first two bits are both set
-// in a half-full filter one time in four, leaves few records for the
-// second pass, which tests each survivor as its own has() would.
+// Written for the memory system: with many filters nearly every read
+// misses the cache, and what makes a walk slow is a read whose bit decides
+// a branch before the next record's read is issued, so that the misses wait
+// for one another. So a walk goes in steps, each in two passes: the
+// arithmetic for every record still in play (placeFirstTwo), then a tight
+// loop of reads alone (readFirstTwo), whose bits only decide, without a
+// branch, which records stay. The first step reads the first two positions
+// of every record: an absent item, whose first two bits are both set in a
+// half-full filter one time in four, leaves few records. probeAll then
+// reads the later positions of the xxh64 survivors a step at a time the
+// same way (assembly/digest.ts); a chain tests its few survivors as their
+// own has() would. (The remainder is i64.rem_u: on the machines measured
+// it cost 2-5 ns, less than a float64 reciprocal and its corrections.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble } from "./probe";
-import { KIND_COUNTING, RECORD_BYTES, peek, unpeek } from "./record";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, peek, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
-import { SCHEME_SBBF, insertProbed, probeHash } from "./scheme";
+import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
 
-/** Members that the first pass takes at once: one bit each in a u64. */
-const PASS_MAX: u32 = 64;
+/** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask. */
+export const PLACED_BYTES: usize = 12;
 
-/** The 4-bit counter p of the counters at `base` is above 0, as 1 or 0. */
-// @ts-ignore: decorator
-@inline function counterSet(base: usize, p: u64): u32 {
-  return ((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0 ? 1 : 0;
-}
-
-/** Bit p of the bits at `base`, as 1 or 0. */
-// @ts-ignore: decorator
-@inline function bitSet(base: usize, p: u64): u32 {
-  return (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
-}
+/** A placed record that the walk cannot answer (another seed or scheme, another kind). */
+const UNWALKABLE: u32 = 1 << 24;
 
 /**
- * Whether record `r` (a filter or a counting filter of the xxh64 family)
- * holds the first two positions of the item whose hash is h, with s =
- * splitmix64(h): under xxh64 the first two of enhanced double hashing
- * (assembly/probe.ts: a = h mod m, then a + (s mod m) mod m, moved by one
- * if it repeats a), under sbbf the bits of words 0 and 1 of its block.
- * Read from the record itself, without peeking; nothing branches on a bit.
+ * The first step's arithmetic for record `r` and the item whose hash is h
+ * (s = splitmix64(h)), written to `at`: the byte addresses of its first
+ * two positions, and per position the shift and mask that isolate it (a
+ * bit, or a 4-bit counter of a counting filter). Under xxh64 the first two
+ * of enhanced double hashing (assembly/probe.ts: a = h mod m, then
+ * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice),
+ * under sbbf the bits of words 0 and 1 of its block. A record of another
+ * seed, scheme or kind is marked UNWALKABLE and reads scratch instead.
  */
 // @ts-ignore: decorator
-@inline export function firstTwoAt(r: usize, h: u64, s: u64): u32 {
+@inline export function placeFirstTwo(r: usize, h: u64, s: u64, seed: u64, at: usize): void {
   const m = load<u64>(r);
-  const base = r + <usize>RECORD_BYTES;
-  const counting = load<u32>(r, 48) == KIND_COUNTING;
+  const schemeId = load<i32>(r, 44);
+  const kind = load<u32>(r, 48);
+  if (load<u64>(r, 8) != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF) || (kind != KIND_FILTER && kind != KIND_COUNTING)) {
+    store<u32>(at, <u32>SCRATCH_PTR);
+    store<u32>(at, <u32>SCRATCH_PTR, 4);
+    store<u32>(at, UNWALKABLE, 8);
+    return;
+  }
   let p: u64, q: u64;
-  if (load<i32>(r, 44) == SCHEME_SBBF) {
+  if (schemeId == SCHEME_SBBF) {
     // Bit b of word i of block j is position 256 j + 32 i + b (assembly/sbbf.ts).
     const block = (((h >> 32) * (m >> 8)) >> 32) << 8;
     const key = <u32>h;
@@ -67,7 +72,27 @@ const PASS_MAX: u32 = 64;
     if (q == p) q = q + 1 == m ? 0 : q + 1;
     if (load<i32>(r, 40) == 1) q = p;
   }
-  return counting ? counterSet(base, p) & counterSet(base, q) : bitSet(base, p) & bitSet(base, q);
+  const base = <u32>(r + <usize>RECORD_BYTES);
+  if (kind == KIND_COUNTING) {
+    store<u32>(at, base + <u32>(p >> 1));
+    store<u32>(at, base + <u32>(q >> 1), 4);
+    store<u32>(at, (<u32>(p & 1) << 2) | (<u32>(q & 1) << 10) | (15 << 16), 8);
+  } else {
+    store<u32>(at, base + <u32>(p >> 3));
+    store<u32>(at, base + <u32>(q >> 3), 4);
+    store<u32>(at, <u32>(p & 7) | (<u32>(q & 7) << 8) | (1 << 16), 8);
+  }
+}
+
+/** The first step's reads for the record placed at `at`: 1 when both positions are set, 0 when not, 2 when it is UNWALKABLE. No branch. */
+// @ts-ignore: decorator
+@inline export function readFirstTwo(at: usize): u32 {
+  const meta = load<u32>(at, 8);
+  const mask = (meta >> 16) & 0xff;
+  const one = (<u32>load<u8>(<usize>load<u32>(at)) >> (meta & 7)) & mask;
+  const two = (<u32>load<u8>(<usize>load<u32>(at, 4)) >> ((meta >> 8) & 7)) & mask;
+  const both = <u32>(one != 0) & <u32>(two != 0);
+  return select<u32>(2, both, meta & UNWALKABLE);
 }
 
 /** Whether the record peeked at (assembly/record.ts's peek) holds every position of the item whose hash is h. */
@@ -85,18 +110,21 @@ const PASS_MAX: u32 = 64;
 
 /**
  * The index of the newest of the `count` members that reports the item
- * whose hash is h, or -1. The parameter globals are left peeked at some
- * member: the caller calls unpeek().
+ * whose hash is h, or -1: the first step over every member (placed in the
+ * batch probes region), then the survivors newest first, each as its own
+ * has(). The parameter globals are left peeked at some member: the caller
+ * calls unpeek().
  */
 function newestReporting(count: u32, h: u64): i32 {
-  let maybe: u64 = ~(<u64>0);
-  if (count <= PASS_MAX) {
-    const s = splitmix64(h);
-    maybe = 0;
-    for (let i: u32 = 0; i < count; i++) maybe |= <u64>firstTwoAt(member(i), h, s) << <u64>i;
-  }
+  const s = splitmix64(h);
+  const seed = load<u64>(member(0), 8);
+  for (let i: u32 = 0; i < count; i++) placeFirstTwo(member(i), h, s, seed, BATCH_PROBES_PTR + <usize>i * PLACED_BYTES);
+  let maybe: u64 = 0;
+  const first = min<u32>(count, 64);
+  for (let i: u32 = 0; i < first; i++) maybe |= <u64>(readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) & 1) << <u64>i;
   for (let i = <i32>count - 1; i >= 0; i--) {
-    if (i < <i32>PASS_MAX && ((maybe >> <u64>i) & 1) == 0) continue;
+    if (i < 64 && ((maybe >> <u64>i) & 1) == 0) continue;
+    if (i >= 64 && readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) == 0) continue;
     peek(member(<u32>i));
     if (reportsPeeked(h, false)) return i;
   }

@@ -8,12 +8,15 @@
 // the wrappers refuse them before calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { countAdd } from "./filter";
+import {
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+} from "./layout";
+import { bits, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { insertProbed, probeHash, SCHEME_SBBF, SCHEME_XXH64, testProbed } from "./scheme";
-import { KIND_COUNTING, KIND_FILTER, peek, unpeek } from "./record";
-import { firstTwoAt, reportsPeeked } from "./chain";
+import { probeEnhancedDouble } from "./probe";
+import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
+import { KIND_COUNTING, peek, unpeek } from "./record";
+import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked } from "./chain";
 
 /** The seed hi:lo as one u64. */
 // @ts-ignore: decorator
@@ -53,20 +56,69 @@ export function addDigest(lo: u32, hi: u32): bool {
   return countAdd(insertProbed(PROBES_PTR));
 }
 
-/** probeRecords' flag for a record it cannot answer by the digest: another seed, poly or bytesum, or another kind. */
-const ASK: u8 = 2;
+/** Records per block of a walk: their placed first steps fill the start of scratch. */
+const WALK_BLOCK: u32 = 1024;
+
+/** xxh64 survivors of the first step whose later positions are read a step at a time together. */
+const GROUP: u32 = 64;
+
+/** Scratch after the placed block: per group member its record, bits, k and flag index, then its positions. */
+const GROUP_PTR: usize = SCRATCH_PTR + <usize>WALK_BLOCK * PLACED_BYTES;
+const GROUP_POSITIONS_PTR: usize = GROUP_PTR + (<usize>GROUP << 4);
+
+/** Group member g's fields: its bits' address, k, its flag's index, and whether its positions are counters. */
+// @ts-ignore: decorator
+@inline function groupField(g: u32, field: usize): usize {
+  return GROUP_PTR + (<usize>g << 4) + field;
+}
+
+/**
+ * Reads positions 2 onwards of the `n` group members (their positions
+ * written at GROUP_POSITIONS_PTR), a step at a time: each step's reads are
+ * independent of one another, and their bits only decide, without a
+ * branch, which members stay; a member that reaches its k holds the item.
+ */
+function readGroup(n: u32): u32 {
+  // live: the group indexes still in play, a u8 list in the batch probes region.
+  for (let g: u32 = 0; g < n; g++) store<u8>(BATCH_PROBES_PTR + <usize>g, <u8>g);
+  let live = n;
+  let found: u32 = 0;
+  for (let i: u32 = 2; live > 0; i++) {
+    let going: u32 = 0;
+    for (let t: u32 = 0; t < live; t++) {
+      const g = <u32>load<u8>(BATCH_PROBES_PTR + <usize>t);
+      const k = load<u32>(groupField(g, 4));
+      if (i >= k) {
+        store<u8>(BATCH_FLAGS_PTR + <usize>load<u32>(groupField(g, 8)), 1);
+        found++;
+        continue;
+      }
+      const p = load<u64>(GROUP_POSITIONS_PTR + (<usize>g << 9) + (<usize>i << 3));
+      const base = <usize>load<u32>(groupField(g, 0));
+      const counting = load<u32>(groupField(g, 12));
+      const bit = counting
+        ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
+        : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
+      store<u8>(BATCH_PROBES_PTR + <usize>going, <u8>g);
+      going += bit;
+    }
+    live = going;
+  }
+  return found;
+}
 
 /**
  * probeAll over `count` records (at most BATCH_MAX) listed as u32s at the
  * batch offsets region: flag j (batch flags region) is 1 when record j may
- * hold the item, 0 when it surely does not, and ASK (2) when the record is
- * not a filter or counting filter of the xxh64 family with the first
- * record's seed (JS asks those itself). The item is the `len` bytes in
- * scratch, hashed here under the first record's seed, or when `len` is
- * negative the digest hi:lo; its digest is left at positionsPtr as
- * digestItem leaves it. Two passes, as assembly/chain.ts's walks: the first
- * two positions of every record, then the survivors in full. Returns how
- * many may hold it.
+ * hold the item, 0 when it surely does not, and 2 when the record is not a
+ * filter or counting filter of the xxh64 family with the first record's
+ * seed (JS asks those itself). The item is the `len` bytes in scratch,
+ * hashed here under the first record's seed, or when `len` is negative the
+ * digest hi:lo; its digest is left at positionsPtr as digestItem leaves
+ * it. In steps, as assembly/chain.ts explains: the first two positions of
+ * every record of a block, then sbbf survivors in full (their other words
+ * share the cache line just read) and xxh64 survivors a position at a time,
+ * a group together. Returns how many may hold it. Scratch is overwritten.
  */
 export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
@@ -75,22 +127,37 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   const h = len >= 0 ? xxh64(SCRATCH_PTR, <usize>len, seed) : seedOf(lo, hi);
   store<u64>(POSITIONS_OUT_PTR, h);
   const s = splitmix64(h);
-  for (let j: u32 = 0; j < count; j++) {
-    const r = <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 2));
-    const scheme = load<i32>(r, 44);
-    const kind = load<u32>(r, 48);
-    const walkable = load<u64>(r, 8) == seed && (scheme == SCHEME_XXH64 || scheme == SCHEME_SBBF)
-      && (kind == KIND_FILTER || kind == KIND_COUNTING);
-    store<u8>(BATCH_FLAGS_PTR + <usize>j, walkable ? <u8>firstTwoAt(r, h, s) : ASK);
-  }
   let found: u32 = 0;
-  for (let j: u32 = 0; j < count; j++) {
-    if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
-    const r = <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 2));
-    peek(r);
-    const holds = reportsPeeked(h, load<u32>(r, 48) == KIND_COUNTING);
-    store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>holds);
-    found += <u32>holds;
+  for (let first: u32 = 0; first < count; first += WALK_BLOCK) {
+    const n = min<u32>(WALK_BLOCK, count - first);
+    for (let j: u32 = 0; j < n; j++) {
+      placeFirstTwo(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>(first + j) << 2)), h, s, seed, SCRATCH_PTR + <usize>j * PLACED_BYTES);
+    }
+    for (let j: u32 = 0; j < n; j++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>readFirstTwo(SCRATCH_PTR + <usize>j * PLACED_BYTES));
+    let grouped: u32 = 0;
+    for (let j = first; j < first + n; j++) {
+      if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
+      const r = <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 2));
+      const counting = load<u32>(r, 48) == KIND_COUNTING;
+      peek(r);
+      if (scheme == SCHEME_SBBF) {
+        const holds = reportsPeeked(h, counting);
+        store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>holds);
+        found += <u32>holds;
+        continue;
+      }
+      store<u8>(BATCH_FLAGS_PTR + <usize>j, 0);
+      store<u32>(groupField(grouped, 0), <u32>bitsBase);
+      store<u32>(groupField(grouped, 4), <u32>hashes);
+      store<u32>(groupField(grouped, 8), j);
+      store<u32>(groupField(grouped, 12), <u32>counting);
+      probeEnhancedDouble(h, bits, hashes, GROUP_POSITIONS_PTR + (<usize>grouped << 9));
+      if (++grouped == GROUP) {
+        found += readGroup(grouped);
+        grouped = 0;
+      }
+    }
+    if (grouped > 0) found += readGroup(grouped);
   }
   unpeek();
   return found;

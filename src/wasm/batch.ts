@@ -40,8 +40,6 @@ export interface ChunkRunner {
 export class Batches {
   private readonly x: Exports;
   private readonly staging: Staging;
-  /** The strings of the batch chunk being built (reused, emptied per chunk). */
-  private readonly pending: string[] = [];
   /** Where the last run ended: the batch's count, or the item a runner stopped at. */
   stopped = 0;
   /** The runner of the current run. */
@@ -87,6 +85,7 @@ export class Batches {
    */
   private runChunk(count: number, wide: number, first: number): boolean {
     if (count === 0) return true;
+    this.staging.batchOffsets[0] = 0;
     const done = this.runner.chunk(count, wide, first);
     // Views are read again: a runner may have grown memory.
     this.flags.set(done === count ? this.staging.batchFlags.subarray(0, count) : this.staging.batchFlags.subarray(0, done), first);
@@ -119,7 +118,6 @@ export class Batches {
       }
       const table = this.staging.batchOffsets;
       let n = 0;
-      table[0] = 0;
       while (i + n < count && n < batchMax && offsets[i + n + 1] - base <= scratchSize) {
         table[n + 1] = offsets[i + n + 1] - base;
         n++;
@@ -140,22 +138,22 @@ export class Batches {
   private runList(list: readonly Item[]): void {
     const staging = this.staging;
     const { scratchSize, maxUtf8Units, batchMax } = staging;
-    const pending = this.pending;
     let first = 0; // index of the chunk's first item
     let units = 0; // string units (or bytes) staged in the chunk
     let strings = true; // the chunk's kind
     let n = 0;
     let going = true;
+    // The offsets are written as the items are taken: a string's as its
+    // length, right when every unit is ASCII (runStrings checks).
+    let table = staging.batchOffsets;
     const flush = (): void => {
-      if (n > 0) going = strings ? this.runStrings(n, units, first) : this.runChunk(n, 0, first);
+      if (n > 0) going = strings ? this.runStrings(list, first, n, units) : this.runChunk(n, 0, first);
       first += n;
       n = 0;
       units = 0;
-      // Truncating costs a runtime call even on an empty array: skip it then.
-      if (pending.length !== 0) pending.length = 0;
+      table = staging.batchOffsets;
     };
-    staging.batchOffsets[0] = 0;
-    for (let i = 0; i < list.length && going; i++) {
+    for (let i = 0; i < list.length; i++) {
       const item = list[i];
       const isString = typeof item === 'string';
       const size = item.length;
@@ -164,56 +162,47 @@ export class Batches {
         flush();
         if (!going) return;
         strings = isString;
-        staging.batchOffsets[0] = 0;
       }
       if (size > (isString ? JOIN_MAX : limit)) {
         flush();
-        if (!going) return;
-        if (!this.runOne(item, i)) return;
+        if (!going || !this.runOne(item, i)) return;
         first = i + 1;
-        staging.batchOffsets[0] = 0;
         continue;
       }
-      if (isString) {
-        pending.push(item as string);
-      } else {
-        staging.scratch.set(item as Uint8Array, units);
-        staging.batchOffsets[n + 1] = units + size;
-      }
+      if (!isString) staging.scratch.set(item as Uint8Array, units);
       units += size;
-      n++;
+      table[++n] = units;
     }
-    if (going) flush();
+    flush();
   }
 
   /**
-   * Encodes the pending strings (each at most JOIN_MAX units, `units` in all)
-   * into scratch and runs them. They are joined and encoded by one
-   * encodeInto call; when every unit was ASCII (written equals the joined
-   * length) the offsets are the running string lengths. Otherwise each string
-   * is encoded again on its own (read in place by wasm when it is short: a
-   * crossing each, but no encodeInto call), or, under the poly scheme,
-   * copied as UTF-16 code units. False when the runner stopped.
+   * Encodes list[first, first + n) (strings, each at most JOIN_MAX units,
+   * `units` in all) into scratch and runs them. They are joined and encoded
+   * by one call (Staging.encodeJoined); when every unit was ASCII (written
+   * equals the joined length) the offsets runList wrote hold. Otherwise
+   * each string is encoded again on its own (read in place by wasm when it
+   * is short: a crossing each, but no encodeInto call), or, under the poly
+   * scheme, copied as UTF-16 code units. False when the runner stopped.
    */
-  private runStrings(n: number, units: number, first: number): boolean {
-    const pending = this.pending;
+  private runStrings(list: readonly Item[], first: number, n: number, units: number): boolean {
     const staging = this.staging;
     const table = staging.batchOffsets;
-    const joined = n === 1 ? pending[0] : pending.join('');
+    table[0] = 0;
+    const joined = n === 1 ? (list[first] as string) : list.slice(first, first + n).join('');
     let wide = 0;
-    if (staging.encodeAt(joined, 0) === units) {
-      let at = 0;
-      for (let j = 0; j < n; j++) table[j + 1] = at += pending[j].length;
+    if (staging.encodeJoined(joined) === units) {
+      // The offsets runList wrote.
     } else if (staging.unitsForStrings) {
       if (!this.runner.wide) {
         // A runner of bytes only: each string on its own (its code units may be UTF-16).
-        for (let j = 0; j < n; j++) if (!this.runOne(pending[j], first + j)) return false;
+        for (let j = 0; j < n; j++) if (!this.runOne(list[first + j], first + j)) return false;
         return true;
       }
       const codes = staging.scratchUnits;
       let at = 0;
       for (let j = 0; j < n; j++) {
-        const s = pending[j];
+        const s = list[first + j] as string;
         for (let c = 0; c < s.length; c++) codes[at++] = s.charCodeAt(c);
         table[j + 1] = at << 1;
       }
@@ -224,7 +213,7 @@ export class Batches {
       const inPlace = staging.readsInPlace ? stringPath.inPlaceUnits : -1;
       let at = 0;
       for (let j = 0; j < n; j++) {
-        const s = pending[j];
+        const s = list[first + j] as string;
         table[j + 1] = at += s.length <= inPlace ? this.x.stageString(s, at, 0) : staging.encodeAt(s, at);
       }
     }

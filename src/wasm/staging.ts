@@ -23,7 +23,8 @@
 // taken. For Uint8Array items of the same length, scratch.set(item) costs 260
 // and a JS byte loop 2634. The medians of interleaved wall-clock runs agree.
 // (Buffer#latin1Write is cheaper but only right for ASCII, which is not
-// known without a scan of its own.)
+// known without a scan of its own.) A batch's joined chunk is another
+// matter: there Buffer#utf8Write is the faster of the two (encodeJoined).
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
@@ -31,6 +32,13 @@ import { spiderMonkey, stringsReadInPlace } from './module.js';
 
 /** The one TextEncoder (engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
+
+/** Node's Buffer#utf8Write (also Bun's), where there is one: see encodeJoined. */
+interface Utf8Writer extends Uint8Array {
+  utf8Write(text: string, offset: number, length: number): number;
+}
+const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBufferLike, at: number, length: number): Utf8Writer; prototype: Partial<Utf8Writer> } }).Buffer;
+const hasUtf8Write = typeof NodeBuffer?.prototype.utf8Write === 'function';
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
@@ -134,6 +142,8 @@ export class Staging {
    * size and copied over: one more copy per string.
    */
   private bounce: Uint8Array | undefined;
+  /** A Buffer over scratch, where Buffer#utf8Write exists (encodeJoined). */
+  private writer: Utf8Writer | undefined;
 
   /** Builds every view again over the current buffer: call after memory grew. */
   refresh(): void {
@@ -149,6 +159,7 @@ export class Staging {
     }
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
+    this.writer = hasUtf8Write ? NodeBuffer!.from(buffer, ptr, this.scratchSize) : undefined;
     this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
     this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
@@ -225,6 +236,18 @@ export class Staging {
   encodeAt(text: string, at: number): number {
     if (this.bounce !== undefined) return this.encodeBounced(text, at);
     return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
+  }
+
+  /**
+   * Encodes a batch chunk's joined strings (at most maxUtf8Units units) as
+   * UTF-8 at the start of scratch; returns the bytes written. Timed on Node
+   * 24 and 20 over chunks of 300 URLs, Buffer#utf8Write of the joined string
+   * cost 20-38 ns a URL, join included, against 68-89 for encodeInto, whose
+   * per-call edge over it (see above) turns into a loss on long strings;
+   * so it is taken where it exists. Both write lone surrogates as U+FFFD.
+   */
+  encodeJoined(text: string): number {
+    return this.writer !== undefined ? this.writer.utf8Write(text, 0, this.scratchSize) : this.encodeAt(text, 0);
   }
 
   /** encodeAt through the private buffer, for engines that refuse to encode into shared memory. */
