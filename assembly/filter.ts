@@ -113,6 +113,16 @@ export function intersectScratch(offset: u32, len: u32): void {
   andInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
 }
 
+/**
+ * ORs (or, with `and`, ANDs) the bits at `src`, another filter's of the
+ * same m in this memory, into the selected filter's, in place: no copy
+ * through scratch. setCount is stale until recount().
+ */
+export function combineAt(src: usize, and: bool): void {
+  if (and) andInto(bitsBase, src, <usize>byteLength());
+  else orInto(bitsBase, src, <usize>byteLength());
+}
+
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */
 export function recount(): u64 {
   const ones = popcount(bitsBase, <usize>byteLength());

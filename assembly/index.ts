@@ -20,7 +20,7 @@ import { scheme } from "./filter";
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
-export { clear, intersectScratch, unionScratch } from "./filter";
+export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainBatch, chainHas } from "./chain";

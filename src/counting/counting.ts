@@ -4,7 +4,6 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
-import { checkerEngine, inspect } from '../wasm/checksum.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
@@ -15,7 +14,7 @@ import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '..
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
-import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
+import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { markDisposed } from '../filter/dispose.js';
 
@@ -219,19 +218,25 @@ export class CountingBloomFilter {
 
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
-   * whole input is checked (header, length, checksum, padding, bitsSet)
-   * before the filter is allocated; any fault throws BloomFormatError naming
-   * the field and its byte offset.
+   * header and the length are checked before the filter is allocated; the
+   * counters are then copied once, into the filter, and the checksum, the
+   * padding and bitsSet are checked there, in place. Any fault throws
+   * BloomFormatError naming the field and its byte offset (and gives the
+   * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length, COUNTING_KIND);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
-    checkPayload(header, checksum, payload[payload.length - 1], countersAboveZero(payload, header.bits), COUNTING_KIND);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-    filter.engine.counters.set(payload);
-    filter.engine.restore(header.addedCount);
+    try {
+      filter.engine.counters.set(payload);
+      const ones = filter.engine.restore(header.addedCount);
+      checkPayload(header, filter.engine.checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones, COUNTING_KIND);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
     return filter;
   }
 }

@@ -4,7 +4,7 @@
 // is the whole public surface of the class, one short method each.
 
 import { bitString } from './bit-string.js';
-import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
+import { fileChecksum } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
@@ -286,18 +286,25 @@ export class BloomFilter {
 
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
-   * whole input is checked (header fields, length, checksum, padding,
-   * bitsSet) before the filter is allocated; any fault throws
-   * BloomFormatError naming the field and its byte offset.
+   * header and the length are checked before the filter is allocated; the
+   * bits are then copied once, into the filter, and the checksum, the
+   * padding and bitsSet are checked there, in place. Any fault throws
+   * BloomFormatError naming the field and its byte offset (and gives the
+   * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum, ones } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
-    checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-    filter.engine.bitsView().set(payload);
+    try {
+      filter.engine.bitsView().set(payload);
+      const ones = filter.engine.recountBits();
+      checkPayload(header, fileChecksum(filter.engine, bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
     filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
   }

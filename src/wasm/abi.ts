@@ -90,7 +90,8 @@ export const ABI = {
   clear: proc(0),
   recountBits: fn(0),
   setCounters: proc(2), // (bitsSet, addedCount)
-  // Set algebra and the file checksum, over bits copied into scratch.
+  // Set algebra and the file checksum: over another filter's bits in this memory, or over bits copied into scratch.
+  combineAt: proc(2), // (bits address, and): OR (or AND) another filter's bits in this memory into the selected one's
   unionScratch: proc(2), // (offset, len)
   intersectScratch: proc(2), // (offset, len)
   popcountScratch: fn(1), // (len)
@@ -117,7 +118,7 @@ export const ABI = {
   countingClear: proc(0),
   countingRestore: fn(1), // (held) -> counters above 0, recounted
   countingChecksumCounters: proc(0),
-  countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  countingBitsChunk: proc(3), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
   // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
   slidingItem: fn(5), // (len, wide, op, plane, live)
   slidingStream: fn(3), // (op, plane, live)

@@ -87,10 +87,10 @@ export class CountingEngine extends RecordHandle {
     a.x.countingClear();
   }
 
-  /** After counters were written into `counters`: recounts them and sets the items held. */
-  restore(held: number): void {
+  /** After counters were written into `counters`: recounts them and sets the items held; returns the counters above 0. */
+  restore(held: number): number {
     const a = this.enter();
-    a.x.countingRestore(held);
+    return a.x.countingRestore(held);
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
@@ -99,17 +99,29 @@ export class CountingEngine extends RecordHandle {
     return checksumInPlace(a, header, a.x.countingChecksumCounters);
   }
 
-  /** Writes the plain filter's bits (bit p = counter p above 0) into `target`'s bits, a scratch chunk at a time. */
+  /**
+   * Writes the plain filter's bits (bit p = counter p above 0) into
+   * `target`'s bits: in one call when both live in one memory, else a
+   * scratch chunk at a time.
+   */
   writeBits(target: Engine): void {
+    const a = this.enter();
+    const at = target.bitsIn(a);
+    const length = target.byteLength;
+    if (at >= 0) {
+      a.x.countingBitsChunk(0, length, at);
+      return;
+    }
     // The target's view first: taking it selects the target, and the chunks
     // below must come from this filter.
     const bits = target.bitsView();
-    const a = this.enter();
+    this.enter();
     const scratch = a.staging.scratch;
-    for (let at = 0; at < bits.length; at += scratch.length) {
-      const len = Math.min(scratch.length, bits.length - at);
-      a.x.countingBitsChunk(at, len);
-      bits.set(scratch.subarray(0, len), at);
+    const to = scratch.byteOffset;
+    for (let first = 0; first < length; first += scratch.length) {
+      const len = Math.min(scratch.length, length - first);
+      a.x.countingBitsChunk(first, len, to);
+      bits.set(a.staging.scratch.subarray(0, len), first);
     }
   }
 }

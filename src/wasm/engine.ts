@@ -398,23 +398,34 @@ export class Engine extends RecordHandle {
     return new Uint8Array(a.x.memory.buffer, this.bitsPtr, this.byteLength);
   }
 
+  /** The address of the bits when they live in `arena` (a record of it), else -1: for copies within one memory. */
+  bitsIn(arena: Arena): number {
+    return this.arena === arena && this.record > 0 ? this.bitsPtr : -1;
+  }
+
   /**
-   * ORs (union) or ANDs (intersect) another filter's bits into this one's:
-   * they may live in another linear memory, so they come over through
-   * scratch a chunk at a time and the word-wise loop runs here. Then bitsSet is
-   * recounted exactly with popcnt.
+   * ORs (union) or ANDs (intersect) another filter's bits into this one's,
+   * in place when both live in one memory (combineAt); a filter of another
+   * memory (an arena of its own, shared memory) comes over through scratch
+   * a chunk at a time. Then bitsSet is recounted exactly with popcnt.
    */
   combine(other: Engine, operation: 'union' | 'intersect'): void {
-    // The other's view first: taking it selects the other filter, and the
-    // steps below must run on this one.
-    const source = other.bitsView();
     const a = this.enter();
-    const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
-    let at = 0;
-    a.staging.eachChunk(source, (len) => {
-      step(at, len);
-      at += len;
-    });
+    const at = other.bitsIn(a);
+    if (at >= 0 && this.record > 0) {
+      a.x.combineAt(at, operation === 'intersect' ? 1 : 0);
+    } else {
+      // The other's view first: taking it selects the other filter, and the
+      // steps below must run on this one.
+      const source = other.bitsView();
+      this.enter();
+      const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
+      let offset = 0;
+      a.staging.eachChunk(source, (len) => {
+        step(offset, len);
+        offset += len;
+      });
+    }
     a.x.recountBits();
   }
 }
