@@ -1,9 +1,8 @@
 // Many filters in one instance: each filter is a record followed by its
 // bits (or counters), one region of the heap (assembly/heap.ts). The code
 // that hashes and probes reads the selected filter's parameters from
-// globals (assembly/filter.ts, assembly/layout.ts's bitsBase), as it did
-// when every filter was an instance of its own; select() loads them from a
-// record, and first writes the counters of the filter it leaves back into
+// globals (assembly/filter.ts, assembly/layout.ts's bitsBase); select()
+// loads them from a record, and first writes the counters of the filter it leaves back into
 // that filter's record. JS selects a filter only when it is not the one
 // selected already (src/wasm/arena.ts), so calls to one filter in a row
 // pay nothing for the others.

@@ -72,7 +72,7 @@ export class RedisBloomFilter {
   /** Most items per shard per script call. */
   readonly batchSize: number;
   private readonly send: Send;
-  /** A hash-only wasm instance: positions and shards, no bits. */
+  /** A hashing record in the shared arena (no bits): positions and shards. */
   private readonly engine: Engine;
   /** What the batch streams need: this filter's keys, parameters and engine. */
   private readonly stream: StreamContext;

@@ -87,7 +87,7 @@ export class RedisSlidingBloomFilter {
   /** Most items per script call. */
   readonly batchSize: number;
   private readonly send: Send;
-  /** A hash-only wasm instance: positions, no bits. */
+  /** A hashing record in the shared arena (no bits): its positions. */
   private readonly engine: Engine;
   private readonly stream: StreamContext;
   private readonly keys: string[];
