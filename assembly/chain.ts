@@ -9,11 +9,11 @@
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, bitsBase } from "./layout";
+import { BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, bitsBase } from "./layout";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble } from "./probe";
-import { peek, unpeek } from "./record";
+import { isLive, peek, unpeek } from "./record";
 import { SALT0, SALT1, blockPtr, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF } from "./scheme";
 
@@ -35,7 +35,7 @@ const PASS_MAX: u32 = 64;
 @inline function firstTwo(count: u32, h: u64, s: u64): u64 {
   let maybe: u64 = 0;
   for (let i: u32 = 0; i < count; i++) {
-    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2)));
+    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 3)));
     let both: u64;
     if (scheme == SCHEME_SBBF) {
       // Words 0 and 1 of the item's block (assembly/sbbf.ts's layout).
@@ -58,19 +58,26 @@ const PASS_MAX: u32 = 64;
 
 /**
  * The item of `len` bytes in scratch, tested against the `count` records
- * listed as u32s at the batch offsets region (oldest first, all of one
- * seed): returns the index of the newest that reports it, or -1. Each
- * member is tested as its own has() tests, stopping at its first clear
- * bit; the records are only peeked at, so the selected one stays selected.
+ * listed as (address, generation) u32 pairs at the batch offsets region
+ * (oldest first, all of one seed): returns the index of the newest that
+ * reports it, or -1; -2, having read nothing, when a pair does not name a
+ * live record (assembly/record.ts). Each member is tested as its own has()
+ * tests, stopping at its first clear bit; the records are only peeked at,
+ * so the selected one stays selected.
  */
 export function chainHas(count: u32, len: u32): i32 {
+  if (count == 0 || count > (BATCH_MAX + 1) >> 1) return count == 0 ? -1 : -2;
+  for (let i: u32 = 0; i < count; i++) {
+    const at = BATCH_OFFSETS_PTR + (<usize>i << 3);
+    if (!isLive(<usize>load<u32>(at), load<u32>(at, 4))) return -2;
+  }
   peek(<usize>load<u32>(BATCH_OFFSETS_PTR));
   const h = xxh64(SCRATCH_PTR, len, seed);
   const maybe = count <= PASS_MAX ? firstTwo(count, h, splitmix64(h)) : ~(<u64>0);
   let hit: i32 = -1;
   for (let i = <i32>count - 1; i >= 0; i--) {
     if (i < <i32>PASS_MAX && ((maybe >> <u64>i) & 1) == 0) continue;
-    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2)));
+    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 3)));
     const found = scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
     if (found) {
       hit = i;

@@ -21,7 +21,7 @@ import { scheme } from "./filter";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
 export { clear, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainHas } from "./chain";
 export { streamBegin } from "./scheme";

@@ -25,7 +25,7 @@ import {
 import { BatchAdd } from './batch-add.js';
 import { restoredChain } from './restore.js';
 import { packUtf8 } from './packed.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -211,7 +211,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * that the answers are exactly those of add() called item by item.
    */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.addMany', items);
     if (this.byDigest) return this.batches.addByDigest(this.kind.digestMany(batch, this.seed));
     if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
     const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
@@ -247,7 +247,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.hasMany', items);
     if (this.byDigest) return this.askByDigest(this.kind.digestMany(batch, this.seed), this.members.length);
     return this.askMembers(batch, this.members.length);
   }

@@ -46,14 +46,15 @@ export const ABI = {
   KIND_BITMAP: global,
   KIND_SLIDING: global,
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
-  select: proc(1), // (record): the filter every other export works on
-  release: proc(1), // (record): its region goes back to the heap
-  recordPayload: fn(1), // (record) -> bytes of its bits or counters
+  createdGeneration: fn(0), // -> the generation of the record create() made last
+  select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
+  release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
+  recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
   heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
-  chainHas: fn(2), // (count, len) -> index of the newest listed record that reports the staged item, or -1 (assembly/chain.ts)
+  chainHas: fn(2), // (count, len) -> index of the newest listed (record, generation) pair that reports the staged item, -1 for none, -2 when a pair is not live (assembly/chain.ts)
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
   scratchSize: fn(0),
@@ -210,11 +211,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|createdGeneration$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

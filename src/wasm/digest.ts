@@ -21,8 +21,9 @@ class Hasher {
   private readonly x: Exports;
   private readonly staging: Staging;
   private seed: bigint;
-  /** The hashing record of `seed`. */
+  /** The hashing record of `seed`, and its generation. */
   private record: number;
+  private generation: number;
   /** u32[2] at positionsPtr: where digestItem leaves the digest. */
   private out!: Uint32Array;
   /** Items per digestBatch call, and the u32 view of where their digests land (the batch probes region). */
@@ -32,11 +33,12 @@ class Hasher {
   private epoch = -1;
 
   constructor(seed: bigint) {
-    const { arena, record } = place({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing, true);
+    const { arena, record, generation } = place({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing, true);
     this.arena = arena;
     this.x = arena.x;
     this.staging = arena.staging;
     this.record = record;
+    this.generation = generation;
     this.seed = seed;
     this.batchDigests = this.x.digestBatchMax();
     this.views();
@@ -54,11 +56,13 @@ class Hasher {
   /** A hashing record for `seed` in place of the last one. */
   private configure(seed: bigint): void {
     const old = this.record;
+    const oldGeneration = this.generation;
     // Made before the old one goes, so that the arena never counts 0 records (which drops it).
     const next = this.arena.create({ bits: 8, hashes: 1, schemeId: 0, seed }, Kind.Hashing);
-    this.arena.release(old);
+    this.arena.release(old, oldGeneration);
     // create() selected it.
     this.record = next;
+    this.generation = this.arena.createdGeneration;
     this.views();
   }
 
