@@ -22,11 +22,11 @@
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, peek, unpeek } from "./record";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, isLive, peek, selectedRecord, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
@@ -36,6 +36,14 @@ export const PLACED_BYTES: usize = 12;
 
 /** A placed record that the walk cannot answer (another seed or scheme, another kind). */
 const UNWALKABLE: u32 = 1 << 24;
+
+/** Places a record the walk cannot answer: its reads are of scratch, its flag 2. */
+// @ts-ignore: decorator
+@inline export function unwalkable(at: usize): void {
+  store<u32>(at, <u32>SCRATCH_PTR);
+  store<u32>(at, <u32>SCRATCH_PTR, 4);
+  store<u32>(at, UNWALKABLE, 8);
+}
 
 /**
  * The first step's arithmetic for record `r` and the item whose hash is h
@@ -53,9 +61,7 @@ const UNWALKABLE: u32 = 1 << 24;
   const schemeId = load<i32>(r, 44);
   const kind = load<u32>(r, 48);
   if (load<u64>(r, 8) != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF) || (kind != KIND_FILTER && kind != KIND_COUNTING)) {
-    store<u32>(at, <u32>SCRATCH_PTR);
-    store<u32>(at, <u32>SCRATCH_PTR, 4);
-    store<u32>(at, UNWALKABLE, 8);
+    unwalkable(at);
     return;
   }
   let p: u64, q: u64;
@@ -102,10 +108,20 @@ const UNWALKABLE: u32 = 1 << 24;
   return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
 }
 
-/** Member record i of the chain (oldest first). */
+/** Member record i of the chain (oldest first): the address of pair i. */
 // @ts-ignore: decorator
 @inline function member(i: u32): usize {
-  return <usize>load<u32>(CHAIN_RECORDS_PTR + (<usize>i << 2));
+  return <usize>load<u32>(CHAIN_RECORDS_PTR + (<usize>i << 3));
+}
+
+/** Whether every one of the `count` (record, generation) pairs names a live record (assembly/record.ts). */
+function membersLive(count: u32): bool {
+  if (count == 0 || count > CHAIN_MAX) return false;
+  for (let i: u32 = 0; i < count; i++) {
+    const at = CHAIN_RECORDS_PTR + (<usize>i << 3);
+    if (!isLive(<usize>load<u32>(at), load<u32>(at, 4))) return false;
+  }
+  return true;
 }
 
 /**
@@ -133,11 +149,14 @@ function newestReporting(count: u32, h: u64): i32 {
 
 /**
  * The item of `len` bytes in scratch, tested against the `count` members
- * listed as u32s at the chain records region (oldest first, all of one
- * seed): returns the index of the newest that reports it, or -1. The
- * records are only peeked at, so the selected one stays selected.
+ * listed as (record, generation) pairs at the chain records region (oldest
+ * first, all of one seed): returns the index of the newest that reports
+ * it, or -1; -2, having read nothing, when a pair does not name a live
+ * record. The records are only peeked at, so the selected one stays
+ * selected.
  */
 export function chainHas(count: u32, len: u32): i32 {
+  if (!membersLive(count)) return -2;
   const hit = newestReporting(count, xxh64(SCRATCH_PTR, len, load<u64>(member(0), 8)));
   unpeek();
   return hit;
@@ -155,9 +174,13 @@ const OP_ADD: u32 = 0;
  * reports it, and then it is added to the newest member (the selected
  * record, which JS selected), at most `room` of them. Returns where it
  * stopped: `count`, or the first item that is new while the newest member
- * has no room left, for JS to start a member and call again from there.
+ * has no room left, for JS to start a member and call again from there;
+ * -1, having read nothing, when a member's pair does not name a live record
+ * or the newest is not the selected record.
  */
-export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: u32, hashed: bool): u32 {
+export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: u32, hashed: bool): i32 {
+  if (!membersLive(members) || (op == OP_ADD && member(members - 1) != selectedRecord())) return -1;
+  count = min<u32>(count, BATCH_MAX);
   const seed = load<u64>(member(0), 8);
   let left = <u64>room;
   for (let i = first; i < count; i++) {
@@ -174,12 +197,12 @@ export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: 
       continue;
     }
     unpeek();
-    if (left == 0) return i;
+    if (left == 0) return <i32>i;
     probeHash(h, PROBES_PTR);
     const fresh = countAdd(insertProbed(PROBES_PTR));
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>fresh);
     if (fresh) left--;
   }
   unpeek();
-  return count;
+  return <i32>count;
 }

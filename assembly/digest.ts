@@ -15,8 +15,8 @@ import { bits, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
 import { probeEnhancedDouble } from "./probe";
 import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
-import { KIND_COUNTING, peek, unpeek } from "./record";
-import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked } from "./chain";
+import { KIND_COUNTING, isLive, peek, unpeek } from "./record";
+import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
 
 /** The seed hi:lo as one u64. */
 // @ts-ignore: decorator
@@ -107,12 +107,22 @@ function readGroup(n: u32): u32 {
   return found;
 }
 
+/** The most records one probeRecords call takes: their (record, generation) pairs fill the batch offsets region. */
+export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
+
+/** Record j of probeRecords' list: the address of pair j. */
+// @ts-ignore: decorator
+@inline function listed(j: u32): usize {
+  return <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3));
+}
+
 /**
- * probeAll over `count` records (at most BATCH_MAX) listed as u32s at the
- * batch offsets region: flag j (batch flags region) is 1 when record j may
- * hold the item, 0 when it surely does not, and 2 when the record is not a
- * filter or counting filter of the xxh64 family with the first record's
- * seed (JS asks those itself). The item is the `len` bytes in scratch,
+ * probeAll over `count` records (at most PROBE_RECORDS_MAX) listed as
+ * (record, generation) pairs at the batch offsets region: flag j (batch
+ * flags region) is 1 when record j may hold the item, 0 when it surely
+ * does not, and 2 when the record is not a live filter or counting filter
+ * of the xxh64 family with the first record's seed (JS asks those itself,
+ * and a released one refuses by name). The item is the `len` bytes in scratch,
  * hashed here under the first record's seed, or when `len` is negative the
  * digest hi:lo; its digest is left at positionsPtr as digestItem leaves
  * it. In steps, as assembly/chain.ts explains: the first two positions of
@@ -121,9 +131,16 @@ function readGroup(n: u32): u32 {
  * a group together. Returns how many may hold it. Scratch is overwritten.
  */
 export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
-  count = min<u32>(count, BATCH_MAX);
+  count = min<u32>(count, PROBE_RECORDS_MAX);
   if (count == 0) return 0;
-  const seed = load<u64>(<usize>load<u32>(BATCH_OFFSETS_PTR), 8);
+  // The seed walked is the first live record's; a dead one is only flagged.
+  let seed: u64 = 0;
+  for (let j: u32 = 0; j < count; j++) {
+    if (isLive(listed(j), load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4))) {
+      seed = load<u64>(listed(j), 8);
+      break;
+    }
+  }
   const h = len >= 0 ? xxh64(SCRATCH_PTR, <usize>len, seed) : seedOf(lo, hi);
   store<u64>(POSITIONS_OUT_PTR, h);
   const s = splitmix64(h);
@@ -131,13 +148,15 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   for (let first: u32 = 0; first < count; first += WALK_BLOCK) {
     const n = min<u32>(WALK_BLOCK, count - first);
     for (let j: u32 = 0; j < n; j++) {
-      placeFirstTwo(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>(first + j) << 2)), h, s, seed, SCRATCH_PTR + <usize>j * PLACED_BYTES);
+      const at = SCRATCH_PTR + <usize>j * PLACED_BYTES;
+      if (isLive(listed(first + j), load<u32>(BATCH_OFFSETS_PTR + (<usize>(first + j) << 3), 4))) placeFirstTwo(listed(first + j), h, s, seed, at);
+      else unwalkable(at);
     }
     for (let j: u32 = 0; j < n; j++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>readFirstTwo(SCRATCH_PTR + <usize>j * PLACED_BYTES));
     let grouped: u32 = 0;
     for (let j = first; j < first + n; j++) {
       if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
-      const r = <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 2));
+      const r = listed(j);
       const counting = load<u32>(r, 48) == KIND_COUNTING;
       peek(r);
       if (scheme == SCHEME_SBBF) {

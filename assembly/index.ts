@@ -21,7 +21,7 @@ import { scheme } from "./filter";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainBatch, chainHas } from "./chain";
 export { streamBegin } from "./scheme";
@@ -145,7 +145,7 @@ export function batchFlagsPtr(): usize {
   return BATCH_FLAGS_PTR;
 }
 
-/** Offset of the chain records region (u32[256]: a chain's member records, assembly/chain.ts). */
+/** Offset of the chain records region (u32[2 * 256]: a chain's members as (record, generation) pairs, assembly/chain.ts). */
 export function chainRecordsPtr(): usize {
   return CHAIN_RECORDS_PTR;
 }

@@ -16,7 +16,7 @@ import {
 } from '../format/filter.js';
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
@@ -142,12 +142,12 @@ export class CountingBloomFilter {
    * chunk of up to 4096 items.
    */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatch(items), OP_ADD);
+    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.addMany', items), OP_ADD);
   }
 
   /** Tests each item; flag i is 1 when item i may be present. One wasm call per chunk. */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatch(items), OP_HAS);
+    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.hasMany', items), OP_HAS);
   }
 
   /** How many counters are above 0: the bits set in toBloomFilter(). */

@@ -51,9 +51,9 @@ interface Walkable extends ProbeTarget {
   [WALK_HANDLE](): RecordHandle;
 }
 
-/** probeAll's lists, reused from call to call (they only grow): the walked filters' indexes and records. */
+/** probeAll's lists, reused from call to call (they only grow): the walked filters' indexes, and their (record, generation) pairs. */
 let walkedIndex = new Int32Array(256);
-let walkedRecords = new Uint32Array(256);
+let walkedRecords = new Uint32Array(512);
 
 /**
  * Asks every filter about one item; flag i is 1 when filters[i] may hold it.
@@ -72,7 +72,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
   const out = new Uint8Array(n);
   if (walkedIndex.length < n) {
     walkedIndex = new Int32Array(2 * n);
-    walkedRecords = new Uint32Array(2 * n);
+    walkedRecords = new Uint32Array(4 * n);
   }
   let arena: Arena | undefined;
   let count = 0;
@@ -93,7 +93,8 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
     }
     arena = at;
     walkedIndex[count] = i;
-    walkedRecords[count++] = handle.walkRecord();
+    walkedRecords[2 * count] = handle.walkRecord();
+    walkedRecords[2 * count++ + 1] = handle.walkGeneration();
   }
   let walked: Digest | undefined;
   if (arena !== undefined) {
@@ -107,10 +108,11 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
       lo = staging.digestOut[0];
       hi = staging.digestOut[1];
     }
-    const max = staging.batchMax;
+    // (record, generation) pairs fill the batch offsets region (assembly/digest.ts's PROBE_RECORDS_MAX).
+    const max = (staging.batchMax + 1) >> 1;
     for (let first = 0; first < count; first += max) {
       const m = Math.min(max, count - first);
-      staging.batchOffsets.set(first === 0 && m === count ? walkedRecords.subarray(0, m) : walkedRecords.subarray(first, first + m));
+      staging.batchOffsets.set(walkedRecords.subarray(2 * first, 2 * (first + m)));
       x.probeRecords(m, len, lo, hi);
       if (len >= 0) {
         // Hashed in the first call; the next ones take its digest.

@@ -9,7 +9,7 @@ import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
-import { isDisposed, markDisposed } from './dispose.js';
+import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
@@ -22,9 +22,6 @@ import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../fo
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
 import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
-
-/** What a disposed filter holds in place of its engine: no instance, no region; any use throws. */
-const RELEASED = Object.create(Engine.prototype) as Engine;
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -79,9 +76,8 @@ export class BloomFilter {
    */
   dispose(): void {
     if (isDisposed(this)) return;
+    // The released engine keeps nothing of the instance, and refuses every call.
     this.engine.release();
-    // The engine may now serve another filter (src/wasm/engine.ts's pool).
-    this.engine = RELEASED;
     markDisposed(this, 'BloomFilter');
   }
 
@@ -177,12 +173,12 @@ export class BloomFilter {
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatch(items), 0);
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
   }
 
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatch(items), 1);
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
@@ -350,6 +346,7 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
     const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
     throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm (not the reference twin)' : 'a BloomFilter from bloomwasm');
   }
+  if (isDisposed(a)) throw new BloomDisposedError(`BloomFilter.${operation}`);
   if (isDisposed(b)) throw new BloomDisposedError(`BloomFilter.${operation}`, 'its operand');
   checkCompatible(operation, a, b);
 }

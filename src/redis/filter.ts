@@ -90,7 +90,7 @@ export class RedisBloomFilter {
     this.capacity = config.capacity;
     this.falsePositiveRate = config.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(params, true);
+    this.engine = new Engine(params, true, undefined, false, 'RedisBloomFilter');
     const head = [
       fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards),
       String(Math.ceil(this.shardBits / 8)),

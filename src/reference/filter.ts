@@ -28,7 +28,7 @@ import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
-import { isDisposed, markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -169,12 +169,12 @@ export class BloomFilter {
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
   addMany(items: BatchItems): Uint8Array {
-    return addBatch(this, checkBatch(items));
+    return addBatch(this, checkBatchOf(this, 'BloomFilter.addMany', items));
   }
 
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
-    return hasBatch(this, checkBatch(items));
+    return hasBatch(this, checkBatchOf(this, 'BloomFilter.hasMany', items));
   }
 
   /** How many bits are 1. */

@@ -24,7 +24,7 @@ import {
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
 import { restoredChain } from './restore.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -224,7 +224,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * item by item, exactly as add() would.
    */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.addMany', items);
     const out = new Uint8Array(batch.count);
     if (!this.byDigest) return this.addEach(batch, out);
     const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, batch, 0, out);
@@ -264,7 +264,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** has() for each item; 1 where any member reports it. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.hasMany', items);
     if (!this.byDigest) return this.askMembers(batch, this.members.length);
     const out = new Uint8Array(batch.count);
     const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, batch, 1, out);

@@ -46,16 +46,17 @@ export const ABI = {
   KIND_BITMAP: global,
   KIND_SLIDING: global,
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
-  select: proc(1), // (record): the filter every other export works on
-  release: proc(1), // (record): its region goes back to the heap
-  recordPayload: fn(1), // (record) -> bytes of its bits or counters
+  createdGeneration: fn(0), // -> the generation of the record create() made last
+  select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
+  release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
+  recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
   heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
-  // Walks over many records in one call (assembly/chain.ts): a chain's members listed at chainRecordsPtr.
-  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, or -1
-  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped
+  // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
+  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
+  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
   chainRecordsPtr: fn(0),
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
@@ -106,7 +107,7 @@ export const ABI = {
   digestStream: proc(0), // ends it
   hasDigest: fn(2), // (lo, hi)
   addDigest: fn(2), // (lo, hi)
-  probeRecords: fn(4), // (count, len, lo, hi): probeAll over records listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
+  probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingItem: fn(3), // (len, wide, op)
   countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
@@ -212,11 +213,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|chain|digest|create$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|chain|digest|create$|createdGeneration$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

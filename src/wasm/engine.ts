@@ -13,22 +13,11 @@
 import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
+import { Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import { instantiateShared } from './module.js';
 import { CHAIN_MAX, encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
-
-/**
- * Engines given back by dispose(), to serve the next filters made: their
- * registration with the garbage collector and their slot stay, so a filter
- * made and disposed in a loop allocates no engine and registers nothing,
- * and the collector has no dead engine of it to trace (a registered object
- * survives the young generation until a full collection, whatever else
- * holds it). POOL_MAX bounds what an idle pool holds.
- */
-const pool: Engine[] = [];
-const POOL_MAX = 256;
 
 /**
  * What a chain's walk (Engine.chainRun) reads and changes of its chain:
@@ -47,6 +36,8 @@ export interface GrowingChain {
 
 /** One filter's handle, with the item-copying logic in front of it. */
 export class Engine extends RecordHandle {
+  /** For BloomDisposedError: a plain filter's class, or the Redis filter's for a hashing one. */
+  protected readonly owner: string;
   /** Its exports and staging, the same as the arena's: read straight from here by add and has. */
   private x!: Arena['x'];
   private staging!: Arena['staging'];
@@ -73,32 +64,9 @@ export class Engine extends RecordHandle {
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
   sharedMemory: WebAssembly.Memory | undefined = undefined;
 
-  /** A filter's engine: from the pool of disposed ones when it can be, else new (the arguments are the constructor's). */
+  /** A filter's engine (the arguments are the constructor's). */
   static make(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false): Engine {
-    if (shared === undefined && !dedicated && pool.length > 0) {
-      const engine = pool.pop()!;
-      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter);
-      engine.bind(params, arena, record);
-      reassignSlot(engine.slot, arena, record);
-      return engine;
-    }
     return new Engine(params, hashOnly, shared, dedicated);
-  }
-
-  /** Takes on a filter of `params` whose record is `record` of `arena`. */
-  private bind(params: FilterParams, arena: Arena, record: number): void {
-    this.byteLength = Math.ceil(params.bits / 8);
-    this.units = params.scheme === 'poly';
-    this.hashes = params.hashes;
-    this.arena = arena;
-    this.x = arena.x;
-    this.staging = arena.staging;
-    this.record = record;
-    this.bitsPtr = record + RECORD_BYTES;
-    this.seedLo = Number(params.seed & 0xffffffffn);
-    this.seedHi = Number(params.seed >> 32n);
-    this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
-    this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
   }
 
   /**
@@ -115,15 +83,22 @@ export class Engine extends RecordHandle {
    * state nothing else touches between calls (a streamed inspect that
    * spans awaits).
    */
-  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false) {
+  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
     super();
+    this.owner = owner;
     this.byteLength = Math.ceil(params.bits / 8);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
+    this.seedLo = Number(params.seed & 0xffffffffn);
+    this.seedHi = Number(params.seed >> 32n);
     if (shared === undefined) {
-      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
-      this.bind(params, arena, record);
-      this.slot = releaseWhenDropped(this, arena, record);
+      this.placeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
+      const arena = this.arena;
+      this.x = arena.x;
+      this.staging = arena.staging;
+      this.bitsPtr = this.record + RECORD_BYTES;
+      this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
+      this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
       return;
     }
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
@@ -140,11 +115,10 @@ export class Engine extends RecordHandle {
     if (x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
       throw new BloomAllocationError(params.bits, this.byteLength);
     }
-    this.arena = new Arena(true, x as unknown as Arena['x']);
+    this.ownInstance(new Arena(true, x as unknown as Arena['x']));
     this.x = this.arena.x;
     this.staging = this.arena.staging;
     this.arena.staging.unitsForStrings = this.units;
-    this.record = 0;
     this.bitsPtr = x.bitsPtr();
   }
 
@@ -156,12 +130,14 @@ export class Engine extends RecordHandle {
    */
   private static chainArena(engines: readonly Engine[]): Arena | undefined {
     const arena = engines[0]?.arena;
-    if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
+    // (address, generation) pairs in the chain records region.
+    if (arena === undefined || !engines[0].live || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
     const records = arena.staging.chainRecords;
     for (let i = 0; i < engines.length; i++) {
       const e = engines[i];
       if (e.arena !== arena || e.record <= 0) return undefined;
-      records[i] = e.record;
+      records[2 * i] = e.record;
+      records[2 * i + 1] = e.generation;
     }
     return arena;
   }
@@ -177,7 +153,11 @@ export class Engine extends RecordHandle {
     const a = Engine.chainArena(engines);
     if (a === undefined) return undefined;
     const len = a.staging.stageUtf8(item);
-    return len < 0 ? undefined : a.x.chainHas(engines.length, len);
+    if (len < 0) return undefined;
+    const hit = a.x.chainHas(engines.length, len);
+    // A member's record is no longer live: the chain's list is stale.
+    if (hit === -2) throw Engine.staleMember(engines, 'has');
+    return hit;
   }
 
   /**
@@ -198,8 +178,10 @@ export class Engine extends RecordHandle {
       chunk: (count, _wide, first) => {
         let from = 0;
         for (;;) {
-          if (op === 0) a.select(engines[members - 1].record, false);
-          const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed);
+          const newest = engines[members - 1];
+          if (op === 0 && !a.select(newest.record, newest.generation, false)) throw Engine.staleMember(engines, 'addMany');
+          const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
+          if (stop < 0) throw Engine.staleMember(engines, op === 0 ? 'addMany' : 'hasMany');
           if (op === 0) {
             const flags = a.staging.batchFlags;
             let fresh = 0;
@@ -211,7 +193,9 @@ export class Engine extends RecordHandle {
           const next = chain.startMember();
           engines = chain.engines;
           if (next.arena !== a || members === CHAIN_MAX || next.record <= 0) return stop;
-          a.staging.chainRecords[members++] = next.record;
+          a.staging.chainRecords[2 * members] = next.record;
+          a.staging.chainRecords[2 * members + 1] = next.generation;
+          members++;
           from = stop;
         }
       },
@@ -247,6 +231,11 @@ export class Engine extends RecordHandle {
     return count;
   }
 
+  /** The error for a walk over members of which one is released. */
+  private static staleMember(engines: readonly Engine[], call: string): Error {
+    return (engines.find((e) => !e.live) ?? engines[0]).disposed(call);
+  }
+
   /**
    * Gives the filter's region back at once (dispose()), or a shared
    * filter's work area (its bits stay, for the other threads); the caller
@@ -254,14 +243,13 @@ export class Engine extends RecordHandle {
    * Calling it again does nothing.
    */
   release(): void {
-    if (this.releaseRecord()) {
-      // Pooled when registered (the slot goes with it) and in a shared arena.
-      if (this.slot >= 0 && !this.arena.dedicated && pool.length < POOL_MAX) pool.push(this);
-    } else if (this.workArea >= 0) {
-      releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
-    }
-    this.record = -1;
+    if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    this.releaseRecord();
     this.workArea = -1;
+    this.sharedMemory = undefined;
+    // Nothing of the instance stays reachable from a released engine.
+    this.x = undefined!;
+    this.staging = undefined!;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */
@@ -274,7 +262,7 @@ export class Engine extends RecordHandle {
     // 66-character URL, sbbf has, steady state), the engine's side of a has
     // was 119 of 1,098 instructions when every item went through
     // staging.stage(). Everything else takes addStaged().
-    if (this.arena.current === this.record && typeof item === 'string') {
+    if (this.arena.current === this.generation && typeof item === 'string') {
       const n = item.length;
       if (n <= this.inPlaceUnits) return this.x.addString(item) !== 0;
       if (n > SHORT_STRING && n <= this.copyUnits) return this.x.add(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
@@ -284,7 +272,7 @@ export class Engine extends RecordHandle {
 
   /** add() of any item: selects the filter, stages the item, streams it when it is longer than scratch. */
   private addStaged(item: Item): boolean {
-    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    if (this.arena.current !== this.generation) this.reselect('add');
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.addString(item) !== 0;
     const len = staging.stage(item);
@@ -293,7 +281,7 @@ export class Engine extends RecordHandle {
 
   /** Tests the item (the hot path as add's). */
   has(item: Item): boolean {
-    if (this.arena.current === this.record && typeof item === 'string') {
+    if (this.arena.current === this.generation && typeof item === 'string') {
       const n = item.length;
       if (n <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
       if (n > SHORT_STRING && n <= this.copyUnits) return this.x.has(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
@@ -303,7 +291,7 @@ export class Engine extends RecordHandle {
 
   /** has() of any item, as addStaged. */
   private hasStaged(item: Item): boolean {
-    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    if (this.arena.current !== this.generation) this.reselect('has');
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
     const len = staging.stage(item);
@@ -313,19 +301,19 @@ export class Engine extends RecordHandle {
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
-    const a = this.enter();
+    const a = this.enter('hasDigest');
     return a.x.hasDigest(lo, hi) !== 0;
   }
 
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
-    const a = this.enter();
+    const a = this.enter('addDigest');
     return a.x.addDigest(lo, hi) !== 0;
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
-    const a = this.enter();
+    const a = this.enter('positions');
     const len = a.staging.stage(item);
     if (len >= 0) a.x.positions(len, a.staging.wide);
     else a.x.streamPositions();
@@ -337,7 +325,7 @@ export class Engine extends RecordHandle {
    * until the next call (read them before staging another item).
    */
   shardPositions(item: Item, shards: number): number {
-    const a = this.enter();
+    const a = this.enter('shardPositions');
     const len = a.staging.stage(item);
     return len >= 0 ? a.x.shardPositions(len, a.staging.wide, shards) : a.x.streamShardPositions(shards);
   }
@@ -349,37 +337,37 @@ export class Engine extends RecordHandle {
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */
   batch(batch: CheckedBatch, op: BatchOp): Uint8Array {
-    const a = this.enter();
+    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
     return a.batches.run(batch, op);
   }
 
   /** How many bits are 1 (a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    const a = this.enter();
+    const a = this.enter('bitsSet');
     return a.x.bitsSet();
   }
 
   /** How many adds set at least one bit. */
   addedCount(): number {
-    const a = this.enter();
+    const a = this.enter('addedCount');
     return a.x.addedCount();
   }
 
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */
   setCounters(bitsSet: number, addedCount: number): void {
-    const a = this.enter();
+    const a = this.enter('setCounters');
     a.x.setCounters(bitsSet, addedCount);
   }
 
   /** Recounts the 1 bits exactly (popcnt over the whole array), stores and returns the count. */
   recountBits(): number {
-    const a = this.enter();
+    const a = this.enter('recountBits');
     return a.x.recountBits();
   }
 
   /** Zeroes every bit and both counters. */
   clear(): void {
-    const a = this.enter();
+    const a = this.enter('clear');
     a.x.clear();
   }
 
@@ -388,13 +376,13 @@ export class Engine extends RecordHandle {
    * calls kept beside this class (checksum.ts, lines-region.ts): they are
    * not on the item path, so they need no handle of their own.
    */
-  selected(): Arena {
-    return this.enter();
+  selected(call = 'selected'): Arena {
+    return this.enter(call);
   }
 
   /** A live view of the packed bits (valid until memory grows: take a fresh one per use). */
   bitsView(): Uint8Array {
-    const a = this.enter();
+    const a = this.enter('bitsView');
     return new Uint8Array(a.x.memory.buffer, this.bitsPtr, this.byteLength);
   }
 
@@ -410,7 +398,7 @@ export class Engine extends RecordHandle {
    * a chunk at a time. Then bitsSet is recounted exactly with popcnt.
    */
   combine(other: Engine, operation: 'union' | 'intersect'): void {
-    const a = this.enter();
+    const a = this.enter('combine');
     const at = other.bitsIn(a);
     if (at >= 0 && this.record > 0) {
       a.x.combineAt(at, operation === 'intersect' ? 1 : 0);
@@ -418,7 +406,7 @@ export class Engine extends RecordHandle {
       // The other's view first: taking it selects the other filter, and the
       // steps below must run on this one.
       const source = other.bitsView();
-      this.enter();
+      this.enter('combine');
       const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
       let offset = 0;
       a.staging.eachChunk(source, (len) => {

@@ -104,7 +104,7 @@ export class Staging {
   batchFlags!: Uint8Array;
   /** u32[2] at positionsPtr: where digestItem and probeRecords leave a digest (lo, hi). */
   digestOut!: Uint32Array;
-  /** u32[CHAIN_MAX] at chainRecordsPtr: a chain's member records (assembly/chain.ts); empty in the shared build. */
+  /** u32[2 * CHAIN_MAX] at chainRecordsPtr: a chain's members as (record, generation) pairs (assembly/chain.ts); empty in the shared build. */
   chainRecords!: Uint32Array;
   /** Byte length of the scratch region. */
   readonly scratchSize: number;
@@ -165,7 +165,7 @@ export class Staging {
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
     this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
     this.digestOut = new Uint32Array(buffer, x.positionsPtr(), 2);
-    this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), CHAIN_MAX) : new Uint32Array(0);
+    this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), 2 * CHAIN_MAX) : new Uint32Array(0);
   }
 
   /**
