@@ -14,6 +14,7 @@ import { twins } from './helpers/twins.js';
 import { engineOf } from '../src/filter/filter.js';
 import { useCliBuild } from '../src/wasm/lines-build.js';
 import { reserveLines } from '../src/wasm/lines-region.js';
+import { chainParts } from '../src/scalable/scalable.js';
 
 // One test grows a filter's memory by reserving line dedupe's region, which
 // only instances of the command line's build have: every instance of this
@@ -96,6 +97,35 @@ describe('probeAll walked in wasm', () => {
       expect(Array.from(wasm.probeAll(filters, item))).toEqual(filters.map((f) => (f.has(item) ? 1 : 0)));
     }
     for (const f of filters) f.dispose();
+  });
+});
+
+describe('walks over records that are no longer live', () => {
+  it('probeAll refuses a disposed filter by name, and the others keep their answers', () => {
+    const kept = new wasm.BloomFilter(1000, 4);
+    const gone = new wasm.BloomFilter(1000, 4);
+    kept.add('x');
+    gone.add('x');
+    gone.dispose();
+    expect(() => wasm.probeAll([kept, gone], 'x')).toThrow(wasm.BloomDisposedError);
+    expect(Array.from(wasm.probeAll([kept], 'x'))).toEqual([1]);
+    const after = new wasm.BloomFilter(1000, 4);
+    expect(Array.from(wasm.probeAll([kept, after], 'x'))).toEqual([1, 0]);
+  });
+
+  it('a chain whose member was released under it refuses has, hasMany and addMany by name', () => {
+    for (const scheme of ['xxh64', 'sbbf'] as const) {
+      const chain = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01, scheme });
+      for (let i = 0; i < 40; i++) chain.add(`c${i}`);
+      const bystander = new wasm.BloomFilter(2000, 5);
+      bystander.add('c1');
+      chainParts(chain).members[1].dispose();
+      expect(() => chain.has('c1')).toThrow(wasm.BloomDisposedError);
+      expect(() => chain.hasMany(['c1', 'c2'])).toThrow(wasm.BloomDisposedError);
+      expect(() => chain.addMany(['new1', 'new2'])).toThrow(wasm.BloomDisposedError);
+      expect(bystander.has('c1')).toBe(true);
+      expect(bystander.bitsSet()).toBeLessThanOrEqual(5);
+    }
   });
 });
 
