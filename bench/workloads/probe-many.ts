@@ -5,7 +5,7 @@
 // from each filter's bits, at a place the key picks). The target is probeAll
 // at most 3× that row.
 
-import { BloomFilter, probeAll } from '../../src/index.js';
+import { BloomFilter, probeAll } from '../../src/index.node.js';
 import { urls } from '../data.js';
 import { type Context, type Spec, measureInterleaved } from '../harness.js';
 

@@ -7,7 +7,7 @@
 
 import BloomFilters from 'bloom-filters';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
-import { BloomFilter } from '../../src/index.js';
+import { BloomFilter } from '../../src/index.node.js';
 import { BloomFilter as ReferenceFilter } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, encoder, floorView, K, loadReference, loop, packedBlocks, type Spec } from '../harness.js';

@@ -24,7 +24,7 @@
 // and a JS byte loop 2634. The medians of interleaved wall-clock runs agree.
 // (Buffer#latin1Write is cheaper but only right for ASCII, which is not
 // known without a scan of its own.) A batch's joined chunk is another
-// matter: there Buffer#utf8Write is the faster of the two (encodeJoined).
+// matter: there Buffer#write (UTF-8) is the faster of the two (encodeJoined).
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
@@ -33,12 +33,18 @@ import { spiderMonkey, stringsReadInPlace } from './module.js';
 /** The one TextEncoder (engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
 
-/** Node's Buffer#utf8Write (also Bun's), where there is one: see encodeJoined. */
-interface Utf8Writer extends Uint8Array {
-  utf8Write(text: string, offset: number, length: number): number;
+/** A view that writes a string's UTF-8 into itself (Node's Buffer#write): see encodeJoined. */
+export interface Utf8Writer {
+  write(text: string, offset: number, length: number, encoding: 'utf8'): number;
 }
-const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBufferLike, at: number, length: number): Utf8Writer; prototype: Partial<Utf8Writer> } }).Buffer;
-const hasUtf8Write = typeof NodeBuffer?.prototype.utf8Write === 'function';
+
+/** Makes a Utf8Writer over `length` bytes of `buffer` from `offset`; set by the Node entry (src/index.node.ts), absent elsewhere. */
+let makeWriter: ((buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer) | undefined;
+
+/** Lets batches write their joined strings with `make`'s views (see encodeJoined). @internal */
+export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer): void {
+  makeWriter = make;
+}
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
@@ -142,7 +148,7 @@ export class Staging {
    * size and copied over: one more copy per string.
    */
   private bounce: Uint8Array | undefined;
-  /** A Buffer over scratch, where Buffer#utf8Write exists (encodeJoined). */
+  /** A Utf8Writer over scratch, where the entry supplied one (encodeJoined). */
   private writer: Utf8Writer | undefined;
 
   /** Builds every view again over the current buffer: call after memory grew. */
@@ -159,7 +165,7 @@ export class Staging {
     }
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
-    this.writer = hasUtf8Write ? NodeBuffer!.from(buffer, ptr, this.scratchSize) : undefined;
+    this.writer = undefined;
     this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
     this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
@@ -241,13 +247,18 @@ export class Staging {
   /**
    * Encodes a batch chunk's joined strings (at most maxUtf8Units units) as
    * UTF-8 at the start of scratch; returns the bytes written. Timed on Node
-   * 24 and 20 over chunks of 300 URLs, Buffer#utf8Write of the joined string
-   * cost 20-38 ns a URL, join included, against 68-89 for encodeInto, whose
-   * per-call edge over it (see above) turns into a loss on long strings;
-   * so it is taken where it exists. Both write lone surrogates as U+FFFD.
+   * 24 and 20 over chunks of 300 URLs, the Node entry's writer
+   * (src/index.node.ts) cost 18-47 ns a URL on the joined string, join
+   * included, against 62-97 for encodeInto, whose per-call edge (see the
+   * top of this file) turns into a loss on long strings; other runtimes use
+   * encodeInto. Only the byte count decides anything here (it equals the
+   * units exactly when all are ASCII).
    */
   encodeJoined(text: string): number {
-    return this.writer !== undefined ? this.writer.utf8Write(text, 0, this.scratchSize) : this.encodeAt(text, 0);
+    if (makeWriter === undefined || this.bounce !== undefined) return this.encodeAt(text, 0);
+    // Made on first use after each refresh (memory grew, or the entry set makeWriter later).
+    this.writer ??= makeWriter(this.scratch.buffer, this.scratch.byteOffset, this.scratchSize);
+    return this.writer.write(text, 0, this.scratchSize, 'utf8');
   }
 
   /** encodeAt through the private buffer, for engines that refuse to encode into shared memory. */
