@@ -12,6 +12,7 @@
 // absent key. The twin is src/reference/digest.ts.
 
 import { BloomTypeError } from '../errors.js';
+import { checkNoneDisposed } from './dispose.js';
 import { theHasher } from '../wasm/digest.js';
 import { checkItem, checkSeed } from './options.js';
 import type { CheckedBatch, Item } from './items.js';
@@ -66,6 +67,9 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
   checkItem(item);
   let plan = plans.get(filters);
   if (plan === undefined || !planHolds(plan, filters)) {
+    // A dispose() frees a region, which stales every plan (viewEpoch): a
+    // disposed filter is refused here, before any view of its memory is made.
+    checkNoneDisposed('probeAll', filters);
     plan = makePlan(filters, notAFilter, digestible);
     plans.set(filters, plan);
   }
