@@ -16,9 +16,15 @@
 //   cap on instances (12,615 on Node 20) times 16 MiB is far beyond any
 //   machine's memory, so memory alone limits the count (docs/MEMORY.md).
 //
+// A record is named by its address and its generation (assembly/record.ts):
+// the instance refuses a pair that is not live, and a handle compares
+// generations, never addresses, to know it is selected (RecordHandle).
+//
 // Release: dispose() frees a region at once; a filter dropped without it is
-// freed when the garbage collector reports it (FinalizationRegistry).
-// Where FinalizationRegistry does not exist, only dispose() frees.
+// freed when the garbage collector reports it (FinalizationRegistry, through
+// the handle's ticket), which the arena prompts when reports lag
+// (Arena.checkCollector). Where FinalizationRegistry does not exist, only
+// dispose() frees.
 
 import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { Exports } from './abi.js';
