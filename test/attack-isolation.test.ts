@@ -6,7 +6,9 @@
 // instead reject with BloomConcurrencyError), and never act on the memory
 // its record left, which a new filter may now hold. The instance itself
 // refuses a (record, generation) pair that is not live, whatever JS does.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,16 @@ import {
 import { loadFile, saveFile, saveFileSync } from '../src/node/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { sharedArenas } from '../src/wasm/arena.js';
+import { BIN } from './helpers/bin.js';
+
+const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const ARENA = DIST.replace('index.js', 'wasm/arena.js');
+
+/** Runs an ES module script with node and returns the JSON of its last line. */
+function runNode(script: string, flags: string[] = []): Record<string, number> {
+  const out = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 240_000 });
+  return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-isolation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -267,5 +279,121 @@ describe('the instance refuses a record that is not live', () => {
     }
     expect(victim.bitsSet()).toBe(0);
     victim.dispose();
+  });
+});
+
+describe('memory that comes back', () => {
+  it.each([
+    ['BloomFilter(8192, 5)', 'BloomFilter', 2_000_000, 96],
+    ['CountingBloomFilter(8192, 5)', 'CountingBloomFilter', 1_000_000, 128],
+  ])('%s made and dropped, a turn of the event loop every 1,000: the shared memory stops growing', (_, cls, count, maxMiB) => {
+    const result = runNode(
+      `import { ${cls} } from ${JSON.stringify(DIST)};
+       import { sharedArenas } from ${JSON.stringify(ARENA)};
+       import { setImmediate as tick } from 'node:timers/promises';
+       const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
+       let n = 0;
+       let atHalf = 0;
+       while (n < ${count}) {
+         for (let j = 0; j < 1000; j++) new ${cls}(8192, 5).add('x' + n++);
+         await tick();
+         if (n === ${count / 2}) atHalf = memory();
+       }
+       console.log(JSON.stringify({ atHalf, atEnd: memory() }));`,
+    );
+    // Before, the loop grew the memory for as long as it ran (393 MiB after 10 s of BloomFilter).
+    expect(result.atEnd).toBeLessThanOrEqual(maxMiB * 2 ** 20);
+    expect(result.atEnd).toBeLessThanOrEqual(1.3 * result.atHalf);
+  });
+
+  it('CountingBloomFilter made and disposed: the JS heap stays small (the handle is registered with nobody)', () => {
+    const result = runNode(
+      `import { CountingBloomFilter } from ${JSON.stringify(DIST)};
+       let peak = 0;
+       for (let n = 0; n < 1_000_000; n++) {
+         const f = new CountingBloomFilter(8192, 5);
+         f.add('x' + n);
+         f.dispose();
+         if (n % 10_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+       }
+       console.log(JSON.stringify({ peak }));`,
+    );
+    // Before: 200 MiB to 1.8 GiB, the disposed handles each waiting for a full collection.
+    expect(result.peak).toBeLessThan(64 * 2 ** 20);
+  });
+
+  it('dispose() of a large counting filter, Bitmap or sliding window gives its memory back while the object is still referenced', () => {
+    const result = runNode(
+      `import { Bitmap, CountingBloomFilter, SlidingBloomFilter } from ${JSON.stringify(DIST)};
+       import { setImmediate as tick } from 'node:timers/promises';
+       const rss = () => process.memoryUsage().rss;
+       const settle = async () => { for (let i = 0; i < 3; i++) { gc(); await tick(); } };
+       const out = {};
+       const kept = [];
+       for (const [name, make, fill] of [
+         ['counting', () => new CountingBloomFilter(2 ** 27, 3), (f) => f.counters().length],
+         ['bitmap', () => new Bitmap(2 ** 30), (b) => b.bitArray().length],
+         ['sliding', () => new SlidingBloomFilter({ window: 2e7, falsePositiveRate: 0.01 }), (f) => f.words().length],
+       ]) {
+         await settle();
+         const before = rss();
+         const f = make();
+         // Every page of the region touched (a copy of it is read and dropped).
+         fill(f);
+         await settle();
+         out[name + 'Made'] = rss() - before;
+         f.dispose();
+         kept.push(f);
+         await settle();
+         out[name + 'Disposed'] = rss() - before;
+       }
+       console.log(JSON.stringify({ ...out, kept: kept.length }));`,
+      ['--expose-gc'],
+    );
+    for (const name of ['counting', 'bitmap', 'sliding']) {
+      expect(result[`${name}Made`]).toBeGreaterThan(16 * 2 ** 20);
+      // Before: all of it stayed (counting +257 MiB made, +257 after dispose).
+      expect(result[`${name}Disposed`]).toBeLessThan(result[`${name}Made`] / 4);
+    }
+  });
+});
+
+describe('bloom dedupe --state S --checkpoint N killed with SIGKILL', () => {
+  /** Starts a checkpointing run on `state` fed from a pipe kept open, and kills it once its copy of the state exists. */
+  async function killedRun(state: string): Promise<number> {
+    const child = spawn(process.execPath, [BIN, 'dedupe', '--state', state, '--checkpoint', '0.001'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const pid = child.pid!;
+    const copy = join(dir, `.${state.split('/').pop()}.${pid}.before`);
+    let i = 0;
+    const started = Date.now();
+    while (!existsSync(copy) && Date.now() - started < 30_000) {
+      child.stdin.write(`${pid} line ${i++}\n`.repeat(1000));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(existsSync(copy)).toBe(true);
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGKILL');
+    await closed;
+    return pid;
+  }
+
+  it('a later run removes the copies and unfinished saves that dead runs left, and the state loads', async () => {
+    const state = join(dir, 'killed.blm');
+    const first = spawnSync(process.execPath, [BIN, 'dedupe', '--capacity', '100000', '--state', state], { input: 'a\nb\nc\n' });
+    expect(first.status).toBe(0);
+    const dead = [await killedRun(state), await killedRun(state)];
+    // An unfinished save of a dead run, and one of a process that still runs (this one), beside the state.
+    const hex = (pid: number): string => pid.toString(16).padStart(8, '0');
+    writeFileSync(join(dir, `.bloomwasm-${hex(dead[0])}0badf00d.tmp`), 'torn');
+    writeFileSync(join(dir, `.bloomwasm-${hex(process.pid)}0badf00d.tmp`), 'in progress');
+    const left = (): string[] => readdirSync(dir).filter((n) => n.endsWith('.before') || n.endsWith('.tmp')).sort();
+    // The second run already removed the first one's copy: one copy at most is ever left.
+    expect(left().filter((n) => n.endsWith('.before'))).toEqual([`.killed.blm.${dead[1]}.before`]);
+
+    const next = spawnSync(process.execPath, [BIN, 'dedupe', '--state', state], { input: 'a\nd\n' });
+    expect(next.status).toBe(0);
+    expect(next.stdout.toString()).toBe('d\n');
+    expect(left()).toEqual([`.bloomwasm-${hex(process.pid)}0badf00d.tmp`]);
+    rmSync(join(dir, left()[0]));
   });
 });

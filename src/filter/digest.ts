@@ -9,7 +9,8 @@
 // and reads every filter's bits where they lie. The twin is
 // src/reference/digest.ts.
 
-import { BloomTypeError } from '../errors.js';
+import { BloomDisposedError, BloomTypeError } from '../errors.js';
+import { isDisposed } from './dispose.js';
 import { type Arena, hashingArena, type RecordHandle } from '../wasm/arena.js';
 import { checkItem, checkSeed } from './options.js';
 import type { Item } from './items.js';
@@ -130,6 +131,8 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
   for (let i = 0; i < n; i++) {
     if (out[i] !== 2) continue;
     const f = filters[i];
+    // A disposed filter has no record, so it is never walked: it is refused here, by name.
+    if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
     if (!DIGEST_SCHEMES.includes(f.scheme)) {
       out[i] = f.has(item) ? 1 : 0;
       continue;

@@ -72,3 +72,11 @@ export function checkBatchOf(target: object, call: string, items: unknown): Chec
   if (isDisposed(target)) throw new BloomDisposedError(call);
   return batch;
 }
+
+/** Throws BloomDisposedError naming `call` and `filters[i]` for the first disposed filter of `filters`. */
+export function checkNoneDisposed(call: string, filters: readonly unknown[]): void {
+  for (let i = 0; i < filters.length; i++) {
+    const f = filters[i];
+    if (typeof f === 'object' && f !== null && isDisposed(f)) throw new BloomDisposedError(call, `filters[${i}]`);
+  }
+}

@@ -5,6 +5,7 @@
 
 import { BloomDigestError, BloomTypeError } from '../errors.js';
 import { checkItem } from './options.js';
+import { checkNoneDisposed } from './dispose.js';
 import type { Item } from './items.js';
 
 /**
@@ -115,6 +116,7 @@ export function probeAllWith(
 ): Uint8Array {
   if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
   checkItem(item);
+  checkNoneDisposed('probeAll', filters);
   const out = new Uint8Array(filters.length);
   let d: Digest | undefined;
   for (let i = 0; i < filters.length; i++) {

@@ -16,9 +16,15 @@
 //   cap on instances (12,615 on Node 20) times 16 MiB is far beyond any
 //   machine's memory, so memory alone limits the count (docs/MEMORY.md).
 //
+// A record is named by its address and its generation (assembly/record.ts):
+// the instance refuses a pair that is not live, and a handle compares
+// generations, never addresses, to know it is selected (RecordHandle).
+//
 // Release: dispose() frees a region at once; a filter dropped without it is
-// freed when the garbage collector reports it (FinalizationRegistry).
-// Where FinalizationRegistry does not exist, only dispose() frees.
+// freed when the garbage collector reports it (FinalizationRegistry, through
+// the handle's ticket), which the arena prompts when reports lag
+// (Arena.checkCollector). Where FinalizationRegistry does not exist, only
+// dispose() frees.
 
 import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { Exports } from './abi.js';
@@ -32,6 +38,12 @@ export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
 export const RECORD_BYTES = 64;
+
+/** Bytes of records made between two looks at the collector (Arena.checkCollector). */
+const CHECK_BYTES = 1024 * 1024;
+
+/** Records made without a report from the collector before it is prompted (Arena.checkCollector). */
+const PROMPT_BYTES = 32 * 1024 * 1024;
 
 /** Regions of at least this many bytes get an instance of their own (see above). */
 export const DEDICATED_BYTES = 16 * 1024 * 1024;
@@ -106,10 +118,31 @@ const registry: FinalizationRegistry<number> | undefined =
         freeSlots.push(slot);
         if (arena !== undefined && record > 0) {
           arena.release(record, generation);
-          arena.collected++;
+          arena.reported = true;
         }
       })
     : undefined;
+
+/** Pages of the prompter when it is made: 128 MiB of address space, which nothing touches, so it costs no resident memory. */
+const PROMPTER_PAGES = 2048;
+/** The memory whose growth prompts a full collection (Arena.checkCollector); made again when it doubled. */
+let prompter: WebAssembly.Memory | undefined;
+
+/**
+ * Grows the prompter by one page, which V8 answers with a full collection
+ * (it counts a memory's bytes as external memory). Where no such memory
+ * can be had, nothing is prompted: the collector runs when it would have.
+ */
+function promptCollection(): void {
+  try {
+    if (prompter === undefined || prompter.buffer.byteLength >= 2 * PROMPTER_PAGES * 65536) {
+      prompter = new WebAssembly.Memory({ initial: PROMPTER_PAGES, maximum: 2 * PROMPTER_PAGES });
+    }
+    prompter.grow(1);
+  } catch {
+    prompter = undefined;
+  }
+}
 
 /** One instance, its scratch and views, and the records in its memory. */
 export class Arena {
@@ -134,14 +167,12 @@ export class Arena {
   createdGeneration = 0;
   /** Records alive in it. */
   live = 0;
-  /**
-   * Records made, and records the garbage collector freed, both halved at
-   * each growth so that they tell of the recent past (see create()).
-   */
-  made = 0;
-  collected = 0;
-  /** The growth step set in the instance (assembly/heap.ts's heapGrowth). */
-  private growthShift = 3;
+  /** Set when the garbage collector freed one of its records (see checkCollector()). */
+  reported = false;
+  /** Bytes of the records made since checkCollector() last ran. */
+  private madeBytes = 0;
+  /** The heap's bytes in use when the collector last reported or was prompted (checkCollector()). */
+  private baseline = 0;
   /**
    * Bumped each time memory grew. A view of a region (bits, counters) is
    * good while the epoch it was made in is the arena's epoch; after a
@@ -182,20 +213,6 @@ export class Arena {
    * refreshed if memory grew.
    */
   create(params: RecordParams, kind: Kind): number {
-    // While the collector frees most of the records made (filters made and
-    // dropped), memory grows in steps of 1/128: each growth prompts the
-    // engine to collect, which frees the dropped regions, so memory stays
-    // near what is alive. Otherwise (filters kept) it grows by an eighth,
-    // and each of the fewer growths costs a full collection over every
-    // live filter. Measured on 3 x 10^6 dropped filters of 1 KiB: peak RSS
-    // 562 MB with eighths; and on 10^6 kept ones, 55 us a filter with small
-    // steps against 3.7.
-    this.made++;
-    const shift = 2 * this.collected > this.made ? 7 : 3;
-    if (shift !== this.growthShift) {
-      this.x.heapGrowth(shift);
-      this.growthShift = shift;
-    }
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
     const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind, params.wordBytes ?? 0) >>> 0;
@@ -206,7 +223,43 @@ export class Arena {
     this.current = this.createdGeneration;
     this.staging.unitsForStrings = params.schemeId === POLY_ID;
     this.live++;
+    this.madeBytes += RECORD_BYTES + payloadBytes(kind, params.bits, params.wordBytes);
+    if (this.madeBytes >= CHECK_BYTES && !this.dedicated) this.checkCollector();
     return r;
+  }
+
+  /**
+   * Prompts a full collection when the records made since the collector
+   * last reported (or was last prompted) reach PROMPT_BYTES, or half of
+   * what was in use then. V8 reports a dropped object to
+   * FinalizationRegistry only after a full collection, which it runs when
+   * its own heap asks for one: a dropped filter leaves some 100 bytes of JS
+   * heap for a kilobyte of bits, and as V8 raises its heap limit the
+   * collections come further apart, so dropped regions pile up (with
+   * BloomFilter(8192, 5) made and dropped, 100,000 to 650,000 of them, and
+   * memory still growing after minutes). What V8 does react to is the
+   * growth of a large wasm memory: it counts the memory as external bytes,
+   * and over its limit it finishes a full collection at once. So the
+   * prompter, a memory no one reads or writes, grows by a page
+   * (promptCollection): the collection that follows finds the dropped
+   * handles, and their regions come back when the reports run, at the next
+   * turn of the event loop. Filters kept alive prompt at most one
+   * collection per half again of what was in use: a few over a million
+   * filters.
+   */
+  private checkCollector(): void {
+    this.madeBytes = 0;
+    const used = this.x.heapUsedBytes();
+    // After reports the heap holds what is alive and what was dropped since
+    // the collection: the least seen then is the measure of what is alive.
+    if (this.reported) {
+      this.reported = false;
+      this.baseline = Math.min(this.baseline, used);
+      return;
+    }
+    if (used < this.baseline + Math.max(PROMPT_BYTES, this.baseline / 2)) return;
+    this.baseline = used;
+    promptCollection();
   }
 
   /** Refreshes every view when memory grew (memory.grow detaches the old buffer). */
@@ -214,8 +267,6 @@ export class Arena {
     if (this.staging.scratch.buffer !== this.x.memory.buffer) {
       this.staging.refresh();
       this.epoch++;
-      this.made >>= 1;
-      this.collected >>= 1;
     }
   }
 
