@@ -86,7 +86,14 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
       out[i] = 2;
       continue;
     }
-    const handle = hook.call(f);
+    let handle: RecordHandle;
+    try {
+      handle = hook.call(f);
+    } catch (error) {
+      // A disposed filter's methods throw naming themselves: probeAll names itself instead.
+      if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
+      throw error;
+    }
     const at = handle.walkArena();
     if (at === undefined || (arena !== undefined && at !== arena)) {
       out[i] = 2;
