@@ -52,9 +52,76 @@ interface Walkable extends ProbeTarget {
   [WALK_HANDLE](): RecordHandle;
 }
 
-/** probeAll's lists, reused from call to call (they only grow): the walked filters' indexes, and their (record, generation) pairs. */
-let walkedIndex = new Int32Array(256);
-let walkedRecords = new Uint32Array(512);
+
+/**
+ * What probeAll found out about one list of filters: which it walks (their
+ * indexes and (record, generation) pairs, in one arena) and which it asks
+ * itself. Kept by the array's identity, so that asking the same array for
+ * key after key reads each filter's handle once; a call checks only that
+ * the array holds the same filters. A pair whose record was since released
+ * (dispose(), share()) is refused by the walk itself (assembly/record.ts's
+ * generations) and asked, or refused by name, here. Only walks in a shared
+ * arena are kept: an arena of its own (a large filter's) must not be held
+ * past its filter's dispose().
+ */
+interface Walk {
+  readonly filters: readonly ProbeTarget[];
+  readonly arena: Arena | undefined;
+  readonly count: number;
+  readonly index: Int32Array;
+  readonly pairs: Uint32Array;
+  /** The indexes asked here, not walked. */
+  readonly asked: Int32Array;
+}
+
+const walks = new WeakMap<readonly ProbeTarget[], Walk>();
+
+/** The walk of `filters`: the wasm filters of the first such filter's arena. */
+function planWalk(filters: readonly ProbeTarget[]): Walk {
+  const n = filters.length;
+  const index: number[] = [];
+  const pairs: number[] = [];
+  const asked: number[] = [];
+  let arena: Arena | undefined;
+  for (let i = 0; i < n; i++) {
+    const f = filters[i] as Walkable;
+    if (f === null || typeof f !== 'object') throw notAFilter(i, f);
+    const hook = f[WALK_HANDLE];
+    if (typeof hook !== 'function') {
+      if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
+      asked.push(i);
+      continue;
+    }
+    let handle: RecordHandle;
+    try {
+      handle = hook.call(f);
+    } catch (error) {
+      // A disposed filter's methods throw naming themselves: probeAll names itself instead.
+      if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
+      throw error;
+    }
+    const at = handle.walkArena();
+    if (at === undefined || (arena !== undefined && at !== arena)) {
+      asked.push(i);
+      continue;
+    }
+    arena = at;
+    index.push(i);
+    pairs.push(handle.walkRecord(), handle.walkGeneration());
+  }
+  return {
+    filters: filters.slice(), arena, count: index.length,
+    index: Int32Array.from(index), pairs: Uint32Array.from(pairs), asked: Int32Array.from(asked),
+  };
+}
+
+/** Whether `walk` was planned for the same filters, in the same places. */
+function walkHolds(walk: Walk, filters: readonly ProbeTarget[]): boolean {
+  const known = walk.filters;
+  if (known.length !== filters.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== filters[i]) return false;
+  return true;
+}
 
 /**
  * Asks every filter about one item; flag i is 1 when filters[i] may hold it.
@@ -71,39 +138,14 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
   checkItem(item);
   const n = filters.length;
   const out = new Uint8Array(n);
-  if (walkedIndex.length < n) {
-    walkedIndex = new Int32Array(2 * n);
-    walkedRecords = new Uint32Array(4 * n);
+  let walk = walks.get(filters);
+  if (walk === undefined || !walkHolds(walk, filters)) {
+    walk = planWalk(filters);
+    if (walk.arena !== undefined && !walk.arena.dedicated) walks.set(filters, walk);
+    else walks.delete(filters);
   }
-  let arena: Arena | undefined;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const f = filters[i] as Walkable;
-    if (f === null || typeof f !== 'object') throw notAFilter(i, f);
-    const hook = f[WALK_HANDLE];
-    if (typeof hook !== 'function') {
-      if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
-      out[i] = 2;
-      continue;
-    }
-    let handle: RecordHandle;
-    try {
-      handle = hook.call(f);
-    } catch (error) {
-      // A disposed filter's methods throw naming themselves: probeAll names itself instead.
-      if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
-      throw error;
-    }
-    const at = handle.walkArena();
-    if (at === undefined || (arena !== undefined && at !== arena)) {
-      out[i] = 2;
-      continue;
-    }
-    arena = at;
-    walkedIndex[count] = i;
-    walkedRecords[2 * count] = handle.walkRecord();
-    walkedRecords[2 * count++ + 1] = handle.walkGeneration();
-  }
+  const { arena, count, index: walkedIndex, pairs: walkedRecords, asked } = walk;
+  for (let t = 0; t < asked.length; t++) out[asked[t]] = 2;
   let walked: Digest | undefined;
   if (arena !== undefined) {
     const { staging, x } = arena;
@@ -120,7 +162,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
     const max = (staging.batchMax + 1) >> 1;
     for (let first = 0; first < count; first += max) {
       const m = Math.min(max, count - first);
-      staging.batchOffsets.set(walkedRecords.subarray(2 * first, 2 * (first + m)));
+      staging.batchOffsets.set(m === count ? walkedRecords : walkedRecords.subarray(2 * first, 2 * (first + m)));
       x.probeRecords(m, len, lo, hi);
       if (len >= 0) {
         // Hashed in the first call; the next ones take its digest.
