@@ -1,82 +1,208 @@
-// A ScalableBloomFilter's has in one call: its members live in one
-// instance (assembly/record.ts), so the item is hashed once, here, and
-// each member's record is probed with that hash, newest first, until one
-// reports the item (after a first pass that rules most members out
-// together: firstTwo). Before, each member was another
-// instance, and a has cost one call and one probe per member on top of the
-// hash (8.8 times one filter's has at 7 members; docs/MEMORY.md).
+// Walks over many records in one call, which the one shared memory makes
+// possible: every filter is a record of the same instance
+// (assembly/record.ts), so an item is hashed once, here, and each record
+// is probed with that hash. Two walks use it: a ScalableBloomFilter's
+// members (has, hasMany, addMany) and probeAll's list of filters
+// (assembly/digest.ts's probeRecords).
+//
+// Written for the memory system: with many filters nearly every read
+// misses the cache, and what makes a walk slow is a read whose bit decides
+// a branch before the next record's read is issued, so that the misses wait
+// for one another. So a walk goes in steps, each in two passes: the
+// arithmetic for every record still in play (placeFirstTwo), then a tight
+// loop of reads alone (readFirstTwo), whose bits only decide, without a
+// branch, which records stay. The first step reads the first two positions
+// of every record: an absent item, whose first two bits are both set in a
+// half-full filter one time in four, leaves few records. probeAll then
+// reads the later positions of the xxh64 survivors a step at a time the
+// same way (assembly/digest.ts); a chain tests its few survivors as their
+// own has() would. (The remainder is i64.rem_u: on the machines measured
+// it cost 2-5 ns, less than a float64 reciprocal and its corrections.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, bitsBase } from "./layout";
-import { bits, blocks, hashes, scheme, seed } from "./filter";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble } from "./probe";
-import { peek, unpeek } from "./record";
-import { SALT0, SALT1, blockPtr, sbbfCheckScalar } from "./sbbf";
-import { SCHEME_SBBF } from "./scheme";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, isLive, peek, selectedRecord, unpeek } from "./record";
+import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
+import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
+import { countingHasHash } from "./counting";
 
-/** Members that the first pass (firstTwo) takes at once: one bit each in a u64. */
-const PASS_MAX: u32 = 64;
+/** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask. */
+export const PLACED_BYTES: usize = 12;
 
-/**
- * The first pass over the members: for each xxh64 one, its first two positions of
- * enhanced double hashing (assembly/probe.ts: a = h mod m, then
- * a + (s mod m) mod m, moved by one if it repeats a, with s =
- * splitmix64(h), the same for every member) and whether both bits are set.
- * Nothing here branches on a bit, so the members' divisions and loads
- * overlap instead of waiting on each other, and an absent item (whose
- * first two bits are both set in a half-full member one time in four)
- * leaves few members for the second pass. An sbbf member is asked for
- * the bits of words 0 and 1 of its block.
- */
+/** A placed record that the walk cannot answer (another seed or scheme, another kind). */
+const UNWALKABLE: u32 = 1 << 24;
+
+/** Places a record the walk cannot answer: its reads are of scratch, its flag 2. */
 // @ts-ignore: decorator
-@inline function firstTwo(count: u32, h: u64, s: u64): u64 {
-  let maybe: u64 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2)));
-    let both: u64;
-    if (scheme == SCHEME_SBBF) {
-      // Words 0 and 1 of the item's block (assembly/sbbf.ts's layout).
-      const block = blockPtr(h, blocks);
-      const key = <u32>h;
-      both = <u64>((load<u32>(block) >> ((key * SALT0) >> 27)) & (load<u32>(block, 4) >> ((key * SALT1) >> 27)) & 1);
-    } else {
-      const m = bits;
-      const a = h % m;
-      let p = a + s % m;
-      if (p >= m) p -= m;
-      if (p == a) p = p + 1 == m ? 0 : p + 1;
-      both = <u64>((<u32>load<u8>(bitsBase + <usize>(a >> 3)) >> <u32>(a & 7)) & 1);
-      if (hashes > 1) both &= <u64>((<u32>load<u8>(bitsBase + <usize>(p >> 3)) >> <u32>(p & 7)) & 1);
-    }
-    maybe |= both << <u64>i;
-  }
-  return maybe;
+@inline export function unwalkable(at: usize): void {
+  store<u32>(at, <u32>SCRATCH_PTR);
+  store<u32>(at, <u32>SCRATCH_PTR, 4);
+  store<u32>(at, UNWALKABLE, 8);
 }
 
 /**
- * The item of `len` bytes in scratch, tested against the `count` records
- * listed as u32s at the batch offsets region (oldest first, all of one
- * seed): returns the index of the newest that reports it, or -1. Each
- * member is tested as its own has() tests, stopping at its first clear
- * bit; the records are only peeked at, so the selected one stays selected.
+ * The first step's arithmetic for record `r` and the item whose hash is h
+ * (s = splitmix64(h)), written to `at`: the byte addresses of its first
+ * two positions, and per position the shift and mask that isolate it (a
+ * bit, or a 4-bit counter of a counting filter). Under xxh64 the first two
+ * of enhanced double hashing (assembly/probe.ts: a = h mod m, then
+ * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice),
+ * under sbbf the bits of words 0 and 1 of its block. A record of another
+ * seed, scheme or kind is marked UNWALKABLE and reads scratch instead.
+ */
+// @ts-ignore: decorator
+@inline export function placeFirstTwo(r: usize, h: u64, s: u64, seed: u64, at: usize): void {
+  const m = load<u64>(r);
+  const schemeId = load<i32>(r, 44);
+  const kind = load<u32>(r, 48);
+  if (load<u64>(r, 8) != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF) || (kind != KIND_FILTER && kind != KIND_COUNTING)) {
+    unwalkable(at);
+    return;
+  }
+  let p: u64, q: u64;
+  if (schemeId == SCHEME_SBBF) {
+    // Bit b of word i of block j is position 256 j + 32 i + b (assembly/sbbf.ts).
+    const block = (((h >> 32) * (m >> 8)) >> 32) << 8;
+    const key = <u32>h;
+    p = block + <u64>((key * SALT0) >> 27);
+    q = block + 32 + <u64>((key * SALT1) >> 27);
+  } else {
+    p = h % m;
+    q = p + s % m;
+    if (q >= m) q -= m;
+    if (q == p) q = q + 1 == m ? 0 : q + 1;
+    if (load<i32>(r, 40) == 1) q = p;
+  }
+  const base = <u32>(r + <usize>RECORD_BYTES);
+  if (kind == KIND_COUNTING) {
+    store<u32>(at, base + <u32>(p >> 1));
+    store<u32>(at, base + <u32>(q >> 1), 4);
+    store<u32>(at, (<u32>(p & 1) << 2) | (<u32>(q & 1) << 10) | (15 << 16), 8);
+  } else {
+    store<u32>(at, base + <u32>(p >> 3));
+    store<u32>(at, base + <u32>(q >> 3), 4);
+    store<u32>(at, <u32>(p & 7) | (<u32>(q & 7) << 8) | (1 << 16), 8);
+  }
+}
+
+/** The first step's reads for the record placed at `at`: 1 when both positions are set, 0 when not, 2 when it is UNWALKABLE. No branch. */
+// @ts-ignore: decorator
+@inline export function readFirstTwo(at: usize): u32 {
+  const meta = load<u32>(at, 8);
+  const mask = (meta >> 16) & 0xff;
+  const one = (<u32>load<u8>(<usize>load<u32>(at)) >> (meta & 7)) & mask;
+  const two = (<u32>load<u8>(<usize>load<u32>(at, 4)) >> ((meta >> 8) & 7)) & mask;
+  const both = <u32>(one != 0) & <u32>(two != 0);
+  return select<u32>(2, both, meta & UNWALKABLE);
+}
+
+/** Whether the record peeked at (assembly/record.ts's peek) holds every position of the item whose hash is h. */
+// @ts-ignore: decorator
+@inline export function reportsPeeked(h: u64, counting: bool): bool {
+  if (counting) return countingHasHash(h);
+  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+}
+
+/** Member record i of the chain (oldest first): the address of pair i. */
+// @ts-ignore: decorator
+@inline function member(i: u32): usize {
+  return <usize>load<u32>(CHAIN_RECORDS_PTR + (<usize>i << 3));
+}
+
+/** Whether every one of the `count` (record, generation) pairs names a live record (assembly/record.ts). */
+function membersLive(count: u32): bool {
+  if (count == 0 || count > CHAIN_MAX) return false;
+  for (let i: u32 = 0; i < count; i++) {
+    const at = CHAIN_RECORDS_PTR + (<usize>i << 3);
+    if (!isLive(<usize>load<u32>(at), load<u32>(at, 4))) return false;
+  }
+  return true;
+}
+
+/**
+ * The index of the newest of the `count` members that reports the item
+ * whose hash is h, or -1: the first step over every member (placed in the
+ * batch probes region), then the survivors newest first, each as its own
+ * has(). The parameter globals are left peeked at some member: the caller
+ * calls unpeek().
+ */
+function newestReporting(count: u32, h: u64): i32 {
+  const s = splitmix64(h);
+  const seed = load<u64>(member(0), 8);
+  for (let i: u32 = 0; i < count; i++) placeFirstTwo(member(i), h, s, seed, BATCH_PROBES_PTR + <usize>i * PLACED_BYTES);
+  let maybe: u64 = 0;
+  const first = min<u32>(count, 64);
+  for (let i: u32 = 0; i < first; i++) maybe |= <u64>(readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) & 1) << <u64>i;
+  for (let i = <i32>count - 1; i >= 0; i--) {
+    if (i < 64 && ((maybe >> <u64>i) & 1) == 0) continue;
+    if (i >= 64 && readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) == 0) continue;
+    peek(member(<u32>i));
+    if (reportsPeeked(h, false)) return i;
+  }
+  return -1;
+}
+
+/**
+ * The item of `len` bytes in scratch, tested against the `count` members
+ * listed as (record, generation) pairs at the chain records region (oldest
+ * first, all of one seed): returns the index of the newest that reports
+ * it, or -1; -2, having read nothing, when a pair does not name a live
+ * record. The records are only peeked at, so the selected one stays
+ * selected.
  */
 export function chainHas(count: u32, len: u32): i32 {
-  peek(<usize>load<u32>(BATCH_OFFSETS_PTR));
-  const h = xxh64(SCRATCH_PTR, len, seed);
-  const maybe = count <= PASS_MAX ? firstTwo(count, h, splitmix64(h)) : ~(<u64>0);
-  let hit: i32 = -1;
-  for (let i = <i32>count - 1; i >= 0; i--) {
-    if (i < <i32>PASS_MAX && ((maybe >> <u64>i) & 1) == 0) continue;
-    peek(<usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2)));
-    const found = scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
-    if (found) {
-      hit = i;
-      break;
-    }
-  }
+  if (!membersLive(count)) return -2;
+  const hit = newestReporting(count, xxh64(SCRATCH_PTR, len, load<u64>(member(0), 8)));
   unpeek();
   return hit;
+}
+
+/** chainBatch's operations. */
+const OP_ADD: u32 = 0;
+
+/**
+ * A chain's has (op 1) or add (op 0) of batch items [first, count): staged
+ * as a batch (item i is scratch bytes [offsets[i], offsets[i+1]) of the
+ * batch offsets region), or, when `hashed`, given by their digests as u64s
+ * in scratch. Flag i goes to the batch flags region: has, whether a member
+ * reports item i; add, whether it was new, which is exactly when no member
+ * reports it, and then it is added to the newest member (the selected
+ * record, which JS selected), at most `room` of them. Returns where it
+ * stopped: `count`, or the first item that is new while the newest member
+ * has no room left, for JS to start a member and call again from there;
+ * -1, having read nothing, when a member's pair does not name a live record
+ * or the newest is not the selected record.
+ */
+export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: u32, hashed: bool): i32 {
+  if (!membersLive(members) || (op == OP_ADD && member(members - 1) != selectedRecord())) return -1;
+  count = min<u32>(count, BATCH_MAX);
+  const seed = load<u64>(member(0), 8);
+  let left = <u64>room;
+  for (let i = first; i < count; i++) {
+    let h: u64;
+    if (hashed) h = load<u64>(SCRATCH_PTR + (<usize>i << 3));
+    else {
+      const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+      const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+      h = xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
+    }
+    const hit = newestReporting(members, h);
+    if (op != OP_ADD || hit >= 0) {
+      store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>(op != OP_ADD && hit >= 0));
+      continue;
+    }
+    unpeek();
+    if (left == 0) return <i32>i;
+    probeHash(h, PROBES_PTR);
+    const fresh = countAdd(insertProbed(PROBES_PTR));
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>fresh);
+    if (fresh) left--;
+  }
+  unpeek();
+  return <i32>count;
 }

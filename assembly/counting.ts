@@ -126,6 +126,13 @@ function countingProbed(op: i32): i32 {
   return <i32>countProbed();
 }
 
+/** has() of the item whose hash is h, in the counting filter peeked at (assembly/chain.ts's walks). */
+// @ts-ignore: decorator
+@inline export function countingHasHash(h: u64): bool {
+  probeHash(h, PROBES_PTR);
+  return countingProbed(OP_HAS) != 0;
+}
+
 /**
  * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch. add
  * returns 1 when the item was new, has 1 when it may be present, remove 1
@@ -214,10 +221,13 @@ export function countingChecksumCounters(): void {
 
 /**
  * Writes `len` bytes of the plain filter's packed bits, starting at bit
- * byte `first`, to scratch: bit p is 1 when counter p is above 0.
+ * byte `first`, to `to`: bit p is 1 when counter p is above 0. `to` is a
+ * BloomFilter's bits in the same memory (toBloomFilter, in one call), or
+ * scratch (at most its size; a target in another memory takes it from
+ * there).
  */
-export function countingBitsChunk(first: u32, len: u32): void {
-  len = min<u32>(len, SCRATCH_SIZE);
+export function countingBitsChunk(first: u32, len: u32, to: usize): void {
+  if (to == SCRATCH_PTR) len = min<u32>(len, SCRATCH_SIZE);
   const whole = <u32>(bits >> 3); // bit bytes whose 8 counters all exist
   for (let j: u32 = 0; j < len; j++) {
     const byte = first + j;
@@ -238,7 +248,7 @@ export function countingBitsChunk(first: u32, len: u32): void {
         if (p < bits && getCounter(p) != 0) out |= <u32>1 << q;
       }
     }
-    store<u8>(SCRATCH_PTR + <usize>j, <u8>out);
+    store<u8>(to + <usize>j, <u8>out);
   }
 }
 

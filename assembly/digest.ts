@@ -1,25 +1,45 @@
 // Hash once, probe many: an item's 64-bit XXH64 digest is computed once
-// (digestItem, digestStream) and then handed to any number of filters of the
-// xxh64 family (xxh64, sbbf), each of which turns it into its own probe
-// record (assembly/scheme.ts's probeHash) without seeing the item again. Under poly and bytesum the hash itself
-// depends on m, so they have no digest; the wrappers refuse them before
-// calling in.
+// (digestItem, or digestBegin/digestUpdate/digestStream for a long one),
+// under a seed given as an argument, in whatever instance holds the
+// filters, and then handed to any number of filters of the xxh64 family
+// (xxh64, sbbf), each of which turns it into its own probe record
+// (assembly/scheme.ts's probeHash) without seeing the item again. Under
+// poly and bytesum the hash itself depends on m, so they have no digest;
+// the wrappers refuse them before calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_GROUP, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, MAX_HASHES,
-  POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
-import { countAdd, seed } from "./filter";
-import { xxh64, xxh64Digest } from "./hash";
-import { TOUCH_SINK_PTR, insertProbed, probeHash, probeStride, testProbed, touchGroup, touchProbed } from "./scheme";
+import { bits, countAdd, hashes, scheme } from "./filter";
+import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
+import { probeEnhancedDouble } from "./probe";
+import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
+import { KIND_COUNTING, isLive, peek, unpeek } from "./record";
+import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
 
-/** XXH64 of the `len` bytes in scratch under the instance's seed, stored as a little-endian u64 at positionsPtr. */
-export function digestItem(len: u32): void {
-  store<u64>(POSITIONS_OUT_PTR, xxh64(SCRATCH_PTR, len, seed));
+/** The seed hi:lo as one u64. */
+// @ts-ignore: decorator
+@inline function seedOf(lo: u32, hi: u32): u64 {
+  return (<u64>hi << 32) | <u64>lo;
 }
 
-/** digestItem for a streamed item (after streamBegin and streamUpdate). */
+/** XXH64 of the `len` bytes in scratch under seed hi:lo, stored as a little-endian u64 at positionsPtr. */
+export function digestItem(len: u32, seedLo: u32, seedHi: u32): void {
+  store<u64>(POSITIONS_OUT_PTR, xxh64(SCRATCH_PTR, len, seedOf(seedLo, seedHi)));
+}
+
+/** Starts the digest of an item too long for scratch, under seed hi:lo. */
+export function digestBegin(seedLo: u32, seedHi: u32): void {
+  xxh64Begin(seedOf(seedLo, seedHi));
+}
+
+/** Feeds the next `len` bytes of scratch to the digest begun by digestBegin. */
+export function digestUpdate(len: u32): void {
+  xxh64Update(SCRATCH_PTR, len);
+}
+
+/** Ends the digest begun by digestBegin, stored as digestItem stores it. */
 export function digestStream(): void {
   store<u64>(POSITIONS_OUT_PTR, xxh64Digest());
 }
@@ -36,92 +56,128 @@ export function addDigest(lo: u32, hi: u32): bool {
   return countAdd(insertProbed(PROBES_PTR));
 }
 
-/** The most items per digestBatch call: their digests fill the batch probes region. */
-export const DIGEST_BATCH_MAX: u32 = <u32>((<usize>BATCH_GROUP * <usize>MAX_HASHES));
+/** Records per block of a walk: their placed first steps fill the start of scratch. */
+const WALK_BLOCK: u32 = 1024;
 
-/**
- * Digests `count` (at most DIGEST_BATCH_MAX) items staged as a batch (item
- * i is scratch bytes [offsets[i], offsets[i+1]) of the batch offsets
- * region), as u64s at the batch probes region, in order.
- */
-export function digestBatch(count: u32): void {
-  count = min<u32>(count, DIGEST_BATCH_MAX);
-  for (let i: u32 = 0; i < count; i++) {
-    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
-    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    store<u64>(BATCH_PROBES_PTR + (<usize>i << 3), xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed));
-  }
-}
+/** xxh64 survivors of the first step whose later positions are read a step at a time together. */
+const GROUP: u32 = 64;
 
-/**
- * The probe records of digests [first, first + n) of scratch, into the
- * batch probes region `stride` bytes apart, and then their bits touched
- * together, so that the group's cache misses overlap before the records
- * are tested or set one by one (assembly/scheme.ts's touchProbed).
- */
+/** Scratch after the placed block: per group member its record, bits, k and flag index, then its positions. */
+const GROUP_PTR: usize = SCRATCH_PTR + <usize>WALK_BLOCK * PLACED_BYTES;
+const GROUP_POSITIONS_PTR: usize = GROUP_PTR + (<usize>GROUP << 4);
+
+/** Group member g's fields: its bits' address, k, its flag's index, and whether its positions are counters. */
 // @ts-ignore: decorator
-@inline function probeDigestGroup(first: u32, n: u32, stride: usize): void {
-  for (let j: u32 = 0; j < n; j++) {
-    probeHash(load<u64>(SCRATCH_PTR + (<usize>(first + j) << 3)), BATCH_PROBES_PTR + <usize>j * stride);
-  }
-  let touched: u32 = 0;
-  for (let j: u32 = 0; j < n; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
-  store<u32>(TOUCH_SINK_PTR, touched);
+@inline function groupField(g: u32, field: usize): usize {
+  return GROUP_PTR + (<usize>g << 4) + field;
 }
 
-
 /**
- * Tests `count` items given by their digests, staged in scratch as u64s
- * (at most BATCH_MAX); flag i goes to the batch flags region. Returns how
- * many may be present.
+ * Reads positions 2 onwards of the `n` group members (their positions
+ * written at GROUP_POSITIONS_PTR), a step at a time: each step's reads are
+ * independent of one another, and their bits only decide, without a
+ * branch, which members stay; a member that reaches its k holds the item.
  */
-export function hasDigestBatch(count: u32): u32 {
-  count = min<u32>(count, BATCH_MAX);
-  const stride = probeStride();
-  const group = touchGroup(stride);
+function readGroup(n: u32): u32 {
+  // live: the group indexes still in play, a u8 list in the batch probes region.
+  for (let g: u32 = 0; g < n; g++) store<u8>(BATCH_PROBES_PTR + <usize>g, <u8>g);
+  let live = n;
   let found: u32 = 0;
-  for (let first: u32 = 0; first < count; first += group) {
-    const n = min<u32>(group, count - first);
-    probeDigestGroup(first, n, stride);
-    for (let j: u32 = 0; j < n; j++) {
-      const present = testProbed(BATCH_PROBES_PTR + <usize>j * stride);
-      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
-      found += <u32>present;
+  for (let i: u32 = 2; live > 0; i++) {
+    let going: u32 = 0;
+    for (let t: u32 = 0; t < live; t++) {
+      const g = <u32>load<u8>(BATCH_PROBES_PTR + <usize>t);
+      const k = load<u32>(groupField(g, 4));
+      if (i >= k) {
+        store<u8>(BATCH_FLAGS_PTR + <usize>load<u32>(groupField(g, 8)), 1);
+        found++;
+        continue;
+      }
+      const p = load<u64>(GROUP_POSITIONS_PTR + (<usize>g << 9) + (<usize>i << 3));
+      const base = <usize>load<u32>(groupField(g, 0));
+      const counting = load<u32>(groupField(g, 12));
+      const bit = counting
+        ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
+        : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
+      store<u8>(BATCH_PROBES_PTR + <usize>going, <u8>g);
+      going += bit;
     }
+    live = going;
   }
   return found;
 }
 
-/** DIGEST_BATCH_MAX, for JS. */
-export function digestBatchMax(): u32 {
-  return DIGEST_BATCH_MAX;
-}
+/** The most records one probeRecords call takes: their (record, generation) pairs fill the batch offsets region. */
+export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
 
-/** Offset of digestBatch's output: u64[DIGEST_BATCH_MAX] (the batch probes region). */
-export function digestBatchPtr(): usize {
-  return BATCH_PROBES_PTR;
+/** Record j of probeRecords' list: the address of pair j. */
+// @ts-ignore: decorator
+@inline function listed(j: u32): usize {
+  return <usize>load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3));
 }
 
 /**
- * Adds `count` items given by their digests, staged in scratch as u64s (at
- * most BATCH_MAX), in order, exactly as `count` addDigest calls would: flag
- * i (batch flags region) is 1 when item i set a bit. Returns how many did.
- * The groups' touch passes only read, so a repeat within a group still
- * finds the bits its first occurrence set.
+ * probeAll over `count` records (at most PROBE_RECORDS_MAX) listed as
+ * (record, generation) pairs at the batch offsets region: flag j (batch
+ * flags region) is 1 when record j may hold the item, 0 when it surely
+ * does not, and 2 when the record is not a live filter or counting filter
+ * of the xxh64 family with the first record's seed (JS asks those itself,
+ * and a released one refuses by name). The item is the `len` bytes in scratch,
+ * hashed here under the first record's seed, or when `len` is negative the
+ * digest hi:lo; its digest is left at positionsPtr as digestItem leaves
+ * it. In steps, as assembly/chain.ts explains: the first two positions of
+ * every record of a block, then sbbf survivors in full (their other words
+ * share the cache line just read) and xxh64 survivors a position at a time,
+ * a group together. Returns how many may hold it. Scratch is overwritten.
  */
-export function addDigestBatch(count: u32): u32 {
-  count = min<u32>(count, BATCH_MAX);
-  const stride = probeStride();
-  const group = touchGroup(stride);
-  let fresh: u32 = 0;
-  for (let first: u32 = 0; first < count; first += group) {
-    const n = min<u32>(group, count - first);
-    probeDigestGroup(first, n, stride);
-    for (let j: u32 = 0; j < n; j++) {
-      const isNew = countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
-      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
-      fresh += <u32>isNew;
+export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
+  count = min<u32>(count, PROBE_RECORDS_MAX);
+  if (count == 0) return 0;
+  // The seed walked is the first live record's; a dead one is only flagged.
+  let seed: u64 = 0;
+  for (let j: u32 = 0; j < count; j++) {
+    if (isLive(listed(j), load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4))) {
+      seed = load<u64>(listed(j), 8);
+      break;
     }
   }
-  return fresh;
+  const h = len >= 0 ? xxh64(SCRATCH_PTR, <usize>len, seed) : seedOf(lo, hi);
+  store<u64>(POSITIONS_OUT_PTR, h);
+  const s = splitmix64(h);
+  let found: u32 = 0;
+  for (let first: u32 = 0; first < count; first += WALK_BLOCK) {
+    const n = min<u32>(WALK_BLOCK, count - first);
+    for (let j: u32 = 0; j < n; j++) {
+      const at = SCRATCH_PTR + <usize>j * PLACED_BYTES;
+      if (isLive(listed(first + j), load<u32>(BATCH_OFFSETS_PTR + (<usize>(first + j) << 3), 4))) placeFirstTwo(listed(first + j), h, s, seed, at);
+      else unwalkable(at);
+    }
+    for (let j: u32 = 0; j < n; j++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>readFirstTwo(SCRATCH_PTR + <usize>j * PLACED_BYTES));
+    let grouped: u32 = 0;
+    for (let j = first; j < first + n; j++) {
+      if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
+      const r = listed(j);
+      const counting = load<u32>(r, 48) == KIND_COUNTING;
+      peek(r);
+      if (scheme == SCHEME_SBBF) {
+        const holds = reportsPeeked(h, counting);
+        store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>holds);
+        found += <u32>holds;
+        continue;
+      }
+      store<u8>(BATCH_FLAGS_PTR + <usize>j, 0);
+      store<u32>(groupField(grouped, 0), <u32>bitsBase);
+      store<u32>(groupField(grouped, 4), <u32>hashes);
+      store<u32>(groupField(grouped, 8), j);
+      store<u32>(groupField(grouped, 12), <u32>counting);
+      probeEnhancedDouble(h, bits, hashes, GROUP_POSITIONS_PTR + (<usize>grouped << 9));
+      if (++grouped == GROUP) {
+        found += readGroup(grouped);
+        grouped = 0;
+      }
+    }
+    if (grouped > 0) found += readGroup(grouped);
+  }
+  unpeek();
+  return found;
 }

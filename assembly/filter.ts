@@ -76,19 +76,6 @@ export function configure(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u3
   return reserveBits(byteLength()) ? 0 : 1;
 }
 
-/**
- * Shared build: sets the parameters and reserves no bits, for an instance
- * that only hashes. Returns 0, or 1 when memory cannot be had.
- */
-export function configureHashing(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): i32 {
-  bits = <u64>m;
-  hashes = min(k, MAX_HASHES);
-  scheme = schemeId;
-  seed = (<u64>seedHi << 32) | <u64>seedLo;
-  blocks = bits >> 8;
-  return reserveBits(0) ? 0 : 1;
-}
-
 /** Bytes of the packed bit array: ceil(m / 8). */
 export function byteLength(): u64 {
   return (bits + 7) >> 3;
@@ -124,6 +111,16 @@ export function unionScratch(offset: u32, len: u32): void {
 /** ANDs the `len` bytes staged in scratch into the bits at byte `offset`; then recount(). */
 export function intersectScratch(offset: u32, len: u32): void {
   andInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+}
+
+/**
+ * ORs (or, with `and`, ANDs) the bits at `src`, another filter's of the
+ * same m in this memory, into the selected filter's, in place: no copy
+ * through scratch. setCount is stale until recount().
+ */
+export function combineAt(src: usize, and: bool): void {
+  if (and) andInto(bitsBase, src, <usize>byteLength());
+  else orInto(bitsBase, src, <usize>byteLength());
 }
 
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */

@@ -24,9 +24,9 @@
 //   +12 u32 previous block in its free list (free blocks only)
 //
 // Memory grows when no free block fits, by what is missing or by an eighth
-// of the memory (less while the collector frees most regions: heapGrowth),
-// whichever is more, so that a million small filters do not grow it a
-// million times, nor leave more than 1/8 of it unused. It never shrinks
+// of the memory (heapGrowth), whichever is more, so that a million small
+// filters do not grow it a million times, nor leave more than 1/8 of it
+// unused. It never shrinks
 // (wasm memory cannot): freed blocks are reused, and the filters large
 // enough to matter get an instance of their own (src/wasm/arena.ts).
 
@@ -49,11 +49,9 @@ const FL_COUNT: u32 = 32 - SMALL_LOG2 + 1;
 /**
  * Memory grows by at least 1 / 2^growthShift of itself: an eighth by
  * default, so that a million filters kept alive grow it some fifty times,
- * not a million. JS lowers it (heapGrowth) while the garbage collector is
- * what frees most regions: each growth is what tells the engine that memory
- * is being used, and it answers with a collection, which frees the regions
- * of dropped filters; growing in small steps then keeps memory near what
- * is alive (src/wasm/arena.ts).
+ * not a million. (Dropped filters are kept in check by prompting the
+ * garbage collector from JS, src/wasm/arena.ts's checkCollector, not by
+ * the step.)
  */
 let growthShift: i32 = 3;
 

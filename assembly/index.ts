@@ -4,7 +4,7 @@
 // they name.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
@@ -20,10 +20,10 @@ import { scheme } from "./filter";
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
-export { clear, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
+export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
-export { chainHas } from "./chain";
+export { chainBatch, chainHas } from "./chain";
 export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";
 
@@ -145,6 +145,11 @@ export function batchFlagsPtr(): usize {
   return BATCH_FLAGS_PTR;
 }
 
+/** Offset of the chain records region (u32[2 * 256]: a chain's members as (record, generation) pairs, assembly/chain.ts). */
+export function chainRecordsPtr(): usize {
+  return CHAIN_RECORDS_PTR;
+}
+
 /** The most items in one batch chunk. */
 export function batchMax(): u32 {
   return BATCH_MAX;
@@ -196,7 +201,7 @@ export {
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
 // (assembly/counting.ts), a record of KIND_COUNTING.
-export { addDigest, addDigestBatch, digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch } from "./digest";
+export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
 export {
   countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingDigest, countingHeld,
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,

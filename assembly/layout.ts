@@ -5,7 +5,7 @@
 //
 //   [AssemblyScript statics][probe positions u64[64]][positions out f64[64]]
 //   [xxh64 stripe buffer 32 B][batch offsets u32[4097]][batch flags u8[4096]]
-//   [batch probes u64[8 * 64]][scratch 64 KiB][heap: record, bits | record, bits | ...]
+//   [batch probes u64[8 * 64]][chain records u32[2 * 256]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
 // The heap comes last, so that growing memory is all it takes to make room
 // for more filters.
@@ -60,8 +60,14 @@ export const BATCH_PROBES_PTR: usize = (BATCH_FLAGS_PTR + <usize>BATCH_MAX + 7) 
 /** Bytes of the batch probes region. */
 export const BATCH_PROBES_BYTES: usize = (<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3;
 
+/** The most records one walk of a chain takes (src/scalable/plan.ts's MAX_FILTER_COUNT). */
+export const CHAIN_MAX: u32 = 256;
+
+/** u32[2 * CHAIN_MAX]: a chain's members as (record, generation) pairs, oldest first (assembly/chain.ts). */
+export const CHAIN_RECORDS_PTR: usize = BATCH_PROBES_PTR + BATCH_PROBES_BYTES;
+
 /** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
-export const SCRATCH_PTR: usize = (BATCH_PROBES_PTR + ((<usize>BATCH_GROUP * <usize>MAX_HASHES) << 3) + 63) & ~63;
+export const SCRATCH_PTR: usize = (CHAIN_RECORDS_PTR + (<usize>CHAIN_MAX << 3) + 63) & ~63;
 
 /** Bytes of one instance's work area, the probe positions to the end of scratch. */
 export const WORK_AREA_SIZE: usize = SCRATCH_PTR + SCRATCH_SIZE - WORK_PTR;

@@ -1,12 +1,21 @@
 // Many filters in one instance: each filter is a record followed by its
 // bits (or counters), one region of the heap (assembly/heap.ts). The code
 // that hashes and probes reads the selected filter's parameters from
-// globals (assembly/filter.ts, assembly/layout.ts's bitsBase), as it did
-// when every filter was an instance of its own; select() loads them from a
-// record, and first writes the counters of the filter it leaves back into
+// globals (assembly/filter.ts, assembly/layout.ts's bitsBase); select()
+// loads them from a record, and first writes the counters of the filter it leaves back into
 // that filter's record. JS selects a filter only when it is not the one
 // selected already (src/wasm/arena.ts), so calls to one filter in a row
 // pay nothing for the others.
+//
+// No export acts on a record that is not live. A record is named by its
+// address and its generation, a number create() gives it and release()
+// takes away (as slab allocators name their objects): select() and
+// release() refuse a pair that is not a live record's, returning 1, and a
+// released handle's generation matches nothing again (a region reused at
+// the same address gets a new one). What is selected is always a live
+// record or NULL_RECORD, a small record in the statics that belongs to no
+// filter: releasing the selected record selects it, so whatever runs next
+// without a select touches no filter's memory.
 //
 // A record, 64 bytes, 64-byte aligned:
 //   +0  u64 m (bits, counters, or a Bitmap's size)
@@ -18,6 +27,7 @@
 //   +44 i32 the scheme id
 //   +48 u32 the kind (KIND_*)
 //   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts)
+//   +56 u32 the generation (0: not a live record)
 // and the bits (or counters) start at +64.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
@@ -41,8 +51,24 @@ export const KIND_COUNTING = 2;
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
 
-/** The selected record (0: none). */
-let current: usize = 0;
+/** Bytes of NULL_RECORD's region after its record: room for any kind at its m of 64. */
+const NULL_PAYLOAD: i32 = 128;
+
+/**
+ * The record selected when no filter is: m = 64, k = 1, xxh64, a filter.
+ * Exports called with it selected (which JS never does) write only here.
+ */
+const NULL_RECORD: usize = memory.data(<i32>RECORD_BYTES + NULL_PAYLOAD, 64);
+store<u64>(NULL_RECORD, 64);
+store<i32>(NULL_RECORD, 1, 40);
+
+/** The selected record: a live one, or NULL_RECORD. */
+let current: usize = NULL_RECORD;
+
+/** The generation the next record gets (never 0). */
+let nextGeneration: u32 = 1;
+/** The generation of the record create() made last. */
+let madeGeneration: u32 = 0;
 
 /**
  * Bytes of the region after the record, for a record of this kind and m
@@ -60,7 +86,6 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
 /** Writes the selected filter's counters back into its record. */
 // @ts-ignore: decorator
 @inline function saveCurrent(): void {
-  if (current == 0) return;
   if (load<u32>(current, 48) == KIND_COUNTING) {
     store<u64>(current, nonzero, 16);
     store<u64>(current, saturated, 24);
@@ -72,12 +97,26 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
 }
 
 /**
+ * Whether `r` and `generation` name a live record: `r` is a 64-byte
+ * aligned address in the heap whose record holds that generation. A
+ * released record's generation is 0, and a reused region is zeroed before
+ * a new record (with a new generation) is written there.
+ */
+export function isLive(r: usize, generation: u32): bool {
+  if (generation == 0 || r < HEAP_START || (r & 63) != 0) return false;
+  if (<u64>r + <u64>RECORD_BYTES > (<u64>memory.size() << 16)) return false;
+  return load<u32>(r, 56) == generation;
+}
+
+/**
  * Makes the filter of record `r` the one every export works on: its
  * parameters and counters go to the globals, after the last one's
- * counters went back to its record.
+ * counters went back to its record. Returns 0, or 1 (and changes nothing)
+ * when `r` and `generation` do not name a live record.
  */
-export function select(r: usize): void {
-  if (r == current) return;
+export function select(r: usize, generation: u32): i32 {
+  if (!isLive(r, generation)) return 1;
+  if (r == current) return 0;
   saveCurrent();
   current = r;
   peek(r);
@@ -89,6 +128,7 @@ export function select(r: usize): void {
     setCount = load<u64>(r, 16);
     addedCount = load<u64>(r, 24);
   }
+  return 0;
 }
 
 /**
@@ -107,16 +147,23 @@ export function select(r: usize): void {
   bitsBase = r + <usize>RECORD_BYTES;
 }
 
+/** The selected record (NULL_RECORD when no filter is), for a walk that adds to it (assembly/chain.ts). */
+// @ts-ignore: decorator
+@inline export function selectedRecord(): usize {
+  return current;
+}
+
 /** Points the parameter globals back at the selected record, after peek(). */
 export function unpeek(): void {
-  if (current != 0) peek(current);
+  peek(current);
 }
 
 /**
  * A new record of `kind` for m = `m`, k, scheme and seed (validated by
  * the caller), its bits zero, and selected; `width` is a sliding filter's
  * bytes per word (0 for the other kinds). Returns its address, or 0 when
- * this instance's memory cannot hold it (JS then opens another).
+ * this instance's memory cannot hold it (JS then opens another); its
+ * generation is then createdGeneration().
  */
 export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, width: u32): usize {
   const bytes = <u64>RECORD_BYTES + payloadBytes(kind, <u64>m, width);
@@ -129,17 +176,38 @@ export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, 
   store<i32>(r, schemeId, 44);
   store<u32>(r, kind, 48);
   store<u32>(r, width, 52);
-  select(r);
+  const generation = nextGeneration;
+  // 2^32 records later the count wraps; 0 stays "not live".
+  nextGeneration = generation == 0xffff_ffff ? 1 : generation + 1;
+  store<u32>(r, generation, 56);
+  madeGeneration = generation;
+  select(r, generation);
   return r;
 }
 
-/** Gives record `r`'s region back to the heap. */
-export function release(r: usize): void {
-  if (r == current) current = 0;
-  heapFree(r);
+/** The generation of the record that create() made last. */
+export function createdGeneration(): u32 {
+  return madeGeneration;
 }
 
-/** The bytes of record `r`'s region after the record (for tests: regions must not overlap). */
-export function recordPayload(r: usize): f64 {
+/**
+ * Gives record `r`'s region back to the heap. Returns 0, or 1 (and frees
+ * nothing) when `r` and `generation` do not name a live record.
+ */
+export function release(r: usize, generation: u32): i32 {
+  if (!isLive(r, generation)) return 1;
+  store<u32>(r, 0, 56);
+  if (r == current) {
+    // Its counters die with it; NULL_RECORD's stay its own.
+    current = NULL_RECORD;
+    peek(NULL_RECORD);
+  }
+  heapFree(r);
+  return 0;
+}
+
+/** The bytes of record `r`'s region after the record, or -1 when it is not live (for tests: regions must not overlap). */
+export function recordPayload(r: usize, generation: u32): f64 {
+  if (!isLive(r, generation)) return -1;
   return <f64>payloadBytes(load<u32>(r, 48), load<u64>(r), load<u32>(r, 52));
 }

@@ -9,7 +9,7 @@
 // bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
 // from the hash and one block (assembly/sbbf.ts).
 
-import { BATCH_PROBES_BYTES, bitsBase, POSITIONS_OUT_PTR } from "./layout";
+import { BATCH_PROBES_BYTES, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR } from "./layout";
 import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
@@ -199,6 +199,46 @@ export function exportProbed(out: usize): void {
   if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(xxh64(ptr, len, seed), blocks);
   probeItem(ptr, len, wide, out);
   return insertProbed(out);
+}
+
+/**
+ * The hashes of the item of `len` units at `ptr` that testHashed needs,
+ * as two u64s at `out` (the 64-bit hash under xxh64 and sbbf, the pair
+ * under poly and bytesum), for a batch's has (assembly/batch.ts). Returns
+ * the address its first probe reads, for the batch's touch pass.
+ */
+// @ts-ignore: decorator
+@inline export function hashForTest(ptr: usize, len: usize, wide: bool, out: usize): usize {
+  let h1: u64, h2: u64 = 0;
+  if (scheme == SCHEME_POLY) {
+    polyBegin();
+    polyUpdate(ptr, len, wide);
+    h1 = polyH1;
+    h2 = polyH2;
+  } else if (scheme == SCHEME_BYTESUM) {
+    bytesumBegin();
+    bytesumUpdate(ptr, len, bits);
+    h1 = byteSum;
+    h2 = weightedSum;
+  } else {
+    h1 = xxh64(ptr, len, seed);
+    if (scheme == SCHEME_SBBF) {
+      store<u64>(out, h1);
+      return blockPtr(h1, blocks);
+    }
+  }
+  store<u64>(out, h1);
+  store<u64>(out, h2, 8);
+  return bitsBase + <usize>((h1 % bits) >> 3);
+}
+
+/** has() from the hashes hashForTest left at `out`, stopping at the first clear bit, as testItem does. */
+// @ts-ignore: decorator
+@inline export function testHashed(out: usize): bool {
+  const h1 = load<u64>(out);
+  if (scheme == SCHEME_SBBF) return sbbfCheck(h1, blocks);
+  if (scheme == SCHEME_XXH64) return testEnhancedDouble(h1, bits, hashes, PROBES_PTR);
+  return testDouble(h1, load<u64>(out, 8), bits, hashes);
 }
 
 /**

@@ -19,17 +19,15 @@ export {
   unionScratch,
 } from "./index";
 
-export { configure, configureHashing } from "./filter";
+export { configure } from "./filter";
 
 import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
 import { flushCounts } from "./filter";
 import { add as addOne, streamAdd as streamAddOne } from "./index";
 import { addBatch as addChunk } from "./batch";
-import { addDigest as addDigestOne, addDigestBatch as addDigestChunk } from "./digest";
+import { addDigest as addDigestOne } from "./digest";
 
-export {
-  digestBatch, digestBatchMax, digestBatchPtr, digestItem, digestStream, hasDigest, hasDigestBatch,
-} from "./digest";
+export { hasDigest } from "./digest";
 
 // The ways to add: each counts its adds in the instance, then adds the
 // counts to the shared header once (assembly/filter.ts, flushCounts), so the
@@ -59,13 +57,6 @@ export function addBatch(count: u32, wide: bool): u32 {
 /** Adds the item whose digest is hi:lo (as assembly/digest.ts addDigest). */
 export function addDigest(lo: u32, hi: u32): bool {
   const fresh = addDigestOne(lo, hi);
-  flushCounts();
-  return fresh;
-}
-
-/** Adds a staged chunk of digests (as assembly/digest.ts addDigestBatch). */
-export function addDigestBatch(count: u32): u32 {
-  const fresh = addDigestChunk(count);
   flushCounts();
   return fresh;
 }

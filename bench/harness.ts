@@ -12,7 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
-import type { BloomFilter } from '../src/index.js';
+import type { BloomFilter } from '../src/index.node.js';
 import type { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import type { BenchResults, Machine, Op, Row } from './report.js';
 import type { ItemSet, Packed } from './data.js';

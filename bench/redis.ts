@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createClient, type RedisClientType } from 'redis';
 import { Bench } from 'tinybench';
-import { BloomFilter } from '../src/index.js';
+import { BloomFilter } from '../src/index.node.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
 import { RedisServer } from '../test/helpers/redis-server.js';
 import { documentPath, writeSection } from './document.js';

@@ -43,7 +43,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
-import { BloomFilter, optimalHashes } from '../src/index.js';
+import { BloomFilter, optimalHashes } from '../src/index.node.js';
 import { compileWithStringBuiltins, moduleImports, stringsReadInPlace } from '../src/wasm/module.js';
 import { IN_PLACE_MAX } from '../src/wasm/staging.js';
 import { runtimeName } from './harness.js';

@@ -95,10 +95,14 @@ export class BloomMismatchError extends Error {
   }
 }
 
-/** A filter that changed while an asynchronous save was writing it; the save was abandoned. */
+/** A filter that changed, or was disposed, while an asynchronous save was writing it; the save was abandoned. */
 export class BloomConcurrencyError extends Error {
-  constructor(operation: string) {
-    super(`the filter changed during ${operation}; nothing was written to the destination (do not add to a filter until its save settles)`);
+  constructor(operation: string, disposed = false) {
+    super(
+      disposed
+        ? `the filter was disposed during ${operation}; nothing was written to the destination (await the save before dispose(), or before a \`using\` block ends)`
+        : `the filter changed during ${operation}; nothing was written to the destination (do not add to a filter until its save settles)`,
+    );
     this.name = 'BloomConcurrencyError';
   }
 }

@@ -4,7 +4,6 @@
 // thousands of seeded random items in both twins.
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../src/cli/mulberry32.js';
-import { sbbfBlock, sbbfMasks } from '../src/filter/probe-arithmetic.js';
 import { sbbfPositions } from '../src/reference/sbbf.js';
 import { twins } from './helpers/twins.js';
 
@@ -27,38 +26,7 @@ function random64(r: () => number): bigint {
   return (BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32));
 }
 
-describe('sbbf block and masks (probeAll helpers) against BigInt', () => {
-  it('sbbfBlock is ((hi * z) >> 32) exactly, for hi and z across their whole ranges', () => {
-    const r = mulberry32(31);
-    const zMax = (2 ** 32 - 2 ** 17) / 32;
-    const his = [0, 1, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffeffff, 0xffffffff];
-    const zs = [1, 2, 3, 0xffff, 0x10000, zMax - 1, zMax];
-    for (let i = 0; i < 5000; i++) {
-      his.push(Math.floor(r() * 2 ** 32));
-      zs.push(1 + Math.floor(r() * zMax));
-    }
-    for (let i = 0; i < his.length; i++) {
-      for (const z of [zs[i % zs.length], zMax, 1]) {
-        expect(sbbfBlock(his[i], z)).toBe(Number((BigInt(his[i]) * BigInt(z)) >> 32n));
-      }
-    }
-  });
-
-  it('sbbfMasks gives 1 << bit for every bit 0..31, bit 31 included', () => {
-    const r = mulberry32(7);
-    const masks = new Uint32Array(8);
-    const seen = new Set<number>();
-    for (let n = 0; n < 5000; n++) {
-      const h = random64(r);
-      sbbfMasks(Number(h & M32), masks);
-      byHand(h, 256).forEach((p, i) => {
-        expect(masks[i]).toBe(2 ** (p - 32 * i));
-        seen.add(p - 32 * i);
-      });
-    }
-    expect(seen.size).toBe(32);
-  });
-
+describe('sbbf positions against BigInt', () => {
   it('the reference sbbfPositions equals the hand formula, top blocks included', () => {
     const r = mulberry32(8);
     const maxBits = (2 ** 32 - 2 ** 17) * 8;

@@ -2,6 +2,7 @@
 // bloomwasm/reference (plain TypeScript). This holds them to it: the same
 // exported names, the same constants, and for every class and function the
 // same parameter counts, down to each method, getter and static member.
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -26,7 +27,7 @@ function publicSurface(program: ts.Program, entry: string): Record<string, Recor
     (symbol.valueDeclaration !== undefined &&
       (ts.getCombinedModifierFlags(symbol.valueDeclaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) !== 0) ||
     symbol.getName().startsWith('#') ||
-    // Symbol-keyed members (`[PROBE_LAYOUT]`) are hooks between the package's modules, not API.
+    // Symbol-keyed members (`[WALK_HANDLE]`) are hooks between the package's modules, not API.
     symbol.getName().startsWith('__@') ||
     symbol.getName() === 'prototype';
   const text = (symbol: ts.Symbol, node: ts.Node): string => {
@@ -130,5 +131,23 @@ describe('the two entry points', () => {
       expect(isClass(theirs)).toBe(true);
       expect(theirs.length).toBe(ours.length);
     });
+  });
+});
+
+describe('the published declarations', () => {
+  it('leave out what is marked @internal (tsconfig.json sets stripInternal)', () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+    const config = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')), ts.sys, root);
+    expect(config.options.stripInternal).toBe(true);
+    const declarations = new Map<string, string>();
+    const program = ts.createProgram([join(root, 'src/index.ts')], { ...config.options, emitDeclarationOnly: true, sourceMap: false, declarationMap: false });
+    program.emit(undefined, (file, text) => declarations.set(file.slice(root.length + 1), text));
+    const filter = declarations.get('dist/filter/filter.d.ts') ?? '';
+    expect(filter).toContain('hasDigest(d: Digest): boolean');
+    // Hooks and helpers between the package's own modules.
+    for (const name of ['WALK_HANDLE', 'engineOf', 'fileHeader']) expect(filter).not.toContain(name);
+    expect(declarations.get('dist/scalable/scalable-over.d.ts') ?? '').not.toContain('addDigestPairs');
+    expect(declarations.get('dist/filter/digest.d.ts') ?? '').not.toContain('digestChecked');
+    expect(declarations.get('dist/wasm/arena.d.ts') ?? '').not.toContain('walkArena');
   });
 });

@@ -3,7 +3,7 @@
 // calls (the wasm filter must not allocate per call).
 
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { BloomFilter, falsePositiveRate } from '../../src/index.js';
+import { BloomFilter, falsePositiveRate } from '../../src/index.node.js';
 import type { ItemSet } from '../data.js';
 import { consume, gc, K, type Context } from '../harness.js';
 import type { FalsePositiveRow } from '../report.js';

@@ -4,7 +4,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { mulberry32 } from '../../src/cli/mulberry32.js';
-import { Bitmap } from '../../src/index.js';
+import { Bitmap } from '../../src/index.node.js';
 import { Bitmap as ReferenceBitmap } from '../../src/reference/index.js';
 import { measure, type Context, type Spec } from '../harness.js';
 import { count } from './standard.js';

@@ -3,7 +3,7 @@
 // same m and k. Target: at least 50× faster than bloom-filters.
 
 import BloomFilters from 'bloom-filters';
-import { CountingBloomFilter } from '../../src/index.js';
+import { CountingBloomFilter } from '../../src/index.node.js';
 import { CountingBloomFilter as ReferenceCounting } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, K, loop, measure, type Context, type Spec } from '../harness.js';

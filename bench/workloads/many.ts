@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as turn } from 'node:timers/promises';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
-import { BloomFilter, ScalableBloomFilter } from '../../src/index.js';
+import { BloomFilter, ScalableBloomFilter } from '../../src/index.node.js';
 import { urls } from '../data.js';
 import { documentPath, writeSection } from '../document.js';
 import type { Context } from '../harness.js';

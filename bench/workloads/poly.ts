@@ -2,7 +2,7 @@
 // against that exercise's own printed solution, with the same m and k. The
 // two must give the same answers, which is checked after measuring.
 
-import { BloomFilter, SeenFilter } from '../../src/index.js';
+import { BloomFilter, SeenFilter } from '../../src/index.node.js';
 import { BloomFilter as ReferenceFilter } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, encoder, floorView, K, loadReference, loop, measure, type Context, type Spec } from '../harness.js';

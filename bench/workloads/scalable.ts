@@ -2,7 +2,7 @@
 // the URLs, against a fixed filter sized for exactly the final n at the same
 // rate (the `wasm single` row, so the ratios are the cost of not knowing n).
 
-import { BloomFilter, ScalableBloomFilter } from '../../src/index.js';
+import { BloomFilter, ScalableBloomFilter } from '../../src/index.node.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, loop, measure, type Context, type Spec } from '../harness.js';

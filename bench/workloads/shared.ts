@@ -7,7 +7,7 @@
 // repeated and the median taken.
 
 import { pathToFileURL } from 'node:url';
-import { BloomFilter, loadSharedMemory } from '../../src/index.js';
+import { BloomFilter, loadSharedMemory } from '../../src/index.node.js';
 import { runWorkers } from '../../test/helpers/shared-workers.js';
 import { K, type Context } from '../harness.js';
 import type { Row } from '../report.js';

@@ -6,7 +6,7 @@
 // (target within 1.25p). Writes its own section of the benchmark document,
 // also when it runs alone (BENCH_ONLY=k).
 
-import { BloomFilter, SlidingBloomFilter } from '../../src/index.js';
+import { BloomFilter, SlidingBloomFilter } from '../../src/index.node.js';
 import { urls } from '../data.js';
 import { documentPath, writeSection } from '../document.js';
 import { consume, type Context } from '../harness.js';

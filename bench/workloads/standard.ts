@@ -1,12 +1,13 @@
 // The contestants of workloads (a) to (c): the wasm filter (single calls on
 // strings and on bytes, batches of strings and packed batches), the same
-// under the sbbf scheme (m rounded up to whole 256-bit blocks, k = 8), the
+// under the sbbf scheme (m rounded up to whole 256-bit blocks, k = 8) and
+// single calls and batches of strings under bytesum, the
 // reference twin, the npm peers `bloomfilter` and `bloom-filters`, and the
 // encode-only floor, all with m = bits and k = 7 over the same items.
 
 import BloomFilters from 'bloom-filters';
 import { BloomFilter as PeerBloomfilter } from 'bloomfilter';
-import { BloomFilter } from '../../src/index.js';
+import { BloomFilter } from '../../src/index.node.js';
 import { BloomFilter as ReferenceFilter } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, encoder, floorView, K, loadReference, loop, packedBlocks, type Spec } from '../harness.js';
@@ -25,6 +26,8 @@ export interface StandardSetup {
   slowFill?: number;
   /** Why `bloomfilter` is left out, when it is. */
   skipBloomfilter?: string;
+  /** Whether to add the bytesum rows (two more filters of `bits`: not for the large workload). */
+  bytesum?: boolean;
 }
 
 /** The filled filters, for the accuracy and heap measurements after workload (a). */
@@ -94,6 +97,13 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
   specs.push({ workload, op: 'add', contestant: 'sbbf single', block: fast, total: n, reset: () => sbbfAdd.clear(), run: loop((x) => sbbfAdd.add(x), present), note: sbbfNote });
   for (const [op, set] of ops) specs.push({ workload, op, contestant: 'sbbf single', block: fast, total: n, run: loop((x) => sbbfFull.has(x), set) });
   specs.push(...bytesSpecs('sbbf', sbbfAdd, sbbfFull));
+  specs.push({ workload, op: 'add', contestant: 'sbbf batch', block: fast, total: n, reset: () => sbbfAdd.clear(), run: (from) => sbbfAdd.addMany(presentBlocks[from / fast])[0], note: sbbfNote });
+  for (const [op, blocks] of [['has present', presentBlocks], ['has absent', absentBlocks]] as const) {
+    specs.push({ workload, op, contestant: 'sbbf batch', block: fast, total: n, run: (from) => sbbfFull.hasMany(blocks[from / fast])[0] });
+  }
+
+  // The same single calls and batches under bytesum (the sum-of-bytes pair, seed 001's scheme).
+  if (s.bytesum === true) specs.push(...bytesumSpecs(s, presentBlocks, absentBlocks));
 
   // The reference twin: BigInt XXH64, so smaller blocks. One object (a 10^10-bit
   // one is 1.25 GB): add runs on it first, then has loads the wasm bits into it.
@@ -166,3 +176,25 @@ export function standardSpecs(s: StandardSetup): { specs: Spec[]; filled: Filled
 
 /** "1,000,000": item counts in workload titles. */
 export const count = (n: number): string => n.toLocaleString('en-US');
+
+/** Single calls and batches of strings under bytesum, as the wasm rows above. */
+function bytesumSpecs(s: StandardSetup, presentBlocks: string[][], absentBlocks: string[][]): Spec[] {
+  const { workload, bits, present, absent, fast } = s;
+  const n = present.strings.length;
+  const ops: [Op, ItemSet][] = [
+    ['has present', present],
+    ['has absent', absent],
+  ];
+  const out: Spec[] = [];
+  const bytesumAdd = new BloomFilter(bits, K, { scheme: 'bytesum' });
+  const bytesumFull = new BloomFilter(bits, K, { scheme: 'bytesum' });
+  bytesumFull.addMany(present.packed);
+  const bytesumNote = 'scheme bytesum, m = bits, k = 7';
+  out.push({ workload, op: 'add', contestant: 'bytesum single', block: fast, total: n, reset: () => bytesumAdd.clear(), run: loop((x) => bytesumAdd.add(x), present), note: bytesumNote });
+  for (const [op, set] of ops) out.push({ workload, op, contestant: 'bytesum single', block: fast, total: n, run: loop((x) => bytesumFull.has(x), set) });
+  out.push({ workload, op: 'add', contestant: 'bytesum batch', block: fast, total: n, reset: () => bytesumAdd.clear(), run: (from) => bytesumAdd.addMany(presentBlocks[from / fast])[0], note: bytesumNote });
+  for (const [op, blocks] of [['has present', presentBlocks], ['has absent', absentBlocks]] as const) {
+    out.push({ workload, op, contestant: 'bytesum batch', block: fast, total: n, run: (from) => bytesumFull.hasMany(blocks[from / fast])[0] });
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ export async function urlWorkload(ctx: Context, present: ItemSet, absent: ItemSe
   ctx.log('workload (a): filling filters');
   const a = standardSpecs({
     workload: `(a) URLs of 64-70 characters, n = ${count(n)}, m = 10n, k = ${K}`,
-    bits: 10 * n, present, absent, fast: Math.min(1000, n), slow: 20,
+    bits: 10 * n, present, absent, fast: Math.min(1000, n), slow: 20, bytesum: true,
   });
   ctx.log('workload (a): measuring');
   await measure(ctx, a.specs, 'a');

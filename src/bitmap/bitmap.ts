@@ -13,6 +13,7 @@
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
+import { BloomDisposedError } from '../errors.js';
 
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {
@@ -140,14 +141,21 @@ export class Bitmap implements Iterable<number> {
    * when it lies beyond the chunk being read.
    */
   *values(): IterableIterator<number> {
-    const max = this.engine.chunk;
+    const engine = this.engine;
+    const max = engine.chunk;
     let from = 0;
     for (;;) {
+      // The caller runs between yields, and may have disposed the bitmap:
+      // resumed after that, the iterator throws, as every call on it does.
+      if (!engine.live) throw new BloomDisposedError('Bitmap.values');
       // Copied out: the caller may use this bitmap (and its scratch) between yields.
-      const run = this.engine.nextValues(from, max).slice();
+      const run = engine.nextValues(from, max).slice();
       const n = run.length;
       if (n === 0) return;
-      for (let i = 0; i < n; i++) yield run[i];
+      for (let i = 0; i < n; i++) {
+        if (!engine.live) throw new BloomDisposedError('Bitmap.values');
+        yield run[i];
+      }
       if (n < max) return;
       from = run[n - 1] + 1;
     }

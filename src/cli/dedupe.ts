@@ -136,6 +136,8 @@ export async function run(argv: string[]): Promise<number> {
     // Loaded only when used: every module is resident memory for the whole run.
     const state = statePath === undefined ? undefined : await import('./state.js');
     const files = statePath === undefined ? undefined : await import('../node/index.js');
+    // What killed runs on this state left beside it (their copies and unfinished saves) goes first.
+    if (state !== undefined) state.removeDeadRuns(statePath!);
     const loaded = state === undefined ? null : state.loadState(statePath!, clock);
     if (window !== undefined && loaded !== null && !(loaded instanceof SlidingBloomFilter)) {
       throw new UsageError(`--window needs a sliding --state; ${statePath} holds a ${loaded instanceof BloomFilter ? 'filter' : 'scalable chain'}, which never forgets`);

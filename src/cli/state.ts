@@ -1,13 +1,15 @@
 // `bloom dedupe --state`: loading the saved filter or chain, and keeping the
 // file as it was before the run for when the output is closed early.
 
-import { copyFileSync, renameSync, unlinkSync } from 'node:fs';
+import { copyFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { BloomFormatError } from '../errors.js';
 import type { BloomFilter } from '../filter/filter.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { SlidingBloomFilter } from '../sliding/sliding.js';
 import { loadFileSync, loadScalableFileSync, loadSlidingFileSync } from '../node/index.js';
 import { isChainFile, isSlidingFile } from './common.js';
+import { processIsDead, removeDeadTemps } from '../node/atomic.js';
 
 /** What dedupe keeps lines in: a fixed filter (--capacity), a growing chain, or a sliding window (--window). */
 export type SeenSet = BloomFilter | ScalableBloomFilter | SlidingBloomFilter;
@@ -26,6 +28,39 @@ export function loadState(path: string, clock: () => number): SeenSet | null {
     const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
     throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
   }
+}
+
+/**
+ * Removes what runs on `path` that were killed (SIGKILL, a crash) left
+ * beside it: their copies of the file as it was before them (StateBefore,
+ * named by their process id), which only their own EPIPE could have used,
+ * and the temporaries of saves they did not finish. Only files of
+ * processes that no longer run go; the state itself is whole either way
+ * (every save replaces it atomically). Returns how many were removed.
+ */
+export function removeDeadRuns(path: string): number {
+  const dir = dirname(path);
+  const slash = path.lastIndexOf('/');
+  const prefix = `.${path.slice(slash + 1, slash + 1 + 100)}.`;
+  let removed = removeDeadTemps(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.before')) continue;
+    const pid = name.slice(prefix.length, -'.before'.length);
+    if (!/^[0-9]{1,10}$/.test(pid) || !processIsDead(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // Removed meanwhile by another run.
+    }
+  }
+  return removed;
 }
 
 /**

@@ -4,20 +4,19 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
-import { checkerEngine, inspect } from '../wasm/checksum.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from '../filter/item-digest.js';
+import { checkDigest, WALK_HANDLE, type Digest } from '../filter/item-digest.js';
 import { checkBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum, type FileHeader,
 } from '../format/filter.js';
-import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
+import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
@@ -30,8 +29,6 @@ export class CountingBloomFilter {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   private readonly engine: CountingEngine;
-  /** the probe layout's answer, made on first use. */
-  private layout: ProbeLayout | undefined;
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -128,11 +125,9 @@ export class CountingBloomFilter {
     return this.engine.runDigest(d.lo, d.hi, OP_COUNT);
   }
 
-  /** Where the counters lie, for probeAll to read them in place. @internal */
-  [PROBE_LAYOUT](): ProbeLayout {
-    const layout = (this.layout ??= layoutOf(this, 4, this.engine.counters));
-    if (layout.view.length === 0) layout.view = this.engine.counters;
-    return layout;
+  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
+  [WALK_HANDLE](): CountingEngine {
+    return this.engine;
   }
 
   /** The item's k positions, in probe order: the same as a BloomFilter's. */
@@ -147,12 +142,12 @@ export class CountingBloomFilter {
    * chunk of up to 4096 items.
    */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatch(items), OP_ADD);
+    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.addMany', items), OP_ADD);
   }
 
   /** Tests each item; flag i is 1 when item i may be present. One wasm call per chunk. */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatch(items), OP_HAS);
+    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.hasMany', items), OP_HAS);
   }
 
   /** How many counters are above 0: the bits set in toBloomFilter(). */
@@ -223,19 +218,25 @@ export class CountingBloomFilter {
 
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
-   * whole input is checked (header, length, checksum, padding, bitsSet)
-   * before the filter is allocated; any fault throws BloomFormatError naming
-   * the field and its byte offset.
+   * header and the length are checked before the filter is allocated; the
+   * counters are then copied once, into the filter, and the checksum, the
+   * padding and bitsSet are checked there, in place. Any fault throws
+   * BloomFormatError naming the field and its byte offset (and gives the
+   * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length, COUNTING_KIND);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
-    checkPayload(header, checksum, payload[payload.length - 1], countersAboveZero(payload, header.bits), COUNTING_KIND);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-    filter.engine.counters.set(payload);
-    filter.engine.restore(header.addedCount);
+    try {
+      filter.engine.counters.set(payload);
+      const ones = filter.engine.restore(header.addedCount);
+      checkPayload(header, filter.engine.checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones, COUNTING_KIND);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
     return filter;
   }
 }

@@ -1,34 +1,36 @@
 // Hash once, probe many, on the wasm path. digest() encodes and hashes an
-// item once, in one instance kept for the purpose (the hasher);
+// item once, in a shared arena, with the seed as an argument;
 // hasDigest/addDigest on a filter cross into that filter's instance with
 // the 64-bit digest as two i32 arguments and compute only the positions and
 // the bit reads there.
 //
-// probeAll goes further: one call into wasm, the hash, and no call into any
-// filter's instance. It makes each filter's positions in JS and reads its
-// bits in place, in whichever instance's memory they lie (src/filter/probe-walks.ts). Cost: one encode and one hash (one wasm
-// call), then per filter a few dozen arithmetic operations and the reads: one
-// 32-byte block per sbbf filter, about 2.5 bytes per xxh64 filter for an
-// absent key. The twin is src/reference/digest.ts.
+// probeAll goes further: the filters of one arena are walked in one call
+// into it (assembly/digest.ts's probeRecords), which hashes the item once
+// and reads every filter's bits where they lie. The twin is
+// src/reference/digest.ts.
 
-import { BloomTypeError } from '../errors.js';
-import { theHasher } from '../wasm/digest.js';
+import { BloomDisposedError, BloomTypeError } from '../errors.js';
+import { isDisposed } from './dispose.js';
+import { type Arena, hashingArena, type RecordHandle } from '../wasm/arena.js';
 import { checkItem, checkSeed } from './options.js';
-import type { CheckedBatch, Item } from './items.js';
-import { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from './item-digest.js';
-import { ASK_ITEM, makePlan, planHolds, type Plan } from './probe-plan.js';
-import { walkSbbf, walkXxh64 } from './probe-walks.js';
+import type { Item } from './items.js';
+import { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget, WALK_HANDLE } from './item-digest.js';
+
+/** The seed whose halves were asked for last, and its halves. */
+let lastSeed = 0n;
+let lastLo = 0;
+let lastHi = 0;
 
 /** The item's digest under `seed`, already checked. @internal */
 export function digestChecked(item: Item, seed: bigint): Digest {
-  const h = theHasher(seed);
-  h.hash(item, seed);
-  return new Digest(h.lo(), h.hi(), seed);
-}
-
-/** The digests of a checked batch under `seed`, as (lo, hi) pairs, hashed in wasm a chunk at a time. @internal */
-export function digestManyChecked(batch: CheckedBatch, seed: bigint): Uint32Array {
-  return theHasher(seed).digestMany(batch, seed);
+  if (seed !== lastSeed) {
+    lastLo = Number(seed & 0xffffffffn);
+    lastHi = Number(seed >> 32n);
+    lastSeed = seed;
+  }
+  const staging = hashingArena().staging;
+  staging.hashItem(item, lastLo, lastHi);
+  return new Digest(staging.digestOut[0], staging.digestOut[1], seed);
 }
 
 /**
@@ -45,58 +47,148 @@ function notAFilter(i: number, f: unknown): BloomTypeError {
   return new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
 }
 
-const digestible = (scheme: string): boolean => DIGEST_SCHEMES.includes(scheme);
+/** A wasm filter that can hand probeAll its record. */
+interface Walkable extends ProbeTarget {
+  [WALK_HANDLE](): RecordHandle;
+}
 
-/** probeAll's plans, by the identity of the filters array (src/filter/probe-plan.ts). */
-const plans = new WeakMap<readonly ProbeTarget[], Plan>();
+
+/**
+ * What probeAll found out about one list of filters: which it walks (their
+ * indexes and (record, generation) pairs, in one arena) and which it asks
+ * itself. Kept by the array's identity, so that asking the same array for
+ * key after key reads each filter's handle once; a call checks only that
+ * the array holds the same filters. A pair whose record was since released
+ * (dispose(), share()) is refused by the walk itself (assembly/record.ts's
+ * generations) and asked, or refused by name, here. Only walks in a shared
+ * arena are kept: an arena of its own (a large filter's) must not be held
+ * past its filter's dispose().
+ */
+interface Walk {
+  readonly filters: readonly ProbeTarget[];
+  readonly arena: Arena | undefined;
+  readonly count: number;
+  readonly index: Int32Array;
+  readonly pairs: Uint32Array;
+  /** The indexes asked here, not walked. */
+  readonly asked: Int32Array;
+}
+
+const walks = new WeakMap<readonly ProbeTarget[], Walk>();
+
+/** The walk of `filters`: the wasm filters of the first such filter's arena. */
+function planWalk(filters: readonly ProbeTarget[]): Walk {
+  const n = filters.length;
+  const index: number[] = [];
+  const pairs: number[] = [];
+  const asked: number[] = [];
+  let arena: Arena | undefined;
+  for (let i = 0; i < n; i++) {
+    const f = filters[i] as Walkable;
+    if (f === null || typeof f !== 'object') throw notAFilter(i, f);
+    const hook = f[WALK_HANDLE];
+    if (typeof hook !== 'function') {
+      if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
+      asked.push(i);
+      continue;
+    }
+    let handle: RecordHandle;
+    try {
+      handle = hook.call(f);
+    } catch (error) {
+      // A disposed filter's methods throw naming themselves: probeAll names itself instead.
+      if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
+      throw error;
+    }
+    const at = handle.walkArena();
+    if (at === undefined || (arena !== undefined && at !== arena)) {
+      asked.push(i);
+      continue;
+    }
+    arena = at;
+    index.push(i);
+    pairs.push(handle.walkRecord(), handle.walkGeneration());
+  }
+  return {
+    filters: filters.slice(), arena, count: index.length,
+    index: Int32Array.from(index), pairs: Uint32Array.from(pairs), asked: Int32Array.from(asked),
+  };
+}
+
+/** Whether `walk` was planned for the same filters, in the same places. */
+function walkHolds(walk: Walk, filters: readonly ProbeTarget[]): boolean {
+  const known = walk.filters;
+  if (known.length !== filters.length) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== filters[i]) return false;
+  return true;
+}
 
 /**
  * Asks every filter about one item; flag i is 1 when filters[i] may hold it.
- * The item is encoded and hashed once (once per distinct seed among the
- * filters). Wasm BloomFilters and CountingBloomFilters of the xxh64 family
- * with the first such filter's seed are read in place, with no call besides
- * the hash (src/filter/probe-walks.ts); any other filter is asked with
- * hasDigest (xxh64 filters beyond 2^30 bits, reference filters, chains, a
- * second seed) or has (poly, bytesum: their hash depends on m). What it
- * learns of the list is cached by the array's identity, and checked on each
- * call, so that asking the same array again allocates only the answer.
+ * The wasm BloomFilters and CountingBloomFilters of the arena of the first
+ * such filter are walked in one call into it, which hashes the item once
+ * (assembly/digest.ts's probeRecords); the walk answers those of the
+ * xxh64 family with the first one's seed. Any other filter is asked with
+ * hasDigest (reference filters, chains, filters in another arena or of a
+ * second seed, the digest computed once per seed) or has (poly, bytesum:
+ * their hash depends on m).
  */
 export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Array {
   if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
   checkItem(item);
-  let plan = plans.get(filters);
-  if (plan === undefined || !planHolds(plan, filters)) {
-    plan = makePlan(filters, notAFilter, digestible);
-    plans.set(filters, plan);
+  const n = filters.length;
+  const out = new Uint8Array(n);
+  let walk = walks.get(filters);
+  if (walk === undefined || !walkHolds(walk, filters)) {
+    walk = planWalk(filters);
+    if (walk.arena !== undefined && !walk.arena.dedicated) walks.set(filters, walk);
+    else walks.delete(filters);
   }
-  const out = new Uint8Array(filters.length);
-  const { asked, how, seed } = plan;
-  let lo = 0;
-  let hi = 0;
-  if (seed !== undefined) {
-    const h = theHasher(seed);
-    h.hash(item, seed);
-    lo = h.lo();
-    hi = h.hi();
-    if (plan.xxh64.count > 0) walkXxh64(plan.xxh64, lo, hi, out);
-    if (plan.xxh64Counters.count > 0) walkXxh64(plan.xxh64Counters, lo, hi, out);
-    if (plan.sbbf.count > 0) walkSbbf(plan.sbbf, lo, hi, out);
-    if (plan.sbbfCounters.count > 0) walkSbbf(plan.sbbfCounters, lo, hi, out);
-  }
-  // The rest: has(item) for poly and bytesum; hasDigest for reference
-  // filters, chains, large xxh64 filters and filters of a second seed,
-  // reusing the digest when their seed is the first one.
-  let other: Digest | undefined;
-  for (let t = 0; t < asked.length; t++) {
-    const i = asked[t];
-    const f = filters[i];
-    if (how[t] === ASK_ITEM) out[i] = f.has(item) ? 1 : 0;
-    else {
-      if (other === undefined || other.seed !== f.seed) {
-        other = seed !== undefined && f.seed === seed ? new Digest(lo, hi, seed) : digestChecked(item, f.seed);
-      }
-      out[i] = f.hasDigest(other) ? 1 : 0;
+  const { arena, count, index: walkedIndex, pairs: walkedRecords, asked } = walk;
+  for (let t = 0; t < asked.length; t++) out[asked[t]] = 2;
+  let walked: Digest | undefined;
+  if (arena !== undefined) {
+    const { staging, x } = arena;
+    const seed = filters[walkedIndex[0]].seed;
+    let len = staging.stageUtf8(item);
+    let lo = 0;
+    let hi = 0;
+    if (len < 0) {
+      staging.hashItem(item, Number(seed & 0xffffffffn), Number(seed >> 32n));
+      lo = staging.digestOut[0];
+      hi = staging.digestOut[1];
     }
+    // (record, generation) pairs fill the batch offsets region (assembly/digest.ts's PROBE_RECORDS_MAX).
+    const max = (staging.batchMax + 1) >> 1;
+    for (let first = 0; first < count; first += max) {
+      const m = Math.min(max, count - first);
+      staging.batchOffsets.set(m === count ? walkedRecords : walkedRecords.subarray(2 * first, 2 * (first + m)));
+      x.probeRecords(m, len, lo, hi);
+      if (len >= 0) {
+        // Hashed in the first call; the next ones take its digest.
+        lo = staging.digestOut[0];
+        hi = staging.digestOut[1];
+        len = -1;
+      }
+      const flags = staging.batchFlags;
+      for (let j = 0; j < m; j++) out[walkedIndex[first + j]] = flags[j];
+    }
+    walked = new Digest(lo, hi, seed);
+  }
+  // The rest (flag 2): has(item) for poly and bytesum, hasDigest for the others.
+  let other: Digest | undefined;
+  for (let i = 0; i < n; i++) {
+    if (out[i] !== 2) continue;
+    const f = filters[i];
+    // A disposed filter has no record, so it is never walked: it is refused here, by name.
+    if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
+    if (!DIGEST_SCHEMES.includes(f.scheme)) {
+      out[i] = f.has(item) ? 1 : 0;
+      continue;
+    }
+    if (walked !== undefined && f.seed === walked.seed) other = walked;
+    else if (other === undefined || other.seed !== f.seed) other = digestChecked(item, f.seed);
+    out[i] = f.hasDigest(other) ? 1 : 0;
   }
   return out;
 }

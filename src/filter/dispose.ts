@@ -8,6 +8,7 @@
 // wasm classes and their reference twins alike.
 
 import { BloomDisposedError } from '../errors.js';
+import { checkBatch, type CheckedBatch } from './items.js';
 
 /** The thrower prototype of each class prototype, made once. */
 const disposedPrototypes = new WeakMap<object, object>();
@@ -57,4 +58,25 @@ export function isDisposed(target: object): boolean {
   if (proto === null) return false;
   const parent = Object.getPrototypeOf(proto) as object | null;
   return parent !== null && disposedPrototypes.get(parent) === proto;
+}
+
+/**
+ * checkBatch(items) for a call on `target`: the walk of an iterable (or an
+ * array's getters) is the caller's code, which may dispose `target`; then
+ * BloomDisposedError naming `call` is thrown before anything reaches the
+ * filter's memory. The checked batch holds only strings and Uint8Arrays,
+ * so nothing of the caller's runs after this returns.
+ */
+export function checkBatchOf(target: object, call: string, items: unknown): CheckedBatch {
+  const batch = checkBatch(items);
+  if (isDisposed(target)) throw new BloomDisposedError(call);
+  return batch;
+}
+
+/** Throws BloomDisposedError naming `call` and `filters[i]` for the first disposed filter of `filters`. */
+export function checkNoneDisposed(call: string, filters: readonly unknown[]): void {
+  for (let i = 0; i < filters.length; i++) {
+    const f = filters[i];
+    if (typeof f === 'object' && f !== null && isDisposed(f)) throw new BloomDisposedError(call, `filters[${i}]`);
+  }
 }

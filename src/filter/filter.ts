@@ -4,13 +4,12 @@
 // is the whole public surface of the class, one short method each.
 
 import { bitString } from './bit-string.js';
-import { checkerEngine, fileChecksum, inspect } from '../wasm/checksum.js';
+import { fileChecksum } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
-import { viewEpoch } from '../wasm/staging.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
-import { isDisposed, markDisposed } from './dispose.js';
+import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import {
   CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
@@ -22,10 +21,7 @@ import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilt
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkBatch, type BatchItems } from './items.js';
-import { checkDigest, layoutOf, PROBE_LAYOUT, type Digest, type ProbeLayout } from './item-digest.js';
-
-/** What a disposed filter holds in place of its engine: no instance, no region; any use throws. */
-const RELEASED = Object.create(Engine.prototype) as Engine;
+import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -44,8 +40,6 @@ export class BloomFilter {
   readonly seed: bigint;
   /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
   private engine: Engine;
-  /** the probe layout's answer, made on first use. */
-  private layout: ProbeLayout | undefined;
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
   // which stays private to everyone else.
@@ -82,9 +76,8 @@ export class BloomFilter {
    */
   dispose(): void {
     if (isDisposed(this)) return;
+    // The released engine keeps nothing of the instance, and refuses every call.
     this.engine.release();
-    // The engine may now serve another filter (src/wasm/engine.ts's pool).
-    this.engine = RELEASED;
     markDisposed(this, 'BloomFilter');
   }
 
@@ -113,12 +106,6 @@ export class BloomFilter {
       engine.setCounters(this.bitsSet(), this.addedCount());
       this.engine.release();
       this.engine = engine;
-      // The probe layout's view was of the old engine's bits: emptied, so
-      // that the next layout call takes the new engine's view, and the view
-      // epoch bumped, so that probeAll's cached plans (which hold the old
-      // view) are rebuilt (src/filter/probe-plan.ts).
-      if (this.layout !== undefined) this.layout.view = new Uint8Array(0);
-      viewEpoch.count++;
     }
     const { bits, hashes, scheme, seed } = this;
     return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
@@ -167,33 +154,15 @@ export class BloomFilter {
     return this.engine.hasDigest(d.lo, d.hi);
   }
 
-  /**
-   * hasDigest for many items, their digests as (lo, hi) pairs under this
-   * filter's seed (the caller checked the scheme and seed): one wasm call per
-   * batch chunk. The answers are valid until the next call on this filter
-   * (their buffer is reused). Used by ScalableBloomFilter's batches. @internal
-   */
-  hasDigestPairs(pairs: Uint32Array): Uint8Array {
-    return this.engine.digests(pairs, 1);
-  }
-
-  /** addDigest for many items in order, their digests as (lo, hi) pairs (the caller checked); answers as hasDigestPairs gives them. @internal */
-  addDigestPairs(pairs: Uint32Array): Uint8Array {
-    return this.engine.digests(pairs, 0);
-  }
-
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.engine.addDigest(d.lo, d.hi);
   }
 
-  /** Where the bits lie, for probeAll to read them in place. @internal */
-  [PROBE_LAYOUT](): ProbeLayout {
-    const layout = (this.layout ??= layoutOf(this, 1, this.engine.bitsView()));
-    // A detached view (memory grew for `bloom dedupe`) has length 0; bits never do.
-    if (layout.view.length === 0) layout.view = this.engine.bitsView();
-    return layout;
+  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
+  [WALK_HANDLE](): Engine {
+    return this.engine;
   }
 
   /** The item's k positions, in probe order. */
@@ -204,12 +173,12 @@ export class BloomFilter {
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatch(items), 0);
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
   }
 
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatch(items), 1);
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
@@ -313,18 +282,25 @@ export class BloomFilter {
 
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
-   * whole input is checked (header fields, length, checksum, padding,
-   * bitsSet) before the filter is allocated; any fault throws
-   * BloomFormatError naming the field and its byte offset.
+   * header and the length are checked before the filter is allocated; the
+   * bits are then copied once, into the filter, and the checksum, the
+   * padding and bitsSet are checked there, in place. Any fault throws
+   * BloomFormatError naming the field and its byte offset (and gives the
+   * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
-    const { checksum, ones } = inspect(checkerEngine(), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);
-    checkPayload(header, checksum, payload[payload.length - 1], ones);
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
-    filter.engine.bitsView().set(payload);
+    try {
+      filter.engine.bitsView().set(payload);
+      const ones = filter.engine.recountBits();
+      checkPayload(header, fileChecksum(filter.engine, bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
     filter.engine.setCounters(header.bitsSet, header.addedCount);
     return filter;
   }
@@ -370,6 +346,7 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
     const twin = (b as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'BloomFilter';
     throw new BloomTypeError('other', b, twin ? 'a BloomFilter from bloomwasm (not the reference twin)' : 'a BloomFilter from bloomwasm');
   }
+  if (isDisposed(a)) throw new BloomDisposedError(`BloomFilter.${operation}`);
   if (isDisposed(b)) throw new BloomDisposedError(`BloomFilter.${operation}`, 'its operand');
   checkCompatible(operation, a, b);
 }

@@ -5,6 +5,7 @@
 
 import { BloomDigestError, BloomTypeError } from '../errors.js';
 import { checkItem } from './options.js';
+import { checkNoneDisposed } from './dispose.js';
 import type { Item } from './items.js';
 
 /**
@@ -86,45 +87,13 @@ export function checkDigest(filter: Seeded, d: unknown, operation: string): asse
 }
 
 /**
- * Where a wasm filter's bits (width 1) or 4-bit counters (width 4) lie, for
- * probeAll to read in place. `view` is live; it is rebuilt when found
- * detached (memory grew). @internal
+ * The key of the method by which a wasm filter hands probeAll its handle
+ * (its arena and record), so that all the filters of one arena are walked
+ * in one call into it (assembly/digest.ts's probeRecords). A symbol rather
+ * than a name: it is a hook between this package's modules, not part of
+ * the API, and the reference twins have no records. @internal
  */
-/**
- * The key of the method by which a wasm filter tells probeAll where its bits
- * lie. A symbol rather than a name: it is a hook between this package's
- * modules, not part of the API, and the reference twins have no such memory.
- */
-export const PROBE_LAYOUT: unique symbol = Symbol('bloomwasm.probeLayout');
-
-export interface ProbeLayout {
-  bits: number;
-  hashes: number;
-  width: 1 | 4;
-  /** Whether the positions are the sbbf scheme's (one block) rather than xxh64's. */
-  sbbf: boolean;
-  /** Whether the scheme takes digests at all (not poly or bytesum). */
-  digestible: boolean;
-  /** The seed's two u32 halves: numbers compare far faster than bigints. */
-  seedLo: number;
-  seedHi: number;
-  view: Uint8Array;
-}
-
-/** The fields of a ProbeLayout that follow from the filter's parameters. @internal */
-export function layoutOf(
-  f: { bits: number; hashes: number; scheme: string; seed: bigint },
-  width: 1 | 4,
-  view: Uint8Array,
-): ProbeLayout {
-  return {
-    bits: f.bits, hashes: f.hashes, width, view,
-    sbbf: f.scheme === 'sbbf',
-    digestible: DIGEST_SCHEMES.includes(f.scheme),
-    seedLo: Number(f.seed & 0xffffffffn),
-    seedHi: Number(f.seed >> 32n),
-  };
-}
+export const WALK_HANDLE: unique symbol = Symbol('bloomwasm.walkHandle');
 
 /** A filter probeAll can ask: by digest under the xxh64 family, by item otherwise. */
 export interface ProbeTarget {
@@ -147,6 +116,7 @@ export function probeAllWith(
 ): Uint8Array {
   if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
   checkItem(item);
+  checkNoneDisposed('probeAll', filters);
   const out = new Uint8Array(filters.length);
   let d: Digest | undefined;
   for (let i = 0; i < filters.length; i++) {

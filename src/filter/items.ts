@@ -35,12 +35,25 @@ export function checkBatch(items: unknown): CheckedBatch {
     // A lone string or Uint8Array is iterable too, but as characters or numbers: refuse it.
     throw new BloomTypeError('items', items, ITEMS_ALLOWED);
   }
-  if (Array.isArray(items)) return checkList(items);
+  // An array is read once, into a copy: its getters (or a Proxy's traps)
+  // are the caller's code, which must not run again once the batch reaches
+  // a filter's memory. An iterable's walk already makes a copy.
+  if (Array.isArray(items)) return checkList(copyOf(items));
   if (typeof (items as Iterable<unknown>)[Symbol.iterator] === 'function') {
     return checkList(Array.from(items as Iterable<unknown>));
   }
   if ('bytes' in items || 'offsets' in items) return checkPacked(items as Partial<PackedItems>);
   throw new BloomTypeError('items', items, ITEMS_ALLOWED);
+}
+
+/**
+ * A plain array with the elements of `list`, each read once: slice reads
+ * every index once (a getter or a Proxy trap runs once), and copies a plain
+ * array in one step. (A loop into new Array(n) measured 20 ns an item on a
+ * batch of 50,000: a holey array, then walked again by the batch.)
+ */
+function copyOf(list: readonly unknown[]): unknown[] {
+  return Array.prototype.slice.call(list);
 }
 
 function checkList(list: readonly unknown[]): CheckedBatch {
@@ -62,9 +75,11 @@ function checkPacked(items: Partial<PackedItems>): CheckedBatch {
   if (offsets.length < 1) {
     throw new BloomRangeError('items.offsets.length', offsets.length, 'at least 1 (n + 1 offsets for n items)');
   }
+  // An array of offsets is read once, into a copy, as a list of items is.
+  const checked: Uint32Array | number[] = Array.isArray(offsets) ? copyOf(offsets) as number[] : offsets;
   let previous = 0;
-  for (let i = 0; i < offsets.length; i++) {
-    const at = offsets[i];
+  for (let i = 0; i < checked.length; i++) {
+    const at = checked[i];
     if (typeof at !== 'number') {
       throw new BloomTypeError(`items.offsets[${i}]`, at, `an integer in [${previous}, ${bytes.length}]`);
     }
@@ -73,7 +88,7 @@ function checkPacked(items: Partial<PackedItems>): CheckedBatch {
     }
     previous = at;
   }
-  return { packed: true, bytes, offsets, count: offsets.length - 1 };
+  return { packed: true, bytes, offsets: checked, count: checked.length - 1 };
 }
 
 /** Item i of a checked batch (a subarray view for the packed form). */

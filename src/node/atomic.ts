@@ -10,12 +10,15 @@
 // - an existing target's mode is kept exactly (0600 stays 0600), and its
 //   owner and group when the process may set them;
 // - the temporary name is short and fixed in length (`.bloomwasm-<16 hex>.tmp`,
-//   31 bytes), so any target name the file system accepts still works.
+//   31 bytes), so any target name the file system accepts still works. The
+//   first 8 hex digits are the writer's process id, the last 8 random: a
+//   temporary left by a process killed mid-save (SIGKILL, power loss) is
+//   known as such, and removeDeadTemps() removes it later.
 // A new file is created with mode 0644, less the umask.
 
 import { randomBytes } from 'node:crypto';
 import {
-  closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, statSync,
+  closeSync, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync,
   unlinkSync, type Stats,
 } from 'node:fs';
 import { lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
@@ -27,9 +30,58 @@ const MAX_LINKS = 40;
 /** Mode of a newly created file, before the umask. */
 const NEW_FILE_MODE = 0o644;
 
-/** A fresh temporary name in `dir`: on the target's file system, so the rename stays atomic. */
+/** A fresh temporary name in `dir`: on the target's file system, so the rename stays atomic; it names this process. */
 export function tempPathIn(dir: string): string {
-  return join(dir, `.bloomwasm-${randomBytes(8).toString('hex')}.tmp`);
+  return join(dir, `.bloomwasm-${pidHex(process.pid)}${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** A process id as 8 hex digits (Linux ids stay below 2^22, and no system's exceed 2^32). */
+function pidHex(pid: number): string {
+  return (pid >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The temporary names of tempPathIn, the writer's id in the first 8 hex digits. */
+const TEMP_NAME = /^\.bloomwasm-([0-9a-f]{8})[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Whether no process `pid` runs on this machine: signal 0 checks without
+ * sending. EPERM means it runs (as another user); a pid used again by a
+ * new process counts as running, so what is removed is surely dead.
+ */
+export function processIsDead(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes the temporaries that saves in `dir` by processes no longer
+ * running left behind (a save killed between writing and renaming), and
+ * returns how many. Names of another form, and a running writer's, stay.
+ */
+export function removeDeadTemps(dir: string): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = TEMP_NAME.exec(name);
+    if (match === null || !processIsDead(Number.parseInt(match[1], 16))) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed++;
+    } catch {
+      // Removed meanwhile by another run, or not ours to remove.
+    }
+  }
+  return removed;
 }
 
 function loopError(path: string): Error {

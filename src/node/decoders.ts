@@ -112,7 +112,7 @@ export function* chainLayout(size: number): Decoder<ChainLayout> {
   return { plan: chain.plan, spans, headers };
 }
 
-/** Reads a chain file of `size` bytes: its layout first, then each member straight into its own wasm memory. */
+/** Reads a chain file of `size` bytes: its layout first, then each member straight into its record's bits in the shared memory. */
 export function* chainDecoder(size: number): Decoder<ScalableBloomFilter> {
   const { plan, spans, headers } = yield* chainLayout(size);
   const members: BloomFilter[] = [];

@@ -12,7 +12,8 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { BloomConcurrencyError, BloomTypeError } from '../errors.js';
+import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';
+import { isDisposed } from '../filter/dispose.js';
 import { CountingBloomFilter } from '../counting/counting.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
@@ -37,7 +38,12 @@ function checkPath(path: unknown): string {
   return path;
 }
 
-function jobFor(filter: unknown): SaveJob {
+/**
+ * The save of `filter` as it is now; BloomDisposedError naming `call` for a
+ * disposed one, whose memory is gone.
+ */
+function jobFor(filter: unknown, call: string): SaveJob {
+  if (typeof filter === 'object' && filter !== null && isDisposed(filter)) throw new BloomDisposedError(call, 'its filter');
   if (filter instanceof BloomFilter) return filterJob(filter);
   if (filter instanceof ScalableBloomFilter) return chainJob(filter);
   if (filter instanceof CountingBloomFilter) return countingJob(filter);
@@ -56,7 +62,7 @@ function jobFor(filter: unknown): SaveJob {
  */
 export function saveFileSync(filter: Saveable, path: string): void {
   const target = checkPath(path);
-  const job = jobFor(filter);
+  const job = jobFor(filter, 'saveFileSync');
   replaceFileSync(target, (fd) => writeAllSync(fd, job.pieces()));
 }
 
@@ -64,18 +70,26 @@ export function saveFileSync(filter: Saveable, path: string): void {
  * Writes `filter` to `path` atomically, like saveFileSync, without blocking
  * the event loop. Do not change the filter until the promise settles: the
  * bits are written from wasm memory in place, and a change made meanwhile
- * aborts the save with BloomConcurrencyError (the target is left untouched).
+ * aborts the save with BloomConcurrencyError (the target is left untouched),
+ * as does dispose() before it settles: the memory being written is gone.
  */
 export async function saveFile(filter: Saveable, path: string): Promise<void> {
   const target = checkPath(path);
-  const job = jobFor(filter);
-  await replaceFile(
-    target,
-    (handle) => writeAll(handle, job.pieces()),
-    () => {
-      if (!job.unchanged()) throw new BloomConcurrencyError('saveFile');
-    },
-  );
+  const job = jobFor(filter, 'saveFile');
+  const wasDisposed = (): boolean => typeof filter === 'object' && filter !== null && isDisposed(filter);
+  try {
+    await replaceFile(
+      target,
+      (handle) => writeAll(handle, job.pieces()),
+      () => {
+        if (wasDisposed() || !job.unchanged()) throw new BloomConcurrencyError('saveFile', wasDisposed());
+      },
+    );
+  } catch (error) {
+    // A piece read after dispose() is refused (BloomDisposedError from the handle): the save was cut short by it.
+    if (error instanceof BloomDisposedError && wasDisposed()) throw new BloomConcurrencyError('saveFile', true);
+    throw error;
+  }
 }
 
 function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {

@@ -31,7 +31,7 @@ export interface StreamContext {
   readonly batchSize: number;
   /** The scripts' first arguments (RedisBloomFilter: fingerprint, shard bytes, k). */
   readonly head: readonly string[];
-  /** A hash-only wasm instance: shard and positions of each item. */
+  /** A hashing record in the shared arena (no bits): shard and positions of each item. */
   readonly engine: Engine;
   readonly send: Send;
   /** The test-and-set script and the read-only test, both replying '0'/'1' per item. */

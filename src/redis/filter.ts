@@ -75,7 +75,7 @@ export class RedisBloomFilter {
   /** Most items per shard per script call. */
   readonly batchSize: number;
   private readonly send: Send;
-  /** A hash-only wasm instance: positions and shards, no bits. */
+  /** A hashing record in the shared arena (no bits): positions and shards. */
   private readonly engine: Engine;
   /** What the batch streams need: this filter's keys, parameters and engine. */
   private readonly stream: StreamContext;
@@ -93,7 +93,7 @@ export class RedisBloomFilter {
     this.capacity = config.capacity;
     this.falsePositiveRate = config.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(params, true);
+    this.engine = new Engine(params, true, undefined, false, 'RedisBloomFilter');
     const head = [
       fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards, config.epoch),
       String(Math.ceil(this.shardBits / 8)),

@@ -97,7 +97,7 @@ export class RedisSlidingBloomFilter {
   /** Most items per script call. */
   readonly batchSize: number;
   private readonly send: Send;
-  /** A hash-only wasm instance: positions, no bits. */
+  /** A hashing record in the shared arena (no bits): its positions. */
   private readonly engine: Engine;
   private readonly stream: StreamContext;
   private readonly keys: string[];
@@ -115,7 +115,7 @@ export class RedisSlidingBloomFilter {
     this.seed = config.seed;
     this.falsePositiveRate = config.shape.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true);
+    this.engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true, undefined, false, 'RedisSlidingBloomFilter');
     this.keys = slidingKeys(name, config.shape.generations);
     this.fingerprint = slidingFingerprint(config);
     const s = config.shape;

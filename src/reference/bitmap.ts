@@ -4,7 +4,8 @@
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
-import { markDisposed } from '../filter/dispose.js';
+import { isDisposed, markDisposed } from '../filter/dispose.js';
+import { BloomDisposedError } from '../errors.js';
 
 /** A set of integers in [0, size), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {
@@ -104,7 +105,10 @@ export class Bitmap implements Iterable<number> {
         v += 7;
         continue;
       }
-      if (this.bitmapHas(v)) yield v;
+      if (!this.bitmapHas(v)) continue;
+      // The caller runs between yields, and may have disposed the bitmap (the wasm Bitmap refuses the same).
+      if (isDisposed(this)) throw new BloomDisposedError('Bitmap.values');
+      yield v;
     }
   }
 

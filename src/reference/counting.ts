@@ -17,7 +17,7 @@ import { checksum } from './checksum.js';
 import { probeHash } from './digest.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions } from './scheme.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
@@ -160,7 +160,7 @@ export class CountingBloomFilter {
 
   /** Adds each item in order; flag i is 1 when item i was certainly new. */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'CountingBloomFilter.addMany', items);
     const flags = new Uint8Array(batch.count);
     for (let i = 0; i < batch.count; i++) flags[i] = this.add(batchItem(batch, i)) ? 1 : 0;
     return flags;
@@ -168,7 +168,7 @@ export class CountingBloomFilter {
 
   /** Tests each item; flag i is 1 when item i may be present. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, 'CountingBloomFilter.hasMany', items);
     const flags = new Uint8Array(batch.count);
     for (let i = 0; i < batch.count; i++) flags[i] = this.has(batchItem(batch, i)) ? 1 : 0;
     return flags;

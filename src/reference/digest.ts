@@ -4,7 +4,7 @@
 // block, written plainly.
 
 import { checkItem, checkSeed } from '../filter/options.js';
-import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
+import type { Item } from '../filter/items.js';
 import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
 import { xxh64 } from './hash.js';
 import { probeEnhancedDouble } from './probe.js';
@@ -27,17 +27,6 @@ export function digestItem(item: Item, seed: bigint): Digest {
 export function digest(item: Item, options?: DigestOptions): Digest {
   checkItem(item);
   return digestItem(item, checkSeed(options?.seed ?? 0));
-}
-
-/** The digests of a checked batch under `seed`, as (lo, hi) pairs, one item at a time. */
-export function digestMany(batch: CheckedBatch, seed: bigint): Uint32Array {
-  const out = new Uint32Array(2 * batch.count);
-  for (let i = 0; i < batch.count; i++) {
-    const d = digestItem(batchItem(batch, i), seed);
-    out[2 * i] = d.lo;
-    out[2 * i + 1] = d.hi;
-  }
-  return out;
 }
 
 /** Asks every filter about one item, hashing it once per distinct seed; flag i is 1 when filters[i] may hold it. */

@@ -28,7 +28,7 @@ import { itemKey, itemPositions } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
-import { isDisposed, markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -149,26 +149,6 @@ export class BloomFilter {
     return probeHash(this, d.value).every((p) => this.array.get(p));
   }
 
-  /** hasDigest for many items, their digests as (lo, hi) pairs under this filter's seed. @internal */
-  hasDigestPairs(pairs: Uint32Array): Uint8Array {
-    const flags = new Uint8Array(pairs.length >> 1);
-    for (let i = 0; i < flags.length; i++) {
-      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
-      flags[i] = probeHash(this, h).every((p) => this.array.get(p)) ? 1 : 0;
-    }
-    return flags;
-  }
-
-  /** addDigest for many items in order, their digests as (lo, hi) pairs under this filter's seed. @internal */
-  addDigestPairs(pairs: Uint32Array): Uint8Array {
-    const flags = new Uint8Array(pairs.length >> 1);
-    for (let i = 0; i < flags.length; i++) {
-      const h = (BigInt(pairs[2 * i + 1]) << 32n) | BigInt(pairs[2 * i]);
-      flags[i] = this.setAll(probeHash(this, h)) ? 1 : 0;
-    }
-    return flags;
-  }
-
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
@@ -189,12 +169,12 @@ export class BloomFilter {
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
   addMany(items: BatchItems): Uint8Array {
-    return addBatch(this, checkBatch(items));
+    return addBatch(this, checkBatchOf(this, 'BloomFilter.addMany', items));
   }
 
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
-    return hasBatch(this, checkBatch(items));
+    return hasBatch(this, checkBatchOf(this, 'BloomFilter.hasMany', items));
   }
 
   /** How many bits are 1. */

@@ -8,7 +8,7 @@ import { ScalableBloomFilterOver, type ChainKind } from '../scalable/scalable-ov
 import type { ScalableOptions } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
 import { xxh64 } from './hash.js';
-import { digestItem, digestMany } from './digest.js';
+import { digestItem } from './digest.js';
 
 /** Reference members, and the header checksum in plain TypeScript. */
 const REFERENCE_MEMBERS: ChainKind<BloomFilter> = {
@@ -16,7 +16,6 @@ const REFERENCE_MEMBERS: ChainKind<BloomFilter> = {
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
   xxh64: (bytes) => xxh64(bytes, 0n),
   digest: digestItem,
-  digestMany,
 };
 
 /** A chain of Bloom filters that grows with the items and keeps its false-positive bound, in plain TypeScript. */

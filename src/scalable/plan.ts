@@ -78,12 +78,12 @@ export interface ScalableMember {
 export const MAX_GROWTH = 1024;
 
 /**
- * The most members a chain may have. Each member is one wasm instance
- * (about 20 KiB and 0.2 ms to create, measured; V8 gives a process only
- * some 10^4 of them, as each reserves its own guarded address space), and
- * has() asks every member. Growth 2 reaches MAX_BITS after about 30 members
+ * The most members a chain may have. has() asks every member (in one walk
+ * of at most this many records, assembly/chain.ts's CHAIN_MAX), so a chain
+ * of more would be slow. Growth 2 reaches MAX_BITS after about 30 members
  * and growth 1.06 after about 256, so only a growth closer to 1 meets this
- * bound. It also bounds what a crafted chain file can make a reader create.
+ * bound. It also bounds what a crafted chain file can make a reader create
+ * (a record and its bits per member).
  */
 export const MAX_FILTER_COUNT = 256;
 

@@ -10,8 +10,9 @@
 // scalable.ts) and the reference twin (src/reference/scalable.ts) subclass it
 // with their own BloomFilter, as SeenFilterOver does for the SeenFilter.
 // (Over 300 lines: one class, whose item and digest paths need its private
-// state. addMany's batch machinery is in batch-add.ts, and the wrapping of a
-// decoded chain for the constructor in restore.ts.)
+// state. The wasm chain's batches run member by member in wasm, through
+// ChainKind.walk; the wrapping of a decoded chain for the constructor is in
+// restore.ts.)
 
 import { BloomDigestError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
@@ -22,10 +23,8 @@ import {
   checkScalableOptions, compoundRate, memberPlan,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
-import { BatchAdd } from './batch-add.js';
 import { restoredChain } from './restore.js';
-import { packUtf8 } from './packed.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -35,10 +34,6 @@ export interface ChainFilter {
   has(item: Item): boolean;
   addDigest(d: Digest): boolean;
   hasDigest(d: Digest): boolean;
-  /** hasDigest for many items at once, their digests as (lo, hi) pairs (BloomFilter.hasDigestPairs); the answers may be a buffer that the member's next call reuses. */
-  hasDigestPairs(pairs: Uint32Array): Uint8Array;
-  /** addDigest for many items in order (BloomFilter.addDigestPairs); the answers as hasDigestPairs gives them. */
-  addDigestPairs(pairs: Uint32Array): Uint8Array;
   hasMany(items: BatchItems): Uint8Array;
   addMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
@@ -59,14 +54,32 @@ export interface ChainKind<F extends ChainFilter> {
   xxh64: Checksum;
   /** The item's digest under `seed` (digest(item, { seed })), for members of the xxh64 family. */
   digest(item: Item, seed: bigint): Digest;
-  /** The digests of a checked batch under `seed`, as (lo, hi) pairs, each item hashed once. */
-  digestMany(batch: CheckedBatch, seed: bigint): Uint32Array;
+  /** Optional, for members of the xxh64 family: walks over every member in one call (the wasm chain's). */
+  walk?: ChainWalk<F>;
+}
+
+/** What a walk reads and changes of its chain. */
+export interface GrowingMembers<F> {
+  /** The members, oldest first; only the last one is ever added to. */
+  readonly members: readonly F[];
+  /** Items the newest member may still take before a new one starts. */
+  room(): number;
+  /** Counts `n` new items in the newest member. */
+  counted(n: number): void;
+  /** Appends the next member, sized by the plan. */
+  startMember(): void;
+}
+
+/** Walks over every member of a chain in one call each (members of the xxh64 family, one seed). */
+export interface ChainWalk<F> {
+  /** The index of the newest member that reports `item`, or -1; undefined when it cannot serve (the chain then asks member by member). */
+  has(members: readonly F[], item: Item): number | undefined;
   /**
-   * Optional, for members of the xxh64 family: the index of the newest
-   * member that reports `item`, or -1, found with one hash and one call;
-   * undefined when it cannot serve (the chain then asks member by member).
+   * has (op 1) or add (op 0) of a checked batch, or of digests as (lo, hi)
+   * pairs, answers in `out`, starting members as add() would; returns how
+   * many items it answered, the chain going on item by item from there.
    */
-  hasAny?(members: readonly F[], item: Item): number | undefined;
+  run(chain: GrowingMembers<F>, source: CheckedBatch | Uint32Array, op: 0 | 1, out: Uint8Array): number;
 }
 
 /**
@@ -109,14 +122,15 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private utf8 = new Uint8Array(256);
   /** Whether members are asked by digest (the xxh64 family). */
   private readonly byDigest: boolean;
-  /** addMany's machinery (batch-add.ts), over this chain's own arrays. */
-  private readonly batches = new BatchAdd<F>({
+  /** What a walk (ChainKind.walk) reads and changes of this chain. */
+  private readonly growing: GrowingMembers<F> = {
     members: this.members,
-    capacities: this.capacities,
-    counts: this.counts,
-    isNewestFull: () => this.isNewestFull(),
+    room: () => this.capacities[this.members.length - 1] - this.counts[this.members.length - 1],
+    counted: (n) => {
+      this.counts[this.members.length - 1] += n;
+    },
     startMember: () => this.startMember(),
-  });
+  };
 
   /**
    * An empty chain with one member (or, from fromBytes, a decoded chain);
@@ -164,8 +178,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** False when the item was certainly never added; true when a member reports it. */
   has(item: Item): boolean {
     checkItem(item);
-    if (this.byDigest && this.kind.hasAny !== undefined) {
-      const hit = this.kind.hasAny(this.members, item);
+    if (this.byDigest && this.kind.walk !== undefined) {
+      const hit = this.kind.walk.has(this.members, item);
       if (hit !== undefined) return hit >= 0;
     }
     return this.hasKey(this.key(item));
@@ -204,24 +218,23 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /**
    * add() for each item in order; 1 where it was new. A bad batch throws
-   * before anything is added. Members that are full cannot change, so each
-   * is asked about the whole batch at once (BloomFilter.hasMany: one wasm
-   * crossing per chunk), and the items none of them reports go to the
-   * newest member as batches too, each at most its remaining capacity, so
-   * that the answers are exactly those of add() called item by item.
+   * before anything is added. Under the xxh64 family the wasm chain runs
+   * it member by member in wasm (ChainKind.walk), JS only starting members;
+   * otherwise, and where the walk stops (members in more than one arena),
+   * item by item, exactly as add() would.
    */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
-    if (this.byDigest) return this.batches.addByDigest(this.kind.digestMany(batch, this.seed));
-    if (!batch.packed && this.scheme === 'poly') return this.addEach(batch);
-    const { bytes, offsets } = batch.packed ? batch : packUtf8(batch.list);
-    return this.batches.addPacked(bytes, offsets, batch.count);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.addMany', items);
+    const out = new Uint8Array(batch.count);
+    if (!this.byDigest) return this.addEach(batch, out);
+    const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, batch, 0, out);
+    for (let i = done; i < batch.count; i++) out[i] = this.addAfter(this.key(batchItem(batch, i)), 0) ? 1 : 0;
+    return out;
   }
 
-  /** addMany item by item (after the full members are asked at once): poly strings, which have no packed form. */
-  private addEach(batch: CheckedBatch): Uint8Array {
+  /** addMany item by item, after the full members are asked at once: poly and bytesum, which have no digest. */
+  private addEach(batch: CheckedBatch, out: Uint8Array): Uint8Array {
     const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
-    const out = new Uint8Array(batch.count);
     const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
@@ -242,14 +255,21 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     if (!this.byDigest) {
       throw new BloomDigestError('addDigestPairs', 'scheme', `the ${this.scheme} scheme has no digest; use addMany with the items`);
     }
-    return this.batches.addByDigest(pairs, into);
+    const count = pairs.length >> 1;
+    const out = into === undefined ? new Uint8Array(count) : into.fill(0, 0, count);
+    const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, pairs, 0, out);
+    for (let i = done; i < count; i++) out[i] = this.addAfter(new Digest(pairs[2 * i], pairs[2 * i + 1], this.seed), 0) ? 1 : 0;
+    return out;
   }
 
-  /** has() for each item: every member is asked about the whole batch at once; 1 where any reports it. */
+  /** has() for each item; 1 where any member reports it. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
-    if (this.byDigest) return this.askByDigest(this.kind.digestMany(batch, this.seed), this.members.length);
-    return this.askMembers(batch, this.members.length);
+    const batch = checkBatchOf(this, 'ScalableBloomFilter.hasMany', items);
+    if (!this.byDigest) return this.askMembers(batch, this.members.length);
+    const out = new Uint8Array(batch.count);
+    const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, batch, 1, out);
+    for (let i = done; i < batch.count; i++) out[i] = this.hasKey(this.key(batchItem(batch, i))) ? 1 : 0;
+    return out;
   }
 
   /** Adds that reported new, over all members. */
@@ -345,25 +365,10 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     return this.counts[last] >= this.capacities[last];
   }
 
-  /** 1 where any of members [0, count) reports the item whose digest is pair i (their answers ORed). */
-  private askByDigest(pairs: Uint32Array, count: number): Uint8Array {
-    const out = new Uint8Array(pairs.length >> 1);
-    for (let m = 0; m < count; m++) {
-      const answers = this.members[m].hasDigestPairs(pairs);
-      for (let i = 0; i < out.length; i++) out[i] |= answers[i];
-    }
-    return out;
-  }
-
   /** 1 where any of members [0, count) reports the item (their hasMany results ORed); poly and bytesum. */
   private askMembers(batch: CheckedBatch, count: number): Uint8Array {
     const out = new Uint8Array(batch.count);
-    let input: BatchItems;
-    if (batch.packed) input = { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] };
-    else if (this.scheme === 'poly' || count < 2) input = batch.list;
-    // Encoded once here into the packed form instead of once per member
-    // (bytesum hashes a string as its UTF-8).
-    else input = packUtf8(batch.list);
+    const input: BatchItems = batch.packed ? { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] } : batch.list;
     for (let m = 0; m < count; m++) {
       const answers = this.members[m].hasMany(input);
       for (let i = 0; i < out.length; i++) out[i] |= answers[i];

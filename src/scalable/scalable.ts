@@ -3,31 +3,49 @@
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkerEngine, xxh64 } from '../wasm/checksum.js';
-import { Engine, type ChainRecords } from '../wasm/engine.js';
-import { digestChecked, digestManyChecked } from '../filter/digest.js';
-import type { Item } from '../filter/items.js';
+import { Engine } from '../wasm/engine.js';
+import { digestChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
-import { ScalableBloomFilterOver, type ChainKind } from './scalable-over.js';
+import { ScalableBloomFilterOver, type ChainKind, type ChainWalk } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
 
 /**
- * Each chain's member records for Engine.chainHas, by its members array
- * (which the chain keeps and only pushes to, or empties): made again when
- * the count or the newest member differs.
+ * Each chain's member engines, by its members array (which the chain keeps
+ * and only pushes to, or empties): made again when the count or the newest
+ * member differs.
  */
-const chainRecords = new WeakMap<readonly BloomFilter[], { count: number; newest: BloomFilter; records: ChainRecords | undefined }>();
+const chainEngines = new WeakMap<readonly BloomFilter[], { newest: BloomFilter; engines: Engine[] }>();
 
-/** The index of the newest member that reports `item`, in one call into wasm; undefined when that call cannot serve. */
-function hasAny(members: readonly BloomFilter[], item: Item): number | undefined {
+/** The engines of `members`, oldest first. */
+function enginesOf(members: readonly BloomFilter[]): Engine[] {
   const count = members.length;
-  let known = chainRecords.get(members);
-  if (known === undefined || known.count !== count || known.newest !== members[count - 1]) {
-    known = { count, newest: members[count - 1], records: Engine.chainRecords(members.map(engineOf)) };
-    chainRecords.set(members, known);
+  let known = chainEngines.get(members);
+  if (known === undefined || known.engines.length !== count || known.newest !== members[count - 1]) {
+    known = { newest: members[count - 1], engines: members.map(engineOf) };
+    chainEngines.set(members, known);
   }
-  return known.records === undefined ? undefined : Engine.chainHas(known.records, item);
+  return known.engines;
 }
+
+/** The members walked in wasm (assembly/chain.ts), when they all live in one arena. */
+const WALK: ChainWalk<BloomFilter> = {
+  has: (members, item) => Engine.chainHas(enginesOf(members), item),
+  run: (chain, source, op, out) => {
+    const engines = enginesOf(chain.members).slice();
+    return Engine.chainRun({
+      engines,
+      room: chain.room,
+      counted: chain.counted,
+      startMember: () => {
+        chain.startMember();
+        const e = engineOf(chain.members[chain.members.length - 1]);
+        engines.push(e);
+        return e;
+      },
+    }, source, op, out);
+  },
+};
 
 /** Wasm members, and the header checksum computed in wasm. */
 const WASM_MEMBERS: ChainKind<BloomFilter> = {
@@ -35,9 +53,7 @@ const WASM_MEMBERS: ChainKind<BloomFilter> = {
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
   xxh64: (bytes) => xxh64(checkerEngine(), bytes),
   digest: digestChecked,
-  digestMany: digestManyChecked,
-  // Members in one instance: hashed once and probed in one call.
-  hasAny,
+  walk: WALK,
 };
 
 /** A chain of wasm Bloom filters that grows with the items and keeps its false-positive bound. */

@@ -6,7 +6,7 @@
 // plane is current and which are live, and passes that to the words.
 
 import { BloomTypeError } from '../errors.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkBatch, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import {
@@ -197,7 +197,7 @@ export class SlidingBloomFilterOver {
    * before any add.
    */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, `${this.kind.name}.addMany`, items);
     const g = this.generations;
     const now = g.now();
     const flags = new Uint8Array(batch.count);
@@ -215,7 +215,7 @@ export class SlidingBloomFilterOver {
 
   /** Tests each item at one reading of the clock; flag i is 1 when item i may have been added within the window. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, `${this.kind.name}.hasMany`, items);
     const g = this.generations;
     const now = g.now();
     return this.store.runBatch(batch, OP_HAS, g.state.current, g.liveMask(now));

@@ -46,14 +46,18 @@ export const ABI = {
   KIND_BITMAP: global,
   KIND_SLIDING: global,
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
-  select: proc(1), // (record): the filter every other export works on
-  release: proc(1), // (record): its region goes back to the heap
-  recordPayload: fn(1), // (record) -> bytes of its bits or counters
+  createdGeneration: fn(0), // -> the generation of the record create() made last
+  select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
+  release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
+  recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
   heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
-  chainHas: fn(2), // (count, len) -> index of the newest listed record that reports the staged item, or -1 (assembly/chain.ts)
+  // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
+  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
+  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
+  chainRecordsPtr: fn(0),
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
   scratchSize: fn(0),
@@ -87,7 +91,8 @@ export const ABI = {
   clear: proc(0),
   recountBits: fn(0),
   setCounters: proc(2), // (bitsSet, addedCount)
-  // Set algebra and the file checksum, over bits copied into scratch.
+  // Set algebra and the file checksum: over another filter's bits in this memory, or over bits copied into scratch.
+  combineAt: proc(2), // (bits address, and): OR (or AND) another filter's bits in this memory into the selected one's
   unionScratch: proc(2), // (offset, len)
   intersectScratch: proc(2), // (offset, len)
   popcountScratch: fn(1), // (len)
@@ -96,15 +101,13 @@ export const ABI = {
   checksumBits: proc(0),
   checksumEnd: proc(0),
   // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
-  digestItem: proc(1), // (len): XXH64 of the staged item under the instance's seed, as a u64 at positionsPtr
-  digestStream: proc(0), // the same for a streamed item
+  digestItem: proc(3), // (len, seedLo, seedHi): XXH64 of the staged item, as a u64 at positionsPtr
+  digestBegin: proc(2), // (seedLo, seedHi): the same for an item fed in pieces by digestUpdate (len)
+  digestUpdate: proc(1),
+  digestStream: proc(0), // ends it
   hasDigest: fn(2), // (lo, hi)
   addDigest: fn(2), // (lo, hi)
-  digestBatch: proc(1), // (count): digests of a staged batch, as u64s at the batch probes region
-  digestBatchMax: fn(0),
-  digestBatchPtr: fn(0),
-  hasDigestBatch: fn(1), // (count): digests staged in scratch as u64s -> how many may be present; flags in the batch flags region
-  addDigestBatch: fn(1), // (count): the same, adding in order -> how many were new
+  probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
   countingItem: fn(3), // (len, wide, op)
   countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
@@ -116,7 +119,7 @@ export const ABI = {
   countingClear: proc(0),
   countingRestore: fn(1), // (held) -> counters above 0, recounted
   countingChecksumCounters: proc(0),
-  countingBitsChunk: proc(2), // (first, len): the plain filter's bit bytes [first, first + len) into scratch
+  countingBitsChunk: proc(3), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
   // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
   slidingItem: fn(5), // (len, wide, op, plane, live)
   slidingStream: fn(3), // (op, plane, live)
@@ -210,11 +213,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|chain|digest|create$|createdGeneration$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
@@ -228,7 +231,6 @@ export const SHARED_ABI = {
     Object.entries(ABI).filter(([name]) => !notShared(name)),
   ) as Omit<typeof ABI, NotShared>),
   configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
-  configureHashing: fn(5), // the same, reserving no bits (positions and shards only)
   sharedHeaderPtr: fn(0),
   workAreaSize: fn(0),
 } as const;

@@ -1,6 +1,10 @@
-// Batches: addMany/hasMany cross into wasm once per chunk of up to batchMax
-// items that fit the scratch region together (assembly/batch.ts runs the
-// chunk), instead of once per item.
+// The one batch stager: addMany/hasMany of every structure cross into wasm
+// once per chunk of up to batchMax items that fit the scratch region
+// together, instead of once per item. A chunk is staged here (items as
+// bytes, their byte offsets in the batch offsets region) and run by a
+// ChunkRunner: a filter's addBatch/hasBatch (assembly/batch.ts), a counting
+// filter's or a sliding window's batch export, or a chain's walk
+// (assembly/chain.ts), which may stop early for JS to start a member.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
@@ -17,62 +21,109 @@ const JOIN_MAX = 256;
 /** Add (0) or test (1). */
 export type BatchOp = 0 | 1;
 
+/** How the chunks of one batch are run. */
+export interface ChunkRunner {
+  /**
+   * Runs the staged chunk of `count` items (UTF-16 code units when `wide`),
+   * whose first is item `first` of the batch, leaving its answers in the
+   * batch flags region; returns how many it answered: `count`, or fewer to
+   * end the batch there (Batches.stopped says where).
+   */
+  chunk(count: number, wide: number, first: number): number;
+  /** Runs one item on its own (too long to share scratch) and returns its answer, or -1 to end the batch there. */
+  one(item: Item): number;
+  /** Whether chunks may hold UTF-16 code units (the poly scheme); else such strings go to one(). */
+  readonly wide: boolean;
+}
+
 /** Splits checked batches into chunks and runs them through one instance. */
 export class Batches {
   private readonly x: Exports;
   private readonly staging: Staging;
-  /** The strings of the batch chunk being built (reused, emptied per chunk). */
-  private readonly pending: string[] = [];
+  /** Where the last run ended: the batch's count, or the item a runner stopped at. */
+  stopped = 0;
+  /** The runner of the current run. */
+  private runner!: ChunkRunner;
+  /** The answers of the current run. */
+  private flags!: Uint8Array;
+  /** The filter's own runners (addBatch, hasBatch of the selected filter). */
+  private readonly filterRunners: readonly [ChunkRunner, ChunkRunner];
 
   /** Runs batches through the instance `x` whose scratch is `staging`. */
   constructor(x: Exports, staging: Staging) {
     this.x = x;
     this.staging = staging;
+    const runner = (op: BatchOp): ChunkRunner => ({
+      chunk: (count, wide) => (op === 0 ? x.addBatch(count, wide) : x.hasBatch(count, wide), count),
+      one: (item) => {
+        const len = staging.stage(item);
+        if (op === 0) return len >= 0 ? x.add(len, staging.wide) : x.streamAdd();
+        return len >= 0 ? x.has(len, staging.wide) : x.streamHas();
+      },
+      wide: true,
+    });
+    this.filterRunners = [runner(0), runner(1)];
   }
 
-  /** Adds (op 0) or tests (op 1) a checked batch; flag i is item i's answer. */
-  run(batch: CheckedBatch, op: BatchOp): Uint8Array {
-    const flags = new Uint8Array(batch.count);
-    if (batch.packed) this.runPacked(batch.bytes, batch.offsets, batch.count, op, flags);
-    else this.runList(batch.list, op, flags);
-    return flags;
+  /**
+   * Adds (op 0) or tests (op 1) a checked batch on the selected filter, or
+   * runs it through `runner`; flag i is item i's answer (in `into` when
+   * given). A runner that stops leaves the rest of the flags 0.
+   */
+  run(batch: CheckedBatch, op: BatchOp, runner: ChunkRunner = this.filterRunners[op], into?: Uint8Array): Uint8Array {
+    this.runner = runner;
+    this.flags = into ?? new Uint8Array(batch.count);
+    this.stopped = batch.count;
+    if (batch.packed) this.runPacked(batch.bytes, batch.offsets, batch.count);
+    else this.runList(batch.list);
+    return this.flags;
   }
 
-  /** Runs the staged chunk of `count` items and copies their flags to `flags` at `first`. */
-  private runChunk(count: number, wide: number, op: BatchOp, flags: Uint8Array, first: number): void {
-    if (count === 0) return;
-    if (op === 0) this.x.addBatch(count, wide);
-    else this.x.hasBatch(count, wide);
-    flags.set(this.staging.batchFlags.subarray(0, count), first);
+  /**
+   * Runs the staged chunk of `count` items and copies their flags to the
+   * answers at `first`; false when the runner stopped.
+   */
+  private runChunk(count: number, wide: number, first: number): boolean {
+    if (count === 0) return true;
+    this.staging.batchOffsets[0] = 0;
+    const done = this.runner.chunk(count, wide, first);
+    // Views are read again: a runner may have grown memory.
+    this.flags.set(done === count ? this.staging.batchFlags.subarray(0, count) : this.staging.batchFlags.subarray(0, done), first);
+    if (done === count) return true;
+    this.stopped = first + done;
+    return false;
   }
 
-  /** One item on its own, for items too long to share the scratch region. */
-  private single(item: Item, op: BatchOp): number {
-    const len = this.staging.stage(item);
-    const x = this.x;
-    if (op === 0) return len >= 0 ? x.add(len, this.staging.wide) : x.streamAdd();
-    return len >= 0 ? x.has(len, this.staging.wide) : x.streamHas();
+  /** Runs item i on its own; false when the runner stopped there. */
+  private runOne(item: Item, i: number): boolean {
+    const answer = this.runner.one(item);
+    if (answer >= 0) {
+      this.flags[i] = answer;
+      return true;
+    }
+    this.stopped = i;
+    return false;
   }
 
   /** Packed bytes: each chunk is one contiguous copy plus rebased offsets. */
-  private runPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number, op: BatchOp, flags: Uint8Array): void {
-    const { batchOffsets: table, scratchSize, batchMax } = this.staging;
+  private runPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): void {
+    const { scratchSize, batchMax } = this.staging;
     let i = 0;
     while (i < count) {
       const base = offsets[i];
       if (offsets[i + 1] - base > scratchSize) {
-        flags[i] = this.single(bytes.subarray(base, offsets[i + 1]), op);
+        if (!this.runOne(bytes.subarray(base, offsets[i + 1]), i)) return;
         i++;
         continue;
       }
+      const table = this.staging.batchOffsets;
       let n = 0;
-      table[0] = 0;
       while (i + n < count && n < batchMax && offsets[i + n + 1] - base <= scratchSize) {
         table[n + 1] = offsets[i + n + 1] - base;
         n++;
       }
       this.staging.scratch.set(bytes.subarray(base, offsets[i + n]));
-      this.runChunk(n, 0, op, flags, i);
+      if (!this.runChunk(n, 0, i)) return;
       i += n;
     }
   }
@@ -84,26 +135,24 @@ export class Batches {
    * units go through the single-item path, in order: one crossing is small
    * next to hashing them, and it encodes them straight into scratch.
    */
-  private runList(list: readonly Item[], op: BatchOp, flags: Uint8Array): void {
+  private runList(list: readonly Item[]): void {
     const staging = this.staging;
-    const { batchOffsets: table, scratch, scratchSize, maxUtf8Units, batchMax } = staging;
-    const pending = this.pending;
+    const { scratchSize, maxUtf8Units, batchMax } = staging;
     let first = 0; // index of the chunk's first item
     let units = 0; // string units (or bytes) staged in the chunk
     let strings = true; // the chunk's kind
     let n = 0;
+    let going = true;
+    // The offsets are written as the items are taken: a string's as its
+    // length, right when every unit is ASCII (runStrings checks).
+    let table = staging.batchOffsets;
     const flush = (): void => {
-      if (n > 0) {
-        if (strings) this.runStrings(n, units, op, flags, first);
-        else this.runChunk(n, 0, op, flags, first);
-      }
+      if (n > 0) going = strings ? this.runStrings(list, first, n, units) : this.runChunk(n, 0, first);
       first += n;
       n = 0;
       units = 0;
-      // Truncating costs a runtime call even on an empty array: skip it then.
-      if (pending.length !== 0) pending.length = 0;
+      table = staging.batchOffsets;
     };
-    table[0] = 0;
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       const isString = typeof item === 'string';
@@ -111,50 +160,49 @@ export class Batches {
       const limit = isString ? maxUtf8Units : scratchSize;
       if (isString !== strings || n === batchMax || units + size > limit) {
         flush();
+        if (!going) return;
         strings = isString;
       }
       if (size > (isString ? JOIN_MAX : limit)) {
         flush();
-        flags[i] = this.single(item, op);
+        if (!going || !this.runOne(item, i)) return;
         first = i + 1;
         continue;
       }
-      if (isString) {
-        pending.push(item as string);
-      } else {
-        scratch.set(item as Uint8Array, units);
-        table[n + 1] = units + size;
-      }
+      if (!isString) staging.scratch.set(item as Uint8Array, units);
       units += size;
-      n++;
+      table[++n] = units;
     }
     flush();
   }
 
   /**
-   * Encodes the pending strings (each at most JOIN_MAX units, `units` in all)
-   * into scratch and runs them. They are joined and encoded by one
-   * encodeInto call; when every unit was ASCII (written equals the joined
-   * length) the offsets are the running string lengths. Otherwise each string
-   * is encoded again on its own (read in place by wasm when it is short: a
-   * crossing each, but no encodeInto call; for all-ASCII chunks the one
-   * joined encodeInto is cheaper than a crossing per string), or, under the
-   * poly scheme, copied as UTF-16 code units.
+   * Encodes list[first, first + n) (strings, each at most JOIN_MAX units,
+   * `units` in all) into scratch and runs them. They are joined and encoded
+   * by one call (Staging.encodeJoined); when every unit was ASCII (written
+   * equals the joined length) the offsets runList wrote hold. Otherwise
+   * each string is encoded again on its own (read in place by wasm when it
+   * is short: a crossing each, but no encodeInto call), or, under the poly
+   * scheme, copied as UTF-16 code units. False when the runner stopped.
    */
-  private runStrings(n: number, units: number, op: BatchOp, flags: Uint8Array, first: number): void {
-    const pending = this.pending;
+  private runStrings(list: readonly Item[], first: number, n: number, units: number): boolean {
     const staging = this.staging;
     const table = staging.batchOffsets;
-    const joined = n === 1 ? pending[0] : pending.join('');
+    table[0] = 0;
+    const joined = n === 1 ? (list[first] as string) : list.slice(first, first + n).join('');
     let wide = 0;
-    if (staging.encodeAt(joined, 0) === units) {
-      let at = 0;
-      for (let j = 0; j < n; j++) table[j + 1] = at += pending[j].length;
+    if (staging.encodeJoined(joined) === units) {
+      // The offsets runList wrote.
     } else if (staging.unitsForStrings) {
+      if (!this.runner.wide) {
+        // A runner of bytes only: each string on its own (its code units may be UTF-16).
+        for (let j = 0; j < n; j++) if (!this.runOne(list[first + j], first + j)) return false;
+        return true;
+      }
       const codes = staging.scratchUnits;
       let at = 0;
       for (let j = 0; j < n; j++) {
-        const s = pending[j];
+        const s = list[first + j] as string;
         for (let c = 0; c < s.length; c++) codes[at++] = s.charCodeAt(c);
         table[j + 1] = at << 1;
       }
@@ -165,10 +213,10 @@ export class Batches {
       const inPlace = staging.readsInPlace ? stringPath.inPlaceUnits : -1;
       let at = 0;
       for (let j = 0; j < n; j++) {
-        const s = pending[j];
+        const s = list[first + j] as string;
         table[j + 1] = at += s.length <= inPlace ? this.x.stageString(s, at, 0) : staging.encodeAt(s, at);
       }
     }
-    this.runChunk(n, wide, op, flags, first);
+    return this.runChunk(n, wide, first);
   }
 }

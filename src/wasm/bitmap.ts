@@ -3,10 +3,11 @@
 // and the views of its bits and of the instance's scratch.
 // src/bitmap/bitmap.ts holds the logic; this file holds every pointer.
 
-import { type Arena, Kind, place, RECORD_BYTES, RecordHandle, releaseWhenDropped } from './arena.js';
+import { type Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
 
 /** One Bitmap's handle and views. */
 export class BitmapEngine extends RecordHandle {
+  protected readonly owner = 'Bitmap';
   /** Bytes of its bits that values reach: ceil(size / 8). */
   private readonly bytes: number;
   /** The views below, and the arena epoch they were made in (memory.grow detaches them). */
@@ -27,11 +28,8 @@ export class BitmapEngine extends RecordHandle {
   constructor(size: number) {
     super();
     this.bytes = Math.ceil(size / 8);
-    const { arena, record } = place({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
-    this.arena = arena;
-    this.record = record;
-    this.slot = releaseWhenDropped(this, arena, record);
-    const scratchSize = arena.x.scratchSize();
+    this.placeRecord({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
+    const scratchSize = this.arena.x.scratchSize();
     this.chunk = scratchSize >> 2;
     this.hasChunk = Math.floor(scratchSize / 5);
     this.views();
@@ -51,32 +49,45 @@ export class BitmapEngine extends RecordHandle {
     this.epoch = a.epoch;
   }
 
-  /** The packed bits, live: value v is bit (v & 7) of byte v >> 3. */
+  /**
+   * The packed bits, live: value v is bit (v & 7) of byte v >> 3. Read
+   * and written in JS without selecting the record (single values), so a
+   * released handle is refused here (its epoch is -2, no arena's).
+   */
   get bits(): Uint8Array {
-    if (this.epoch !== this.arena.epoch) this.views();
+    if (this.epoch !== this.arena.epoch) {
+      if (!this.live) throw this.disposed('bits');
+      this.views();
+    }
     return this.bitsView;
   }
 
   /** Selects this bitmap in its instance and makes sure the views are current. */
-  protected override enter(): Arena {
-    const a = super.enter();
+  protected override enter(call: string): Arena {
+    const a = super.enter(call);
     if (this.epoch !== a.epoch) this.views();
     return a;
   }
 
-  /** Gives the region back at once (dispose()); the engine must not be used again. */
+  /** Gives the region back at once (dispose()) and drops the views of its memory; any later call throws BloomDisposedError. */
   release(): void {
     this.releaseRecord();
+    this.epoch = -2;
+    const none = new Uint8Array(0);
+    this.bitsView = none;
+    this.scratchBytes = none;
+    this.scratchU32 = new Uint32Array(0);
+    this.scratchI32 = new Int32Array(0);
   }
 
   /** Zeroes every bit. */
   clearAll(): void {
-    this.enter().x.bitmapClearAll();
+    this.enter('clearAll').x.bitmapClearAll();
   }
 
   /** Copies batch[at, end) into scratch and returns its length (at most `chunk`). */
   stage(batch: Int32Array | Uint32Array, at: number, end: number): number {
-    this.enter();
+    this.enter('stage');
     if (batch instanceof Int32Array) this.scratchI32.set(batch.subarray(at, end));
     else this.scratchU32.set(batch.subarray(at, end));
     return end - at;
@@ -84,12 +95,12 @@ export class BitmapEngine extends RecordHandle {
 
   /** The index of the first staged value out of range, or -1. */
   firstInvalid(len: number, signed: boolean): number {
-    return this.enter().x.bitmapFirstInvalid(len, signed ? 1 : 0);
+    return this.enter('firstInvalid').x.bitmapFirstInvalid(len, signed ? 1 : 0);
   }
 
   /** Sets the `len` staged values; returns how many were not set before. */
   setMany(len: number): number {
-    return this.enter().x.bitmapSetMany(len);
+    return this.enter('setMany').x.bitmapSetMany(len);
   }
 
   /**
@@ -97,17 +108,18 @@ export class BitmapEngine extends RecordHandle {
    * first one out of range, or -1 when the answers are in hasResults(len).
    */
   hasMany(len: number, signed: boolean): number {
-    return this.enter().x.bitmapHasMany(len, signed ? 1 : 0);
+    return this.enter('hasMany').x.bitmapHasMany(len, signed ? 1 : 0);
   }
 
   /** The 0/1 answers of the last hasMany of `len` values (valid until the next call). */
   hasResults(len: number): Uint8Array {
+    this.enter('hasMany');
     return this.scratchBytes.subarray(len * 4, len * 5);
   }
 
   /** Up to `max` (at most `chunk`) set values from `from` on, ascending (valid until the next call). */
   nextValues(from: number, max: number): Uint32Array {
-    const count = this.enter().x.bitmapNextValues(from, max);
+    const count = this.enter('nextValues').x.bitmapNextValues(from, max);
     return this.scratchU32.subarray(0, count);
   }
 }

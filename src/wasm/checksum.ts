@@ -3,9 +3,9 @@
 // place (every kind of filter: the counting and sliding handles use
 // checksumInPlace too), or over bytes copied through scratch a chunk at a
 // time, counting their 1 bits on the way. Its own file because these calls
-// serve the file format rather than the filter: fromBytes runs them on a
-// small checker engine before the filter a header asks for exists, and
-// `bloom info` streams a file through them on an engine of its own.
+// serve the file format rather than the filter: fromBytes checks a filter's
+// bits in place after its one copy, and `bloom info` streams a file through
+// them on an engine of its own.
 
 import type { Arena } from './arena.js';
 import { Engine } from './engine.js';
@@ -43,26 +43,8 @@ export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
 }
 
 /**
- * The checksum of `header` then `payload`, and the number of 1 bits in
- * `payload`, in one pass through scratch: what fromBytes needs to know
- * about bytes that are not yet any filter's.
- */
-export function inspect(engine: Engine, header: Uint8Array, payload: Uint8Array): { checksum: bigint; ones: number } {
-  const a = engine.selected();
-  let ones = 0;
-  a.x.checksumStart();
-  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
-  a.staging.eachChunk(payload, (len) => {
-    a.x.checksumScratch(len);
-    ones += a.x.popcountScratch(len);
-  });
-  a.x.checksumEnd();
-  return { checksum: a.staging.digest(), ones };
-}
-
-/**
- * inspect() over a payload that arrives in pieces (src/node streams a file
- * through it): inspectBegin(engine, header), then inspectChunk(engine,
+ * The checksum of `header` then a payload that arrives in pieces, and
+ * the pieces' 1 bits, through scratch (src/node streams a file through it): inspectBegin(engine, header), then inspectChunk(engine,
  * piece) for each piece in order (it returns the piece's 1 bits), then
  * inspectEnd(engine) for the checksum. The XXH64 state lives in the
  * instance, so a run that spans awaits needs an Engine of its own.
@@ -93,10 +75,7 @@ export function inspectEnd(engine: Engine): bigint {
 
 let checker: Engine | undefined;
 
-/**
- * An 8-bit filter for inspect() and xxh64(): fromBytes validates a whole
- * input with it before the filter the header asks for is allocated.
- */
+/** An 8-bit filter for xxh64() over bytes that are no filter's (a chain's or a window's header checksum). */
 export function checkerEngine(): Engine {
   checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
   return checker;

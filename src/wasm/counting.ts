@@ -7,17 +7,15 @@ import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
-import { runChunked } from './chunks.js';
 import type { Engine } from './engine.js';
 
 /** One counting filter's handle and views. */
 export class CountingEngine extends RecordHandle {
+  protected readonly owner = 'CountingBloomFilter';
   /** k: how many of the positions region's doubles are this filter's. */
   private readonly hashes: number;
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
-  /** The strings of the batch chunk being built (reused). */
-  private readonly pending: string[] = [];
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
@@ -30,36 +28,36 @@ export class CountingEngine extends RecordHandle {
 
   /** The packed counters, live (made again when memory grew since the last call). */
   get counters(): Uint8Array {
-    return this.regionView(this.countersLength);
+    return this.regionView(this.countersLength, 'counters');
   }
 
-  /** Gives the counters' region back at once (dispose()); the engine must not be used again. */
+  /** Gives the counters' region back at once (dispose()); any later call throws BloomDisposedError. */
   release(): void {
     this.releaseRecord();
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
   run(item: Item, op: number): number {
-    const a = this.enter();
+    const a = this.enter('run');
     const len = a.staging.stage(item);
     return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
   }
 
-  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/chunks.ts). */
+  /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
-    const a = this.enter();
-    return runChunked(a, batch, this.pending, (item) => this.run(item, op), (n) => a.x.countingBatch(n, op));
+    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
+    return a.batches.run(batch, op, { chunk: (n) => (a.x.countingBatch(n, op), n), one: (item) => this.run(item, op), wide: false });
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
   runDigest(lo: number, hi: number, op: number): number {
-    const a = this.enter();
+    const a = this.enter('runDigest');
     return a.x.countingDigest(lo, hi, op);
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
-    const a = this.enter();
+    const a = this.enter('positions');
     const len = a.staging.stage(item);
     if (len >= 0) a.x.positions(len, a.staging.wide);
     else a.x.streamPositions();
@@ -68,51 +66,63 @@ export class CountingEngine extends RecordHandle {
 
   /** Counters above 0. */
   nonzero(): number {
-    const a = this.enter();
+    const a = this.enter('nonzero');
     return a.x.countingNonzero();
   }
 
   /** Counters at 15. */
   saturated(): number {
-    const a = this.enter();
+    const a = this.enter('saturated');
     return a.x.countingSaturated();
   }
 
   /** Adds minus successful removes. */
   held(): number {
-    const a = this.enter();
+    const a = this.enter('held');
     return a.x.countingHeld();
   }
 
   /** Zeroes the counters and the tallies. */
   clear(): void {
-    const a = this.enter();
+    const a = this.enter('clear');
     a.x.countingClear();
   }
 
-  /** After counters were written into `counters`: recounts them and sets the items held. */
-  restore(held: number): void {
-    const a = this.enter();
-    a.x.countingRestore(held);
+  /** After counters were written into `counters`: recounts them and sets the items held; returns the counters above 0. */
+  restore(held: number): number {
+    const a = this.enter('restore');
+    return a.x.countingRestore(held);
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
   checksum(header: Uint8Array): bigint {
-    const a = this.enter();
+    const a = this.enter('checksum');
     return checksumInPlace(a, header, a.x.countingChecksumCounters);
   }
 
-  /** Writes the plain filter's bits (bit p = counter p above 0) into `target`'s bits, a scratch chunk at a time. */
+  /**
+   * Writes the plain filter's bits (bit p = counter p above 0) into
+   * `target`'s bits: in one call when both live in one memory, else a
+   * scratch chunk at a time.
+   */
   writeBits(target: Engine): void {
+    const a = this.enter('writeBits');
+    const at = target.bitsIn(a);
+    const length = target.byteLength;
+    if (at >= 0) {
+      a.x.countingBitsChunk(0, length, at);
+      return;
+    }
     // The target's view first: taking it selects the target, and the chunks
     // below must come from this filter.
     const bits = target.bitsView();
-    const a = this.enter();
+    this.enter('writeBits');
     const scratch = a.staging.scratch;
-    for (let at = 0; at < bits.length; at += scratch.length) {
-      const len = Math.min(scratch.length, bits.length - at);
-      a.x.countingBitsChunk(at, len);
-      bits.set(scratch.subarray(0, len), at);
+    const to = scratch.byteOffset;
+    for (let first = 0; first < length; first += scratch.length) {
+      const len = Math.min(scratch.length, length - first);
+      a.x.countingBitsChunk(first, len, to);
+      bits.set(a.staging.scratch.subarray(0, len), first);
     }
   }
 }

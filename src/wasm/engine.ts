@@ -13,31 +13,31 @@
 import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { Arena, Kind, place, RECORD_BYTES, reassignSlot, RecordHandle, releaseWhenDropped } from './arena.js';
-import type { BatchOp } from './batch.js';
+import { Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
+import type { BatchOp, ChunkRunner } from './batch.js';
 import { instantiateShared } from './module.js';
-import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
+import { CHAIN_MAX, encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
 /**
- * Engines given back by dispose(), to serve the next filters made: their
- * registration with the garbage collector and their slot stay, so a filter
- * made and disposed in a loop allocates no engine and registers nothing,
- * and the collector has no dead engine of it to trace (a registered object
- * survives the young generation until a full collection, whatever else
- * holds it). POOL_MAX bounds what an idle pool holds.
+ * What a chain's walk (Engine.chainRun) reads and changes of its chain:
+ * the members' engines, oldest first, and how the newest grows.
  */
-const pool: Engine[] = [];
-const POOL_MAX = 256;
-
-/** A chain's member records, all in one arena (Engine.chainRecords). */
-export interface ChainRecords {
-  readonly arena: Arena;
-  readonly records: Uint32Array;
+export interface GrowingChain {
+  /** The members' engines, oldest first; only the last one is ever added to. */
+  readonly engines: readonly Engine[];
+  /** Items the newest member may still take before a new one starts. */
+  room(): number;
+  /** Counts `n` new items in the newest member. */
+  counted(n: number): void;
+  /** Appends the next member and returns its engine. */
+  startMember(): Engine;
 }
 
 /** One filter's handle, with the item-copying logic in front of it. */
 export class Engine extends RecordHandle {
+  /** For BloomDisposedError: a plain filter's class, or the Redis filter's for a hashing one. */
+  protected readonly owner: string;
   /** Its exports and staging, the same as the arena's: read straight from here by add and has. */
   private x!: Arena['x'];
   private staging!: Arena['staging'];
@@ -47,10 +47,6 @@ export class Engine extends RecordHandle {
   private hashes = 0;
   /** Offset of the packed bits. */
   private bitsPtr = 0;
-  /** digests()'s answers, reused from call to call (it only grows). */
-  private digestFlags: Uint8Array | undefined = undefined;
-  /** u32 view of scratch that digests() copies pairs into (rebuilt if memory grew). */
-  private digestWords: Uint32Array<ArrayBufferLike> | undefined = undefined;
   /** Strings up to this many units are read in place by add and has (staging.ts, inPlaceUnits); -1 for none. */
   private inPlaceUnits = -1;
   /**
@@ -62,33 +58,15 @@ export class Engine extends RecordHandle {
   private copyUnits = -1;
   /** Bytes of the packed bits, ceil(bits / 8). */
   byteLength = 0;
+  /** The XXH64 seed's halves, for hashing a chain's items (chainRun). */
+  private seedLo = 0;
+  private seedHi = 0;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
   sharedMemory: WebAssembly.Memory | undefined = undefined;
 
-  /** A filter's engine: from the pool of disposed ones when it can be, else new (the arguments are the constructor's). */
+  /** A filter's engine (the arguments are the constructor's). */
   static make(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false): Engine {
-    if (shared === undefined && !dedicated && pool.length > 0) {
-      const engine = pool.pop()!;
-      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter);
-      engine.bind(params, arena, record);
-      reassignSlot(engine.slot, arena, record);
-      return engine;
-    }
     return new Engine(params, hashOnly, shared, dedicated);
-  }
-
-  /** Takes on a filter of `params` whose record is `record` of `arena`. */
-  private bind(params: FilterParams, arena: Arena, record: number): void {
-    this.byteLength = Math.ceil(params.bits / 8);
-    this.units = params.scheme === 'poly';
-    this.hashes = params.hashes;
-    this.arena = arena;
-    this.x = arena.x;
-    this.staging = arena.staging;
-    this.record = record;
-    this.bitsPtr = record + RECORD_BYTES;
-    this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
-    this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
   }
 
   /**
@@ -105,15 +83,22 @@ export class Engine extends RecordHandle {
    * state nothing else touches between calls (a streamed inspect that
    * spans awaits).
    */
-  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false) {
+  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
     super();
+    this.owner = owner;
     this.byteLength = Math.ceil(params.bits / 8);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
+    this.seedLo = Number(params.seed & 0xffffffffn);
+    this.seedHi = Number(params.seed >> 32n);
     if (shared === undefined) {
-      const { arena, record } = place(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
-      this.bind(params, arena, record);
-      this.slot = releaseWhenDropped(this, arena, record);
+      this.placeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
+      const arena = this.arena;
+      this.x = arena.x;
+      this.staging = arena.staging;
+      this.bitsPtr = this.record + RECORD_BYTES;
+      this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
+      this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
       return;
     }
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
@@ -127,52 +112,128 @@ export class Engine extends RecordHandle {
     this.sharedMemory = memory;
     const seedLo = Number(params.seed & 0xffffffffn);
     const seedHi = Number(params.seed >> 32n);
-    const status = hashOnly
-      ? x.configureHashing(params.bits, params.hashes, params.schemeId, seedLo, seedHi)
-      : x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi);
-    if (status !== 0) throw new BloomAllocationError(params.bits, hashOnly ? 0 : this.byteLength);
-    this.arena = new Arena(true, x as unknown as Arena['x']);
+    if (x.configure(params.bits, params.hashes, params.schemeId, seedLo, seedHi) !== 0) {
+      throw new BloomAllocationError(params.bits, this.byteLength);
+    }
+    this.ownInstance(new Arena(true, x as unknown as Arena['x']));
     this.x = this.arena.x;
     this.staging = this.arena.staging;
     this.arena.staging.unitsForStrings = this.units;
-    this.record = 0;
     this.bitsPtr = x.bitsPtr();
   }
 
   /**
-   * The records of a chain's members (oldest first), for chainHas: undefined
-   * when they do not all live in one instance, or are too many for one call.
-   * The caller keeps it while the members stay the same.
+   * The arena of a chain whose members (`engines`, oldest first) can be
+   * walked in one call: all in one arena, at most CHAIN_MAX of them; their
+   * records are written to its chain records region. Undefined otherwise
+   * (the chain then asks member by member).
    */
-  static chainRecords(engines: readonly Engine[]): ChainRecords | undefined {
+  private static chainArena(engines: readonly Engine[]): Arena | undefined {
     const arena = engines[0]?.arena;
-    if (arena === undefined || engines.length > arena.staging.batchMax) return undefined;
-    const records = new Uint32Array(engines.length);
+    // (address, generation) pairs in the chain records region.
+    if (arena === undefined || !engines[0].live || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
+    const records = arena.staging.chainRecords;
     for (let i = 0; i < engines.length; i++) {
       const e = engines[i];
       if (e.arena !== arena || e.record <= 0) return undefined;
-      records[i] = e.record;
+      records[2 * i] = e.record;
+      records[2 * i + 1] = e.generation;
     }
-    return { arena, records };
+    return arena;
   }
 
   /**
-   * The index of the newest member of `chain` that reports `item`, or -1,
-   * in one call into wasm that hashes the item once (assembly/chain.ts);
-   * undefined when the item is too long for the scratch region (the caller
-   * then asks the members one by one). The members are of the xxh64
-   * family, with one seed (the caller checked).
+   * The index of the newest member of a chain (`engines`, oldest first)
+   * that reports `item`, or -1, in one call into wasm that hashes the item
+   * once (assembly/chain.ts); undefined when the members cannot be walked
+   * together or the item is too long for scratch (the caller then asks
+   * them one by one). The members are of the xxh64 family, with one seed.
    */
-  static chainHas(chain: ChainRecords, item: Item): number | undefined {
-    const a = chain.arena;
-    a.staging.batchOffsets.set(chain.records);
-    // Staged as UTF-8 whatever filter is selected (a poly one stages code units).
-    const units = a.staging.unitsForStrings;
-    a.staging.unitsForStrings = false;
-    const len = a.staging.stage(item);
-    a.staging.unitsForStrings = units;
+  static chainHas(engines: readonly Engine[], item: Item): number | undefined {
+    const a = Engine.chainArena(engines);
+    if (a === undefined) return undefined;
+    const len = a.staging.stageUtf8(item);
     if (len < 0) return undefined;
-    return a.x.chainHas(chain.records.length, len);
+    const hit = a.x.chainHas(engines.length, len);
+    // A member's record is no longer live: the chain's list is stale.
+    if (hit === -2) throw Engine.staleMember(engines, 'has');
+    return hit;
+  }
+
+  /**
+   * A chain's has (op 1) or add (op 0) of a checked batch, or of digests as
+   * (lo, hi) pairs, member by member in wasm (assembly/chain.ts's
+   * chainBatch): when the newest member is full and an item is new, JS
+   * starts the next member and the walk goes on from that item. Answers go
+   * to `out`. Returns how many items were answered: all of them, or where
+   * the members stopped fitting one walk (0 when they never did), for the
+   * caller to go on item by item.
+   */
+  static chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array, op: BatchOp, out: Uint8Array): number {
+    let engines = chain.engines;
+    const a = Engine.chainArena(engines);
+    if (a === undefined) return 0;
+    let members = engines.length;
+    const runner: ChunkRunner = {
+      chunk: (count, _wide, first) => {
+        let from = 0;
+        for (;;) {
+          const newest = engines[members - 1];
+          if (op === 0 && !a.select(newest.record, newest.generation, false)) throw Engine.staleMember(engines, 'addMany');
+          const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
+          if (stop < 0) throw Engine.staleMember(engines, op === 0 ? 'addMany' : 'hasMany');
+          if (op === 0) {
+            const flags = a.staging.batchFlags;
+            let fresh = 0;
+            for (let i = from; i < stop; i++) fresh += flags[i];
+            chain.counted(fresh);
+          }
+          if (stop === count) return count;
+          // Item `stop` is new and the newest member is full: the next member takes it.
+          const next = chain.startMember();
+          engines = chain.engines;
+          if (next.arena !== a || members === CHAIN_MAX || next.record <= 0) return stop;
+          a.staging.chainRecords[2 * members] = next.record;
+          a.staging.chainRecords[2 * members + 1] = next.generation;
+          members++;
+          from = stop;
+        }
+      },
+      one: () => -1,
+      wide: false,
+    };
+    let hashed = 0;
+    if (!(source instanceof Uint32Array)) {
+      // An item too long to share scratch: its digest, walked as a chunk of one.
+      const one = (item: Item): number => {
+        const e = engines[0];
+        a.staging.hashItem(item, e.seedLo, e.seedHi);
+        new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2).set(a.staging.digestOut);
+        hashed = 1;
+        const done = runner.chunk(1, 0, 0);
+        hashed = 0;
+        return done === 1 ? a.staging.batchFlags[0] : -1;
+      };
+      a.batches.run(source, op, { ...runner, one }, out);
+      return a.batches.stopped;
+    }
+    // Digests: staged as u64s in scratch, a chunk at a time.
+    hashed = 1;
+    const count = source.length >> 1;
+    const max = a.staging.batchMax;
+    for (let first = 0; first < count; first += max) {
+      const n = Math.min(max, count - first);
+      new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2 * n).set(source.subarray(2 * first, 2 * (first + n)));
+      const done = runner.chunk(n, 0, first);
+      out.set(a.staging.batchFlags.subarray(0, done), first);
+      if (done < n) return first + done;
+    }
+    return count;
+  }
+
+  /** The error for a walk over members of which one is released. */
+  private static staleMember(engines: readonly Engine[], call: string): Error {
+    return (engines.find((e) => !e.live) ?? engines[0]).disposed(call);
   }
 
   /**
@@ -182,15 +243,13 @@ export class Engine extends RecordHandle {
    * Calling it again does nothing.
    */
   release(): void {
-    if (this.releaseRecord()) {
-      // Pooled when registered (the slot goes with it) and in a shared arena.
-      if (this.slot >= 0 && !this.arena.dedicated && pool.length < POOL_MAX) pool.push(this);
-    } else if (this.workArea >= 0) {
-      releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
-    }
-    this.record = -1;
+    if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    this.releaseRecord();
     this.workArea = -1;
-    this.digestFlags = undefined;
+    this.sharedMemory = undefined;
+    // Nothing of the instance stays reachable from a released engine.
+    this.x = undefined!;
+    this.staging = undefined!;
   }
 
   /** Adds the item; true when a bit went from 0 to 1. */
@@ -203,7 +262,7 @@ export class Engine extends RecordHandle {
     // 66-character URL, sbbf has, steady state), the engine's side of a has
     // was 119 of 1,098 instructions when every item went through
     // staging.stage(). Everything else takes addStaged().
-    if (this.arena.current === this.record && typeof item === 'string') {
+    if (this.arena.current === this.generation && typeof item === 'string') {
       const n = item.length;
       if (n <= this.inPlaceUnits) return this.x.addString(item) !== 0;
       if (n > SHORT_STRING && n <= this.copyUnits) return this.x.add(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
@@ -213,7 +272,7 @@ export class Engine extends RecordHandle {
 
   /** add() of any item: selects the filter, stages the item, streams it when it is longer than scratch. */
   private addStaged(item: Item): boolean {
-    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    if (this.arena.current !== this.generation) this.reselect('add');
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.addString(item) !== 0;
     const len = staging.stage(item);
@@ -222,7 +281,7 @@ export class Engine extends RecordHandle {
 
   /** Tests the item (the hot path as add's). */
   has(item: Item): boolean {
-    if (this.arena.current === this.record && typeof item === 'string') {
+    if (this.arena.current === this.generation && typeof item === 'string') {
       const n = item.length;
       if (n <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
       if (n > SHORT_STRING && n <= this.copyUnits) return this.x.has(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
@@ -232,7 +291,7 @@ export class Engine extends RecordHandle {
 
   /** has() of any item, as addStaged. */
   private hasStaged(item: Item): boolean {
-    if (this.arena.current !== this.record) this.arena.select(this.record, this.units);
+    if (this.arena.current !== this.generation) this.reselect('has');
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
     const len = staging.stage(item);
@@ -242,49 +301,19 @@ export class Engine extends RecordHandle {
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
-    const a = this.enter();
+    const a = this.enter('hasDigest');
     return a.x.hasDigest(lo, hi) !== 0;
   }
 
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
-    const a = this.enter();
+    const a = this.enter('addDigest');
     return a.x.addDigest(lo, hi) !== 0;
-  }
-
-  /**
-   * Tests (op 1) or adds (op 0, in order) the items whose digests are
-   * `pairs` (lo, hi for each): they are copied into scratch, up to batchMax
-   * per call. Flag i is item i's answer, as hasDigest or addDigest gives it,
-   * in a buffer that the next call reuses: a chain asks its members a
-   * batch per chunk of `bloom dedupe`, and a fresh array each time would be
-   * memory that V8 frees only after tens of MB of such allocations.
-   */
-  digests(pairs: Uint32Array, op: BatchOp): Uint8Array {
-    const a = this.enter();
-    const count = pairs.length >> 1;
-    // Made on first use, not per filter: an empty typed array costs about
-    // half a microsecond to make and collect, as much as the rest of a
-    // small filter's construction.
-    const had = this.digestFlags?.length ?? -1;
-    if (had < count) this.digestFlags = new Uint8Array(Math.max(count, 2 * had));
-    const flags = this.digestFlags!.subarray(0, count);
-    const { scratch, batchFlags, batchMax } = a.staging;
-    if (this.digestWords?.buffer !== scratch.buffer) this.digestWords = new Uint32Array(scratch.buffer, scratch.byteOffset, batchMax * 2);
-    const words = this.digestWords!;
-    for (let first = 0; first < count; first += batchMax) {
-      const n = Math.min(batchMax, count - first);
-      words.set(count <= batchMax ? pairs : pairs.subarray(2 * first, 2 * (first + n)));
-      if (op === 0) a.x.addDigestBatch(n);
-      else a.x.hasDigestBatch(n);
-      for (let i = 0; i < n; i++) flags[first + i] = batchFlags[i];
-    }
-    return flags;
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
-    const a = this.enter();
+    const a = this.enter('positions');
     const len = a.staging.stage(item);
     if (len >= 0) a.x.positions(len, a.staging.wide);
     else a.x.streamPositions();
@@ -296,7 +325,7 @@ export class Engine extends RecordHandle {
    * until the next call (read them before staging another item).
    */
   shardPositions(item: Item, shards: number): number {
-    const a = this.enter();
+    const a = this.enter('shardPositions');
     const len = a.staging.stage(item);
     return len >= 0 ? a.x.shardPositions(len, a.staging.wide, shards) : a.x.streamShardPositions(shards);
   }
@@ -308,37 +337,37 @@ export class Engine extends RecordHandle {
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */
   batch(batch: CheckedBatch, op: BatchOp): Uint8Array {
-    const a = this.enter();
+    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
     return a.batches.run(batch, op);
   }
 
   /** How many bits are 1 (a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
-    const a = this.enter();
+    const a = this.enter('bitsSet');
     return a.x.bitsSet();
   }
 
   /** How many adds set at least one bit. */
   addedCount(): number {
-    const a = this.enter();
+    const a = this.enter('addedCount');
     return a.x.addedCount();
   }
 
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */
   setCounters(bitsSet: number, addedCount: number): void {
-    const a = this.enter();
+    const a = this.enter('setCounters');
     a.x.setCounters(bitsSet, addedCount);
   }
 
   /** Recounts the 1 bits exactly (popcnt over the whole array), stores and returns the count. */
   recountBits(): number {
-    const a = this.enter();
+    const a = this.enter('recountBits');
     return a.x.recountBits();
   }
 
   /** Zeroes every bit and both counters. */
   clear(): void {
-    const a = this.enter();
+    const a = this.enter('clear');
     a.x.clear();
   }
 
@@ -347,33 +376,44 @@ export class Engine extends RecordHandle {
    * calls kept beside this class (checksum.ts, lines-region.ts): they are
    * not on the item path, so they need no handle of their own.
    */
-  selected(): Arena {
-    return this.enter();
+  selected(call = 'selected'): Arena {
+    return this.enter(call);
   }
 
   /** A live view of the packed bits (valid until memory grows: take a fresh one per use). */
   bitsView(): Uint8Array {
-    const a = this.enter();
+    const a = this.enter('bitsView');
     return new Uint8Array(a.x.memory.buffer, this.bitsPtr, this.byteLength);
   }
 
+  /** The address of the bits when they live in `arena` (a record of it), else -1: for copies within one memory. */
+  bitsIn(arena: Arena): number {
+    return this.arena === arena && this.record > 0 ? this.bitsPtr : -1;
+  }
+
   /**
-   * ORs (union) or ANDs (intersect) another filter's bits into this one's:
-   * they may live in another linear memory, so they come over through
-   * scratch a chunk at a time and the word-wise loop runs here. Then bitsSet is
-   * recounted exactly with popcnt.
+   * ORs (union) or ANDs (intersect) another filter's bits into this one's,
+   * in place when both live in one memory (combineAt); a filter of another
+   * memory (an arena of its own, shared memory) comes over through scratch
+   * a chunk at a time. Then bitsSet is recounted exactly with popcnt.
    */
   combine(other: Engine, operation: 'union' | 'intersect'): void {
-    // The other's view first: taking it selects the other filter, and the
-    // steps below must run on this one.
-    const source = other.bitsView();
-    const a = this.enter();
-    const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
-    let at = 0;
-    a.staging.eachChunk(source, (len) => {
-      step(at, len);
-      at += len;
-    });
+    const a = this.enter('combine');
+    const at = other.bitsIn(a);
+    if (at >= 0 && this.record > 0) {
+      a.x.combineAt(at, operation === 'intersect' ? 1 : 0);
+    } else {
+      // The other's view first: taking it selects the other filter, and the
+      // steps below must run on this one.
+      const source = other.bitsView();
+      this.enter('combine');
+      const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
+      let offset = 0;
+      a.staging.eachChunk(source, (len) => {
+        step(offset, len);
+        offset += len;
+      });
+    }
     a.x.recountBits();
   }
 }

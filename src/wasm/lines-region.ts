@@ -1,5 +1,5 @@
 // A filter's side of `bloom dedupe`'s line splitter (assembly/lines.ts):
-// reserving the lines region in the filter's own instance, and the
+// reserving the lines region in the instance that holds the filter, and the
 // splitter's exports bound to that filter. Its own file because only the
 // command line's build has the splitter, and no filter method needs it:
 // src/wasm/lines.ts and the tests that grow a filter's memory call it.
@@ -15,7 +15,7 @@ import type { Engine } from './engine.js';
  */
 export function reserveLines(engine: Engine, size: number, printSeen: boolean): boolean {
   if (engine.sharedMemory !== undefined) {
-    throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows its own memory)');
+    throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows the memory that holds it)');
   }
   const a = engine.selected();
   // Only an instance of the command line's build has the line splitter

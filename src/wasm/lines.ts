@@ -149,7 +149,7 @@ export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, dig
   return bindSplit(x, size, digestSeed);
 }
 
-/** Binds assembly/lines.ts in filter mode in the filter's own instance, reserving its region once. */
+/** Binds assembly/lines.ts in filter mode in the instance that holds the filter, reserving its region once. */
 export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
   const engine = engineOf(filter);
   const size = sizes.find((s) => reserveLines(engine, s, printSeen));
@@ -229,12 +229,11 @@ export interface BytesSet {
 }
 
 /**
- * `bloom dedupe` over a ScalableBloomFilter. The chain's members are
- * filters of their own, so the lines are split in split mode in one small
- * instance of this deduper's, and each chunk's items go to the chain as one
- * batch (a crossing per member per chunk). Under xxh64 and sbbf that
- * instance hashes each line once, where its bytes already are, and the
- * batch is the lines' digests, which the members only probe with
+ * `bloom dedupe` over a ScalableBloomFilter. The lines are split in split
+ * mode in one small instance of this deduper's, and each chunk's items go
+ * to the chain as one batch. Under xxh64 and sbbf that instance hashes
+ * each line once, where its bytes already are, and the batch is the lines'
+ * digests, which the chain walks over its members in wasm
  * (ScalableBloomFilter.addDigestPairs); under poly and bytesum, whose
  * hashes depend on each member's m, it is the packed bytes (addMany), and
  * a streamed line is handed to the chain whole, once it ends.

@@ -7,7 +7,6 @@
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
-import { runChunked } from './chunks.js';
 
 /** What a sliding record is made of. */
 export interface SlidingParams {
@@ -23,10 +22,9 @@ export interface SlidingParams {
 
 /** One sliding filter's handle and the view of its words. */
 export class SlidingEngine extends RecordHandle {
+  protected readonly owner = 'SlidingBloomFilter';
   /** Bytes of the words: m * wordBytes. */
   readonly wordsLength: number;
-  /** The strings of the batch chunk being built (reused). */
-  private readonly pending: string[] = [];
 
   /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
   constructor(params: SlidingParams) {
@@ -38,36 +36,36 @@ export class SlidingEngine extends RecordHandle {
 
   /** The words' bytes (little-endian u16 words when 2 bytes), live (made again when memory grew since the last call). */
   get words(): Uint8Array {
-    return this.regionView(this.wordsLength);
+    return this.regionView(this.wordsLength, 'words');
   }
 
-  /** Gives the words' region back at once (dispose()); the engine must not be used again. */
+  /** Gives the words' region back at once (dispose()); any later call throws BloomDisposedError. */
   release(): void {
     this.releaseRecord();
   }
 
   /** Runs op (0 add, 1 has) on the item with the current plane and the live mask; see assembly/sliding.ts for the answers. */
   run(item: Item, op: number, plane: number, live: number): number {
-    const a = this.enter();
+    const a = this.enter('run');
     const len = a.staging.stage(item);
     return len >= 0 ? a.x.slidingItem(len, a.staging.wide, op, plane, live) : a.x.slidingStream(op, plane, live);
   }
 
   /** Runs op 0 (add) or 1 (has) on a checked batch, in order, with one plane and live mask for all of it. */
   runBatch(batch: CheckedBatch, op: 0 | 1, plane: number, live: number): Uint8Array {
-    const a = this.enter();
-    return runChunked(a, batch, this.pending, (item) => this.run(item, op, plane, live), (n) => a.x.slidingBatch(n, op, plane, live));
+    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
+    return a.batches.run(batch, op, { chunk: (n) => (a.x.slidingBatch(n, op, plane, live), n), one: (item) => this.run(item, op, plane, live), wide: false });
   }
 
   /** Clears bit `plane` of every word. */
   clearPlane(plane: number): void {
-    const a = this.enter();
+    const a = this.enter('clearPlane');
     a.x.slidingClearPlane(plane);
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the words, read in place. */
   checksum(header: Uint8Array): bigint {
-    const a = this.enter();
+    const a = this.enter('checksum');
     return checksumInPlace(a, header, a.x.slidingChecksumWords);
   }
 }

@@ -23,7 +23,8 @@
 // taken. For Uint8Array items of the same length, scratch.set(item) costs 260
 // and a JS byte loop 2634. The medians of interleaved wall-clock runs agree.
 // (Buffer#latin1Write is cheaper but only right for ASCII, which is not
-// known without a scan of its own.)
+// known without a scan of its own.) A batch's joined chunk is another
+// matter: there Buffer#write (UTF-8) is the faster of the two (encodeJoined).
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
@@ -31,6 +32,19 @@ import { spiderMonkey, stringsReadInPlace } from './module.js';
 
 /** The one TextEncoder (engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
+
+/** A view that writes a string's UTF-8 into itself (Node's Buffer#write): see encodeJoined. */
+export interface Utf8Writer {
+  write(text: string, offset: number, length: number, encoding: 'utf8'): number;
+}
+
+/** Makes a Utf8Writer over `length` bytes of `buffer` from `offset`; set by the Node entry (src/index.node.ts), absent elsewhere. */
+let makeWriter: ((buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer) | undefined;
+
+/** Lets batches write their joined strings with `make`'s views (see encodeJoined). @internal */
+export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer): void {
+  makeWriter = make;
+}
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
@@ -76,18 +90,11 @@ export function inPlaceUnits(): number {
   return stringPath.inPlaceUnits;
 }
 
-/**
- * Bumped whenever views of a filter's bits may have gone stale: an
- * instance's memory grew (refresh() bumps it, and every growth calls
- * refresh()), or a filter's bits moved to another memory (share() bumps
- * it). probeAll's cached plans hold views of many filters' bits; one
- * comparison with this count tells them that none is stale, instead of a
- * check of every view per call.
- */
-export const viewEpoch = { count: 0 };
-
 /** The largest k (assembly/layout.ts's MAX_HASHES): the length of positionsOut. */
 export const MAX_HASHES = 64;
+
+/** The most members of a chain walked in one call (assembly/layout.ts's CHAIN_MAX). */
+export const CHAIN_MAX = 256;
 
 /** One instance's scratch region and views, and the copying of items into it. */
 export class Staging {
@@ -101,6 +108,10 @@ export class Staging {
   batchOffsets!: Uint32Array;
   /** u8[batchMax] at batchFlagsPtr: the 0/1 results of a batch chunk. */
   batchFlags!: Uint8Array;
+  /** u32[2] at positionsPtr: where digestItem and probeRecords leave a digest (lo, hi). */
+  digestOut!: Uint32Array;
+  /** u32[2 * CHAIN_MAX] at chainRecordsPtr: a chain's members as (record, generation) pairs (assembly/chain.ts); empty in the shared build. */
+  chainRecords!: Uint32Array;
   /** Byte length of the scratch region. */
   readonly scratchSize: number;
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
@@ -137,13 +148,13 @@ export class Staging {
    * size and copied over: one more copy per string.
    */
   private bounce: Uint8Array | undefined;
+  /** A Utf8Writer over scratch, where the entry supplied one (encodeJoined). */
+  private writer: Utf8Writer | undefined;
 
   /** Builds every view again over the current buffer: call after memory grew. */
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
-    // Not at construction (no views yet), nor a no-op refresh over the same buffer.
-    if (this.scratch !== undefined && this.scratch.buffer !== buffer) viewEpoch.count++;
     this.bounce = undefined;
     if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
       try {
@@ -154,10 +165,39 @@ export class Staging {
     }
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
+    this.writer = undefined;
     this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
     this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
     this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
     this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
+    this.digestOut = new Uint32Array(buffer, x.positionsPtr(), 2);
+    this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), 2 * CHAIN_MAX) : new Uint32Array(0);
+  }
+
+  /**
+   * Copies `item` into scratch as bytes (a string as its UTF-8, whatever
+   * filter is selected) and returns its length, or -1 when it is too long
+   * for scratch (nothing is copied then).
+   */
+  stageUtf8(item: Item): number {
+    if (typeof item === 'string') {
+      const n = item.length;
+      if (this.readsInPlace && n <= stringPath.inPlaceUnits) return this.x.stageString(item, 0, 0);
+      return n > this.maxUtf8Units ? -1 : this.encodeAt(item, 0);
+    }
+    if (item.length > this.scratchSize) return -1;
+    this.scratch.set(item);
+    return item.length;
+  }
+
+  /** XXH64 of `item` (its UTF-8, or the bytes given) under seed hi:lo, left in digestOut. */
+  hashItem(item: Item, seedLo: number, seedHi: number): void {
+    const len = this.stageUtf8(item);
+    if (len >= 0) return this.x.digestItem(len, seedLo, seedHi);
+    this.x.digestBegin(seedLo, seedHi);
+    if (typeof item === 'string') this.feedUtf8(item, this.x.digestUpdate);
+    else this.eachChunk(item, this.x.digestUpdate);
+    this.x.digestStream();
   }
 
   /**
@@ -202,6 +242,23 @@ export class Staging {
   encodeAt(text: string, at: number): number {
     if (this.bounce !== undefined) return this.encodeBounced(text, at);
     return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
+  }
+
+  /**
+   * Encodes a batch chunk's joined strings (at most maxUtf8Units units) as
+   * UTF-8 at the start of scratch; returns the bytes written. Timed on Node
+   * 24 and 20 over chunks of 300 URLs, the Node entry's writer
+   * (src/index.node.ts) cost 18-47 ns a URL on the joined string, join
+   * included, against 62-97 for encodeInto, whose per-call edge (see the
+   * top of this file) turns into a loss on long strings; other runtimes use
+   * encodeInto. Only the byte count decides anything here (it equals the
+   * units exactly when all are ASCII).
+   */
+  encodeJoined(text: string): number {
+    if (makeWriter === undefined || this.bounce !== undefined) return this.encodeAt(text, 0);
+    // Made on first use after each refresh (memory grew, or the entry set makeWriter later).
+    this.writer ??= makeWriter(this.scratch.buffer, this.scratch.byteOffset, this.scratchSize);
+    return this.writer.write(text, 0, this.scratchSize, 'utf8');
   }
 
   /** encodeAt through the private buffer, for engines that refuse to encode into shared memory. */
@@ -249,15 +306,20 @@ export class Staging {
 
   private streamUtf8(item: string): number {
     this.x.streamBegin(0);
+    this.feedUtf8(item, this.x.streamUpdate);
+    return -1;
+  }
+
+  /** Encodes `item` into scratch a piece at a time and calls `update(len)` on each. */
+  private feedUtf8(item: string, update: (len: number) => void): void {
     for (let at = 0; at < item.length; ) {
       let end = Math.min(item.length, at + this.maxUtf8Units);
       // Never split a surrogate pair: both halves must reach one encodeInto.
       const last = item.charCodeAt(end - 1);
       if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
-      this.x.streamUpdate(this.encodeAt(item.slice(at, end), 0));
+      update(this.encodeAt(item.slice(at, end), 0));
       at = end;
     }
-    return -1;
   }
 
   private streamUnits(item: string): number {
