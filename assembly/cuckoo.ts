@@ -243,7 +243,8 @@ export function cuckooBatch(count: u32, op: i32): u32 {
 /** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
 export function cuckooInit(): void {
   store<u64>(rec(), 0, 16);
-  const state = splitmix64(seed);
+  // splitmix64 maps 0 to 0, so the seed is first moved off 0 by the golden-ratio constant.
+  const state = splitmix64(seed ^ 0x9e3779b97f4a7c15);
   store<u64>(rec(), state == 0 ? 1 : state, 24);
 }
 

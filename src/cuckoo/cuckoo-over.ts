@@ -338,6 +338,24 @@ export function finishParts(file: CuckooFile, parts: CuckooParts): void {
   }
 }
 
+/**
+ * After a reader filled the tables of `parts` straight from a file:
+ * each member's payload checks (checksum, padding), then finishParts.
+ * Releases the tables and throws BloomFormatError on any fault. @internal
+ */
+export function finishStreamedParts(file: CuckooFile, parts: CuckooParts): void {
+  try {
+    parts.tables.forEach((t, j) => {
+      const slots = t.slots;
+      checkMemberPayload(file, j, t.payloadChecksum(), slots[slots.length - 1]);
+    });
+  } catch (error) {
+    for (const t of parts.tables) t.release();
+    throw error;
+  }
+  finishParts(file, parts);
+}
+
 /** A filter of `Class` over parts. @internal */
 export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T, parts: CuckooParts): T {
   return new Class(0, 0, RESTORED as unknown as CuckooOptions, parts);

@@ -48,8 +48,8 @@ export class ReferenceCuckooTable implements CuckooTable {
     this.fingerprintBits = fingerprintBits;
     this.seed = seed;
     this.slots = new Uint8Array(Math.ceil((buckets * bucketSize * fingerprintBits) / 8));
-    // cuckooInit: the generator starts at splitmix64(seed), never 0.
-    const start = splitmix64(seed);
+    // cuckooInit: the generator starts at splitmix64(seed xor the golden-ratio constant), never 0.
+    const start = splitmix64(seed ^ 0x9e3779b97f4a7c15n);
     this.state = start === 0n ? 1n : start;
   }
 
