@@ -10,6 +10,7 @@
 //   +8  u64 the XXH64 seed
 //   +16 u64 fingerprints held (adds less removes)
 //   +24 u64 the kick generator's state (xorshift64*), never 0
+//   +32 u64 L, bit 0 of each of the b lanes of a bucket word (below), made by cuckooInit
 //   +40 i32 f, the fingerprint bits (1 to 32)
 //   +52 u32 b | (f << 8): b slots a bucket (2, 4 or 8)
 // and the fingerprints from +64: slot s of bucket i is the f bits from bit
@@ -141,23 +142,32 @@ function nextRandom(): u64 {
   return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << width) - 1);
 }
 
-/** L: bit 0 of each of the b lanes. */
+/** L: bit 0 of each of the b lanes (stored by cuckooInit). */
 // @ts-ignore: decorator
 @inline function laneLows(): u64 {
-  const f = <u64>hashes;
-  let lows: u64 = 0;
-  for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * f);
-  return lows;
+  return load<u64>(rec(), 32);
+}
+
+/** The lanes of bucket word `word` that hold `fp`, as their high bits (Mycroft's test above); 0 when none does. */
+// @ts-ignore: decorator
+@inline function lanesHolding(word: u64, fp: u32): u64 {
+  const lows = laneLows();
+  const t = word ^ (<u64>fp * lows);
+  return (t - lows) & ~t & (lows << (<u64>hashes - 1));
+}
+
+/** Whether bucket `i` holds `fp`. */
+// @ts-ignore: decorator
+@inline function bucketHas(i: u64, fp: u32): bool {
+  if (bucketIsWord()) return lanesHolding(bucketWord(i), fp) != 0;
+  return findInBucket(i, fp) >= 0;
 }
 
 /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1. */
 function findInBucket(i: u64, fp: u32): i32 {
   const b = bucketSize();
   if (bucketIsWord()) {
-    const lows = laneLows();
-    const highs = lows << (<u64>hashes - 1);
-    const t = bucketWord(i) ^ (<u64>fp * lows);
-    const hit = (t - lows) & ~t & highs;
+    const hit = lanesHolding(bucketWord(i), fp);
     return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / <u64>hashes);
   }
   const first = i * b;
@@ -180,12 +190,6 @@ function countInBucket(i: u64, fp: u32): u32 {
   let n: u32 = 0;
   for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s) == fp);
   return n;
-}
-
-/** Whether bucket `i` holds `fp`. */
-// @ts-ignore: decorator
-@inline function bucketHas(i: u64, fp: u32): bool {
-  return findInBucket(i, fp) >= 0;
 }
 
 /** Empties the first slot of bucket `i` that holds `fp`; false when none does. */
@@ -281,6 +285,9 @@ export function cuckooBatch(count: u32, op: i32): u32 {
 /** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
 export function cuckooInit(): void {
   store<u64>(rec(), 0, 16);
+  let lows: u64 = 0;
+  for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * <u64>hashes);
+  store<u64>(rec(), lows, 32);
   // splitmix64 maps 0 to 0, so the seed is first moved off 0 by the golden-ratio constant.
   const state = splitmix64(seed ^ 0x9e3779b97f4a7c15);
   store<u64>(rec(), state == 0 ? 1 : state, 24);

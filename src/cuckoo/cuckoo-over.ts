@@ -179,6 +179,7 @@ export class CuckooFilterOver {
   has(item: Item): boolean {
     checkItem(item);
     const tables = this.tables;
+    if (tables.length === 1) return tables[0].run(item, OP_HAS) !== 0;
     for (let j = tables.length - 1; j >= 0; j--) if (tables[j].run(item, OP_HAS) !== 0) return true;
     return false;
   }
