@@ -16,7 +16,7 @@ import BloomFilters from 'bloom-filters';
 import { BloomFilter, CountingBloomFilter, CuckooFilter } from '../src/index.js';
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
-import { blocksOf, describeMachine, measureInterleaved, settingsFromEnv, type Context, type Spec } from './harness.js';
+import { blocksOf, describeMachine, measureInterleaved, packedBlocks, settingsFromEnv, type Context, type Spec } from './harness.js';
 import { formatDate, formatMachine, formatNs, formatRatio, type Row } from './report.js';
 
 const P = 0.001;
@@ -62,12 +62,16 @@ function measureChild(contestant: Contestant): ChildResult {
     const removing = CuckooFilter.forCapacity(N, P);
     const presentBlocks = blocksOf(present.strings, BLOCK);
     const absentBlocks = blocksOf(absent.strings, BLOCK);
+    const absentPacked = packedBlocks(absent.packed, BLOCK);
+    const presentPacked = packedBlocks(present.packed, BLOCK);
     specs.push(
       { workload, op: 'add', contestant, block: BLOCK, total: N, reset: () => adding.clear(), run: loop((s) => adding.add(s), present.strings) },
       { workload, op: 'has present', contestant, block: BLOCK, total: N, run: loop((s) => full.has(s), present.strings) },
       { workload, op: 'has absent', contestant, block: BLOCK, total: N, run: loop((s) => full.has(s), absent.strings) },
       { workload, op: 'has present', contestant: 'CuckooFilter hasMany', block: BLOCK, total: N, run: (from) => full.hasMany(presentBlocks[from / BLOCK])[0] },
       { workload, op: 'has absent', contestant: 'CuckooFilter hasMany', block: BLOCK, total: N, run: (from) => full.hasMany(absentBlocks[from / BLOCK])[0] },
+      { workload, op: 'has present', contestant: 'CuckooFilter hasMany packed', block: BLOCK, total: N, run: (from) => full.hasMany(presentPacked[from / BLOCK])[0] },
+      { workload, op: 'has absent', contestant: 'CuckooFilter hasMany packed', block: BLOCK, total: N, run: (from) => full.hasMany(absentPacked[from / BLOCK])[0] },
       { workload, op: 'remove', contestant, block: BLOCK, total: N, reset: () => {
         removing.clear();
         removing.addMany(present.strings);
@@ -159,14 +163,15 @@ function render(): string {
     const mine = results.filter((r) => r.runtime === runtime);
     const row = (contestant: string, op: string) => mine.flatMap((r) => r.rows).find((x) => x.contestant === contestant && x.op === op)?.nsPerOp;
     lines.push(`### ${runtime}`, '');
-    lines.push('| operation | CuckooFilter | hasMany, per item | bloom-filters CuckooFilter | sbbf BloomFilter |', '|---|---:|---:|---:|---:|');
+    lines.push('| operation | CuckooFilter | hasMany of strings, per item | hasMany of packed bytes, per item | bloom-filters CuckooFilter | sbbf BloomFilter |', '|---|---:|---:|---:|---:|---:|');
     for (const op of ['add', 'has present', 'has absent', 'remove']) {
       const ours = row('CuckooFilter', op);
       const many = row('CuckooFilter hasMany', op);
+      const packed = row('CuckooFilter hasMany packed', op);
       const peer = row('bloom-filters CuckooFilter', op);
       const sbbf = row('sbbf BloomFilter', op);
       const cell = (x: number | undefined, rel?: number) => (x === undefined ? '' : `${formatNs(x)}${rel === undefined || ours === undefined ? '' : ` (${formatRatio(x / ours)})`}`);
-      lines.push(`| ${op} | ${cell(ours)} | ${cell(many, many)} | ${cell(peer, peer)} | ${cell(sbbf, sbbf)} |`);
+      lines.push(`| ${op} | ${cell(ours)} | ${cell(many, many)} | ${cell(packed, packed)} | ${cell(peer, peer)} | ${cell(sbbf, sbbf)} |`);
     }
     lines.push('');
     const ours = mine.find((r) => r.contestant === 'CuckooFilter')!;

@@ -43,6 +43,14 @@ export function runChunked(
       } else {
         for (let j = 0; j < n; j++) offsets[j + 1] = at += a.staging.encodeAt(pending[j], at);
       }
+    } else if (batch.packed) {
+      // Packed bytes: one contiguous copy of the chunk and rebased offsets (as src/wasm/batch.ts does), not a view and a copy per item.
+      const base = batch.offsets[i];
+      while (i + n < batch.count && n < batchMax && batch.offsets[i + n + 1] - base <= scratchSize) {
+        n++;
+        offsets[n] = batch.offsets[i + n] - base;
+      }
+      if (n > 0) scratch.set(batch.bytes.subarray(base, batch.offsets[i + n]));
     } else {
       while (i + n < batch.count && n < batchMax) {
         const item = batchItem(batch, i + n);
