@@ -103,14 +103,17 @@ export class ReferenceCuckooTable implements CuckooTable {
     return (x * 0x2545f4914f6cdd1dn) & MASK64;
   }
 
+  /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1 (assembly/cuckoo.ts finds the same slot with one SWAR step when a bucket fits a u64). */
+  findInBucket(i: number, fp: number): number {
+    for (let s = 0; s < this.bucketSize; s++) if (this.getSlot(i * this.bucketSize + s) === fp) return s;
+    return -1;
+  }
+
   insertIntoBucket(i: number, fp: number): boolean {
-    for (let s = 0; s < this.bucketSize; s++) {
-      if (this.getSlot(i * this.bucketSize + s) === 0) {
-        this.setSlot(i * this.bucketSize + s, fp);
-        return true;
-      }
-    }
-    return false;
+    const s = this.findInBucket(i, 0);
+    if (s < 0) return false;
+    this.setSlot(i * this.bucketSize + s, fp);
+    return true;
   }
 
   countInBucket(i: number, fp: number): number {
@@ -120,17 +123,14 @@ export class ReferenceCuckooTable implements CuckooTable {
   }
 
   bucketHas(i: number, fp: number): boolean {
-    return this.countInBucket(i, fp) > 0;
+    return this.findInBucket(i, fp) >= 0;
   }
 
   deleteFromBucket(i: number, fp: number): boolean {
-    for (let s = 0; s < this.bucketSize; s++) {
-      if (this.getSlot(i * this.bucketSize + s) === fp) {
-        this.setSlot(i * this.bucketSize + s, 0);
-        return true;
-      }
-    }
-    return false;
+    const s = this.findInBucket(i, fp);
+    if (s < 0) return false;
+    this.setSlot(i * this.bucketSize + s, 0);
+    return true;
   }
 
   /** Stores one more copy of `fp` of bucket i1, kicking when both buckets are full; 0 (unchanged) when refused. */
