@@ -129,17 +129,21 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 3)));
 const results: ChildResult[] = [];
 const started = new Date();
 for (const runtime of runtimes()) {
-  for (const contestant of CONTESTANTS) {
-    const runs: ChildResult[] = [];
-    for (let r = 0; r < REPEAT; r++) {
+  // The contestants take turns (A B C, A B C, ...), so that a busy stretch of a shared machine falls on all of them.
+  const runs = new Map<Contestant, ChildResult[]>(CONTESTANTS.map((c) => [c, []]));
+  for (let r = 0; r < REPEAT; r++) {
+    for (const contestant of CONTESTANTS) {
       console.log(`${runtime.name}: ${contestant}, in a process of its own (${r + 1} of ${REPEAT})`);
       const done = spawnSync(runtime.path, ['--expose-gc', process.argv[1]], { env: { ...process.env, CUCKOO_CHILD: contestant }, encoding: 'utf8', maxBuffer: 1 << 26 });
       if (done.status !== 0) throw new Error(`${contestant} on ${runtime.name} failed: ${done.stderr}`);
       const line = done.stdout.split('\n').find((l) => l.startsWith('@@'))!;
-      runs.push(JSON.parse(line.slice(2)) as ChildResult);
+      runs.get(contestant)!.push(JSON.parse(line.slice(2)) as ChildResult);
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[(xs.length - 1) >> 1];
-    results.push({ ...runs[0], rows: runs[0].rows.map((row, i) => ({ ...row, nsPerOp: median(runs.map((got) => got.rows[i].nsPerOp)) })) });
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[(xs.length - 1) >> 1];
+  for (const contestant of CONTESTANTS) {
+    const got = runs.get(contestant)!;
+    results.push({ ...got[0], rows: got[0].rows.map((row, i) => ({ ...row, nsPerOp: median(got.map((g) => g.rows[i].nsPerOp)) })) });
   }
 }
 

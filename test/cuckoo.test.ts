@@ -21,6 +21,24 @@ describe('sizing', () => {
     expect([0, 1, 2, 3].map((j) => memberShape(grows, j)!.capacity)).toEqual([100_000, 200_000, 400_000, 800_000]);
   });
 
+  it('a table of each bucket size takes its whole capacity before it refuses an add', () => {
+    const { CuckooFilter } = twins[0];
+    for (const bucketSize of [2, 4, 8]) {
+      for (const seed of [0n, 1n]) {
+        const n = 20_000;
+        const f = CuckooFilter.forCapacity(n, 0.001, { bucketSize, seed });
+        let stored = 0;
+        try {
+          for (; stored < 2 * n; stored++) f.add(`https://x.example/${seed}/${stored}`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(twins[0].BloomFullError);
+        }
+        expect(stored).toBeGreaterThanOrEqual(n);
+        expect(stored / (f.members[0].buckets * bucketSize)).toBeLessThan(1);
+      }
+    }
+  });
+
   for (const { name, CuckooFilter } of twins) {
     it(`${name}: at p = 0.001 the file takes fewer bits per item of capacity than a Bloom filter's, and at most a quarter of a counting filter's`, () => {
       const n = 10_000;

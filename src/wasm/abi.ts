@@ -46,7 +46,7 @@ export const ABI = {
   KIND_BITMAP: global,
   KIND_SLIDING: global,
   KIND_CUCKOO: global,
-  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
   select: proc(1), // (record): the filter every other export works on
   release: proc(1), // (record): its region goes back to the heap
   recordPayload: fn(1), // (record) -> bytes of its bits or counters
