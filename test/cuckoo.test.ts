@@ -219,6 +219,8 @@ for (const { name, CuckooFilter, BloomFullError, BloomRemoveError, BloomRangeErr
         [() => CuckooFilter.forCapacity(10, 0.01, { growth: 2000 }), BloomRangeError, 'growth'],
         [() => CuckooFilter.forCapacity(10, 0.01, { seed: -1 }), BloomRangeError, 'seed'],
         [() => CuckooFilter.forCapacity(10, 0.01, 5 as never), BloomTypeError, 'options'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { shared: true } as never), BloomTypeError, 'shared'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { scheme: 'poly' } as never), BloomTypeError, 'scheme'],
         [() => CuckooFilter.forCapacity(10, 0.01).add(5 as never), BloomTypeError, 'item'],
         [() => CuckooFilter.forCapacity(10, 0.01).has(null as never), BloomTypeError, 'item'],
         [() => CuckooFilter.forCapacity(10, 0.01).remove({} as never), BloomTypeError, 'item'],

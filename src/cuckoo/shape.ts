@@ -121,6 +121,10 @@ export function checkShape(capacity: unknown, falsePositiveRate: unknown, option
   if (options !== undefined && (typeof options !== 'object' || options === null)) {
     throw new BloomTypeError('options', options, 'an object or undefined');
   }
+  // Options the other filters take and this one has not: refused rather than ignored.
+  const { shared, scheme } = (options ?? {}) as { shared?: unknown; scheme?: unknown };
+  if (shared !== undefined && shared !== false) throw new BloomTypeError('shared', shared, 'false or absent: a CuckooFilter cannot be shared between threads');
+  if (scheme !== undefined && scheme !== 'xxh64') throw new BloomTypeError('scheme', scheme, "'xxh64' or absent: a CuckooFilter hashes items with XXH64");
   const b = options?.bucketSize ?? 4;
   if (typeof b !== 'number') throw new BloomTypeError('bucketSize', b, '2, 4 or 8');
   if (!(BUCKET_SIZES as readonly number[]).includes(b)) throw new BloomRangeError('bucketSize', b, '2, 4 or 8');
