@@ -28,7 +28,8 @@
 // i1 xor hash(fp) needs a power-of-two B, which would double the table for
 // most capacities.
 
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { TOUCH_SINK_PTR } from "./scheme";
 import { bits, hashes, seed } from "./filter";
 import { RECORD_BYTES } from "./record";
 import { splitmix64, xxh64, xxh64Digest } from "./hash";
@@ -264,18 +265,55 @@ export function cuckooStream(op: i32): i32 {
   return cuckooHashed(xxh64Digest(), op);
 }
 
+/** Items hashed, then touched, together in a batch has (as assembly/batch.ts's groups): the hashes fill the batch probes region. */
+const HAS_GROUP: u32 = 64;
+
+/** The hash of staged batch item i. */
+// @ts-ignore: decorator
+@inline function batchHash(i: u32): u64 {
+  const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+  const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+  return xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
+}
+
+/** The byte where bucket `i` starts (its first load). */
+// @ts-ignore: decorator
+@inline function bucketByte(i: u64): usize {
+  return bitsBase + <usize>((i * bucketSize() * <u64>hashes) >> 3);
+}
+
 /**
  * Runs `op` (0 add or 1 has) on `count` items staged as a batch (item i is
  * scratch bytes [offsets[i], offsets[i+1])), in order; item i's answer goes
  * to the batch flags region. An add stops at the first item refused and
  * returns its index (count when every item was stored); has returns count.
+ *
+ * has hashes a group of items and reads the first byte of both buckets of
+ * each before it tests any: the loads are independent, so in a table larger
+ * than the cache their misses overlap (what assembly/batch.ts does for a
+ * Bloom filter's positions). Adds stay one at a time: each may kick.
  */
 export function cuckooBatch(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
+  if (op == OP_HAS) {
+    for (let first: u32 = 0; first < count; first += HAS_GROUP) {
+      const n = min<u32>(HAS_GROUP, count - first);
+      let touched: u32 = 0;
+      for (let j: u32 = 0; j < n; j++) {
+        const h = batchHash(first + j);
+        store<u64>(BATCH_PROBES_PTR + (<usize>j << 3), h);
+        const i1 = firstBucket(h);
+        touched += <u32>load<u8>(bucketByte(i1)) + <u32>load<u8>(bucketByte(altBucket(i1, fingerprintOf(h))));
+      }
+      store<u32>(TOUCH_SINK_PTR, load<u32>(TOUCH_SINK_PTR) + touched);
+      for (let j: u32 = 0; j < n; j++) {
+        store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>cuckooHashed(load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), OP_HAS));
+      }
+    }
+    return count;
+  }
   for (let i: u32 = 0; i < count; i++) {
-    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
-    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    const answer = cuckooHashed(xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed), op);
+    const answer = cuckooHashed(batchHash(i), op);
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     if (op == OP_ADD && answer == 0) return i;
   }
