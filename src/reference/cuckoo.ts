@@ -163,13 +163,18 @@ export class ReferenceCuckooTable implements CuckooTable {
     return 0;
   }
 
+  /** Whether either bucket of `fp` holds it (assembly/cuckoo.ts computes the same with the table's parameters read once). */
+  hashedHas(i1: number, fp: number): boolean {
+    return this.bucketHas(i1, fp) || this.bucketHas(this.altBucket(i1, fp), fp);
+  }
+
   /** Runs `op` on the item of hash h (assembly/cuckoo.ts's cuckooHashed). */
   cuckooHashed(h: bigint, op: number): number {
     const fp = this.fingerprintOf(h);
     const i1 = this.firstBucket(h);
     if (op === OP_ADD) return this.addFingerprint(i1, fp);
     const i2 = this.altBucket(i1, fp);
-    if (op === OP_HAS) return this.bucketHas(i1, fp) || this.bucketHas(i2, fp) ? 1 : 0;
+    if (op === OP_HAS) return this.hashedHas(i1, fp) ? 1 : 0;
     if (op === OP_REMOVE) {
       if (!this.deleteFromBucket(i1, fp) && !this.deleteFromBucket(i2, fp)) return 0;
       this.heldCount--;
