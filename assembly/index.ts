@@ -209,3 +209,6 @@ export {
 
 // The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
+
+// The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
+export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooHeld, cuckooInit, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";

@@ -28,7 +28,9 @@
 //   +48 u32 the kind (KIND_*)
 //   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts)
 //   +56 u32 the generation (0: not a live record)
-// and the bits (or counters) start at +64.
+// and the bits (or counters) start at +64. A cuckoo filter's table
+// (assembly/cuckoo.ts) lays out its own fields before +56, and keeps them
+// in the record rather than in globals.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
 import { addedCount, bits, blocks, hashes, scheme, seed, setCount } from "./filter";
@@ -50,6 +52,8 @@ export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
+/** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo.ts). */
+export const KIND_CUCKOO = 5;
 
 /** Bytes of NULL_RECORD's region after its record: room for any kind at its m of 64. */
 const NULL_PAYLOAD: i32 = 128;
@@ -80,13 +84,17 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   if (kind == KIND_COUNTING) return (m + 1) >> 1;
   if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
   if (kind == KIND_SLIDING) return m * <u64>width;
+  // m buckets of (width & 0xff) slots of (width >> 8) bits, and 8 bytes of slack.
+  if (kind == KIND_CUCKOO) return ((m * <u64>(width & 0xff) * <u64>(width >> 8) + 7) >> 3) + 8;
   return 0;
 }
 
 /** Writes the selected filter's counters back into its record. */
 // @ts-ignore: decorator
 @inline function saveCurrent(): void {
-  if (load<u32>(current, 48) == KIND_COUNTING) {
+  const kind = load<u32>(current, 48);
+  if (kind == KIND_CUCKOO) return;
+  if (kind == KIND_COUNTING) {
     store<u64>(current, nonzero, 16);
     store<u64>(current, saturated, 24);
     store<u64>(current, held, 32);
@@ -120,7 +128,9 @@ export function select(r: usize, generation: u32): i32 {
   saveCurrent();
   current = r;
   peek(r);
-  if (load<u32>(r, 48) == KIND_COUNTING) {
+  const kind = load<u32>(r, 48);
+  if (kind == KIND_CUCKOO) return 0;
+  if (kind == KIND_COUNTING) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);
     held = load<u64>(r, 32);

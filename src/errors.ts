@@ -122,14 +122,30 @@ export class BloomDigestError extends Error {
   }
 }
 
-/** A remove of an item that cannot be present: one of its counters is 0. Nothing was changed. */
+/**
+ * A remove of an item that cannot be present: one of its counters is 0
+ * (a counting filter), or no slot of its buckets holds its fingerprint (a
+ * cuckoo filter, whose callers pass that as `why`). Nothing was changed.
+ */
 export class BloomRemoveError extends Error {
-  constructor(item: unknown, hashes: number) {
-    super(
-      `cannot remove ${show(item)}: one of its ${hashes} counters is 0, so it is not in the filter ` +
-        `(never added, or already removed); nothing was changed`,
-    );
+  constructor(item: unknown, hashes: number, why = `one of its ${hashes} counters is 0`) {
+    super(`cannot remove ${show(item)}: ${why}, so it is not in the filter (never added, or already removed); nothing was changed`);
     this.name = 'BloomRemoveError';
+  }
+}
+
+/**
+ * An add that a full filter of fixed size refused (a cuckoo filter whose
+ * item found no slot after the most kicks). Nothing was changed: every
+ * item stored before stays stored. `capacity` is the items it was sized for.
+ */
+export class BloomFullError extends RangeError {
+  /** The items the filter was sized for. */
+  readonly capacity: number;
+  constructor(item: unknown, capacity: number, detail: string) {
+    super(`cannot add ${show(item)}: the filter of capacity ${capacity} is full (${detail}); the item was refused and nothing was changed`);
+    this.name = 'BloomFullError';
+    this.capacity = capacity;
   }
 }
 

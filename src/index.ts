@@ -8,7 +8,7 @@ import { SeenFilterOver } from './filter/seen-filter.js';
 export { BloomFilter };
 export {
   BloomAllocationError, BloomConcurrencyError, BloomDigestError, BloomFormatError, BloomMismatchError, BloomRangeError,
-  BloomDisposedError, BloomNotLoadedError, BloomRemoveError, BloomTypeError,
+  BloomDisposedError, BloomFullError, BloomNotLoadedError, BloomRemoveError, BloomTypeError,
 } from './errors.js';
 export { loadSharedMemory } from './wasm/shared-build.js';
 export { FORMAT_VERSION } from './format/filter.js';
@@ -31,6 +31,10 @@ export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions
 export { SlidingBloomFilter } from './sliding/sliding.js';
 export type { SlidingOptions, SlidingShape } from './sliding/shape.js';
 export { SLIDING_FORMAT_VERSION } from './format/sliding.js';
+export { CuckooFilter } from './cuckoo/cuckoo.js';
+export { BUCKET_SIZES, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, type CuckooOptions } from './cuckoo/shape.js';
+export type { CuckooMember } from './cuckoo/cuckoo-over.js';
+export { CUCKOO_FORMAT_VERSION } from './format/cuckoo.js';
 
 /** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {

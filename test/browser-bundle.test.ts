@@ -86,6 +86,9 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   //     wasm 8.0 (base64 of its DEFLATE stream), with strings read in place
   //     (about 0.6 KB of the two) and the sliding window (SlidingBloomFilter,
   //     its generations, format and wasm: about 4.2 KB);
+  //   the cuckoo filter (CuckooFilter, its shape, format and wasm) added
+  //     4.4 KB: 42.4 in all (a bundler's tree shaking leaves it out of an
+  //     application that imports BloomFilter alone: test/cuckoo-bundle.test.ts);
   //   the chunk 5.2 KB (the threads build; 7.8 as plain base64);
   //   before the split: one file of 41.0 KB, both builds as plain base64
   //     (12.4 and 7.6), the CLI's line splitter in the filter's.
@@ -96,8 +99,8 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // goal cannot be met by what loads when, only by smaller code.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
-    expect(core).toBeLessThanOrEqual(38 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(43 * 1024);
+    expect(core).toBeLessThanOrEqual(43 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(48 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);

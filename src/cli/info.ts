@@ -8,8 +8,9 @@
 
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
-  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type FilterFileSummary, type SlidingFileSummary,
+  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type CuckooFileSummary, type FilterFileSummary, type SlidingFileSummary,
 } from '../node/inspect.js';
+import { describeCuckoo } from './info-cuckoo.js';
 import { Generations } from '../sliding/generations.js';
 import { slidingFalsePositiveRate } from '../sliding/shape.js';
 import { compoundRate, memberPlan } from '../scalable/plan.js';
@@ -31,7 +32,8 @@ member. A CountingBloomFilter file shows its counters (m), the counters in
 use (above 0) and saturated (at 15), and the fill of the plain filter it
 stands for. A SlidingBloomFilter file shows its window, its generations
 (adds in each, which are live at the file's last clock reading) and the
-rate those live generations give.
+rate those live generations give. A CuckooFilter file shows its shape, then
+each member's buckets, fingerprint bits and fingerprints held.
 
 Options:
   --json      print one JSON object instead of aligned text
@@ -61,6 +63,7 @@ export async function run(argv: string[]): Promise<number> {
     if (summary.kind === 'chain') return describeChain(path, summary, values.json === true);
     if (summary.kind === 'counting') return describeCounting(path, summary, values.json === true);
     if (summary.kind === 'sliding') return describeSliding(path, summary, values.json === true);
+    if (summary.kind === 'cuckoo') return describeCuckoo(path, summary, values.json === true, report);
     const { header, size } = summary;
     const info = {
       file: path,
@@ -104,7 +107,7 @@ function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: numb
 }
 
 /** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
-function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary {
+function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary {
   try {
     return inspectFileSync(path);
   } catch (error) {

@@ -1,4 +1,4 @@
-// The four file formats (filter, chain, counting filter, sliding filter), read as streams (see io.ts for the drivers) and
+// The five file formats (filter, chain, counting filter, sliding filter, cuckoo filter), read as streams (see io.ts for the drivers) and
 // written as sequences of pieces.
 //
 // Reading checks every header, and the file's length against them, before
@@ -26,6 +26,9 @@ import { parseSlidingHeader, SLIDING_FIELD_OFFSETS, slidingHeaderBytes, type Sli
 import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { finishSlidingLoad, restoredOptions, slidingFileHeader, slidingWordsView } from '../sliding/sliding-over.js';
 import type { Decoder, Region } from './io.js';
+import { CuckooFilter, WASM_TABLES } from '../cuckoo/cuckoo.js';
+import { adoptParts, emptyPartsFor, finishStreamedParts } from '../cuckoo/cuckoo-over.js';
+import { CUCKOO_FIELD_OFFSETS, cuckooHeaderBytes, membersOf, parseCuckooHeader, type CuckooFile } from '../format/cuckoo.js';
 
 /** Reads a version-1 filter file of `size` bytes. */
 export function* filterDecoder(size: number): Decoder<BloomFilter> {
@@ -79,6 +82,32 @@ export function* slidingDecoder(size: number, clock: (() => number) | undefined)
   yield { into: () => slidingWordsView(filter), position: file.headerBytes };
   finishSlidingLoad(filter, file, header);
   return filter;
+}
+
+/**
+ * Reads and checks a cuckoo filter file's header of a file of `size`
+ * bytes: the fixed fields, whose members field gives the length of the
+ * member table, then the table and the header checksum.
+ */
+export function* cuckooHeader(size: number): Decoder<CuckooFile> {
+  const fixed = new Uint8Array(Math.min(CUCKOO_FIELD_OFFSETS.memberTable, size));
+  yield { into: fixed, position: 0 };
+  const header = new Uint8Array(Math.min(size, Math.max(fixed.length, cuckooHeaderBytes(membersOf(fixed)))));
+  header.set(fixed.subarray(0, header.length));
+  if (header.length > fixed.length) yield { into: header.subarray(fixed.length), position: fixed.length };
+  return parseCuckooHeader(header, size, WASM_TABLES.xxh64);
+}
+
+/** Reads a cuckoo filter file of `size` bytes: its header checked first, then each member's fingerprints straight into wasm memory. */
+export function* cuckooDecoder(size: number): Decoder<CuckooFilter> {
+  const file = yield* cuckooHeader(size);
+  const parts = emptyPartsFor(file, WASM_TABLES);
+  for (let j = 0; j < parts.tables.length; j++) {
+    const table = parts.tables[j];
+    yield { into: () => table.slots, position: file.payloads[j].start };
+  }
+  finishStreamedParts(file, parts);
+  return adoptParts(CuckooFilter, parts);
 }
 
 /** A chain's checked headers: the chain's, then each member's span and header bytes. */
@@ -201,5 +230,18 @@ export function slidingJob(filter: SlidingBloomFilter): SaveJob {
       yield () => slidingWordsView(filter);
     },
     unchanged: () => sameBytes(header, slidingFileHeader(filter)),
+  };
+}
+
+/** The save of a wasm cuckoo filter as it is now: its header (payload checksums over the fingerprints in place), then each member's fingerprints. */
+export function cuckooJob(filter: CuckooFilter): SaveJob {
+  const header = filter.fileHeader();
+  const count = filter.payloads().length;
+  return {
+    *pieces() {
+      yield header;
+      for (let j = 0; j < count; j++) yield () => filter.payloads()[j];
+    },
+    unchanged: () => sameBytes(header, filter.fileHeader()),
   };
 }

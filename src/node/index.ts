@@ -1,5 +1,5 @@
 /**
- * bloomwasm/node: save and load filters, chains, counting and sliding filters as files, for filters too
+ * bloomwasm/node: save and load filters, chains, counting, sliding and cuckoo filters as files, for filters too
  * big to hold twice. Node only; the browser-safe core never imports this
  * module.
  *
@@ -18,10 +18,11 @@ import { CountingBloomFilter } from '../counting/counting.js';
 import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { CuckooFilter } from '../cuckoo/cuckoo.js';
 import { clockOption } from '../sliding/sliding-over.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
 import {
-  chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
+  chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
 import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
 
@@ -31,7 +32,7 @@ interface Serializable {
 }
 
 /** What saveFile writes: a filter, a chain, a counting or a sliding filter, from bloomwasm or bloomwasm/reference. */
-export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | Serializable;
+export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | CuckooFilter | Serializable;
 
 function checkPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new BloomTypeError('path', path, 'a non-empty string');
@@ -48,15 +49,16 @@ function jobFor(filter: unknown, call: string): SaveJob {
   if (filter instanceof ScalableBloomFilter) return chainJob(filter);
   if (filter instanceof CountingBloomFilter) return countingJob(filter);
   if (filter instanceof SlidingBloomFilter) return slidingJob(filter);
+  if (filter instanceof CuckooFilter) return cuckooJob(filter);
   if (typeof filter === 'object' && filter !== null && typeof (filter as Serializable).toBytes === 'function') {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
   }
-  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter, CountingBloomFilter or SlidingBloomFilter (from bloomwasm or bloomwasm/reference)');
+  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter or CuckooFilter (from bloomwasm or bloomwasm/reference)');
 }
 
 /**
- * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter or SlidingBloomFilter) to `path`
+ * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter or CuckooFilter) to `path`
  * atomically. A symbolic link at `path` is followed and its target
  * replaced; an existing file keeps its mode.
  */
@@ -175,4 +177,20 @@ export function loadSlidingFileSync(path: string, options?: { clock?: () => numb
 export async function loadSlidingFile(path: string, options?: { clock?: () => number }): Promise<SlidingBloomFilter> {
   const clock = clockOption(options);
   return read(path, (size) => slidingDecoder(size, clock));
+}
+
+/**
+ * Reads a CuckooFilter saved by saveFile (or its toBytes). The header, its
+ * member table and the file size are checked before any member is
+ * allocated; each member's fingerprints are read in chunks straight into
+ * its wasm memory and then checked (checksum, padding, fingerprints against
+ * its tally). Faults throw BloomFormatError naming the field and offset.
+ */
+export function loadCuckooFileSync(path: string): CuckooFilter {
+  return readSync(path, cuckooDecoder);
+}
+
+/** Reads a cuckoo filter like loadCuckooFileSync, without blocking the event loop. */
+export async function loadCuckooFile(path: string): Promise<CuckooFilter> {
+  return read(path, cuckooDecoder);
 }

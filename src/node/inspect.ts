@@ -1,4 +1,4 @@
-// Verifies a filter, chain, counting or sliding filter file without loading it, for `bloom info`:
+// Verifies a filter, chain, counting, sliding or cuckoo filter file without loading it, for `bloom info`:
 // every header is checked, and every payload is streamed through a small
 // buffer for its checksum, padding bits and count of 1 bits. Nothing the
 // headers ask for is allocated, so a file whose header claims 4 GiB costs
@@ -12,7 +12,8 @@ import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
-import { chainLayout, slidingHeader } from './decoders.js';
+import { chainLayout, cuckooHeader, slidingHeader } from './decoders.js';
+import { checkMemberPayload, CUCKOO_KIND, type CuckooFile } from '../format/cuckoo.js';
 import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
 
 /** A verified single-filter file. */
@@ -45,6 +46,13 @@ export interface SlidingFileSummary {
   kind: 'sliding';
   size: number;
   file: SlidingFile;
+}
+
+/** A verified cuckoo filter file: its header's fields and member table. */
+export interface CuckooFileSummary {
+  kind: 'cuckoo';
+  size: number;
+  file: CuckooFile;
 }
 
 /** Reads the file's first bytes into `into`. */
@@ -161,6 +169,31 @@ function* verifySliding(size: number, engine: Engine): Decoder<SlidingFileSummar
   return { kind: 'sliding', size, file };
 }
 
+/**
+ * Streams each member's fingerprints of a cuckoo file through one buffer
+ * of at most a chunk, for its checksum in wasm and its padding bits. (The
+ * count of fingerprints against each member's tally needs the slots read
+ * at their width: loadCuckooFile checks it, in wasm, once they are loaded.)
+ */
+function* verifyCuckoo(size: number, engine: Engine): Decoder<CuckooFileSummary> {
+  const file = yield* cuckooHeader(size);
+  const buffer = new Uint8Array(Math.max(1, Math.min(chunkBytes(), Math.max(...file.payloads.map((p) => p.length)))));
+  for (let j = 0; j < file.payloads.length; j++) {
+    const { start, length } = file.payloads[j];
+    inspectBegin(engine, new Uint8Array(0));
+    let last = 0;
+    for (let at = 0; at < length; ) {
+      const piece = buffer.subarray(0, Math.min(buffer.length, length - at));
+      yield { into: piece, position: start + at };
+      inspectChunk(engine, piece);
+      last = piece[piece.length - 1];
+      at += piece.length;
+    }
+    checkMemberPayload(file, j, inspectEnd(engine), last);
+  }
+  return { kind: 'cuckoo', size, file };
+}
+
 /** Whether `magic` (the file's first bytes) is `expected`. */
 function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
   return magic.length === expected.length && expected.every((b, i) => magic[i] === b);
@@ -171,7 +204,7 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
  * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
-export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary {
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary {
   const fd = openSync(path, 'r');
   try {
     const size = regularFileSize(fstatSync(fd), path);
@@ -182,6 +215,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
     if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
     if (isMagic(magic, SLIDING_KIND.magic)) return decodeSync(fd, verifySliding(size, engine));
+    if (isMagic(magic, CUCKOO_KIND.magic)) return decodeSync(fd, verifyCuckoo(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);

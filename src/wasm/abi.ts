@@ -45,7 +45,8 @@ export const ABI = {
   KIND_COUNTING: global,
   KIND_BITMAP: global,
   KIND_SLIDING: global,
-  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
+  KIND_CUCKOO: global,
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
   createdGeneration: fn(0), // -> the generation of the record create() made last
   select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
   release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
@@ -126,6 +127,17 @@ export const ABI = {
   slidingBatch: fn(4), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
   slidingClearPlane: proc(1), // (plane): clears that bit of every word
   slidingChecksumWords: proc(0),
+  // The cuckoo filter's table (assembly/cuckoo.ts); op: 0 add, 1 has, 2 remove, 3 count.
+  cuckooItem: fn(2), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
+  cuckooStream: fn(1), // (op)
+  cuckooBatch: fn(2), // (count, op): op 0 or 1 on a staged batch; add stops at the first refusal and returns its index
+  cuckooInit: proc(0), // empty tally, the generator at its start for the seed
+  cuckooHeld: fn(0),
+  cuckooRandomState: fn(1), // (high) -> the generator's state, low or high 32 bits
+  cuckooSetRandomState: proc(2), // (lo, hi)
+  cuckooClear: proc(0),
+  cuckooRestore: fn(0), // -> non-empty slots, recounted (and set as the tally)
+  cuckooChecksumSlots: proc(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapClearAll: proc(0),
   bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
@@ -213,7 +225,7 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */

@@ -1,0 +1,389 @@
+// A cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter:
+// Practically Better Than Bloom", CoNEXT 2014): each item leaves one
+// f-bit fingerprint in one of two buckets of b slots, so that items can be
+// removed and counted. This file is one table (one member of a filter that
+// grows, src/cuckoo/cuckoo-over.ts); the pure-TypeScript twin is
+// src/reference/cuckoo.ts, with the same functions under the same names.
+//
+// A record of KIND_CUCKOO (assembly/record.ts) holds
+//   +0  u64 the bucket count B (any number from 1 to 2^32 - 1)
+//   +8  u64 the XXH64 seed
+//   +16 u64 fingerprints held (adds less removes)
+//   +24 u64 the kick generator's state (xorshift64*), never 0
+//   +32 u64 L, bit 0 of each of the b lanes of a bucket word (below), made by cuckooInit
+//   +40 i32 f, the fingerprint bits (1 to 32)
+//   +52 u32 b | (f << 8): b slots a bucket (2, 4 or 8)
+// and the fingerprints from +64: slot s of bucket i is the f bits from bit
+// (i * b + s) * f of the packed little-endian bit string, 0 meaning empty,
+// followed by 8 bytes of slack so that any slot is one unaligned u64 load.
+//
+// An item's hash h is XXH64 of its bytes (UTF-8 for strings) under the seed.
+// Its fingerprint is the top f bits of h (1 where those are 0, as the
+// reference implementation does, since 0 marks an empty slot), its first
+// bucket i1 = ((h mod 2^32) * B) >> 32 (Lemire's multiply-shift reduction,
+// for any B), and its other bucket
+//   i2 = (H(fp) - i1) mod B,   H(fp) = ((fp * 0x9E3779B1 mod 2^32) * B) >> 32.
+// i -> (H(fp) - i) mod B is an involution for every B, so a fingerprint
+// moves between its two buckets knowing only where it is: the paper's
+// i1 xor hash(fp) needs a power-of-two B, which would double the table for
+// most capacities.
+
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { TOUCH_SINK_PTR } from "./scheme";
+import { bits, hashes, seed } from "./filter";
+import { RECORD_BYTES } from "./record";
+import { splitmix64, xxh64, xxh64Digest } from "./hash";
+import { checksumUpdate } from "./checksum";
+
+export { KIND_CUCKOO } from "./record";
+
+/** The most kicks one add makes before it gives up and puts everything back (the reference's kMaxCuckooCount). */
+export const MAX_KICKS: i32 = 500;
+
+/** The operations of cuckooItem, cuckooStream and cuckooBatch. */
+const OP_ADD = 0;
+const OP_HAS = 1;
+const OP_REMOVE = 2;
+const OP_COUNT = 3;
+
+/** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
+const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
+
+/** The selected record. */
+// @ts-ignore: decorator
+@inline function rec(): usize {
+  return bitsBase - <usize>RECORD_BYTES;
+}
+
+/** b: slots a bucket. */
+// @ts-ignore: decorator
+@inline function bucketSize(): u64 {
+  return <u64>(load<u32>(rec(), 52) & 0xff);
+}
+
+/** Bytes of the packed fingerprints (the slack excluded): ceil(B * b * f / 8). */
+// @ts-ignore: decorator
+@inline function slotsLength(): u64 {
+  return (bits * bucketSize() * <u64>hashes + 7) >> 3;
+}
+
+// @ts-ignore: decorator
+@inline function fingerprintMask(): u64 {
+  return (<u64>1 << <u64>hashes) - 1;
+}
+
+/** The fingerprint in global slot `slot` (bucket * b + s). */
+// @ts-ignore: decorator
+@inline function getSlot(slot: u64): u32 {
+  const bit = slot * <u64>hashes;
+  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & fingerprintMask());
+}
+
+/** Writes `fp` into global slot `slot`. */
+// @ts-ignore: decorator
+@inline function setSlot(slot: u64, fp: u32): void {
+  const bit = slot * <u64>hashes;
+  const ptr = bitsBase + <usize>(bit >> 3);
+  const shift = bit & 7;
+  store<u64>(ptr, (load<u64>(ptr) & ~(fingerprintMask() << shift)) | (<u64>fp << shift));
+}
+
+/** The fingerprint of hash h: its top f bits, 1 in place of 0. */
+// @ts-ignore: decorator
+@inline function fingerprintOf(h: u64): u32 {
+  const fp = <u32>(h >> (64 - <u64>hashes));
+  return fp == 0 ? 1 : fp;
+}
+
+/** The first bucket of hash h. */
+// @ts-ignore: decorator
+@inline function firstBucket(h: u64): u64 {
+  return ((h & 0xffffffff) * bits) >> 32;
+}
+
+/** The other bucket of a fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
+// @ts-ignore: decorator
+@inline function altBucket(i: u64, fp: u32): u64 {
+  const hf = (<u64>(fp * <u32>0x9e3779b1) * bits) >> 32;
+  return hf >= i ? hf - i : hf + bits - i;
+}
+
+/** The kick generator's next value (xorshift64*, Vigna 2016). */
+function nextRandom(): u64 {
+  let x = load<u64>(rec(), 24);
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  store<u64>(rec(), x, 24);
+  return x * 0x2545f4914f6cdd1d;
+}
+
+// A bucket of b slots of f bits spans b * f bits; when that and the bit
+// offset within its first byte fit in one u64 (b * f <= 57: f <= 14 for
+// b = 4, f <= 28 for b = 2, f <= 7 for b = 8), the bucket is one load, and
+// "which slot holds x" is one SWAR step over its b lanes (Mycroft's
+// zero-lane test, as for bytes in strlen): with L the lanes' low bits and H
+// their high bits, t = lanes xor (x * L) has a lane of 0 exactly where a
+// slot holds x, and (t - L) & ~t & H is nonzero exactly when one does, its
+// lowest set bit in the lowest such lane (a borrow only runs upward from
+// it). Otherwise the slots are read one at a time; both give the first
+// slot, so the twin's plain loop is the same rule.
+
+/** Whether a bucket is one u64 load. */
+// @ts-ignore: decorator
+@inline function bucketIsWord(): bool {
+  return bucketSize() * <u64>hashes <= 57;
+}
+
+/** The b slots of bucket `i` as the low b * f bits of a u64 (when bucketIsWord()). */
+// @ts-ignore: decorator
+@inline function bucketWord(i: u64): u64 {
+  const bit = i * bucketSize() * <u64>hashes;
+  const width = bucketSize() * <u64>hashes;
+  return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << width) - 1);
+}
+
+/** L: bit 0 of each of the b lanes (stored by cuckooInit). */
+// @ts-ignore: decorator
+@inline function laneLows(): u64 {
+  return load<u64>(rec(), 32);
+}
+
+/** The lanes of bucket word `word` that hold `fp`, as their high bits (Mycroft's test above); 0 when none does. */
+// @ts-ignore: decorator
+@inline function lanesHolding(word: u64, fp: u32): u64 {
+  const lows = laneLows();
+  const t = word ^ (<u64>fp * lows);
+  return (t - lows) & ~t & (lows << (<u64>hashes - 1));
+}
+
+/** Whether bucket `i` holds `fp`. */
+// @ts-ignore: decorator
+@inline function bucketHas(i: u64, fp: u32): bool {
+  if (bucketIsWord()) return lanesHolding(bucketWord(i), fp) != 0;
+  return findInBucket(i, fp) >= 0;
+}
+
+/** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1. */
+function findInBucket(i: u64, fp: u32): i32 {
+  const b = bucketSize();
+  if (bucketIsWord()) {
+    const hit = lanesHolding(bucketWord(i), fp);
+    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / <u64>hashes);
+  }
+  const first = i * b;
+  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s) == fp) return <i32>s;
+  return -1;
+}
+
+/** Puts `fp` in the first empty slot of bucket `i`; false when there is none. */
+function insertIntoBucket(i: u64, fp: u32): bool {
+  const s = findInBucket(i, 0);
+  if (s < 0) return false;
+  setSlot(i * bucketSize() + <u64>s, fp);
+  return true;
+}
+
+/** Matches of `fp` in bucket `i`. */
+function countInBucket(i: u64, fp: u32): u32 {
+  const b = bucketSize();
+  const first = i * b;
+  let n: u32 = 0;
+  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s) == fp);
+  return n;
+}
+
+/** Empties the first slot of bucket `i` that holds `fp`; false when none does. */
+function deleteFromBucket(i: u64, fp: u32): bool {
+  const s = findInBucket(i, fp);
+  if (s < 0) return false;
+  setSlot(i * bucketSize() + <u64>s, 0);
+  return true;
+}
+
+/**
+ * Stores one more copy of fingerprint `fp` of bucket `i1`: in a free slot
+ * of either bucket, or by kicking fingerprints to their other bucket, up to
+ * MAX_KICKS times, each from a slot the generator picks. When the last one
+ * kicked finds no room either, every kick is undone in reverse, so the
+ * table is exactly as before: 0, refused. 1 when stored.
+ */
+function addFingerprint(i1: u64, fp: u32): i32 {
+  const i2 = altBucket(i1, fp);
+  if (insertIntoBucket(i1, fp) || insertIntoBucket(i2, fp)) {
+    store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+    return 1;
+  }
+  const b = bucketSize();
+  let i = nextRandom() >> 63 ? i2 : i1;
+  let held = fp;
+  for (let n = 0; n < MAX_KICKS; n++) {
+    const slot = i * b + ((nextRandom() >> 32) & (b - 1));
+    store<u64>(PATH_PTR + (<usize>n << 3), slot);
+    const victim = getSlot(slot);
+    setSlot(slot, held);
+    held = victim;
+    i = altBucket(i, held);
+    if (insertIntoBucket(i, held)) {
+      store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+      return 1;
+    }
+  }
+  for (let n = MAX_KICKS - 1; n >= 0; n--) {
+    const slot = load<u64>(PATH_PTR + (<usize>n << 3));
+    const placed = getSlot(slot);
+    setSlot(slot, held);
+    held = placed;
+  }
+  return 0;
+}
+
+/**
+ * Whether either bucket of `fp` holds it: bucketHas twice, with the
+ * table's parameters read once, and the other bucket worked out only when
+ * the first does not answer (the hot path of has).
+ */
+// @ts-ignore: decorator
+@inline function hashedHas(i1: u64, fp: u32): bool {
+  const f = <u64>hashes;
+  const width = bucketSize() * f;
+  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp), fp);
+  const lows = laneLows();
+  const highs = lows << (f - 1);
+  const wanted = <u64>fp * lows;
+  const mask = (<u64>1 << width) - 1;
+  let bit = i1 * width;
+  let t = ((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask) ^ wanted;
+  if (((t - lows) & ~t & highs) != 0) return true;
+  bit = altBucket(i1, fp) * width;
+  t = ((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask) ^ wanted;
+  return ((t - lows) & ~t & highs) != 0;
+}
+
+/** Runs `op` on the item of hash h: add 1 stored / 0 refused, has 1 / 0, remove 1 done / 0 no match, count the matches. */
+function cuckooHashed(h: u64, op: i32): i32 {
+  const fp = fingerprintOf(h);
+  const i1 = firstBucket(h);
+  if (op == OP_ADD) return addFingerprint(i1, fp);
+  if (op == OP_HAS) return <i32>hashedHas(i1, fp);
+  const i2 = altBucket(i1, fp);
+  if (op == OP_REMOVE) {
+    if (!deleteFromBucket(i1, fp) && !deleteFromBucket(i2, fp)) return 0;
+    store<u64>(rec(), load<u64>(rec(), 16) - 1, 16);
+    return 1;
+  }
+  // When both buckets are one, its matches count once.
+  return <i32>(countInBucket(i1, fp) + (i2 != i1 ? countInBucket(i2, fp) : 0));
+}
+
+/** Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item of `len` bytes in scratch. */
+export function cuckooItem(len: u32, op: i32): i32 {
+  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, seed), op);
+}
+
+/** cuckooItem for a streamed item (after streamBegin and streamUpdate). */
+export function cuckooStream(op: i32): i32 {
+  return cuckooHashed(xxh64Digest(), op);
+}
+
+/** Items hashed, then touched, together in a batch has (as assembly/batch.ts's groups): the hashes fill the batch probes region. */
+const HAS_GROUP: u32 = 64;
+
+/** The hash of staged batch item i. */
+// @ts-ignore: decorator
+@inline function batchHash(i: u32): u64 {
+  const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+  const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+  return xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
+}
+
+/** The byte where bucket `i` starts (its first load). */
+// @ts-ignore: decorator
+@inline function bucketByte(i: u64): usize {
+  return bitsBase + <usize>((i * bucketSize() * <u64>hashes) >> 3);
+}
+
+/**
+ * Runs `op` (0 add or 1 has) on `count` items staged as a batch (item i is
+ * scratch bytes [offsets[i], offsets[i+1])), in order; item i's answer goes
+ * to the batch flags region. An add stops at the first item refused and
+ * returns its index (count when every item was stored); has returns count.
+ *
+ * has hashes a group of items and reads the first byte of both buckets of
+ * each before it tests any: the loads are independent, so in a table larger
+ * than the cache their misses overlap (what assembly/batch.ts does for a
+ * Bloom filter's positions). Adds stay one at a time: each may kick.
+ */
+export function cuckooBatch(count: u32, op: i32): u32 {
+  count = min<u32>(count, BATCH_MAX);
+  if (op == OP_HAS) {
+    for (let first: u32 = 0; first < count; first += HAS_GROUP) {
+      const n = min<u32>(HAS_GROUP, count - first);
+      let touched: u32 = 0;
+      for (let j: u32 = 0; j < n; j++) {
+        const h = batchHash(first + j);
+        store<u64>(BATCH_PROBES_PTR + (<usize>j << 3), h);
+        const i1 = firstBucket(h);
+        touched += <u32>load<u8>(bucketByte(i1)) + <u32>load<u8>(bucketByte(altBucket(i1, fingerprintOf(h))));
+      }
+      store<u32>(TOUCH_SINK_PTR, load<u32>(TOUCH_SINK_PTR) + touched);
+      for (let j: u32 = 0; j < n; j++) {
+        store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>cuckooHashed(load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), OP_HAS));
+      }
+    }
+    return count;
+  }
+  for (let i: u32 = 0; i < count; i++) {
+    const answer = cuckooHashed(batchHash(i), op);
+    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
+    if (op == OP_ADD && answer == 0) return i;
+  }
+  return count;
+}
+
+/** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
+export function cuckooInit(): void {
+  store<u64>(rec(), 0, 16);
+  let lows: u64 = 0;
+  for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * <u64>hashes);
+  store<u64>(rec(), lows, 32);
+  // splitmix64 maps 0 to 0, so the seed is first moved off 0 by the golden-ratio constant.
+  const state = splitmix64(seed ^ 0x9e3779b97f4a7c15);
+  store<u64>(rec(), state == 0 ? 1 : state, 24);
+}
+
+/** Fingerprints held. */
+export function cuckooHeld(): f64 {
+  return <f64>load<u64>(rec(), 16);
+}
+
+/** The kick generator's state, low or high 32 bits. */
+export function cuckooRandomState(high: bool): u32 {
+  const x = load<u64>(rec(), 24);
+  return <u32>(high ? x >> 32 : x);
+}
+
+/** Sets the kick generator's state (a file's, never 0). */
+export function cuckooSetRandomState(lo: u32, hi: u32): void {
+  store<u64>(rec(), (<u64>hi << 32) | <u64>lo, 24);
+}
+
+/** Empties every slot; the generator goes on where it was. */
+export function cuckooClear(): void {
+  memory.fill(bitsBase, 0, <usize>slotsLength());
+  store<u64>(rec(), 0, 16);
+}
+
+/** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
+export function cuckooRestore(): f64 {
+  const slots = bits * bucketSize();
+  let n: u64 = 0;
+  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot) != 0);
+  store<u64>(rec(), n, 16);
+  return <f64>n;
+}
+
+/** Feeds the packed fingerprints (the slack excluded) to the file checksum, straight from memory. */
+export function cuckooChecksumSlots(): void {
+  checksumUpdate(bitsBase, <usize>slotsLength());
+}

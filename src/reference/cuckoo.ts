@@ -1,0 +1,255 @@
+// The reference twin of assembly/cuckoo.ts: one cuckoo table (Fan,
+// Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter: Practically Better
+// Than Bloom", CoNEXT 2014), written plainly with BigInt where 64-bit
+// arithmetic is needed, and the CuckooFilter of src/cuckoo/cuckoo-over.ts
+// over such tables. Same functions, same names, same slots bit for bit:
+//
+//   h      = XXH64(item's bytes, seed)
+//   fp     = top f bits of h, 1 in place of 0 (0 marks an empty slot)
+//   i1     = ((h mod 2^32) * B) >> 32
+//   i2     = (H(fp) - i1) mod B,  H(fp) = ((fp * 0x9E3779B1 mod 2^32) * B) >> 32
+//
+// Slot s of bucket i is the f bits from bit (i * b + s) * f of the packed
+// little-endian bit string. An add that finds both buckets full kicks a
+// fingerprint from a slot the xorshift64* generator picks to its other
+// bucket, up to MAX_KICKS times, and undoes every kick when the last one
+// finds no room.
+
+import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
+import { CuckooFilterOver, restoreCuckoo, TableFull, type CuckooKind, type CuckooParts, type CuckooTable } from '../cuckoo/cuckoo-over.js';
+import type { CuckooOptions } from '../cuckoo/shape.js';
+import { splitmix64, xxh64 } from './hash.js';
+import { encodeUtf8 } from './js-string.js';
+
+/** The most kicks one add makes (assembly/cuckoo.ts's MAX_KICKS). */
+export const MAX_KICKS = 500;
+
+const MASK64 = (1n << 64n) - 1n;
+
+const OP_ADD = 0;
+const OP_HAS = 1;
+const OP_REMOVE = 2;
+
+/** One table in plain TypeScript. */
+export class ReferenceCuckooTable implements CuckooTable {
+  /** B, b, f and the seed. */
+  readonly buckets: number;
+  readonly bucketSize: number;
+  readonly fingerprintBits: number;
+  readonly seed: bigint;
+  /** The packed fingerprints. */
+  readonly slots: Uint8Array;
+  private heldCount = 0;
+  private state: bigint;
+
+  constructor(buckets: number, bucketSize: number, fingerprintBits: number, seed: bigint) {
+    this.buckets = buckets;
+    this.bucketSize = bucketSize;
+    this.fingerprintBits = fingerprintBits;
+    this.seed = seed;
+    this.slots = new Uint8Array(Math.ceil((buckets * bucketSize * fingerprintBits) / 8));
+    // cuckooInit: the generator starts at splitmix64(seed xor the golden-ratio constant), never 0.
+    const start = splitmix64(seed ^ 0x9e3779b97f4a7c15n);
+    this.state = start === 0n ? 1n : start;
+  }
+
+  /** The fingerprint in global slot `slot` (bucket * b + s). */
+  getSlot(slot: number): number {
+    const first = slot * this.fingerprintBits;
+    let value = 0;
+    for (let k = 0; k < this.fingerprintBits; k++) {
+      const bit = first + k;
+      if ((this.slots[Math.floor(bit / 8)] >> bit % 8) & 1) value += 2 ** k;
+    }
+    return value;
+  }
+
+  /** Writes `fp` into global slot `slot`. */
+  setSlot(slot: number, fp: number): void {
+    const first = slot * this.fingerprintBits;
+    for (let k = 0; k < this.fingerprintBits; k++) {
+      const bit = first + k;
+      const byte = Math.floor(bit / 8);
+      if (Math.floor(fp / 2 ** k) % 2 === 1) this.slots[byte] |= 1 << bit % 8;
+      else this.slots[byte] &= ~(1 << bit % 8);
+    }
+  }
+
+  /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
+  fingerprintOf(h: bigint): number {
+    const fp = Number(h >> BigInt(64 - this.fingerprintBits));
+    return fp === 0 ? 1 : fp;
+  }
+
+  /** The first bucket of hash h. */
+  firstBucket(h: bigint): number {
+    return Number(((h & 0xffffffffn) * BigInt(this.buckets)) >> 32n);
+  }
+
+  /** The other bucket of fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
+  altBucket(i: number, fp: number): number {
+    const mixed = BigInt(Math.imul(fp, 0x9e3779b1) >>> 0);
+    const hf = Number((mixed * BigInt(this.buckets)) >> 32n);
+    return hf >= i ? hf - i : hf + this.buckets - i;
+  }
+
+  /** The kick generator's next value (xorshift64*, Vigna 2016). */
+  nextRandom(): bigint {
+    let x = this.state;
+    x ^= x >> 12n;
+    x ^= (x << 25n) & MASK64;
+    x ^= x >> 27n;
+    this.state = x;
+    return (x * 0x2545f4914f6cdd1dn) & MASK64;
+  }
+
+  /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1 (assembly/cuckoo.ts finds the same slot with one SWAR step when a bucket fits a u64). */
+  findInBucket(i: number, fp: number): number {
+    for (let s = 0; s < this.bucketSize; s++) if (this.getSlot(i * this.bucketSize + s) === fp) return s;
+    return -1;
+  }
+
+  insertIntoBucket(i: number, fp: number): boolean {
+    const s = this.findInBucket(i, 0);
+    if (s < 0) return false;
+    this.setSlot(i * this.bucketSize + s, fp);
+    return true;
+  }
+
+  countInBucket(i: number, fp: number): number {
+    let n = 0;
+    for (let s = 0; s < this.bucketSize; s++) if (this.getSlot(i * this.bucketSize + s) === fp) n++;
+    return n;
+  }
+
+  bucketHas(i: number, fp: number): boolean {
+    return this.findInBucket(i, fp) >= 0;
+  }
+
+  deleteFromBucket(i: number, fp: number): boolean {
+    const s = this.findInBucket(i, fp);
+    if (s < 0) return false;
+    this.setSlot(i * this.bucketSize + s, 0);
+    return true;
+  }
+
+  /** Stores one more copy of `fp` of bucket i1, kicking when both buckets are full; 0 (unchanged) when refused. */
+  addFingerprint(i1: number, fp: number): number {
+    const i2 = this.altBucket(i1, fp);
+    if (this.insertIntoBucket(i1, fp) || this.insertIntoBucket(i2, fp)) {
+      this.heldCount++;
+      return 1;
+    }
+    const path: number[] = [];
+    let i = this.nextRandom() >> 63n ? i2 : i1;
+    let held = fp;
+    for (let n = 0; n < MAX_KICKS; n++) {
+      const slot = i * this.bucketSize + Number((this.nextRandom() >> 32n) & BigInt(this.bucketSize - 1));
+      path.push(slot);
+      const victim = this.getSlot(slot);
+      this.setSlot(slot, held);
+      held = victim;
+      i = this.altBucket(i, held);
+      if (this.insertIntoBucket(i, held)) {
+        this.heldCount++;
+        return 1;
+      }
+    }
+    for (let n = MAX_KICKS - 1; n >= 0; n--) {
+      const placed = this.getSlot(path[n]);
+      this.setSlot(path[n], held);
+      held = placed;
+    }
+    return 0;
+  }
+
+  /** Whether either bucket of `fp` holds it (assembly/cuckoo.ts computes the same with the table's parameters read once). */
+  hashedHas(i1: number, fp: number): boolean {
+    return this.bucketHas(i1, fp) || this.bucketHas(this.altBucket(i1, fp), fp);
+  }
+
+  /** Runs `op` on the item of hash h (assembly/cuckoo.ts's cuckooHashed). */
+  cuckooHashed(h: bigint, op: number): number {
+    const fp = this.fingerprintOf(h);
+    const i1 = this.firstBucket(h);
+    if (op === OP_ADD) return this.addFingerprint(i1, fp);
+    const i2 = this.altBucket(i1, fp);
+    if (op === OP_HAS) return this.hashedHas(i1, fp) ? 1 : 0;
+    if (op === OP_REMOVE) {
+      if (!this.deleteFromBucket(i1, fp) && !this.deleteFromBucket(i2, fp)) return 0;
+      this.heldCount--;
+      return 1;
+    }
+    return this.countInBucket(i1, fp) + (i2 !== i1 ? this.countInBucket(i2, fp) : 0);
+  }
+
+  run(item: Item, op: number): number {
+    return this.cuckooHashed(xxh64(typeof item === 'string' ? encodeUtf8(item) : item, this.seed), op);
+  }
+
+  hasBatch(batch: CheckedBatch): Uint8Array {
+    const flags = new Uint8Array(batch.count);
+    for (let i = 0; i < batch.count; i++) flags[i] = this.run(batchItem(batch, i), OP_HAS);
+    return flags;
+  }
+
+  addBatch(batch: CheckedBatch): void {
+    for (let i = 0; i < batch.count; i++) if (this.run(batchItem(batch, i), OP_ADD) === 0) throw new TableFull(i);
+  }
+
+  held(): number {
+    return this.heldCount;
+  }
+
+  randomState(): bigint {
+    return this.state;
+  }
+
+  setRandomState(state: bigint): void {
+    this.state = state;
+  }
+
+  clear(): void {
+    this.slots.fill(0);
+    this.heldCount = 0;
+  }
+
+  restore(): number {
+    let n = 0;
+    for (let slot = 0; slot < this.buckets * this.bucketSize; slot++) if (this.getSlot(slot) !== 0) n++;
+    this.heldCount = n;
+    return n;
+  }
+
+  payloadChecksum(): bigint {
+    return xxh64(this.slots, 0n);
+  }
+
+  /** The twin holds no wasm memory. */
+  release(): void {}
+}
+
+/** Tables in plain TypeScript. */
+const REFERENCE_TABLES: CuckooKind = {
+  name: 'CuckooFilter',
+  table: (member, bucketSize, seed) => new ReferenceCuckooTable(member.buckets, bucketSize, member.fingerprintBits, seed),
+  xxh64: (bytes) => xxh64(bytes, 0n),
+};
+
+/** A cuckoo filter computed in plain TypeScript, slot for slot equal to the wasm CuckooFilter. */
+export class CuckooFilter extends CuckooFilterOver {
+  /** As forCapacity(capacity, falsePositiveRate, options). */
+  constructor(capacity: number, falsePositiveRate: number, options?: CuckooOptions, parts?: CuckooParts) {
+    super(capacity, falsePositiveRate, options, REFERENCE_TABLES, parts);
+  }
+
+  /** A filter for `capacity` items at a false-positive rate of at most `falsePositiveRate` (as the wasm CuckooFilter.forCapacity). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: CuckooOptions): CuckooFilter {
+    return new CuckooFilter(capacity, falsePositiveRate, options);
+  }
+
+  /** Reads a filter written by toBytes; checks it as the wasm filter does. */
+  static fromBytes(bytes: Uint8Array): CuckooFilter {
+    return restoreCuckoo(bytes, REFERENCE_TABLES, CuckooFilter);
+  }
+}

@@ -1,0 +1,113 @@
+// The cuckoo filter's side of the boundary: one table, a record of the
+// cuckoo kind (assembly/record.ts, assembly/cuckoo.ts) in an arena
+// (src/wasm/arena.ts), and the view of its fingerprints. src/cuckoo/ holds
+// the logic (members, growth, the file); this file holds every pointer.
+
+import type { CheckedBatch, Item } from '../filter/items.js';
+import { Kind, RecordHandle } from './arena.js';
+import { checksumInPlace } from './checksum.js';
+import { TableFull, type CuckooTable } from '../cuckoo/cuckoo-over.js';
+
+/** What a cuckoo table is made of. */
+export interface CuckooTableParams {
+  /** B: buckets. */
+  readonly buckets: number;
+  /** b: slots a bucket (2, 4 or 8). */
+  readonly bucketSize: number;
+  /** f: bits a fingerprint (1 to 32). */
+  readonly fingerprintBits: number;
+  /** The XXH64 seed. */
+  readonly seed: bigint;
+}
+
+/** No header: a member's payload checksum covers its fingerprints alone. */
+const EMPTY = new Uint8Array(0);
+
+/** One cuckoo table's handle and the view of its fingerprints. */
+export class CuckooEngine extends RecordHandle implements CuckooTable {
+  /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
+  readonly slotsLength: number;
+
+  /** A record for an empty table; BloomAllocationError when memory cannot be had. */
+  constructor(params: CuckooTableParams) {
+    super();
+    this.slotsLength = Math.ceil((params.buckets * params.bucketSize * params.fingerprintBits) / 8);
+    // k carries f; the width field b | (f << 8) sizes the region (assembly/record.ts's payloadBytes).
+    this.placeRecord(
+      { bits: params.buckets, hashes: params.fingerprintBits, schemeId: 0, seed: params.seed, wordBytes: params.bucketSize | (params.fingerprintBits << 8) },
+      Kind.Cuckoo,
+    );
+    this.enter().x.cuckooInit();
+  }
+
+  /** The packed fingerprints, live (made again when memory grew since the last call). */
+  get slots(): Uint8Array {
+    return this.regionView(this.slotsLength);
+  }
+
+  /** Gives the table's region back at once (dispose()); the engine must not be used again. */
+  release(): void {
+    this.releaseRecord();
+  }
+
+  /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/cuckoo.ts for the answers. */
+  run(item: Item, op: number): number {
+    const a = this.enter();
+    const len = a.staging.stage(item);
+    return len >= 0 ? a.x.cuckooItem(len, op) : a.x.cuckooStream(op);
+  }
+
+  /** has() of each item of a checked batch, a chunk of staged items per wasm call (src/wasm/batch.ts). */
+  hasBatch(batch: CheckedBatch): Uint8Array {
+    const a = this.enter();
+    return a.batches.run(batch, 1, { chunk: (n) => (a.x.cuckooBatch(n, 1), n), one: (item) => this.run(item, 1), wide: false });
+  }
+
+  /**
+   * add() of each item of a checked batch, in order. Throws TableFull at
+   * the first item refused; the items before it are stored, it and those
+   * after are not.
+   */
+  addBatch(batch: CheckedBatch): void {
+    const a = this.enter();
+    // A chunk's add stops at its first refusal and returns that index: the batch ends there.
+    a.batches.run(batch, 0, {
+      chunk: (n) => a.x.cuckooBatch(n, 0),
+      one: (item) => (this.run(item, 0) === 0 ? -1 : 1),
+      wide: false,
+    });
+    if (a.batches.stopped < batch.count) throw new TableFull(a.batches.stopped);
+  }
+
+  /** Fingerprints held. */
+  held(): number {
+    return this.enter().x.cuckooHeld();
+  }
+
+  /** The kick generator's state. */
+  randomState(): bigint {
+    const x = this.enter().x;
+    return (BigInt(x.cuckooRandomState(1) >>> 0) << 32n) | BigInt(x.cuckooRandomState(0) >>> 0);
+  }
+
+  /** Sets the kick generator's state (nonzero). */
+  setRandomState(state: bigint): void {
+    this.enter().x.cuckooSetRandomState(Number(state & 0xffffffffn), Number(state >> 32n));
+  }
+
+  /** Empties every slot. */
+  clear(): void {
+    this.enter().x.cuckooClear();
+  }
+
+  /** After fingerprints were written into `slots`: recounts the non-empty slots, sets the tally, returns it. */
+  restore(): number {
+    return this.enter().x.cuckooRestore();
+  }
+
+  /** XXH64 (seed 0) of the packed fingerprints, read in place (the file's payload checksum). */
+  payloadChecksum(): bigint {
+    const a = this.enter();
+    return checksumInPlace(a, EMPTY, a.x.cuckooChecksumSlots);
+  }
+}

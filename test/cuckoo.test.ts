@@ -1,0 +1,280 @@
+// CuckooFilter, wasm and reference alike: sizing, add/has/count/remove,
+// full means refused, growth, batches, clone/clear/dispose, bad input.
+import { describe, expect, it } from 'vitest';
+import { twins } from './helpers/twins.js';
+import { fingerprintBitsFor, LOAD_FACTORS, memberShape } from '../src/cuckoo/shape.js';
+
+const urls = (n: number, prefix = 'https://example.com/page/') => Array.from({ length: n }, (_, i) => `${prefix}${i}?q=${(i * 2654435761) % 1000003}`);
+
+describe('sizing', () => {
+  it('takes the narrowest fingerprint with 2b / 2^f <= p, and ceil(n / (b * load)) buckets of any count', () => {
+    expect(fingerprintBitsFor(0.001, 4)).toBe(13); // 8 / 8192 = 0.00098
+    expect(fingerprintBitsFor(0.001, 2)).toBe(12);
+    expect(fingerprintBitsFor(0.001, 8)).toBe(14);
+    expect(fingerprintBitsFor(0.5, 4)).toBe(4);
+    const shape = { capacity: 100_000, falsePositiveRate: 0.001, bucketSize: 4 as const, growth: 0, seed: 0n };
+    expect(memberShape(shape, 0)).toEqual({ capacity: 100_000, falsePositiveRate: 8 / 8192, buckets: Math.ceil(100_000 / (4 * LOAD_FACTORS[4])), fingerprintBits: 13 });
+    expect(memberShape(shape, 0)!.buckets).toBe(26316); // not a power of two
+    expect(memberShape(shape, 1)).toBeUndefined();
+    const grows = { ...shape, growth: 2 };
+    expect([0, 1, 2, 3].map((j) => memberShape(grows, j)!.fingerprintBits)).toEqual([14, 15, 16, 17]);
+    expect([0, 1, 2, 3].map((j) => memberShape(grows, j)!.capacity)).toEqual([100_000, 200_000, 400_000, 800_000]);
+  });
+
+  it('a table of each bucket size takes its whole capacity before it refuses an add', () => {
+    const { CuckooFilter } = twins[0];
+    for (const bucketSize of [2, 4, 8]) {
+      for (const seed of [0n, 1n]) {
+        const n = 20_000;
+        const f = CuckooFilter.forCapacity(n, 0.001, { bucketSize, seed });
+        let stored = 0;
+        try {
+          for (; stored < 2 * n; stored++) f.add(`https://x.example/${seed}/${stored}`);
+        } catch (error) {
+          expect(error).toBeInstanceOf(twins[0].BloomFullError);
+        }
+        expect(stored).toBeGreaterThanOrEqual(n);
+        expect(stored / (f.members[0].buckets * bucketSize)).toBeLessThan(1);
+      }
+    }
+  });
+
+  for (const { name, CuckooFilter } of twins) {
+    it(`${name}: at p = 0.001 the file takes fewer bits per item of capacity than a Bloom filter's, and at most a quarter of a counting filter's`, () => {
+      const n = 10_000;
+      const cuckoo = CuckooFilter.forCapacity(n, 0.001).toBytes().length * 8;
+      expect(cuckoo / 8).toBe(88 + Math.ceil((2632 * 4 * 13) / 8)); // 2632 buckets of four 13-bit fingerprints, and the header
+      expect(cuckoo / n).toBeLessThan(14.38);
+      const wasm = twins[0];
+      expect(cuckoo).toBeLessThan(wasm.BloomFilter.forCapacity(n, 0.001).toBytes().length * 8);
+      expect(cuckoo).toBeLessThanOrEqual(wasm.CountingBloomFilter.forCapacity(n, 0.001).toBytes().length * 8 / 4);
+    });
+  }
+});
+
+for (const { name, CuckooFilter, BloomFullError, BloomRemoveError, BloomRangeError, BloomTypeError, BloomDisposedError } of twins) {
+  describe(`${name} CuckooFilter`, () => {
+    it('stores copies: add returns true each time, count says how many, remove takes one at a time', () => {
+      const f = CuckooFilter.forCapacity(1000, 0.001, { seed: 9n });
+      expect(f.has('a')).toBe(false);
+      expect(f.count('a')).toBe(0);
+      expect(f.add('a')).toBe(true);
+      expect(f.add('a')).toBe(true);
+      expect(f.add(new TextEncoder().encode('b'))).toBe(true);
+      expect(f.has('b')).toBe(true); // a string is its UTF-8 bytes
+      expect(f.count('a')).toBe(2);
+      expect(f.addedCount()).toBe(3);
+      expect(f.remove('a')).toBe(true);
+      expect(f.count('a')).toBe(1);
+      expect(f.has('a')).toBe(true);
+      expect(f.remove('a')).toBe(true);
+      expect(f.has('a')).toBe(false);
+      expect(() => f.remove('a')).toThrow(BloomRemoveError);
+      expect(() => f.remove('a')).toThrow('cannot remove "a": no slot of its two buckets holds its fingerprint, so it is not in the filter (never added, or already removed); nothing was changed');
+      expect(f.addedCount()).toBe(1);
+    });
+
+    it('addIfAbsent adds only what is not there (CF.ADDNX)', () => {
+      const f = CuckooFilter.forCapacity(100, 0.01);
+      expect(f.addIfAbsent('x')).toBe(true);
+      expect(f.addIfAbsent('x')).toBe(false);
+      expect(f.count('x')).toBe(1);
+      expect(f.addedCount()).toBe(1);
+    });
+
+    it('holds its capacity with no false negative at 95% of it, and after removing half; the measured rate is at most p', () => {
+      const n = 20_000;
+      const f = CuckooFilter.forCapacity(n, 0.01, { seed: 3n });
+      const items = urls(n);
+      const part = items.slice(0, Math.floor(0.95 * n));
+      f.addMany(part);
+      expect(f.hasMany(part).every((x) => x === 1)).toBe(true);
+      for (let i = part.length; i < n; i++) f.add(items[i]); // the whole capacity fits
+      expect(f.addedCount()).toBe(n);
+      for (let i = 0; i < n; i += 2) f.remove(items[i]);
+      for (let i = 1; i < n; i += 2) expect(f.has(items[i])).toBe(true);
+      expect(f.addedCount()).toBe(n / 2);
+      if (name === 'reference') return; // the rate below is the wasm filter's; the parity tests tie the twin to it
+      for (let i = 0; i < n; i += 2) f.add(items[i]);
+      const probes = urls(200_000, 'https://absent.example.org/');
+      const hits = f.hasMany(probes).reduce((a, b) => a + b, 0);
+      expect(hits / probes.length).toBeLessThanOrEqual(0.01);
+      expect(hits / probes.length).toBeGreaterThan(0.004);
+    });
+
+    it('full means refused, never lost: the refused add throws BloomFullError naming the capacity, and every stored item stays', () => {
+      const f = CuckooFilter.forCapacity(200, 0.01, { bucketSize: 2 });
+      const stored: string[] = [];
+      let error: unknown;
+      for (let i = 0; i < 1000; i++) {
+        const before = f.toBytes();
+        try {
+          f.add(`item ${i}`);
+          stored.push(`item ${i}`);
+        } catch (e) {
+          error = e;
+          const after = f.toBytes();
+          // Only the kick generator moved: its state (bytes 64..72 of the member table) and so the header checksum (80..88).
+          const unchanged = (b: Uint8Array) => [...b.subarray(0, 64), ...b.subarray(72, 80), ...b.subarray(88)];
+          expect(unchanged(after)).toEqual(unchanged(before));
+          break;
+        }
+      }
+      expect(error).toBeInstanceOf(BloomFullError);
+      expect((error as InstanceType<typeof BloomFullError>).capacity).toBe(200);
+      expect((error as Error).message).toMatch(/^cannot add "item \d+": the filter of capacity 200 is full \(no slot after the most kicks/);
+      expect(stored.length).toBeGreaterThanOrEqual(200);
+      for (const item of stored) expect(f.has(item)).toBe(true);
+      expect(f.addedCount()).toBe(stored.length);
+      // addMany: the items before the refused one stay stored.
+      const g = CuckooFilter.forCapacity(50, 0.01);
+      const many = urls(400);
+      expect(() => g.addMany(many)).toThrow(BloomFullError);
+      const held = g.addedCount();
+      expect(held).toBeGreaterThanOrEqual(50);
+      expect(g.hasMany(many.slice(0, held)).every((x) => x === 1)).toBe(true);
+    });
+
+    it('grows to 20 times its first capacity with no false negative, counting and removing across members, at most p', () => {
+      const n = 1000;
+      const f = CuckooFilter.forCapacity(n, 0.001, { growth: 2, seed: 5n });
+      const items = urls(20 * n, 'k/');
+      for (const item of items) f.add(item);
+      expect(f.members.length).toBe(5);
+      expect(f.members.map((m) => m.fingerprintBits)).toEqual([14, 15, 16, 17, 18]);
+      expect(f.members.map((m) => m.capacity)).toEqual([1000, 2000, 4000, 8000, 16000]);
+      expect(f.members.reduce((p, m) => p + m.falsePositiveRate, 0)).toBeLessThanOrEqual(0.001);
+      expect(f.addedCount()).toBe(20 * n);
+      expect(f.hasMany(items).every((x) => x === 1)).toBe(true);
+      expect(f.count(items[0])).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < items.length; i += 2) f.remove(items[i]);
+      for (let i = 1; i < items.length; i += 2) expect(f.has(items[i])).toBe(true);
+      expect(f.addedCount()).toBe(10 * n);
+      if (name === 'reference') return;
+      const probes = urls(100_000, 'absent/');
+      expect(f.hasMany(probes).reduce((a, b) => a + b, 0) / probes.length).toBeLessThanOrEqual(0.001);
+    });
+
+    it('addMany and hasMany answer as add and has do, for lists and packed bytes', () => {
+      const f = CuckooFilter.forCapacity(500, 0.01, { growth: 2 });
+      const items = urls(1200);
+      expect(Array.from(f.addMany(items))).toEqual(items.map(() => 1));
+      expect(f.members.length).toBeGreaterThan(1);
+      const bytes = new TextEncoder().encode(items.join(''));
+      const offsets = [0];
+      for (const it of items) offsets.push(offsets[offsets.length - 1] + it.length);
+      expect(Array.from(f.hasMany({ bytes, offsets }))).toEqual(items.map(() => 1));
+      const absent = urls(300, 'nope/');
+      expect(Array.from(f.hasMany(absent))).toEqual(absent.map((a) => (f.has(a) ? 1 : 0)));
+      const g = CuckooFilter.forCapacity(500, 0.01, { growth: 2 });
+      g.addMany({ bytes, offsets });
+      expect(g.toBytes()).toEqual(f.toBytes());
+      expect(() => f.addMany(['ok', 5] as never)).toThrow(BloomTypeError);
+    });
+
+    it('clone is independent; clear empties back to one member', () => {
+      const f = CuckooFilter.forCapacity(100, 0.01, { growth: 2 });
+      for (const item of urls(400)) f.add(item);
+      const c = f.clone();
+      expect(c).toBeInstanceOf(CuckooFilter);
+      expect(c.toBytes()).toEqual(f.toBytes());
+      c.add('only in the clone');
+      f.add('only in the clone'); // same generator state, same table: equal again
+      expect(c.toBytes()).toEqual(f.toBytes());
+      c.remove('only in the clone');
+      expect(f.count('only in the clone')).toBeGreaterThanOrEqual(1);
+      f.clear();
+      expect(f.members.length).toBe(1);
+      expect(f.addedCount()).toBe(0);
+      expect(f.has(urls(1)[0])).toBe(false);
+      expect(c.has(urls(1)[0])).toBe(true);
+    });
+
+    it('dispose() refuses later calls with BloomDisposedError; using disposes', () => {
+      const f = CuckooFilter.forCapacity(10, 0.01);
+      f.dispose();
+      f.dispose();
+      expect(() => f.has('a')).toThrow(BloomDisposedError);
+      expect(() => f.add('a')).toThrow('CuckooFilter.add');
+      {
+        using g = CuckooFilter.forCapacity(10, 0.01);
+        g.add('a');
+      }
+    });
+
+    it('refuses bad capacities, rates, bucket sizes, growths, seeds and items, naming the parameter', () => {
+      const bad: Array<[() => unknown, unknown, string]> = [
+        [() => CuckooFilter.forCapacity(0, 0.01), BloomRangeError, 'capacity'],
+        [() => CuckooFilter.forCapacity(1.5, 0.01), BloomRangeError, 'capacity'],
+        [() => CuckooFilter.forCapacity(2 ** 40, 0.01), BloomRangeError, 'capacity'],
+        [() => CuckooFilter.forCapacity('10' as never, 0.01), BloomTypeError, 'capacity'],
+        [() => CuckooFilter.forCapacity(10, 0), BloomRangeError, 'falsePositiveRate'],
+        [() => CuckooFilter.forCapacity(10, 1), BloomRangeError, 'falsePositiveRate'],
+        [() => CuckooFilter.forCapacity(10, NaN), BloomRangeError, 'falsePositiveRate'],
+        [() => CuckooFilter.forCapacity(10, 1e-10), BloomRangeError, 'falsePositiveRate'],
+        [() => CuckooFilter.forCapacity(10, null as never), BloomTypeError, 'falsePositiveRate'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { bucketSize: 3 }), BloomRangeError, 'bucketSize'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { bucketSize: '4' as never }), BloomTypeError, 'bucketSize'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { growth: 0.5 }), BloomRangeError, 'growth'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { growth: 2000 }), BloomRangeError, 'growth'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { seed: -1 }), BloomRangeError, 'seed'],
+        [() => CuckooFilter.forCapacity(10, 0.01, 5 as never), BloomTypeError, 'options'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { shared: true } as never), BloomTypeError, 'shared'],
+        [() => CuckooFilter.forCapacity(10, 0.01, { scheme: 'poly' } as never), BloomTypeError, 'scheme'],
+        [() => CuckooFilter.forCapacity(10, 0.01).add(5 as never), BloomTypeError, 'item'],
+        [() => CuckooFilter.forCapacity(10, 0.01).has(null as never), BloomTypeError, 'item'],
+        [() => CuckooFilter.forCapacity(10, 0.01).remove({} as never), BloomTypeError, 'item'],
+        [() => CuckooFilter.forCapacity(10, 0.01).count([] as never), BloomTypeError, 'item'],
+        [() => CuckooFilter.forCapacity(10, 0.01).hasMany('abc' as never), BloomTypeError, 'items'],
+      ];
+      for (const [call, type, parameter] of bad) {
+        expect(call).toThrow(type as never);
+        try {
+          call();
+        } catch (error) {
+          expect((error as { parameter: string }).parameter).toBe(parameter);
+        }
+      }
+      expect(() => CuckooFilter.forCapacity(10, 0.01, { bucketSize: 3 })).toThrow('bucketSize must be 2, 4 or 8; got 3');
+    });
+  });
+}
+
+describe('CuckooFilter memory', () => {
+  it('dispose() gives every member back at once; the heap stays sound', async () => {
+    const { sharedArenas } = await import('../src/wasm/arena.js');
+    const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
+    const used = () => sharedArenas().reduce((n, a) => n + a.x.heapUsedBytes(), 0);
+    const warm = twins[0].CuckooFilter.forCapacity(1000, 0.01, { growth: 2 });
+    warm.dispose();
+    const before = [memory(), used()];
+    for (let r = 0; r < 200; r++) {
+      const f = twins[0].CuckooFilter.forCapacity(1000, 0.01, { growth: 2 });
+      for (let i = 0; i < 3000; i++) f.add(`r${r} ${i}`);
+      expect(f.members.length).toBe(2);
+      f.dispose();
+    }
+    expect([memory(), used()]).toEqual(before);
+    expect(sharedArenas().every((a) => a.x.heapCheck() === 0)).toBe(true);
+  });
+
+  it('a dropped filter is given back by the garbage collector (dist/, in a child with --expose-gc)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    const script = `import { CuckooFilter } from ${JSON.stringify(dist)};
+      import { sharedArenas } from ${JSON.stringify(dist.replace('index.js', 'wasm/arena.js'))};
+      const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
+      const turn = () => new Promise((r) => setImmediate(r));
+      const round = async () => { for (let i = 0; i < 1000; i++) { const f = CuckooFilter.forCapacity(2000, 0.001); f.add('x' + i); } globalThis.gc(); await turn(); await turn(); };
+      for (let r = 0; r < 5; r++) await round();
+      const early = memory();
+      for (let r = 0; r < 50; r++) await round();
+      console.log(JSON.stringify({ early, late: memory(), ok: sharedArenas().every((a) => a.x.heapCheck() === 0) }));`;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { early: number; late: number; ok: boolean };
+    expect(result.ok).toBe(true);
+    // 5 * 10^4 filters of 3.5 KB held at once would be 175 MB.
+    expect(result.late).toBe(result.early);
+  });
+});
