@@ -21,7 +21,7 @@ import { scheme } from "./filter";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
 export { clear, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainHas } from "./chain";
 export { streamBegin } from "./scheme";
@@ -204,3 +204,6 @@ export {
 
 // The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
+
+// The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE.
+export { fuseAlloc, fuseChecksumFingerprints, fuseFree, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fusePopulate, fuseSetShape } from "./binary-fuse";

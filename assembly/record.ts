@@ -17,7 +17,8 @@
 //   +40 i32 k
 //   +44 i32 the scheme id
 //   +48 u32 the kind (KIND_*)
-//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts)
+//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts),
+//       or a binary fuse filter's bytes per fingerprint (assembly/binary-fuse.ts)
 // and the bits (or counters) start at +64.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
@@ -40,6 +41,8 @@ export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
+/** A binary fuse filter's fingerprints (assembly/binary-fuse.ts, which lays out its record's fields). */
+export const KIND_FUSE = 5;
 
 /** The selected record (0: none). */
 let current: usize = 0;
@@ -53,7 +56,7 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
   if (kind == KIND_COUNTING) return (m + 1) >> 1;
   if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
-  if (kind == KIND_SLIDING) return m * <u64>width;
+  if (kind == KIND_SLIDING || kind == KIND_FUSE) return m * <u64>width;
   return 0;
 }
 
@@ -61,7 +64,10 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
 // @ts-ignore: decorator
 @inline function saveCurrent(): void {
   if (current == 0) return;
-  if (load<u32>(current, 48) == KIND_COUNTING) {
+  const kind = load<u32>(current, 48);
+  // A binary fuse filter keeps its shape where the others keep counters.
+  if (kind == KIND_FUSE) return;
+  if (kind == KIND_COUNTING) {
     store<u64>(current, nonzero, 16);
     store<u64>(current, saturated, 24);
     store<u64>(current, held, 32);
@@ -81,7 +87,9 @@ export function select(r: usize): void {
   saveCurrent();
   current = r;
   peek(r);
-  if (load<u32>(r, 48) == KIND_COUNTING) {
+  const kind = load<u32>(r, 48);
+  if (kind == KIND_FUSE) return;
+  if (kind == KIND_COUNTING) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);
     held = load<u64>(r, 32);

@@ -45,6 +45,7 @@ export const ABI = {
   KIND_COUNTING: global,
   KIND_BITMAP: global,
   KIND_SLIDING: global,
+  KIND_FUSE: global,
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, else 0
   select: proc(1), // (record): the filter every other export works on
   release: proc(1), // (record): its region goes back to the heap
@@ -123,6 +124,20 @@ export const ABI = {
   slidingBatch: fn(4), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
   slidingClearPlane: proc(1), // (plane): clears that bit of every word
   slidingChecksumWords: proc(0),
+  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions, queries on the selected record.
+  fuseAlloc: fn(1), // (bytes) -> a zeroed heap region, or 0
+  fuseFree: proc(1), // (region)
+  fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
+  fuseSetShape: proc(6), // (seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the selected record
+  fuseHasKey: fn(2), // (lo, hi) -> binary_fuse*_contain
+  fuseHasItem: fn(1), // (len): the item in scratch
+  fuseHasString: strFn(0),
+  fuseHasStream: fn(0),
+  fuseHasBatch: fn(1), // (count): a staged batch, answers in the batch flags region
+  fuseKeyBatch: proc(2), // (count, out): the staged batch's keys as u64s at out
+  fuseKeyItem: proc(2), // (len, out)
+  fuseKeyStream: proc(1), // (out)
+  fuseChecksumFingerprints: proc(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapClearAll: proc(0),
   bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
@@ -210,11 +225,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `fuse${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'select' | 'release' | 'recordPayload' | 'chainHas'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|fuse|heap|KIND_|create$|select$|release$|recordPayload$|chainHas$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
