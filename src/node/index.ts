@@ -23,6 +23,8 @@ import {
   chainDecoder, chainJob, countingDecoder, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
 import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
+import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
+import { fuseDecoder, fuseJob } from './fuse-file.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
 interface Serializable {
@@ -30,7 +32,7 @@ interface Serializable {
 }
 
 /** What saveFile writes: a filter, a chain, a counting or a sliding filter, from bloomwasm or bloomwasm/reference. */
-export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | Serializable;
+export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | BinaryFuseFilter | Serializable;
 
 function checkPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new BloomTypeError('path', path, 'a non-empty string');
@@ -42,6 +44,7 @@ function jobFor(filter: unknown): SaveJob {
   if (filter instanceof ScalableBloomFilter) return chainJob(filter);
   if (filter instanceof CountingBloomFilter) return countingJob(filter);
   if (filter instanceof SlidingBloomFilter) return slidingJob(filter);
+  if (filter instanceof BinaryFuseFilter) return fuseJob(filter);
   if (typeof filter === 'object' && filter !== null && typeof (filter as Serializable).toBytes === 'function') {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
@@ -161,4 +164,18 @@ export function loadSlidingFileSync(path: string, options?: { clock?: () => numb
 export async function loadSlidingFile(path: string, options?: { clock?: () => number }): Promise<SlidingBloomFilter> {
   const clock = clockOption(options);
   return read(path, (size) => slidingDecoder(size, clock));
+}
+
+/**
+ * Reads a BinaryFuseFilter saved by saveFile (or its toBytes). The header
+ * is checked against the file's size before the file is read; the checksum
+ * after. Faults throw BloomFormatError naming the field and offset.
+ */
+export function loadBinaryFuseFileSync(path: string): BinaryFuseFilter {
+  return readSync(path, fuseDecoder);
+}
+
+/** Reads a binary fuse filter like loadBinaryFuseFileSync, without blocking the event loop. */
+export async function loadBinaryFuseFile(path: string): Promise<BinaryFuseFilter> {
+  return read(path, fuseDecoder);
 }

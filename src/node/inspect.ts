@@ -14,6 +14,10 @@ import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
 import { chainLayout, slidingHeader } from './decoders.js';
 import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
+import { FUSE_KIND } from '../format/binary-fuse.js';
+import { verifyFuse, type FuseFileSummary } from './fuse-file.js';
+
+export type { FuseFileSummary };
 
 /** A verified single-filter file. */
 export interface FilterFileSummary {
@@ -171,7 +175,7 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
  * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
-export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary {
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | FuseFileSummary {
   const fd = openSync(path, 'r');
   try {
     const size = regularFileSize(fstatSync(fd), path);
@@ -182,6 +186,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
     if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
     if (isMagic(magic, SLIDING_KIND.magic)) return decodeSync(fd, verifySliding(size, engine));
+    if (isMagic(magic, FUSE_KIND.magic)) return decodeSync(fd, verifyFuse(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);

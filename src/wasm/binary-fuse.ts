@@ -203,3 +203,41 @@ export class FuseEngine extends RecordHandle {
     return checksumInPlace(a, header, a.x.fuseChecksumFingerprints);
   }
 }
+
+/** The instance that hashes items to keys for itemKeysInto, and its key region (made on first use). */
+let hasher: { a: Arena; keysPtr: number } | undefined;
+
+/**
+ * Writes the keys of a checked batch's items (XXH64, seed 0, strings as
+ * UTF-8: what from() builds on) into `out` from index `at`, hashed in wasm
+ * a staged chunk at a time. For `bloom build`, which streams its lines and
+ * builds with fromKeys.
+ */
+export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: number): void {
+  if (hasher === undefined) {
+    const a = new Arena(true);
+    const keysPtr = a.x.fuseAlloc(8 * a.staging.batchMax) >>> 0;
+    a.grew();
+    hasher = { a, keysPtr };
+  }
+  const { a, keysPtr } = hasher;
+  let done = at;
+  const copy = (n: number): void => {
+    out.set(new BigUint64Array(a.x.memory.buffer, keysPtr, n), done);
+    done += n;
+  };
+  runChunked(
+    a, batch, [],
+    (item: Item) => {
+      const len = a.staging.stage(item);
+      if (len >= 0) a.x.fuseKeyItem(len, keysPtr);
+      else a.x.fuseKeyStream(keysPtr);
+      copy(1);
+      return 0;
+    },
+    (n) => {
+      a.x.fuseKeyBatch(n, keysPtr);
+      copy(n);
+    },
+  );
+}
