@@ -21,7 +21,7 @@
 //   +52 u32 bytes per fingerprint (1 or 2)
 // An item (string as UTF-8, or bytes) is the key XXH64(bytes, seed 0).
 
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
 import { bits } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
 import { heapAlloc, heapFree } from "./heap";
@@ -106,18 +106,7 @@ let rngState: u64 = 0;
 @inline function fuseContain(key: u64): bool {
   // An empty set answers false (the reference's would answer true for 1 key in 256: docs/SCHEMES.md).
   if (load<u32>(bitsBase - 40) == 0) return false;
-  const hash = fuseMurmur64(key + recordSeed());
-  const segmentLength = recordSegmentLength();
-  const mask = <u64>(segmentLength - 1);
-  const h0 = <u32>mulhi32(hash, recordSegmentCountLength());
-  const h1 = (h0 + segmentLength) ^ <u32>((hash >> 18) & mask);
-  const h2 = (h0 + 2 * segmentLength) ^ <u32>(hash & mask);
-  const f = fuseFingerprint(hash);
-  if (recordWidth() == 1) {
-    return <u8>(f ^ <u32>load<u8>(bitsBase + <usize>h0) ^ <u32>load<u8>(bitsBase + <usize>h1) ^ <u32>load<u8>(bitsBase + <usize>h2)) == 0;
-  }
-  return <u16>(f ^ <u32>load<u16>(bitsBase + (<usize>h0 << 1)) ^ <u32>load<u16>(bitsBase + (<usize>h1 << 1)) ^
-    <u32>load<u16>(bitsBase + (<usize>h2 << 1))) == 0;
+  return containHash(fuseMurmur64(key + recordSeed()), recordSegmentLength(), recordSegmentCountLength(), recordWidth());
 }
 
 /** binary_fuse_mod3 for x in [0, 5). */
@@ -400,21 +389,58 @@ export function fuseHasStream(): bool {
   return fuseContain(xxh64Digest());
 }
 
+/** Items hashed before any is probed, in fuseHasBatch: their hashes fill the batch probes region. */
+const HAS_GROUP: u32 = 64;
+
+/**
+ * The fingerprint check of binary_fuse*_contain for a hash (already mixed
+ * with the seed), on the selected record.
+ */
+// @ts-ignore: decorator
+@inline function containHash(hash: u64, segmentLength: u32, segmentCountLength: u32, width: u32): bool {
+  const mask = <u64>(segmentLength - 1);
+  const h0 = <u32>mulhi32(hash, segmentCountLength);
+  const h1 = (h0 + segmentLength) ^ <u32>((hash >> 18) & mask);
+  const h2 = (h0 + 2 * segmentLength) ^ <u32>(hash & mask);
+  const f = fuseFingerprint(hash);
+  if (width == 1) {
+    return <u8>(f ^ <u32>load<u8>(bitsBase + <usize>h0) ^ <u32>load<u8>(bitsBase + <usize>h1) ^ <u32>load<u8>(bitsBase + <usize>h2)) == 0;
+  }
+  return <u16>(f ^ <u32>load<u16>(bitsBase + (<usize>h0 << 1)) ^ <u32>load<u16>(bitsBase + (<usize>h1 << 1)) ^
+    <u32>load<u16>(bitsBase + (<usize>h2 << 1))) == 0;
+}
+
 /**
  * Tests `count` items staged as a batch (offsets in the batch offsets
- * region, bytes in scratch); answers in the batch flags region. The keys
- * are hashed first and the slots read after, so the loads of many items
- * are in flight at once. Returns how many answered true.
+ * region, bytes in scratch); answers in the batch flags region. The items
+ * of a group of HAS_GROUP are all hashed before any is probed, so that the
+ * probes' loads, which do not depend on each other, are in flight at once.
+ * Returns how many answered true.
  */
 export function fuseHasBatch(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
+  if (load<u32>(bitsBase - 40) == 0) {
+    memory.fill(BATCH_FLAGS_PTR, 0, <usize>count);
+    return 0;
+  }
+  const seed = recordSeed();
+  const segmentLength = recordSegmentLength();
+  const segmentCountLength = recordSegmentCountLength();
+  const width = recordWidth();
   let ones: u32 = 0;
-  for (let i: u32 = 0; i < count; i++) {
-    const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
-    const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    const answer = fuseContain(itemKey(SCRATCH_PTR + <usize>start, <usize>(end - start)));
-    store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
-    ones += <u32>answer;
+  for (let first: u32 = 0; first < count; first += HAS_GROUP) {
+    const n = min<u32>(HAS_GROUP, count - first);
+    for (let j: u32 = 0; j < n; j++) {
+      const i = first + j;
+      const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
+      const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
+      store<u64>(BATCH_PROBES_PTR + (<usize>j << 3), fuseMurmur64(itemKey(SCRATCH_PTR + <usize>start, <usize>(end - start)) + seed));
+    }
+    for (let j: u32 = 0; j < n; j++) {
+      const answer = containHash(load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), segmentLength, segmentCountLength, width);
+      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>answer);
+      ones += <u32>answer;
+    }
   }
   return ones;
 }
