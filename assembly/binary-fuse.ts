@@ -362,9 +362,9 @@ export function fuseSetShape(seedLo: u32, seedHi: u32, size: u32, segmentLength:
   store<u32>(r, segmentCountLength, 36);
 }
 
-/** binary_fuse*_contain of the u64 key hi:lo, on the selected record. */
-export function fuseHasKey(lo: u32, hi: u32): bool {
-  return fuseContain((<u64>hi << 32) | <u64>lo);
+/** binary_fuse*_contain of the u64 key (a bigint from JS), on the selected record. */
+export function fuseHasKey(key: u64): bool {
+  return fuseContain(key);
 }
 
 /** The key of the item in scratch (`len` bytes): XXH64 with seed 0. */

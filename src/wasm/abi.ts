@@ -129,7 +129,7 @@ export const ABI = {
   fuseFree: proc(1), // (region)
   fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
   fuseSetShape: proc(6), // (seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the selected record
-  fuseHasKey: fn(2), // (lo, hi) -> binary_fuse*_contain
+  fuseHasKey: fn(1), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
   fuseHasItem: fn(1), // (len): the item in scratch
   fuseHasString: strFn(0),
   fuseHasStream: fn(0),

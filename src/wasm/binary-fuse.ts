@@ -18,7 +18,7 @@ import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
 import { Arena, Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
 import { runChunked } from './chunks.js';
-import { inPlaceUnits } from './staging.js';
+import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 
 /** Temporaries below this many bytes are taken in the record's own arena (see above). */
 const IN_PLACE_BYTES = 4 * 1024 * 1024;
@@ -39,8 +39,9 @@ export class FuseEngine extends RecordHandle {
   readonly fingerprintsLength: number;
   /** The seed the construction settled on (or the restored one). */
   seed = 0n;
-  /** Strings up to this many units are read in place by has (-1: none). */
+  /** Strings up to this many units are read in place by has (-1: none); longer ones up to copyUnits are copied with encodeInto (as Engine.has). */
   private readonly inPlaceUnits: number;
+  private readonly copyUnits: number;
   /** The strings of the batch chunk being staged (reused). */
   private readonly pending: string[] = [];
 
@@ -50,6 +51,7 @@ export class FuseEngine extends RecordHandle {
     // m = ArrayLength, the xxh64 scheme with seed 0: a streamed item is hashed to its key by the shared stream exports.
     this.placeRecord({ bits: shape.arrayLength, hashes: 0, schemeId: 0, seed: 0n, wordBytes: width }, Kind.Fuse);
     this.inPlaceUnits = this.arena.staging.readsInPlace ? inPlaceUnits() : -1;
+    this.copyUnits = this.arena.staging.maxUtf8Units;
   }
 
   /** Writes the shape and the seed into the record. */
@@ -180,13 +182,18 @@ export class FuseEngine extends RecordHandle {
 
   /** binary_fuse*_contain of a u64 key (checked by the caller). */
   hasKey(key: bigint): boolean {
-    return this.enter().x.fuseHasKey(Number(key & 0xffffffffn), Number(key >> 32n)) !== 0;
+    // A wasm i64 parameter takes the bigint as it is (JS BigInt integration): no split into halves.
+    return (this.enter().x.fuseHasKey as unknown as (key: bigint) => number)(key) !== 0;
   }
 
   /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). */
   has(item: Item): boolean {
     const a = this.enter();
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return a.x.fuseHasString(item) !== 0;
+    if (typeof item === 'string') {
+      const n = item.length;
+      if (n <= this.inPlaceUnits) return a.x.fuseHasString(item) !== 0;
+      if (n > SHORT_STRING && n <= this.copyUnits) return a.x.fuseHasItem(encoder.encodeInto(item, a.staging.scratch).written) !== 0;
+    }
     const len = a.staging.stage(item);
     return (len >= 0 ? a.x.fuseHasItem(len) : a.x.fuseHasStream()) !== 0;
   }
