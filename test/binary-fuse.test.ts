@@ -12,6 +12,8 @@ import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { fuseShape } from '../src/fuse/shape.js';
 import { fusePopulate, itemKey } from '../src/reference/binary-fuse.js';
+import { sharedArenas } from '../src/wasm/arena.js';
+import { FuseEngine } from '../src/wasm/binary-fuse.js';
 import { repeatedKeys, splitmixKeys } from './helpers/fuse-keys.js';
 
 interface Vectors {
@@ -234,8 +236,11 @@ describe.each(impls)('$name: bad input', ({ F }) => {
     const shape = { ...fuseShape(2), size: 50 };
     const out = new Uint8Array(shape.arrayLength);
     expect(fusePopulate(keys, out, 1, shape).status).toBe(2);
-    expect(() => new wasm.BloomBuildError(50, 100)).not.toThrow();
-    expect(new wasm.BloomBuildError(50, 100).message).toMatch(/100 seeds tried for 50 keys/);
+    // The wasm construction on the same forged shape throws BloomBuildError and leaves nothing allocated.
+    const before = sharedArenas().map((a) => a.x.heapUsedBytes());
+    expect(() => FuseEngine.build({ keys }, shape, 1)).toThrow(wasm.BloomBuildError);
+    expect(() => FuseEngine.build({ keys }, shape, 1)).toThrow(/100 seeds tried for 50 keys/);
+    expect(sharedArenas().map((a) => a.x.heapUsedBytes()).slice(0, before.length)).toEqual(before);
   });
 
   it('dispose() frees it, and later calls throw BloomDisposedError', () => {
