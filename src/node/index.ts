@@ -1,5 +1,5 @@
 /**
- * bloomwasm/node: save and load filters, chains, counting and sliding filters as files, for filters too
+ * bloomwasm/node: save and load filters, chains, counting, sliding and binary fuse filters as files, for filters too
  * big to hold twice. Node only; the browser-safe core never imports this
  * module.
  *
@@ -31,7 +31,7 @@ interface Serializable {
   toBytes(): Uint8Array;
 }
 
-/** What saveFile writes: a filter, a chain, a counting or a sliding filter, from bloomwasm or bloomwasm/reference. */
+/** What saveFile writes: a filter, a chain, a counting, a sliding or a binary fuse filter, from bloomwasm or bloomwasm/reference. */
 export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | BinaryFuseFilter | Serializable;
 
 function checkPath(path: unknown): string {
