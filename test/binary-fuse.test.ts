@@ -110,6 +110,28 @@ describe('wasm and twin agree', () => {
   });
 });
 
+describe('records of other kinds in the same memory', () => {
+  it('selecting a fuse record keeps the other filters\' counters, and theirs keep its shape', () => {
+    const bloom = new wasm.BloomFilter(4096, 5);
+    const counting = new wasm.CountingBloomFilter(4096, 5);
+    const twin = new reference.BloomFilter(4096, 5);
+    const fuse = wasm.BinaryFuseFilter.from(Array.from({ length: 300 }, (_, i) => `k${i}`));
+    const bytes = fuse.toBytes();
+    for (let i = 0; i < 200; i++) {
+      bloom.add(`b${i}`);
+      twin.add(`b${i}`);
+      counting.add(`c${i}`);
+      expect(fuse.has(`k${i}`)).toBe(true);
+      if (i % 3 === 0) counting.remove(`c${i}`);
+    }
+    expect(bloom.bitsSet()).toBe(twin.bitsSet());
+    expect(bloom.addedCount()).toBe(twin.addedCount());
+    expect(counting.has('c1')).toBe(true);
+    expect(fuse.toBytes()).toEqual(bytes);
+    expect(wasm.BinaryFuseFilter.fromBytes(bytes).has('k299')).toBe(true);
+  });
+});
+
 describe.each(impls)('$name: queries', ({ F }) => {
   it('from(items) is fromKeys of their XXH64 keys (seed 0, strings as UTF-8)', () => {
     const items = ['apple', 'banana', 'cherry', new Uint8Array([0, 1, 2]), 'ünïcödé', 'x'.repeat(70000)];
