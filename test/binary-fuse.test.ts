@@ -210,6 +210,8 @@ describe.each(impls)('$name: bad input', ({ F }) => {
     expect(() => F.fromKeys([1n, 2 as unknown as bigint])).toThrow(wasm.BloomTypeError);
     expect(() => F.fromKeys('abc' as unknown as bigint[])).toThrow(wasm.BloomTypeError);
     expect(() => F.fromKeys(new Uint32Array(3) as unknown as bigint[])).toThrow(/keys/);
+    // More keys than one construction fits in a 4 GiB wasm memory: refused before anything is read or allocated.
+    expect(() => F.fromKeys(new Array<bigint>(110_000_001))).toThrow(/keys.length.*shard/);
   });
 
   it('names a bad option', () => {

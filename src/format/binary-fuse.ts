@@ -17,7 +17,7 @@
 
 import { BloomFormatError } from '../errors.js';
 import { checkMagic, registerKind, type FileKind } from './filter.js';
-import { MAX_FUSE_KEYS, type FuseShape } from '../fuse/shape.js';
+import type { FuseShape } from '../fuse/shape.js';
 
 /** The binary fuse format version this release writes; it reads every version up to this one. */
 export const FUSE_FORMAT_VERSION = 1;
@@ -68,8 +68,8 @@ export const REFERENCE_FIELD_OFFSETS = {
   arrayLength: 24,
 } as const;
 
-/** The most fingerprints a filter read from bytes may have: a filter of MAX_FUSE_KEYS keys has fewer. */
-export const MAX_ARRAY_LENGTH = 2 ** 28;
+/** The most bytes of fingerprints a filter read from bytes may have (2 GiB: a filter of MAX_FUSE_KEYS keys has 124 MB at 8 bits). */
+export const MAX_FINGERPRINT_BYTES = 2 ** 31;
 
 /** What a serialization holds besides the fingerprints. */
 export interface FuseHeader {
@@ -126,14 +126,13 @@ const fail: Fail = (field, offset, problem) => {
  * SegmentCount at least 1, SegmentCountLength = SegmentCount *
  * SegmentLength and ArrayLength = (SegmentCount + 2) * SegmentLength.
  */
-function checkShape(shape: FuseShape, at: Record<'size' | 'segmentLength' | 'segmentCount' | 'segmentCountLength' | 'arrayLength', number>): void {
-  const { size, segmentLength: l, segmentCount: c, segmentCountLength: cl, arrayLength: n } = shape;
-  if (size > MAX_FUSE_KEYS) fail('size', at.size, `must be at most ${MAX_FUSE_KEYS}; got ${size}`);
+function checkShape(shape: FuseShape, width: 1 | 2, at: Record<'segmentLength' | 'segmentCount' | 'segmentCountLength' | 'arrayLength', number>): void {
+  const { segmentLength: l, segmentCount: c, segmentCountLength: cl, arrayLength: n } = shape;
   if (l < 1 || l > 262144 || (l & (l - 1)) !== 0) fail('segmentLength', at.segmentLength, `must be a power of two from 1 to 262144; got ${l}`);
   if (c < 1) fail('segmentCount', at.segmentCount, `must be at least 1; got ${c}`);
   if (cl !== c * l) fail('segmentCountLength', at.segmentCountLength, `must be segmentCount * segmentLength = ${c * l}; got ${cl}`);
   if (n !== (c + 2) * l) fail('arrayLength', at.arrayLength, `must be (segmentCount + 2) * segmentLength = ${(c + 2) * l}; got ${n}`);
-  if (n > MAX_ARRAY_LENGTH) fail('arrayLength', at.arrayLength, `must be at most ${MAX_ARRAY_LENGTH}; got ${n}`);
+  if (n * width > MAX_FINGERPRINT_BYTES) fail('arrayLength', at.arrayLength, `must be at most ${MAX_FINGERPRINT_BYTES / width} (2 GiB of fingerprints); got ${n}`);
 }
 
 /** A u32 field that the input must reach. */
@@ -149,7 +148,7 @@ function u64(view: DataView, field: string, offset: number, total: number): bigi
 }
 
 /** The shape fields at `at` of `view`. */
-function readShape(view: DataView, at: Record<'size' | 'segmentLength' | 'segmentCount' | 'segmentCountLength' | 'arrayLength', number>, total: number): FuseShape {
+function readShape(view: DataView, width: 1 | 2, at: Record<'size' | 'segmentLength' | 'segmentCount' | 'segmentCountLength' | 'arrayLength', number>, total: number): FuseShape {
   const shape = {
     size: u32(view, 'size', at.size, total),
     segmentLength: u32(view, 'segmentLength', at.segmentLength, total),
@@ -157,7 +156,7 @@ function readShape(view: DataView, at: Record<'size' | 'segmentLength' | 'segmen
     segmentCountLength: u32(view, 'segmentCountLength', at.segmentCountLength, total),
     arrayLength: u32(view, 'arrayLength', at.arrayLength, total),
   };
-  checkShape(shape, at);
+  checkShape(shape, width, at);
   return shape;
 }
 
@@ -188,11 +187,11 @@ export function parseFuseHeader(prefix: Uint8Array, totalLength: number): FuseFi
   if (bits !== 8 && bits !== 16) fail('fingerprintBits', at.fingerprintBits, `must be 8 or 16; got ${bits}`);
   if (available < at.seed) fail('reserved', at.reserved, `truncated: the 1-byte field needs the input to reach byte 8, but it ends at byte ${totalLength}`);
   if (view.getUint8(at.reserved) !== 0) fail('reserved', at.reserved, `must be 0; got ${view.getUint8(at.reserved)}`);
+  const width = (bits / 8) as 1 | 2;
   const seed = u64(view, 'seed', at.seed, totalLength);
-  const shape = readShape(view, at, totalLength);
+  const shape = readShape(view, width, at, totalLength);
   const reserved2 = u32(view, 'reserved2', at.reserved2, totalLength);
   if (reserved2 !== 0) fail('reserved2', at.reserved2, `must be 0; got ${reserved2}`);
-  const width = (bits / 8) as 1 | 2;
   const payloadLength = u64(view, 'payloadLength', at.payloadLength, totalLength);
   const expected = shape.arrayLength * width;
   if (payloadLength !== BigInt(expected)) fail('payloadLength', at.payloadLength, `must be arrayLength * ${width} = ${expected}; got ${payloadLength}`);
@@ -211,7 +210,7 @@ export function parseReferenceHeader(bytes: Uint8Array, width: 1 | 2): FuseHeade
   const view = new DataView(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, REFERENCE_HEADER_BYTES));
   const at = REFERENCE_FIELD_OFFSETS;
   const seed = u64(view, 'seed', at.seed, bytes.length);
-  const shape = readShape(view, at, bytes.length);
+  const shape = readShape(view, width, at, bytes.length);
   const end = REFERENCE_HEADER_BYTES + shape.arrayLength * width;
   const what = `${shape.arrayLength} fingerprints of ${8 * width} bits`;
   if (bytes.length < end) fail('fingerprints', REFERENCE_HEADER_BYTES, `truncated: ${what} need the input to reach byte ${end}, but it ends at byte ${bytes.length}`);

@@ -27,13 +27,17 @@ export interface FuseShape {
 /** The reference's arity: three slots per key. */
 const ARITY = 3;
 
-/** The most keys one filter takes: beyond, its construction cannot fit in one 4 GiB wasm memory (docs/SCHEMES.md says how to shard). */
-export const MAX_FUSE_KEYS = 120_000_000;
+/**
+ * The most keys one filter takes: the construction's 33 bytes a key must
+ * fit in one 4 GiB wasm memory, with room for the heap's growth steps
+ * (3.6 GB at this size; docs/SCHEMES.md says how to shard beyond).
+ */
+export const MAX_FUSE_KEYS = 110_000_000;
 
-/** The shape of a filter for `size` keys (0 to MAX_FUSE_KEYS). */
+/** The shape of a filter for `size` keys (any u32, as the reference's Size; a construction takes at most MAX_FUSE_KEYS). */
 export function fuseShape(size: number): FuseShape {
-  if (!Number.isInteger(size) || size < 0 || size > MAX_FUSE_KEYS) {
-    throw new BloomRangeError('keys.length', size, `an integer in [0, ${MAX_FUSE_KEYS}]`);
+  if (!Number.isInteger(size) || size < 0 || size > 0xffffffff) {
+    throw new BloomRangeError('size', size, 'an integer in [0, 2^32 - 1]');
   }
   let segmentLength = size === 0 ? 4 : 2 ** Math.floor(Math.log(size) / Math.log(3.33) + 2.25);
   if (segmentLength > 262144) segmentLength = 262144;
