@@ -19,11 +19,15 @@ import { fuseShape, MAX_FUSE_KEYS, type FuseShape } from './shape.js';
 export interface FuseStore {
   /** The fingerprints' bytes, live (ArrayLength bytes, or 2 * ArrayLength little-endian under 16 bits). */
   readonly fingerprints: Uint8Array;
+  /** binary_fuse*_contain of a checked u64 key. */
   hasKey(key: bigint): boolean;
+  /** hasKey of a checked item's XXH64 key. */
   has(item: Item): boolean;
+  /** has() of each item of a checked batch, as 0/1 flags. */
   hasMany(batch: CheckedBatch): Uint8Array;
   /** XXH64 (seed 0) of `header` and then the fingerprints. */
   checksum(header: Uint8Array): bigint;
+  /** Gives the fingerprints' memory back (nothing for the twin's plain bytes). */
   release(): void;
 }
 
