@@ -77,7 +77,10 @@ describe.each(impls)('$name: byte-identical with the reference', ({ name, F }) =
 
   it.each(vectors.repeats)('$bits bits, $distinct keys and $repeated repeated $times times: a correct filter of the same size', (r) => {
     const keys = repeatedKeys(r.distinct, r.repeated, r.times, BigInt(r.seed));
+    const given = keys.slice();
     const f = F.fromKeys(keys, { fingerprintBits: r.bits });
+    // The caller's keys are left as they were (the construction sorts a copy).
+    expect(keys).toEqual(given);
     const out = f.toReferenceBytes();
     expect(out.length).toBe(r.bytes);
     // The shape (Size included) is the reference's; the seed and the fingerprints are those of
