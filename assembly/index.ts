@@ -21,7 +21,7 @@ import { scheme } from "./filter";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { SCHEME_POLY } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainBatch, chainHas } from "./chain";
 export { streamBegin } from "./scheme";
@@ -212,3 +212,5 @@ export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, sli
 
 // The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
 export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooHeld, cuckooInit, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
+// The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE.
+export { fuseAlloc, fuseChecksumFingerprints, fuseFree, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fusePopulate, fuseSetShape } from "./binary-fuse";

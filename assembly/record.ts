@@ -26,7 +26,8 @@
 //   +40 i32 k
 //   +44 i32 the scheme id
 //   +48 u32 the kind (KIND_*)
-//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts)
+//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts),
+//       or a binary fuse filter's bytes per fingerprint (assembly/binary-fuse.ts)
 //   +56 u32 the generation (0: not a live record)
 // and the bits (or counters) start at +64. A cuckoo filter's table
 // (assembly/cuckoo.ts) lays out its own fields before +56, and keeps them
@@ -54,6 +55,8 @@ export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
 /** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo.ts). */
 export const KIND_CUCKOO = 5;
+/** A binary fuse filter's fingerprints (assembly/binary-fuse.ts, which lays out its record's fields). */
+export const KIND_FUSE = 6;
 
 /** Bytes of NULL_RECORD's region after its record: room for any kind at its m of 64. */
 const NULL_PAYLOAD: i32 = 128;
@@ -83,7 +86,7 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
   if (kind == KIND_COUNTING) return (m + 1) >> 1;
   if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
-  if (kind == KIND_SLIDING) return m * <u64>width;
+  if (kind == KIND_SLIDING || kind == KIND_FUSE) return m * <u64>width;
   // m buckets of (width & 0xff) slots of (width >> 8) bits, and 8 bytes of slack.
   if (kind == KIND_CUCKOO) return ((m * <u64>(width & 0xff) * <u64>(width >> 8) + 7) >> 3) + 8;
   return 0;
@@ -93,7 +96,8 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
 // @ts-ignore: decorator
 @inline function saveCurrent(): void {
   const kind = load<u32>(current, 48);
-  if (kind == KIND_CUCKOO) return;
+  // A cuckoo table and a binary fuse filter keep their fields in the record, where the others keep counters in globals.
+  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return;
   if (kind == KIND_COUNTING) {
     store<u64>(current, nonzero, 16);
     store<u64>(current, saturated, 24);
@@ -129,7 +133,7 @@ export function select(r: usize, generation: u32): i32 {
   current = r;
   peek(r);
   const kind = load<u32>(r, 48);
-  if (kind == KIND_CUCKOO) return 0;
+  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return 0;
   if (kind == KIND_COUNTING) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);

@@ -64,6 +64,24 @@ export class BloomAllocationError extends RangeError {
 }
 
 /**
+ * A binary fuse filter's construction that gave up: every one of the
+ * seeds tried (100, as the reference C implementation tries) left keys that
+ * could not be peeled. Nothing was allocated for the filter.
+ */
+export class BloomBuildError extends Error {
+  /** Keys the construction was given. */
+  readonly keys: number;
+  /** Seeds tried. */
+  readonly attempts: number;
+  constructor(keys: number, attempts: number) {
+    super(`binary fuse construction failed: ${attempts} seeds tried for ${keys} keys, and none let every key be peeled`);
+    this.name = 'BloomBuildError';
+    this.keys = keys;
+    this.attempts = attempts;
+  }
+}
+
+/**
  * Serialized filter bytes (or a file) that are not a valid filter. `field`
  * names the header field or region at fault and `offset` its byte offset.
  */

@@ -35,6 +35,10 @@ export { CuckooFilter } from './cuckoo/cuckoo.js';
 export { BUCKET_SIZES, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, type CuckooOptions } from './cuckoo/shape.js';
 export type { CuckooMember } from './cuckoo/cuckoo-over.js';
 export { CUCKOO_FORMAT_VERSION } from './format/cuckoo.js';
+export { BinaryFuseFilter } from './fuse/binary-fuse.js';
+export { FUSE_FORMAT_VERSION } from './format/binary-fuse.js';
+export type { FuseOptions } from './fuse/options.js';
+export { BloomBuildError } from './errors.js';
 
 /** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {

@@ -82,13 +82,15 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // loadSharedMemory(). The goal is at most 20 KB for the core and 25 KB in
   // all, gzipped; these budgets are what is measured, and miss it
   // (KB = 1024 bytes):
-  //   bloomwasm.js 37.0 KB = the JS 28.1 (87 KB minified) + the filter's
+  //   bloomwasm.js 43.0 KB (37.0 before the binary fuse filter) = the JS + the filter's
   //     wasm 8.0 (base64 of its DEFLATE stream), with strings read in place
   //     (about 0.6 KB of the two) and the sliding window (SlidingBloomFilter,
   //     its generations, format and wasm: about 4.2 KB);
   //   the cuckoo filter (CuckooFilter, its shape, format and wasm) added
-  //     4.4 KB: 42.4 in all (a bundler's tree shaking leaves it out of an
-  //     application that imports BloomFilter alone: test/cuckoo-bundle.test.ts);
+  //     4.4 KB, and the binary fuse filter (BinaryFuseFilter, its
+  //     construction, two formats and wasm) about 6 KB (a bundler's tree
+  //     shaking leaves both out of an application that imports BloomFilter
+  //     alone: test/cuckoo-bundle.test.ts, test/binary-fuse-bundle.test.ts);
   //   the chunk 5.2 KB (the threads build; 7.8 as plain base64);
   //   before the split: one file of 41.0 KB, both builds as plain base64
   //     (12.4 and 7.6), the CLI's line splitter in the filter's.
@@ -99,8 +101,8 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // goal cannot be met by what loads when, only by smaller code.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
-    expect(core).toBeLessThanOrEqual(43 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(48 * 1024);
+    expect(core).toBeLessThanOrEqual(49 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(54 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);

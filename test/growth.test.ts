@@ -10,6 +10,7 @@ import { engineOf } from '../src/filter/filter.js';
 import { LineDeduper, wasmLines } from '../src/wasm/lines.js';
 import { DEDICATED_BYTES, sharedArenas, type Arena } from '../src/wasm/arena.js';
 import type { SlidingEngine } from '../src/wasm/sliding.js';
+import type { FuseEngine } from '../src/wasm/binary-fuse.js';
 
 /** The shared arena that holds `f`. */
 function arenaOf(f: wasm.BloomFilter): Arena {
@@ -111,6 +112,27 @@ describe('views after the memory grew between two calls', () => {
     round(0, 100);
     const big = grow(arenaOf(anchor));
     round(100, 200);
+    big.dispose();
+  });
+
+  it('BinaryFuseFilter: has, hasMany, hasKey, files, and a build in place while memory grows', () => {
+    const anchor = new wasm.BloomFilter(64, 1);
+    const w = wasm.BinaryFuseFilter.from(items);
+    const r = reference.BinaryFuseFilter.from(items);
+    expect((w as unknown as { store: FuseEngine }).store.placement()!.arena).toBe(engineOf(anchor).placement()!.arena);
+    const probes = [...items, ...items.map((i) => `${i}-absent`)];
+    const round = () => {
+      expect(probes.map((p) => w.has(p))).toEqual(probes.map((p) => r.has(p)));
+      expect(Array.from(w.hasMany(probes))).toEqual(Array.from(r.hasMany(probes)));
+      expect([1n, 2n, 3n].map((k) => w.hasKey(k))).toEqual([1n, 2n, 3n].map((k) => r.hasKey(k)));
+      expect(w.toBytes()).toEqual(r.toBytes());
+    };
+    round();
+    const big = grow(arenaOf(anchor));
+    round();
+    // A set whose temporaries are taken in the shared instance (below 4 MiB), built after the growth.
+    const keys = Array.from({ length: 20_000 }, (_, i) => BigInt(i) * 0x9e3779b97f4a7c15n % (1n << 64n));
+    expect(wasm.BinaryFuseFilter.fromKeys(keys).toBytes()).toEqual(reference.BinaryFuseFilter.fromKeys(keys).toBytes());
     big.dispose();
   });
 

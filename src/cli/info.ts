@@ -8,7 +8,7 @@
 
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {
-  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type CuckooFileSummary, type FilterFileSummary, type SlidingFileSummary,
+  inspectFileSync, type ChainFileSummary, type CountingFileSummary, type CuckooFileSummary, type FilterFileSummary, type FuseFileSummary, type SlidingFileSummary,
 } from '../node/inspect.js';
 import { describeCuckoo } from './info-cuckoo.js';
 import { Generations } from '../sliding/generations.js';
@@ -33,7 +33,10 @@ use (above 0) and saturated (at 15), and the fill of the plain filter it
 stands for. A SlidingBloomFilter file shows its window, its generations
 (adds in each, which are live at the file's last clock reading) and the
 rate those live generations give. A CuckooFilter file shows its shape, then
-each member's buckets, fingerprint bits and fingerprints held.
+each member's buckets, fingerprint bits and fingerprints held. A
+BinaryFuseFilter file shows its keys,
+fingerprint bits, seed, segments and fingerprints, its bits per key and its
+false-positive rate (2^-bits).
 
 Options:
   --json      print one JSON object instead of aligned text
@@ -64,6 +67,7 @@ export async function run(argv: string[]): Promise<number> {
     if (summary.kind === 'counting') return describeCounting(path, summary, values.json === true);
     if (summary.kind === 'sliding') return describeSliding(path, summary, values.json === true);
     if (summary.kind === 'cuckoo') return describeCuckoo(path, summary, values.json === true, report);
+    if (summary.kind === 'fuse') return describeFuse(path, summary, values.json === true);
     const { header, size } = summary;
     const info = {
       file: path,
@@ -107,7 +111,7 @@ function sbbfFields(scheme: string, bits: number, seed: bigint): { blocks?: numb
 }
 
 /** Verifies the file in a streaming pass (nothing its headers ask for is allocated) and reads its headers. */
-function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary {
+function inspect(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary | FuseFileSummary {
   try {
     return inspectFileSync(path);
   } catch (error) {
@@ -265,5 +269,37 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
       `filter ${i}`,
       `bits ${n(f.bits)}, hashes ${f.hashes}, capacity ${n(f.capacity)} at ${f.falsePositiveRate.toExponential(2)}, added ${n(f.addedCount)}, bits set ${n(f.bitsSet)}`,
     ]),
+  ]);
+}
+
+/** Prints a binary fuse filter file: the reference's struct fields, and its size and rate. */
+function describeFuse(path: string, fuse: FuseFileSummary, json: boolean): number {
+  const { shape, seed, width } = fuse.file;
+  const info = {
+    file: path,
+    kind: 'binary fuse',
+    version: 1,
+    fingerprintBits: 8 * width,
+    keys: shape.size,
+    seed: seed.toString(),
+    segmentLength: shape.segmentLength,
+    segmentCount: shape.segmentCount,
+    fingerprints: shape.arrayLength,
+    sizeOnDisk: fuse.size,
+    bitsPerKey: shape.size === 0 ? null : (8 * fuse.size) / shape.size,
+    falsePositiveRate: shape.size === 0 ? 0 : 2 ** (-8 * width),
+  };
+  return report(info, json, () => [
+    ['file', path],
+    ['kind', 'binary fuse filter (static)'],
+    ['format version', String(info.version)],
+    ['fingerprint bits', String(info.fingerprintBits)],
+    ['keys', n(info.keys)],
+    ['seed', `0x${seed.toString(16).padStart(16, '0')}`],
+    ['segments', `${n(info.segmentCount)} of ${n(info.segmentLength)} fingerprints (+2)`],
+    ['fingerprints', n(info.fingerprints)],
+    ['size on disk', `${n(fuse.size)} bytes`],
+    ['bits per key', info.bitsPerKey === null ? 'none (no keys)' : info.bitsPerKey.toFixed(3)],
+    ['false-positive rate', info.falsePositiveRate.toExponential(4)],
   ]);
 }

@@ -11,6 +11,8 @@ const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<Subcomm
   dedupe: { summary: 'print each line of FILEs (or stdin) the first time it is seen', load: () => import('./dedupe.js') },
   shell: { summary: 'the SSTable command protocol (BLOOM-NEW/ADD/CHECK/BITS/COUNT) on stdin', load: () => import('./shell.js') },
   info: { summary: 'describe a saved filter or chain file', load: () => import('./info.js') },
+  build: { summary: 'build a static binary fuse filter of the lines of a file (-o FILE)', load: () => import('./build.js') },
+  check: { summary: 'print the lines of stdin that a binary fuse filter file may hold', load: () => import('./check.js') },
   demo: { summary: 'crawl a synthetic web with a Bloom filter as the seen-set', load: () => import('./demo.js') },
   serve: { summary: 'serve the playground page on 127.0.0.1 (--port N)', load: () => import('./serve.js') },
 };

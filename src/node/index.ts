@@ -1,5 +1,5 @@
 /**
- * bloomwasm/node: save and load filters, chains, counting, sliding and cuckoo filters as files, for filters too
+ * bloomwasm/node: save and load filters, chains, counting, sliding, cuckoo and binary fuse filters as files, for filters too
  * big to hold twice. Node only; the browser-safe core never imports this
  * module.
  *
@@ -25,14 +25,16 @@ import {
   chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
 import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
+import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
+import { fuseDecoder, fuseJob } from './fuse-file.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
 interface Serializable {
   toBytes(): Uint8Array;
 }
 
-/** What saveFile writes: a filter, a chain, a counting or a sliding filter, from bloomwasm or bloomwasm/reference. */
-export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | CuckooFilter | Serializable;
+/** What saveFile writes: a filter, a chain, a counting, a sliding, a cuckoo or a binary fuse filter, from bloomwasm or bloomwasm/reference. */
+export type Saveable = BloomFilter | ScalableBloomFilter | CountingBloomFilter | SlidingBloomFilter | CuckooFilter | BinaryFuseFilter | Serializable;
 
 function checkPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new BloomTypeError('path', path, 'a non-empty string');
@@ -50,6 +52,7 @@ function jobFor(filter: unknown, call: string): SaveJob {
   if (filter instanceof CountingBloomFilter) return countingJob(filter);
   if (filter instanceof SlidingBloomFilter) return slidingJob(filter);
   if (filter instanceof CuckooFilter) return cuckooJob(filter);
+  if (filter instanceof BinaryFuseFilter) return fuseJob(filter);
   if (typeof filter === 'object' && filter !== null && typeof (filter as Serializable).toBytes === 'function') {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
@@ -193,4 +196,18 @@ export function loadCuckooFileSync(path: string): CuckooFilter {
 /** Reads a cuckoo filter like loadCuckooFileSync, without blocking the event loop. */
 export async function loadCuckooFile(path: string): Promise<CuckooFilter> {
   return read(path, cuckooDecoder);
+}
+
+/**
+ * Reads a BinaryFuseFilter saved by saveFile (or its toBytes). The header
+ * is checked against the file's size before the file is read; the checksum
+ * after. Faults throw BloomFormatError naming the field and offset.
+ */
+export function loadBinaryFuseFileSync(path: string): BinaryFuseFilter {
+  return readSync(path, fuseDecoder);
+}
+
+/** Reads a binary fuse filter like loadBinaryFuseFileSync, without blocking the event loop. */
+export async function loadBinaryFuseFile(path: string): Promise<BinaryFuseFilter> {
+  return read(path, fuseDecoder);
 }

@@ -15,6 +15,10 @@ import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type Sl
 import { chainLayout, cuckooHeader, slidingHeader } from './decoders.js';
 import { checkMemberPayload, CUCKOO_KIND, type CuckooFile } from '../format/cuckoo.js';
 import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
+import { FUSE_KIND } from '../format/binary-fuse.js';
+import { verifyFuse, type FuseFileSummary } from './fuse-file.js';
+
+export type { FuseFileSummary };
 
 /** A verified single-filter file. */
 export interface FilterFileSummary {
@@ -204,7 +208,7 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
  * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
-export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary {
+export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary | FuseFileSummary {
   const fd = openSync(path, 'r');
   try {
     const size = regularFileSize(fstatSync(fd), path);
@@ -216,6 +220,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
     if (isMagic(magic, SLIDING_KIND.magic)) return decodeSync(fd, verifySliding(size, engine));
     if (isMagic(magic, CUCKOO_KIND.magic)) return decodeSync(fd, verifyCuckoo(size, engine));
+    if (isMagic(magic, FUSE_KIND.magic)) return decodeSync(fd, verifyFuse(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);

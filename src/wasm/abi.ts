@@ -46,6 +46,7 @@ export const ABI = {
   KIND_BITMAP: global,
   KIND_SLIDING: global,
   KIND_CUCKOO: global,
+  KIND_FUSE: global,
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
   createdGeneration: fn(0), // -> the generation of the record create() made last
   select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
@@ -138,6 +139,20 @@ export const ABI = {
   cuckooClear: proc(0),
   cuckooRestore: fn(0), // -> non-empty slots, recounted (and set as the tally)
   cuckooChecksumSlots: proc(0),
+  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions, queries on the selected record.
+  fuseAlloc: fn(1), // (bytes) -> a zeroed heap region, or 0
+  fuseFree: proc(1), // (region)
+  fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
+  fuseSetShape: proc(6), // (seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the selected record
+  fuseHasKey: fn(1), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
+  fuseHasItem: fn(1), // (len): the item in scratch
+  fuseHasString: strFn(0),
+  fuseHasStream: fn(0),
+  fuseHasBatch: fn(1), // (count): a staged batch, answers in the batch flags region
+  fuseKeyBatch: proc(2), // (count, out): the staged batch's keys as u64s at out
+  fuseKeyItem: proc(2), // (len, out)
+  fuseKeyStream: proc(1), // (out)
+  fuseChecksumFingerprints: proc(0),
   // The Bitmap (assembly/bitmap.ts).
   bitmapClearAll: proc(0),
   bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
@@ -225,11 +240,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|KIND_|chain|digest|create$|createdGeneration$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|KIND_|chain|digest|create$|createdGeneration$|select$|release$|recordPayload$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

@@ -33,7 +33,7 @@ import { instantiate } from './module.js';
 import { Staging } from './staging.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
-export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4, Cuckoo: 5 } as const;
+export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4, Cuckoo: 5, Fuse: 6 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
@@ -57,7 +57,7 @@ export function payloadBytes(kind: Kind, bits: number, wordBytes = 0): number {
   if (kind === Kind.Filter) return Math.ceil(bits / 8);
   if (kind === Kind.Counting) return Math.ceil(bits / 2);
   if (kind === Kind.Bitmap) return Math.ceil(bits / 64) * 8;
-  if (kind === Kind.Sliding) return bits * wordBytes;
+  if (kind === Kind.Sliding || kind === Kind.Fuse) return bits * wordBytes;
   // A cuckoo table: m buckets, wordBytes = b | (f << 8) (assembly/cuckoo.ts), and 8 bytes of slack.
   if (kind === Kind.Cuckoo) return Math.ceil((bits * (wordBytes & 0xff) * (wordBytes >> 8)) / 8) + 8;
   return 0;

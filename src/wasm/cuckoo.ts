@@ -20,11 +20,15 @@ export interface CuckooTableParams {
   readonly seed: bigint;
 }
 
+/** The calls of op 0 to 3, as a disposed table's error names them. */
+const OP_NAMES = ['add', 'has', 'remove', 'count'];
+
 /** No header: a member's payload checksum covers its fingerprints alone. */
 const EMPTY = new Uint8Array(0);
 
 /** One cuckoo table's handle and the view of its fingerprints. */
 export class CuckooEngine extends RecordHandle implements CuckooTable {
+  protected readonly owner = 'CuckooFilter';
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;
 
@@ -37,12 +41,12 @@ export class CuckooEngine extends RecordHandle implements CuckooTable {
       { bits: params.buckets, hashes: params.fingerprintBits, schemeId: 0, seed: params.seed, wordBytes: params.bucketSize | (params.fingerprintBits << 8) },
       Kind.Cuckoo,
     );
-    this.enter().x.cuckooInit();
+    this.enter('constructor').x.cuckooInit();
   }
 
   /** The packed fingerprints, live (made again when memory grew since the last call). */
   get slots(): Uint8Array {
-    return this.regionView(this.slotsLength);
+    return this.regionView(this.slotsLength, 'slots');
   }
 
   /** Gives the table's region back at once (dispose()); the engine must not be used again. */
@@ -52,14 +56,14 @@ export class CuckooEngine extends RecordHandle implements CuckooTable {
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/cuckoo.ts for the answers. */
   run(item: Item, op: number): number {
-    const a = this.enter();
+    const a = this.enter(OP_NAMES[op]);
     const len = a.staging.stage(item);
     return len >= 0 ? a.x.cuckooItem(len, op) : a.x.cuckooStream(op);
   }
 
   /** has() of each item of a checked batch, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   hasBatch(batch: CheckedBatch): Uint8Array {
-    const a = this.enter();
+    const a = this.enter('hasMany');
     return a.batches.run(batch, 1, { chunk: (n) => (a.x.cuckooBatch(n, 1), n), one: (item) => this.run(item, 1), wide: false });
   }
 
@@ -69,7 +73,7 @@ export class CuckooEngine extends RecordHandle implements CuckooTable {
    * after are not.
    */
   addBatch(batch: CheckedBatch): void {
-    const a = this.enter();
+    const a = this.enter('addMany');
     // A chunk's add stops at its first refusal and returns that index: the batch ends there.
     a.batches.run(batch, 0, {
       chunk: (n) => a.x.cuckooBatch(n, 0),
@@ -81,33 +85,33 @@ export class CuckooEngine extends RecordHandle implements CuckooTable {
 
   /** Fingerprints held. */
   held(): number {
-    return this.enter().x.cuckooHeld();
+    return this.enter('addedCount').x.cuckooHeld();
   }
 
   /** The kick generator's state. */
   randomState(): bigint {
-    const x = this.enter().x;
+    const x = this.enter('randomState').x;
     return (BigInt(x.cuckooRandomState(1) >>> 0) << 32n) | BigInt(x.cuckooRandomState(0) >>> 0);
   }
 
   /** Sets the kick generator's state (nonzero). */
   setRandomState(state: bigint): void {
-    this.enter().x.cuckooSetRandomState(Number(state & 0xffffffffn), Number(state >> 32n));
+    this.enter('setRandomState').x.cuckooSetRandomState(Number(state & 0xffffffffn), Number(state >> 32n));
   }
 
   /** Empties every slot. */
   clear(): void {
-    this.enter().x.cuckooClear();
+    this.enter('clear').x.cuckooClear();
   }
 
   /** After fingerprints were written into `slots`: recounts the non-empty slots, sets the tally, returns it. */
   restore(): number {
-    return this.enter().x.cuckooRestore();
+    return this.enter('restore').x.cuckooRestore();
   }
 
   /** XXH64 (seed 0) of the packed fingerprints, read in place (the file's payload checksum). */
   payloadChecksum(): bigint {
-    const a = this.enter();
+    const a = this.enter('checksum');
     return checksumInPlace(a, EMPTY, a.x.cuckooChecksumSlots);
   }
 }
