@@ -227,7 +227,7 @@ describe('saving a disposed filter, or disposing one before its save settles', (
 });
 
 describe('union and intersect with a disposed operand', () => {
-  it.each(['union', 'intersect'] as const)('BloomFilter.%s(disposed, live) and (live, disposed) name BloomFilter.%s', (op) => {
+  it.each(['union', 'intersect'] as const)('BloomFilter.%s with a disposed operand, either way round, names the call', (op) => {
     const live = new BloomFilter(1000, 3);
     const gone = new BloomFilter(1000, 3);
     gone.dispose();
