@@ -194,6 +194,28 @@ describe('shared filters, chains and probeAll reached after a dispose', () => {
   });
 });
 
+describe('an item whose own getter disposes its filter and uses another', () => {
+  it.each([
+    ['BloomFilter', () => new BloomFilter(1000, 3)],
+    ['CountingBloomFilter', () => new CountingBloomFilter(1000, 3)],
+  ] as const)('%s.add refuses it, and the other filter gets nothing', (name, make) => {
+    const f = make();
+    let victim: { has(item: string): boolean; bitsSet(): number } | undefined;
+    const bytes = new Uint8Array([1, 2, 3]);
+    Object.defineProperty(bytes, 'length', {
+      get() {
+        f.dispose();
+        victim = make();
+        victim.has('selects the victim');
+        return 3;
+      },
+    });
+    expectDisposed(thrown(() => f.add(bytes)), `${name}.add`);
+    expect(victim!.bitsSet()).toBe(0);
+    expectInstancesWork();
+  });
+});
+
 describe('a Bitmap iterator resumed after dispose()', () => {
   it('throws BloomDisposedError naming Bitmap.values, within a chunk and at its end', () => {
     const b = new Bitmap(100_000);
