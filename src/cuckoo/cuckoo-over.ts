@@ -13,9 +13,9 @@
 // matches (docs/CUCKOO.md says what that means for an item never added).
 
 import { BloomFullError, BloomRemoveError, BloomTypeError } from '../errors.js';
-import { batchItem, checkBatch, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { batchItem, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkShape, memberShape, type BucketSize, type CuckooOptions, type CuckooShape, type MemberShape } from './shape.js';
 import {
   checkMemberHeld, checkMemberPayload, cuckooHeaderBytes, encodeCuckooHeader, membersOf, parseCuckooHeader, type CuckooFile, type MemberState,
@@ -216,7 +216,7 @@ export class CuckooFilterOver {
    * the refused one stay stored, and BloomFullError names the refused one.
    */
   addMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, `${this.kind.name}.addMany`, items);
     let rest = batch;
     for (;;) {
       try {
@@ -234,7 +234,7 @@ export class CuckooFilterOver {
 
   /** has() of each item; flag i is 1 when item i may be present. One wasm call per chunk and member. */
   hasMany(items: BatchItems): Uint8Array {
-    const batch = checkBatch(items);
+    const batch = checkBatchOf(this, `${this.kind.name}.hasMany`, items);
     const tables = this.tables;
     const flags = tables[tables.length - 1].hasBatch(batch);
     for (let j = tables.length - 2; j >= 0; j--) {

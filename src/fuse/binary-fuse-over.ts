@@ -5,7 +5,7 @@
 // query reads them is the kind's (FuseKind): a wasm record, or plain bytes.
 
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
-import { markDisposed } from '../filter/dispose.js';
+import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import {
@@ -161,7 +161,7 @@ export class BinaryFuseFilterOver {
 
   /** has() of each item; flag i is 1 when item i may be in the set. A bad batch throws before any test. */
   hasMany(items: BatchItems): Uint8Array {
-    return this.store.hasMany(checkBatch(items));
+    return this.store.hasMany(checkBatchOf(this, `${this.kind.name}.hasMany`, items));
   }
 
   /** The chance that an item not in the set is reported: 2^-fingerprintBits (0 for an empty set, which answers false). */
