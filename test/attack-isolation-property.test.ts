@@ -142,14 +142,15 @@ class World {
         if (o === undefined || o.kind === 'bitmap') return 'empty';
         const world = this;
         const victim = this.at(s.victim) ?? o;
+        const { items: list, at, kind: made } = s;
         function* items(): Generator<string> {
-          for (let i = 0; i < s.items.length; i++) {
-            if (i === s.at) {
+          for (let i = 0; i < list.length; i++) {
+            if (i === at) {
               world.dispose(victim);
               // A new filter, which may take the disposed one's region.
-              world.put(make(lib, s.kind));
+              world.put(make(lib, made));
             }
-            yield s.items[i];
+            yield list[i];
           }
         }
         return outcome(() => o.value[s.many](items()));

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  Bitmap, BloomConcurrencyError, BloomDisposedError, BloomFilter, CountingBloomFilter, ScalableBloomFilter, SlidingBloomFilter,
+  Bitmap, BloomConcurrencyError, BloomDisposedError, BloomFilter, CountingBloomFilter, loadSharedMemory, probeAll, ScalableBloomFilter,
+  SlidingBloomFilter,
 } from '../src/index.js';
 import { loadFile, saveFile, saveFileSync } from '../src/node/index.js';
 import { engineOf } from '../src/filter/filter.js';
@@ -144,6 +145,77 @@ describe('an iterable that disposes its filter mid-walk', () => {
   });
 });
 
+describe('shared filters, chains and probeAll reached after a dispose', () => {
+  it('a shared filter disposed by its iterable, and a view attached to its memory, refuse by name; the attached one keeps working', async () => {
+    await loadSharedMemory();
+    const owner = new BloomFilter(4096, 3, { shared: true });
+    owner.add('kept');
+    const attached = BloomFilter.attach(owner.share());
+    function* items(): Generator<string> {
+      yield 'x1';
+      owner.dispose();
+      yield 'x2';
+    }
+    expectDisposed(thrown(() => owner.addMany(items())), 'BloomFilter.addMany');
+    expectDisposed(thrown(() => owner.has('kept')), 'BloomFilter.has');
+    expect(attached.has('kept')).toBe(true);
+    expect(attached.has('x1')).toBe(false);
+    attached.dispose();
+    expectDisposed(thrown(() => attached.add('y')), 'BloomFilter.add');
+    expectInstancesWork();
+  });
+
+  it('probeAll over a list holding a filter disposed since the last call names probeAll and the filter', () => {
+    const a = new BloomFilter(4096, 3);
+    const b = new CountingBloomFilter(4096, 3);
+    a.add('p');
+    const list = [a, b];
+    expect(Array.from(probeAll(list, 'p'))).toEqual([1, 0]);
+    b.dispose();
+    // A filter of the same size now takes b's region: the list must not read it.
+    const c = new CountingBloomFilter(4096, 3);
+    c.add('p');
+    const error = thrown(() => probeAll(list, 'p'));
+    expectDisposed(error, 'probeAll');
+    expect((error as Error).message).toMatch(/filters\[1\]/);
+    a.dispose();
+    c.dispose();
+  });
+
+  it("a chain's has after its dispose, and after a member list went stale, refuses", () => {
+    const chain = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 });
+    for (let i = 0; i < 100; i++) chain.add(`m${i}`);
+    expect(chain.has('m5')).toBe(true);
+    chain.dispose();
+    for (let i = 0; i < 10; i++) new BloomFilter(1024, 3).add('noise');
+    expectDisposed(thrown(() => chain.has('m5')), 'ScalableBloomFilter.has');
+    expectDisposed(thrown(() => chain.hasMany(['m5'])), 'ScalableBloomFilter.hasMany');
+    expectInstancesWork();
+  });
+});
+
+describe('an item whose own getter disposes its filter and uses another', () => {
+  it.each([
+    ['BloomFilter', () => new BloomFilter(1000, 3)],
+    ['CountingBloomFilter', () => new CountingBloomFilter(1000, 3)],
+  ] as const)('%s.add refuses it, and the other filter gets nothing', (name, make) => {
+    const f = make();
+    let victim: { has(item: string): boolean; bitsSet(): number } | undefined;
+    const bytes = new Uint8Array([1, 2, 3]);
+    Object.defineProperty(bytes, 'length', {
+      get() {
+        f.dispose();
+        victim = make();
+        victim.has('selects the victim');
+        return 3;
+      },
+    });
+    expectDisposed(thrown(() => f.add(bytes)), `${name}.add`);
+    expect(victim!.bitsSet()).toBe(0);
+    expectInstancesWork();
+  });
+});
+
 describe('a Bitmap iterator resumed after dispose()', () => {
   it('throws BloomDisposedError naming Bitmap.values, within a chunk and at its end', () => {
     const b = new Bitmap(100_000);
@@ -227,7 +299,7 @@ describe('saving a disposed filter, or disposing one before its save settles', (
 });
 
 describe('union and intersect with a disposed operand', () => {
-  it.each(['union', 'intersect'] as const)('BloomFilter.%s(disposed, live) and (live, disposed) name BloomFilter.%s', (op) => {
+  it.each(['union', 'intersect'] as const)('BloomFilter.%s with a disposed operand, either way round, names the call', (op) => {
     const live = new BloomFilter(1000, 3);
     const gone = new BloomFilter(1000, 3);
     gone.dispose();

@@ -8,7 +8,7 @@ import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, WALK_HANDLE, type Digest } from '../filter/item-digest.js';
-import { checkBatch, type BatchItems, type Item } from '../filter/items.js';
+import type { BatchItems, Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import {

@@ -20,7 +20,7 @@ import {
 import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './shared.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
-import { checkBatch, type BatchItems } from './items.js';
+import type { BatchItems } from './items.js';
 import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
 
 /** Set once, by BloomFilter's static block. */

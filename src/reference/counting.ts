@@ -7,7 +7,7 @@
 
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
-import { batchItem, checkBatch, type BatchItems, type Item } from '../filter/items.js';
+import { batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';

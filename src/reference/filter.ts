@@ -15,7 +15,7 @@ import {
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
-import { checkBatch, type BatchItems } from '../filter/items.js';
+import type { BatchItems } from '../filter/items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {

@@ -17,7 +17,7 @@
 import { BloomDigestError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
-import { batchItem, checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { batchItem, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { encodeChain, type Checksum } from '../format/chain.js';
 import {
   checkScalableOptions, compoundRate, memberPlan,

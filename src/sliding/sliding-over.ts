@@ -7,7 +7,7 @@
 
 import { BloomTypeError } from '../errors.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
-import { checkBatch, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import {
   checkSlidingPayload, checksumOffset, encodeSlidingHeader, parseSlidingHeader, planesInUse, setSlidingChecksum,

@@ -9,6 +9,9 @@ import { Kind, RecordHandle } from './arena.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
 
+
+/** The calls of each op, for BloomDisposedError. */
+const OPS = ['add', 'has', 'remove', 'count'];
 /** One counting filter's handle and views. */
 export class CountingEngine extends RecordHandle {
   protected readonly owner = 'CountingBloomFilter';
@@ -38,8 +41,10 @@ export class CountingEngine extends RecordHandle {
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
   run(item: Item, op: number): number {
-    const a = this.enter('run');
+    const a = this.enter(OPS[op]);
     const len = a.staging.stage(item);
+    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
+    if (a.current !== this.generation) this.reselect(OPS[op]);
     return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
   }
 
@@ -51,7 +56,7 @@ export class CountingEngine extends RecordHandle {
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
   runDigest(lo: number, hi: number, op: number): number {
-    const a = this.enter('runDigest');
+    const a = this.enter(`${OPS[op]}Digest`);
     return a.x.countingDigest(lo, hi, op);
   }
 

@@ -276,6 +276,8 @@ export class Engine extends RecordHandle {
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.addString(item) !== 0;
     const len = staging.stage(item);
+    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
+    if (this.arena.current !== this.generation) this.reselect('add');
     return (len >= 0 ? this.x.add(len, staging.wide) : this.x.streamAdd()) !== 0;
   }
 
@@ -295,6 +297,7 @@ export class Engine extends RecordHandle {
     const staging = this.staging;
     if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
     const len = staging.stage(item);
+    if (this.arena.current !== this.generation) this.reselect('has');
     return (len >= 0 ? this.x.has(len, staging.wide) : this.x.streamHas()) !== 0;
   }
 

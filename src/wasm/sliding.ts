@@ -20,6 +20,9 @@ export interface SlidingParams {
   readonly wordBytes: 1 | 2;
 }
 
+
+/** The calls of each op, for BloomDisposedError. */
+const OPS = ['add', 'has'];
 /** One sliding filter's handle and the view of its words. */
 export class SlidingEngine extends RecordHandle {
   protected readonly owner = 'SlidingBloomFilter';
@@ -46,8 +49,10 @@ export class SlidingEngine extends RecordHandle {
 
   /** Runs op (0 add, 1 has) on the item with the current plane and the live mask; see assembly/sliding.ts for the answers. */
   run(item: Item, op: number, plane: number, live: number): number {
-    const a = this.enter('run');
+    const a = this.enter(OPS[op]);
     const len = a.staging.stage(item);
+    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
+    if (a.current !== this.generation) this.reselect(OPS[op]);
     return len >= 0 ? a.x.slidingItem(len, a.staging.wide, op, plane, live) : a.x.slidingStream(op, plane, live);
   }
 
