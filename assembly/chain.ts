@@ -126,25 +126,51 @@ function membersLive(count: u32): bool {
 
 /**
  * The index of the newest of the `count` members that reports the item
- * whose hash is h, or -1: the first step over every member (placed in the
- * batch probes region), then the survivors newest first, each as its own
- * has(). The parameter globals are left peeked at some member: the caller
+ * whose hash is h, or -1: the first step over every member, then the
+ * survivors newest first, each as its own has(). The parameter globals are left peeked at some member: the caller
  * calls unpeek().
  */
 function newestReporting(count: u32, h: u64): i32 {
-  const s = splitmix64(h);
-  const seed = load<u64>(member(0), 8);
-  for (let i: u32 = 0; i < count; i++) placeFirstTwo(member(i), h, s, seed, BATCH_PROBES_PTR + <usize>i * PLACED_BYTES);
+  // A chain's members are plain filters of one scheme and seed (JS checked):
+  // the first step reads each one's two bits straight from its record, the
+  // loads waiting on no branch; bit i of `maybe` is member i's.
   let maybe: u64 = 0;
   const first = min<u32>(count, 64);
-  for (let i: u32 = 0; i < first; i++) maybe |= <u64>(readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) & 1) << <u64>i;
+  if (load<i32>(member(0), 44) == SCHEME_SBBF) {
+    const key = <u32>h;
+    const bit0 = (key * SALT0) >> 27;
+    const bit1 = (key * SALT1) >> 27;
+    for (let i: u32 = 0; i < first; i++) {
+      const r = member(i);
+      const block = r + <usize>RECORD_BYTES + (<usize>(((h >> 32) * (load<u64>(r) >> 8)) >> 32) << 5);
+      maybe |= <u64>((load<u32>(block) >> bit0) & (load<u32>(block, 4) >> bit1) & 1) << <u64>i;
+    }
+  } else {
+    const s = splitmix64(h);
+    for (let i: u32 = 0; i < first; i++) {
+      const r = member(i);
+      const m = load<u64>(r);
+      const p = h % m;
+      let q = p + s % m;
+      if (q >= m) q -= m;
+      if (q == p) q = q + 1 == m ? 0 : q + 1;
+      if (load<i32>(r, 40) == 1) q = p;
+      const base = r + <usize>RECORD_BYTES;
+      maybe |= <u64>(bitSet(base, p) & bitSet(base, q)) << <u64>i;
+    }
+  }
   for (let i = <i32>count - 1; i >= 0; i--) {
     if (i < 64 && ((maybe >> <u64>i) & 1) == 0) continue;
-    if (i >= 64 && readFirstTwo(BATCH_PROBES_PTR + <usize>i * PLACED_BYTES) == 0) continue;
     peek(member(<u32>i));
     if (reportsPeeked(h, false)) return i;
   }
   return -1;
+}
+
+/** Bit p of the bits at `base`, as 1 or 0. */
+// @ts-ignore: decorator
+@inline function bitSet(base: usize, p: u64): u32 {
+  return (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
 }
 
 /**

@@ -238,9 +238,9 @@ export class Engine extends RecordHandle {
 
   /**
    * Gives the filter's region back at once (dispose()), or a shared
-   * filter's work area (its bits stay, for the other threads); the caller
-   * must drop the engine, which may serve another filter (the pool).
-   * Calling it again does nothing.
+   * filter's work area (its bits stay, for the other threads); the engine
+   * is never used again, and every later call on it throws
+   * BloomDisposedError. Calling it again does nothing.
    */
   release(): void {
     if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
