@@ -76,7 +76,7 @@ export interface CuckooMember {
   readonly addedCount: number;
 }
 
-/** The internals a restore hands over. @internal */
+/** The members a restore hands over to the constructor (files and clone(); not for users). */
 export interface CuckooParts {
   shape: CuckooShape;
   tables: CuckooTable[];
