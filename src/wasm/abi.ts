@@ -234,9 +234,10 @@ export type LinesExports = Pick<
 
 /**
  * Exports the shared build leaves out: the Bitmap, the counting and sliding
- * filters, the records (its memory holds one filter), and strings read in place (its
- * instances are made per thread by src/wasm/shared-memory.ts, which copies
- * strings in).
+ * filters, the records and the walks and copies over many of them (its
+ * memory holds one filter; digests are hashed in a shared arena), and
+ * strings read in place (its instances are made per thread by
+ * src/wasm/shared-memory.ts, which copies strings in).
  */
 type NotShared = Extract<
   keyof typeof ABI,
