@@ -246,8 +246,13 @@ describe('shell: BLOOM-BITS of a large filter', () => {
     let ones = 0;
     for (let i = text.indexOf(0x31); i >= 0 && i < 600_000_000; i = text.indexOf(0x31, i + 1)) ones++;
     expect(ones).toBe(3);
-    // The filter is 75 MB; the text is 600 MB and is never held whole.
-    expect(r.peak).toBeLessThan(75e6 + 100 * 2 ** 20);
+    // The filter is 75 MB; the text is 600 MB and is never held whole. The
+    // bound is over what the same session costs with a filter of 1,000 bits,
+    // since the runtime's own footprint differs (about 51 MB on Node 20 and
+    // 59 on Node 24, whose collector also lets more of the spent chunks wait).
+    const small = measured(['shell'], join(dir, 'bits-small.txt'), 'BLOOM-NEW 1000 3\nBLOOM-ADD apple\nBLOOM-BITS\nBLOOM-COUNT\n');
+    expect(small.status, small.stderr).toBe(0);
+    expect(r.peak - small.peak).toBeLessThan(75e6 + 100 * 2 ** 20);
   });
 });
 
