@@ -8,6 +8,7 @@
 // XXH64 with seed 0, supplied by the wasm filter or the reference twin.
 
 import { BloomFormatError } from '../errors.js';
+import { headerReader } from './header-reader.js';
 import { MAX_ADDED_COUNT, registerKind, checkMagic, type FileKind } from './filter.js';
 import {
   BUCKET_SIZES, checkShape, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, memberShape, type BucketSize, type CuckooShape, type MemberShape,
@@ -129,31 +130,12 @@ export function membersOf(prefix: Uint8Array): number {
  * by the header.
  */
 export function parseCuckooHeader(prefix: Uint8Array, totalLength: number, xxh64: (bytes: Uint8Array) => bigint): CuckooFile {
-  const available = Math.min(prefix.length, totalLength);
-  const view = new DataView(prefix.buffer, prefix.byteOffset, available);
+  const reader = headerReader(prefix, totalLength);
+  const { view, fail, need, u64 } = reader;
   const at = CUCKOO_FIELD_OFFSETS;
-  const fail = (field: string, offset: number, problem: string): never => {
-    throw new BloomFormatError(field, offset, problem);
-  };
-  const need = (field: string, offset: number, size: number): number => {
-    if (offset + size > available) {
-      fail(field, offset, `truncated: the ${size}-byte field needs the input to reach byte ${offset + size}, but it ends at byte ${totalLength}`);
-    }
-    return offset;
-  };
-  const u64 = (field: string, offset: number, min: number, max: number, allowed: string): number => {
-    const value = view.getBigUint64(need(field, offset, 8), true);
-    if (value < BigInt(min) || value > BigInt(max)) fail(field, offset, `must be ${allowed}; got ${value}`);
-    return Number(value);
-  };
-
   need('magic', at.magic, 4);
   checkMagic(prefix.subarray(0, 4), CUCKOO_KIND);
-  const version = view.getUint16(need('version', at.version, 2), true);
-  if (version !== CUCKOO_FORMAT_VERSION) {
-    const why = version > CUCKOO_FORMAT_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
-    fail('version', at.version, `unsupported version ${version}: ${why} 1 to ${CUCKOO_FORMAT_VERSION}`);
-  }
+  reader.version(at.version, CUCKOO_FORMAT_VERSION);
   const bucketSize = view.getUint8(need('bucketSize', at.bucketSize, 1));
   if (!(BUCKET_SIZES as readonly number[]).includes(bucketSize)) fail('bucketSize', at.bucketSize, `must be 2, 4 or 8; got ${bucketSize}`);
   const count = view.getUint8(need('members', at.members, 1));

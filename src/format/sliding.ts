@@ -8,6 +8,7 @@
 // reference twin.
 
 import { BloomFormatError } from '../errors.js';
+import { headerReader } from './header-reader.js';
 import { MAX_BITS, MAX_HASHES } from '../filter/options.js';
 import { checkMagic, MAX_ADDED_COUNT, registerKind, type FileKind } from './filter.js';
 import { COUNT_GENERATIONS, GENERATIONS_PER_WINDOW, TIME_GENERATIONS, type SlidingShape } from '../sliding/shape.js';
@@ -118,36 +119,12 @@ export function setSlidingChecksum(header: Uint8Array, generations: number, chec
  * allocates nothing sized by the header.
  */
 export function parseSlidingHeader(prefix: Uint8Array, totalLength: number): SlidingFile {
-  const available = Math.min(prefix.length, totalLength);
-  const view = new DataView(prefix.buffer, prefix.byteOffset, available);
+  const reader = headerReader(prefix, totalLength);
+  const { view, fail, need, u64, f64 } = reader;
   const at = SLIDING_FIELD_OFFSETS;
-  const fail = (field: string, offset: number, problem: string): never => {
-    throw new BloomFormatError(field, offset, problem);
-  };
-  const need = (field: string, offset: number, size: number): number => {
-    if (offset + size > available) {
-      fail(field, offset, `truncated: the ${size}-byte field needs the input to reach byte ${offset + size}, but it ends at byte ${totalLength}`);
-    }
-    return offset;
-  };
-  const u64 = (field: string, offset: number, min: number, max: number, allowed: string): number => {
-    const value = view.getBigUint64(need(field, offset, 8), true);
-    if (value < BigInt(min) || value > BigInt(max)) fail(field, offset, `must be ${allowed}; got ${value}`);
-    return Number(value);
-  };
-  const f64 = (field: string, offset: number, ok: (v: number) => boolean, allowed: string): number => {
-    const value = view.getFloat64(need(field, offset, 8), true);
-    if (!ok(value)) fail(field, offset, `must be ${allowed}; got ${value}`);
-    return value;
-  };
-
   need('magic', at.magic, 4);
   checkMagic(prefix.subarray(0, 4), SLIDING_KIND);
-  const version = view.getUint16(need('version', at.version, 2), true);
-  if (version !== SLIDING_FORMAT_VERSION) {
-    const why = version > SLIDING_FORMAT_VERSION ? 'written by a newer bloomwasm; this release reads' : 'supported versions are';
-    fail('version', at.version, `unsupported version ${version}: ${why} 1 to ${SLIDING_FORMAT_VERSION}`);
-  }
+  reader.version(at.version, SLIDING_FORMAT_VERSION);
   const modeId = view.getUint8(need('mode', at.mode, 1));
   if (modeId > 1) fail('mode', at.mode, `must be 0 (a count window) or 1 (a time window); got ${modeId}`);
   const mode = modeId === 0 ? 'count' : 'time';
