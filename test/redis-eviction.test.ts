@@ -6,15 +6,12 @@
 // or refuses; a server without CONFIG is said so. Each suite starts its
 // own redis-server on loopback.
 import type { RedisClientType } from 'redis';
-import { createClient } from 'redis';
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { BloomTypeError } from '../src/index.js';
 import {
   EVICTION_WARNING, RedisBloomConfigError, RedisBloomFilter, RedisSlidingBloomFilter, UNCHECKED_WARNING, WARNING_TYPE,
 } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
-import { RedisServer } from './helpers/redis-server.js';
-import { afterAll, beforeAll } from 'vitest';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const urls = (n: number, prefix: string): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -243,19 +240,12 @@ describeRedis('Redis filters whose keys are deleted or expire', () => {
 });
 
 describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', () => {
-  let server: RedisServer;
+  // 64 samples (the most): eviction takes the idlest keys nearly in order,
+  // so the fillers take the filter's keys a few at a time, not all at once.
+  const redis = redisForSuite({ args: ['--maxmemory', '8mb', '--maxmemory-policy', 'allkeys-lru', '--maxmemory-samples', '64'] });
   let c: RedisClientType;
-  beforeAll(async () => {
-    // 64 samples (the most): eviction takes the idlest keys nearly in order,
-    // so the fillers take the filter's keys a few at a time, not all at once.
-    server = await RedisServer.start({ args: ['--maxmemory', '8mb', '--maxmemory-policy', 'allkeys-lru', '--maxmemory-samples', '64'] });
-    c = createClient({ url: server.url });
-    c.on('error', () => {});
-    await c.connect();
-  });
-  afterAll(async () => {
-    await c?.close();
-    await server?.stop();
+  beforeAll(() => {
+    c = redis.client;
   });
 
   /**
@@ -344,17 +334,10 @@ describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', 
 });
 
 describeRedis('Redis filters on a server without CONFIG (renamed away)', () => {
-  let server: RedisServer;
+  const redis = redisForSuite({ args: ['--rename-command', 'CONFIG', ''] });
   let c: RedisClientType;
-  beforeAll(async () => {
-    server = await RedisServer.start({ args: ['--rename-command', 'CONFIG', ''] });
-    c = createClient({ url: server.url });
-    c.on('error', () => {});
-    await c.connect();
-  });
-  afterAll(async () => {
-    await c?.close();
-    await server?.stop();
+  beforeAll(() => {
+    c = redis.client;
   });
 
   it('reserve says it cannot read maxmemory-policy and carries on, also with eviction refuse', async () => {

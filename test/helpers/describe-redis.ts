@@ -2,7 +2,7 @@
 // client such a suite shares.
 import { createClient, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { HAVE_REDIS, IN_CI, RedisServer } from './redis-server.js';
+import { HAVE_REDIS, IN_CI, RedisServer, type ServerOptions } from './redis-server.js';
 
 /**
  * describe() for suites that need redis-server: in CI a missing server is a
@@ -30,14 +30,15 @@ export interface RedisSuite {
 }
 
 /**
- * Starts one redis-server and connects one client before the suite's tests,
- * and closes both after them. Call it at the top of a describeRedis body.
+ * Starts one redis-server (with `options`, such as extra settings) and
+ * connects one client before the suite's tests, and closes both after them.
+ * Call it at the top of a describeRedis body.
  */
-export function redisForSuite(): RedisSuite {
+export function redisForSuite(options?: ServerOptions): RedisSuite {
   let server: RedisServer | undefined;
   let client: RedisClientType | undefined;
   beforeAll(async () => {
-    server = await RedisServer.start();
+    server = await RedisServer.start(options);
     client = createClient({ url: server.url });
     // A dropped connection surfaces as the failing command's rejection; without
     // a listener, the client's 'error' event would end the worker instead.
