@@ -13,7 +13,7 @@ import * as reference from '../src/reference/index.js';
 import { loadBinaryFuseFile, loadBinaryFuseFileSync, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { inspectFileSync } from '../src/node/inspect.js';
 import { checksum } from '../src/reference/checksum.js';
-import { outcome, rng } from './helpers/fuzz.js';
+import { cutOrSplice, outcome, rng } from './helpers/fuzz.js';
 import { splitmixKeys } from './helpers/fuse-keys.js';
 
 const golden = (name: string) => new Uint8Array(readFileSync(new URL(`./golden/${name}.bin`, import.meta.url)));
@@ -112,11 +112,7 @@ function mutate(base: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
     const at = [4, 5, 6, 7, 40, 44][r.below(6)];
     bytes[at] = [0, 1, 2, 8, 16, 255][r.below(6)];
   } else {
-    const at = r.below(bytes.length);
-    const len = 1 + r.below(16);
-    bytes = r.chance(0.5)
-      ? new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at + len)])
-      : new Uint8Array([...bytes.subarray(0, at + len), ...bytes.subarray(at)]);
+    bytes = cutOrSplice(r, bytes);
   }
   if (bytes.length >= 56 && r.chance(0.5)) {
     new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(48, checksum(bytes.subarray(0, 48), bytes.subarray(56)), true);

@@ -11,7 +11,7 @@ import * as wasm from '../src/index.js';
 import { loadFileSync } from '../src/node/index.js';
 import * as reference from '../src/reference/index.js';
 import { checksum } from '../src/reference/checksum.js';
-import { outcome, rng } from './helpers/fuzz.js';
+import { cutOrSplice, outcome, rng } from './helpers/fuzz.js';
 
 function bases(): Uint8Array[] {
   const out: Uint8Array[] = [];
@@ -59,11 +59,7 @@ function mutate(base: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
     bytes[at] = [0, 1, 2, 3, 63, 64, 65, 255][r.below(8)];
   } else {
     // Cut and splice: drop or duplicate a run of bytes.
-    const at = r.below(bytes.length);
-    const len = 1 + r.below(16);
-    bytes = r.chance(0.5)
-      ? new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at + len)])
-      : new Uint8Array([...bytes.subarray(0, at + len), ...bytes.subarray(at)]);
+    bytes = cutOrSplice(r, bytes);
   }
   // Half the time, repair the checksum, so the variant reaches the checks behind it.
   if (bytes.length >= 56 && r.chance(0.5)) {

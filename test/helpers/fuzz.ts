@@ -1,4 +1,4 @@
-// What the fuzzed-decoder tests share (format-fuzz, scalable-format,
+// What the fuzzed-decoder tests share (format-fuzz, scalable-format, binary-fuse-format,
 // sliding-format): a seeded generator, so every run fuzzes the same
 // variants, and the outcome of loading one variant, so that the wasm filter
 // and the reference twin can be compared field for field.
@@ -17,6 +17,15 @@ export function rng(seed: number) {
     return s;
   };
   return { next, below: (n: number) => next() % n, chance: (p: number) => next() / 2 ** 32 < p };
+}
+
+/** Cuts a run of 1 to 16 bytes out of `bytes` at a random place, or duplicates it there. */
+export function cutOrSplice(r: ReturnType<typeof rng>, bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const at = r.below(bytes.length);
+  const len = 1 + r.below(16);
+  return r.chance(0.5)
+    ? new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at + len)])
+    : new Uint8Array([...bytes.subarray(0, at + len), ...bytes.subarray(at)]);
 }
 
 /** A variant loaded, and written back; or refused, naming its field and byte offset. */
