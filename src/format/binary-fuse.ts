@@ -78,6 +78,16 @@ export interface FuseHeader {
   readonly width: 1 | 2;
 }
 
+/** The Seed and shape fields, at their offsets in either header. */
+function writeSeedAndShape(view: DataView, at: Record<'seed' | 'size' | 'segmentLength' | 'segmentCount' | 'segmentCountLength' | 'arrayLength', number>, h: FuseHeader): void {
+  view.setBigUint64(at.seed, h.seed, true);
+  view.setUint32(at.size, h.shape.size, true);
+  view.setUint32(at.segmentLength, h.shape.segmentLength, true);
+  view.setUint32(at.segmentCount, h.shape.segmentCount, true);
+  view.setUint32(at.segmentCountLength, h.shape.segmentCountLength, true);
+  view.setUint32(at.arrayLength, h.shape.arrayLength, true);
+}
+
 /** The "BLMF" header, checksum field zeroed (the writer sets it). */
 export function encodeFuseHeader(h: FuseHeader): Uint8Array {
   const out = new Uint8Array(FUSE_HEADER_BYTES);
@@ -86,12 +96,7 @@ export function encodeFuseHeader(h: FuseHeader): Uint8Array {
   out.set(FUSE_KIND.magic, at.magic);
   view.setUint16(at.version, FUSE_FORMAT_VERSION, true);
   view.setUint8(at.fingerprintBits, 8 * h.width);
-  view.setBigUint64(at.seed, h.seed, true);
-  view.setUint32(at.size, h.shape.size, true);
-  view.setUint32(at.segmentLength, h.shape.segmentLength, true);
-  view.setUint32(at.segmentCount, h.shape.segmentCount, true);
-  view.setUint32(at.segmentCountLength, h.shape.segmentCountLength, true);
-  view.setUint32(at.arrayLength, h.shape.arrayLength, true);
+  writeSeedAndShape(view, at, h);
   view.setBigUint64(at.payloadLength, BigInt(h.shape.arrayLength * h.width), true);
   return out;
 }
@@ -106,12 +111,7 @@ export function encodeReferenceHeader(h: FuseHeader): Uint8Array {
   const out = new Uint8Array(REFERENCE_HEADER_BYTES);
   const view = new DataView(out.buffer);
   const at = REFERENCE_FIELD_OFFSETS;
-  view.setBigUint64(at.seed, h.seed, true);
-  view.setUint32(at.size, h.shape.size, true);
-  view.setUint32(at.segmentLength, h.shape.segmentLength, true);
-  view.setUint32(at.segmentCount, h.shape.segmentCount, true);
-  view.setUint32(at.segmentCountLength, h.shape.segmentCountLength, true);
-  view.setUint32(at.arrayLength, h.shape.arrayLength, true);
+  writeSeedAndShape(view, at, h);
   return out;
 }
 
