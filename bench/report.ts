@@ -378,7 +378,7 @@ export function renderCli(r: CliResults): string {
 }
 
 /** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
-export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many' | 'sliding' | 'runtimes' | 'cuckoo' | 'fuse';
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many' | 'sliding' | 'runtimes' | 'cuckoo' | 'fuse' | 'singles';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
