@@ -10,7 +10,8 @@
 // chain's plan, and the total length, before any member is allocated; then
 // each member is loaded by fromBytes (checksum, padding, bitsSet). What gets
 // allocated is the members' payloads, which the input's own length holds,
-// plus one wasm instance per member; MAX_FILTER_COUNT bounds those.
+// plus one record per member in the shared arena (an instance of its own
+// for a member of 16 MiB or more); MAX_FILTER_COUNT bounds those.
 // The checks are split into the chain header and one member header at a
 // time, so that src/node can run them on a file it streams.
 
