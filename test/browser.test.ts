@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BROWSERS, type TestBrowser, type TestPage } from './helpers/browsers.js';
-import { runCases, runSeeds } from './helpers/run-cases.js';
+import { runCases, runSeeds, runStatic } from './helpers/run-cases.js';
 import { parityCases } from './helpers/parity-cases.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -21,7 +21,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8"><title>bloomwasm parity</title><link rel="icon" href="data:,">
 <script type="module">
 import * as lib from './bloomwasm.js';
-import { runCases, runSeeds } from './run-cases.js';
+import { runCases, runSeeds, runStatic } from './run-cases.js';
 const f = new lib.BloomFilter(1000, 7);
 f.add('main thread');
 window.sync = { has: f.has('main thread'), absent: f.has('never'), bitsSet: f.bitsSet(), worker: typeof WorkerGlobalScope !== 'undefined' };
@@ -45,6 +45,7 @@ window.manyFilters = (count) => {
   return { found, crossTalk, disposedHas, bits: filters[1].bits };
 };
 window.runSeeds = () => runSeeds(lib);
+window.runStatic = () => runStatic(lib);
 document.documentElement.dataset.ready = 'true';
 </script>`;
 
@@ -113,6 +114,16 @@ for (const { name, launch, describe } of BROWSERS) describe(`the browser bundle 
       disposedHas: 'BloomDisposedError: BloomFilter.has: this object was disposed (dispose() gave its memory back); create a new one to go on',
       bits: 9586,
     });
+    expect(errors).toEqual([]);
+  });
+
+  it('answers as Node for the cuckoo and binary fuse filters (kicks, growth, removes, files, reference bytes)', async () => {
+    const inPage = await page.evaluate(() => (window as unknown as { runStatic(): unknown }).runStatic(), undefined);
+    const wasm = await import('../dist/index.js');
+    const reference = await import('../dist/reference/index.js');
+    const inNode = runStatic(wasm);
+    expect(inNode).toEqual(runStatic(reference));
+    expect(inPage).toEqual(inNode);
     expect(errors).toEqual([]);
   });
 

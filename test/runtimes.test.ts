@@ -1,6 +1,6 @@
 // The portable suites (API surface, parity, strings read in place and
-// copied in, format, batches, counting, chains, many filters, shared
-// memory) under every runtime users run: Node
+// copied in, format, batches, counting, chains, the cuckoo and binary
+// fuse filters, many filters, shared memory) under every runtime users run: Node
 // 22, 24 and 26, Bun and Deno, each a binary from the npm registry that
 // `npm run runtimes` installs into build/runtimes/ (.ci/run does), and
 // Node 20 where the suite itself runs on another (BLOOM_NODE20). Each runs
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parityCases } from './helpers/parity-cases.js';
+import { runStatic } from './helpers/run-cases.js';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -57,9 +58,17 @@ describe('the portable suites in Node (the expected answers)', () => {
     const e = expected;
     const v8 = Number(process.versions.v8.split('.')[0]);
     expect(host.inPlaceUnits).toBe(v8 >= 12 && v8 < 15 ? 32 : -1);
-    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'strings', 'surface']);
+    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'static', 'strings', 'surface']);
     expect(e.strings).toEqual({ runs: 100, failed: false, counterexample: null });
     expect(e.many).toEqual({ found: 20_000, refused: 'BloomDisposedError BloomFilter.has' });
+  });
+
+  it('answers as the reference twin for the cuckoo and binary fuse filters, with no false negative', async () => {
+    const reference = await import('../dist/reference/index.js');
+    const got = expected.static as ReturnType<typeof runStatic>;
+    expect(got).toEqual(runStatic(reference));
+    expect(got.cuckoo).toMatchObject({ removed: 950, afterRemove: { kept: 950, absentHits: 0 }, addedCount: 950, sameFile: true, full: 'BloomFullError', grown: { members: 5, kept: 2000 } });
+    expect(got.fuse.map((f) => [f.fingerprintBits, f.kept, f.keysKept])).toEqual([[8, 3000, 1000], [16, 3000, 1000]]);
   });
 });
 
@@ -78,7 +87,7 @@ for (const runtime of portable) {
     console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
   }
   (present || inCI ? describe : describe.skip)(`the portable suites under ${runtime.name}`, () => {
-    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, chains, many filters, shared memory', () => {
+    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, chains, cuckoo and binary fuse filters, many filters, shared memory', () => {
       if (!present) throw new Error(`${binary} is missing: run npm run runtimes (.ci/run does)`);
       const printed = run(binary, runtime.name.startsWith('Deno'));
       expect({ runtime: runtime.name, inPlaceUnits: printed.inPlaceUnits }).toEqual({ runtime: runtime.name, inPlaceUnits: IN_PLACE_UNITS[runtime.name] });

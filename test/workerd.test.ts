@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parityCases } from './helpers/parity-cases.js';
-import { runCases, runSeeds } from './helpers/run-cases.js';
+import { runCases, runSeeds, runStatic } from './helpers/run-cases.js';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -35,12 +35,13 @@ const describeWorkerd: typeof describe = present || inCI ? describe : (describe.
 
 /** The worker: the package as a user imports it, and the parity driver. */
 const WORKER = `import * as lib from 'bloomwasm';
-import { runCases, runSeeds } from './run-cases.js';
+import { runCases, runSeeds, runStatic } from './run-cases.js';
 export default {
   async fetch(request) {
     const url = new URL(request.url);
     try {
       if (url.pathname === '/seeds') return Response.json(runSeeds(lib));
+      if (url.pathname === '/static') return Response.json(runStatic(lib));
       if (url.pathname === '/cases') return Response.json(runCases(lib, await request.json()));
       if (url.pathname === '/shared') {
         let made;
@@ -152,6 +153,14 @@ describeWorkerd('the package in Cloudflare Workers (wrangler dev, local workerd)
     expect(response.status, text).toBe(200);
     const wasm = await import('../dist/index.js');
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(runSeeds(wasm))));
+  });
+
+  it('answers as Node for the cuckoo and binary fuse filters (kicks, growth, removes, files, reference bytes)', async () => {
+    const response = await fetch(`${base}/static`);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const wasm = await import('../dist/index.js');
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(runStatic(wasm))));
   });
 
   it('sets the same bits as Node on thousands of fast-check vectors', async () => {

@@ -7,7 +7,7 @@
 // Usage: <runtime> portable.js <dist/index.js URL> <cases.json path>
 // (Deno: deno run --allow-read portable.js ...).
 import { readFileSync } from 'node:fs';
-import { runCases, runSeeds } from './run-cases.js';
+import { runCases, runSeeds, runStatic } from './run-cases.js';
 import { checkStringParity } from './string-property.js';
 
 const [distUrl, casesPath] = (globalThis.Deno ? globalThis.Deno.args : process.argv.slice(2));
@@ -31,6 +31,9 @@ out.surface = Object.keys(lib).sort();
 // Parity: the worked examples and the vectors.
 out.seeds = runSeeds(lib);
 out.cases = runCases(lib, cases);
+
+// The cuckoo and binary fuse filters: kicks, growth, removes, files, reference bytes.
+out.static = runStatic(lib);
 
 // Format: files written here, and read back.
 out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {

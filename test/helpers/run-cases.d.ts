@@ -73,3 +73,18 @@ export function runCases(lib: DriverLibrary, cases: ParityCase[]): CaseResult[];
 
 /** The worked examples of the source documents, run against `lib`. */
 export function runSeeds(lib: DriverLibrary): SeedResults;
+
+/** The members of CuckooFilter and BinaryFuseFilter the driver calls. */
+export interface StaticLibrary {
+  CuckooFilter: unknown;
+  BinaryFuseFilter: unknown;
+}
+
+/** What runStatic records: answers and byte fingerprints of the cuckoo and binary fuse filters. */
+export interface StaticResults {
+  cuckoo: Record<string, unknown>;
+  fuse: Record<string, unknown>[];
+}
+
+/** Runs the cuckoo and binary fuse filters against `lib` and records every answer. */
+export function runStatic(lib: StaticLibrary): StaticResults;

@@ -72,3 +72,86 @@ export function runSeeds(lib) {
 
   return { seenFilter, seenFilterPositions, sstable, stages };
 }
+
+/** A short fingerprint of bytes (FNV-1a), so the answers stay small. */
+function fnv(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+  return `${bytes.length}:${h.toString(16)}`;
+}
+
+/**
+ * The cuckoo filter and the binary fuse filter, run against `lib`: adds,
+ * removes and counts with a kick sequence fixed by the seeded generator,
+ * growth, batches, files written and read back, and the binary fuse
+ * filter's reference bytes. Every engine must give these answers exactly.
+ */
+export function runStatic(lib) {
+  const items = Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? `https://example.com/${i}/é😀` : `item-${i}`));
+  const absent = Array.from({ length: 3000 }, (_, i) => `absent-${i}`);
+  const flags = (f, list) => fnv(Uint8Array.from(list.map((x) => (f.has(x) ? 1 : 0))));
+
+  // Fixed capacity, filled to 95%, then half removed.
+  const c = lib.CuckooFilter.forCapacity(2000, 0.001);
+  const added = c.addMany(items.slice(0, 1900));
+  const nx = items.slice(0, 50).map((x) => c.addIfAbsent(x));
+  const counts = items.slice(0, 20).map((x) => c.count(x));
+  const removed = items.slice(0, 950).map((x) => c.remove(x));
+  const afterRemove = { kept: items.slice(950, 1900).filter((x) => c.has(x)).length, absentHits: absent.filter((x) => c.has(x)).length };
+  const file = c.toBytes();
+  const back = lib.CuckooFilter.fromBytes(file);
+  let full = '';
+  const small = lib.CuckooFilter.forCapacity(50, 0.01);
+  try {
+    for (const x of items) small.add(x);
+  } catch (e) {
+    full = e.name;
+  }
+  // Growth across members.
+  const g = lib.CuckooFilter.forCapacity(100, 0.001, { growth: 2 });
+  items.slice(0, 2000).forEach((x) => g.add(x));
+  const cuckoo = {
+    added: fnv(added),
+    addIfAbsent: nx.filter(Boolean).length,
+    counts,
+    removed: removed.filter(Boolean).length,
+    afterRemove,
+    addedCount: c.addedCount(),
+    file: fnv(file),
+    sameFile: fnv(back.toBytes()) === fnv(file),
+    hasMany: fnv(back.hasMany(items.slice(0, 2000))),
+    full,
+    grown: { members: g.members.length, kept: items.slice(0, 2000).filter((x) => g.has(x)).length, absent: flags(g, absent), file: fnv(g.toBytes()) },
+  };
+  c.dispose();
+  back.dispose();
+  small.dispose();
+  g.dispose();
+
+  // Binary fuse filters, 8- and 16-bit, from items and from 64-bit keys.
+  const keys = new BigUint64Array(1000);
+  let x = 0x9e3779b97f4a7c15n;
+  for (let i = 0; i < keys.length; i++) {
+    x = (x * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    keys[i] = x;
+  }
+  const fuse = [8, 16].map((fingerprintBits) => {
+    const f = lib.BinaryFuseFilter.from(items, { fingerprintBits });
+    const k = lib.BinaryFuseFilter.fromKeys(keys, { fingerprintBits });
+    const reference = k.toReferenceBytes();
+    const again = lib.BinaryFuseFilter.fromReferenceBytes(reference, { fingerprintBits });
+    const read = lib.BinaryFuseFilter.fromBytes(f.toBytes());
+    const answer = {
+      fingerprintBits,
+      kept: items.filter((y) => f.has(y)).length,
+      absent: flags(f, absent),
+      hasMany: fnv(read.hasMany([...items.slice(0, 500), ...absent.slice(0, 500)])),
+      file: fnv(f.toBytes()),
+      keysKept: Array.from(keys).filter((key) => again.hasKey(key)).length,
+      reference: fnv(reference),
+    };
+    for (const y of [f, k, again, read]) y.dispose();
+    return answer;
+  });
+  return { cuckoo, fuse };
+}
