@@ -33,6 +33,18 @@ describe('bloom build and bloom check', () => {
     expect(readdirSync(dir).sort()).toEqual(['keys.blmf', 'keys.txt']);
   });
 
+  it('build draws its progress and a summary on a terminal, and writes the same file', () => {
+    // util-linux script(1) runs the command under a real pseudo-terminal: stdin, stdout and stderr are its TTY.
+    const out = join(dir, 'tty.blmf');
+    const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const r = spawnSync('script', ['-qec', [process.execPath, BIN, 'build', keys, '-o', out].map(quote).join(' '), '/dev/null'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\r\[[#.]{30}\] \d+\.\d% \d+\.\d \/ \d+\.\d MB, [\d,]+ lines\x1b\[K/);
+    expect(r.stdout).toMatch(/\r\x1b\[K20,002 lines, [\d,]+ bytes \(\d+\.\d\d bits a line\), built in \d+\.\d\d s: /);
+    expect(loadBinaryFuseFileSync(out).toBytes()).toEqual(loadBinaryFuseFileSync(file).toBytes());
+    rmSync(out);
+  });
+
   it('build reads stdin as -, with 16-bit fingerprints', () => {
     const out = join(dir, 'stdin.blmf');
     const r = bloom(['build', '--fingerprint-bits', '16', '-', '-o', out], urls(0, 1000));

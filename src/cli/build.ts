@@ -70,7 +70,8 @@ export async function run(argv: string[]): Promise<number> {
     let keys = new BigUint64Array(1 << 16);
     let count = 0;
     try {
-      let lastDraw = 0;
+      // The first chunk draws at once, then at most every 100 ms.
+      let lastDraw = -Infinity;
       for await (const chunk of readLines(inputs)) {
         const n = chunk.items.length;
         if (count + n > MAX_FUSE_KEYS) {
