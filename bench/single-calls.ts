@@ -90,7 +90,16 @@ if (baseline === undefined || !existsSync(join(baseline, 'index.node.js'))) {
   console.error('BLOOMWASM_BASELINE must name the dist/ folder of an earlier build (it holds index.node.js)');
   process.exit(2);
 }
-const builds = [['this build', join(process.cwd(), 'dist')], ['baseline', baseline]] as const;
+const builds = [['this build', join(process.cwd(), 'dist')], ['baseline', baseline as string]] as const;
+
+/** The commit a dist/ folder was built from, when it sits in a git checkout: what the report names. */
+function commitOf(dist: string): string {
+  const done = spawnSync('git', ['-C', dist, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' });
+  if (done.status !== 0) return 'a folder outside git';
+  const [hash, ...subject] = done.stdout.trim().split(' ');
+  const text = subject.join(' ');
+  return `\`${hash}\` ("${text.length > 60 ? `${text.slice(0, 60)}...` : text}")`;
+}
 
 /** The Node binaries to run under: Node 24 (build/runtimes) and this Node. */
 function runtimes(): { name: string; path: string }[] {
@@ -125,7 +134,7 @@ function render(): string {
   const m = describeMachine();
   const lines = ['## Single calls against an earlier build (`npm run bench:singles`)', ''];
   lines.push(`Run of ${formatDate(started.toISOString())} on ${formatMachine(m)}${quick ? ' (quick run: figures not meaningful)' : ''}. ` +
-    `The baseline is the build in \`${baseline}\`. n = ${N.toLocaleString('en')} items, m = 10n; each build in a fresh process of its own, the two taking turns, ${REPEAT} processes each; ` +
+    `The baseline is the build of commit ${commitOf(builds[1][1])}; this build is of ${commitOf(builds[0][1])}. n = ${N.toLocaleString('en')} items, m = 10n; each build in a fresh process of its own, the two taking turns, ${REPEAT} processes each; ` +
     `median ns per call over ${ROUNDS} interleaved rounds of every item (blocks of ${BLOCK}), and of those the median of the processes. ` +
     'The last column is this build\'s time as a multiple of the baseline\'s: above 1.05 is a regression.', '');
   for (const { runtime, rows } of measured) {
