@@ -20,12 +20,15 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const esbuild = join(root, 'node_modules/.bin/esbuild');
 
 /**
- * The bytes the lean bundle may take, gzipped, wasm included. The issue's
- * goal is 14,000; measured 19,6xx on the branch that made the lean path
- * (6.4 KB of it the lean wasm): this ceiling keeps what was won from
- * coming back until the JS side (engine, staging, sizing) is cut further.
+ * The bytes the lean bundle may take, gzipped, wasm included. The goal is
+ * 14,000 and is not met yet: measured 19,948 for this entry on the branch
+ * that made the lean path (19,600 for the plain eight-call entry, 6,384 of
+ * it the lean wasm), against 34,5xx for the same calls importing
+ * 'bloomwasm'. This ceiling keeps what was won from coming back until the
+ * JS side (the Engine with its chain walks, staging, the sizing search,
+ * the inflater) is cut further.
  */
-const LEAN_BUDGET = 20_000;
+const LEAN_BUDGET = 20_500;
 
 /** The entry a common user writes: every name of the lean set, and the answers printed as JSON. */
 const ENTRY = `
@@ -100,9 +103,11 @@ describe('bloomwasm/core: the lean bundle', () => {
       + wasmFiles.reduce((sum, name) => sum + gzipSync(chunks.get(name)!, { level: 9 }).length, 0);
     expect(gz).toBeLessThanOrEqual(LEAN_BUDGET);
     // None of the full build's families or save/load code came along.
-    for (const absent of ['CountingBloomFilter', 'CuckooFilter', 'BinaryFuseFilter', 'Bitmap', 'toBytes', 'fromBytes', 'loadSharedMemory']) {
-      expect(text).not.toContain(absent);
-    }
+    // (Export names of the other families' wasm calls, save/load's format error.)
+    const came = ['countingBatch', 'cuckooBatch', 'fuseHasBatch', 'bitmapSetMany', 'checksumBits', 'BloomFormatError', 'toBytes']
+      .filter((name) => text.includes(name));
+    expect(came).toEqual([]);
+    console.log(`lean bundle: ${gz} bytes gzipped (${graph.join(', ')})`);
   });
 
   it('answers add, addMany, has, hasMany exactly as the full class and the reference twin do', () => {
