@@ -147,6 +147,25 @@ describe('bloomwasm/core: the lean bundle', () => {
     expect(answers.probeAll[0]).toEqual([1, 1]);
   });
 
+  it('hands over to the full build when bloomwasm is imported after lean filters were made', () => {
+    // Unbundled, in Node: a lean filter first, then the full entry, then a full filter beside it.
+    const script = `
+      const { BloomFilter: Lean } = await import(${JSON.stringify(join(root, 'dist/core.js'))});
+      const lean = new Lean(4096, 5);
+      lean.add('before');
+      const { BloomFilter, probeAll } = await import(${JSON.stringify(join(root, 'dist/index.js'))});
+      const full = new BloomFilter(4096, 5);
+      full.add('before');
+      const copy = BloomFilter.fromBytes(full.toBytes());
+      const lean2 = new Lean(4096, 5);
+      lean2.add('before');
+      console.log(JSON.stringify([lean.has('before'), lean.has('after'), copy.has('before'), lean2.has('before'),
+        Array.from(probeAll([lean, full, lean2], 'before')), lean.bitsSet() === full.bitsSet()]));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([true, false, true, true, [1, 1, 1], true]);
+  });
+
   it('throws the typed errors on bad input, naming the parameter', () => {
     const [bits, hashes, capacity, item, items] = answers.errors as string[];
     expect(bits).toMatch(/^BloomRangeError: .*bits/);
