@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
 import { ABI, CLI_ABI } from '../src/wasm/abi.js';
 import { WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE } from '../src/wasm/cli-bytes.generated.js';
+import { WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE } from '../src/wasm/core-bytes.generated.js';
 import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -49,6 +50,28 @@ describe("the filter build and the command line's", () => {
     // Either none (the engine supplied them) or exactly these two.
     for (const entry of imports) expect(entry.module).toBe('wasm:js-string');
     expect(imports.map((entry) => entry.name).sort()).toEqual(imports.length === 0 ? [] : ['charCodeAt', 'length']);
+  });
+});
+
+describe('the lean build (assembly/core.ts, bloomwasm/core)', () => {
+  const coreModule = compileWithStringBuiltins(inflateBase64(WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE));
+
+  it('exports a subset of the filter build, each with the kind and parameter count ABI lists', () => {
+    const exports = new WebAssembly.Instance(coreModule, moduleImports(coreModule)).exports;
+    const entries = WebAssembly.Module.exports(coreModule);
+    expect(entries.length).toBeGreaterThan(30);
+    for (const { name, kind } of entries) {
+      const entry = (ABI as Record<string, { kind: string; params?: number }>)[name];
+      expect(entry, name).toBeDefined();
+      expect(kind, name).toBe(entry.kind);
+      if (kind === 'function') expect((exports[name] as () => unknown).length, name).toBe(entry.params);
+    }
+    // What the lean BloomFilter and probeAll call, and nothing of the other families.
+    const names = entries.map((e) => e.name);
+    for (const name of ['add', 'has', 'addString', 'hasString', 'addBatch', 'hasBatch', 'streamAdd', 'streamHas', 'probeRecords', 'hasDigest', 'digestItem']) {
+      expect(names).toContain(name);
+    }
+    expect(names.filter((name) => /^(counting|sliding|cuckoo|fuse|bitmap|checksum|lines)/.test(name))).toEqual([]);
   });
 });
 

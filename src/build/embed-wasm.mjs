@@ -1,9 +1,12 @@
-// Embeds the three wasm builds of assembly/ into generated modules, so the
+// Embeds the four wasm builds of assembly/ into generated modules, so the
 // library imports with no .wasm file to resolve or serve (Node and
 // bundlers), each build in a module of its own so that a bundler carries
 // only what is imported:
 // - src/wasm/bytes.generated.ts: the filter (assembly/index.ts), which
-//   every filter uses;
+//   every filter family uses (src/wasm/full-build.ts);
+// - src/wasm/core-bytes.generated.ts: the lean build (assembly/core.ts,
+//   the Bloom filter's exports alone), imported only by `bloomwasm/core`
+//   (src/wasm/core-build.ts);
 // - src/wasm/shared-bytes.generated.ts: its shared-memory build
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
@@ -40,6 +43,7 @@ export const ${name}_SIZE = ${wasm.length};
 }
 
 embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module');
+embed('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_DEFLATED', 'The lean build: the Bloom filter alone (assembly/core.ts)');
 embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
 embed('build/bloom-cli.wasm', 'src/wasm/cli-bytes.generated.ts', 'WASM_CLI_DEFLATED', 'The command line\'s build: the filter plus line-by-line dedupe (assembly/cli.ts)');
 

@@ -3,6 +3,7 @@
 // sets the same bits; the parity tests hold them together. Long because it
 // is the whole public surface of the class, one short method each.
 
+import '../wasm/full-build.js';
 import { bitString } from './bit-string.js';
 import { fileChecksum } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';

@@ -10,6 +10,7 @@
  * wasm memory (decoders.ts). Every read and write moves at most 8 MiB (io.ts),
  * so files of any size, 2 GiB and beyond included, stream in both directions.
  */
+import '../wasm/full-build.js';
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';

@@ -29,7 +29,7 @@
 import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { Exports } from './abi.js';
 import { Batches } from './batch.js';
-import { instantiate } from './module.js';
+import { instantiate, moduleEpoch } from './module.js';
 import { Staging } from './staging.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
@@ -182,12 +182,16 @@ export class Arena {
    */
   epoch = 0;
 
+  /** The module source this arena's instance came from (module.ts's moduleEpoch): an older build takes no new records. */
+  readonly build: number;
+
   /**
    * An arena over a new instance of the module, or over `x`, an instance
    * of the shared build, which holds one filter and no records.
    */
   constructor(dedicated: boolean, x: Exports = instantiate()) {
     this.x = x;
+    this.build = moduleEpoch;
     this.staging = new Staging(this.x);
     this.batches = new Batches(this.x, this.staging);
     this.dedicated = dedicated;
@@ -331,12 +335,12 @@ export function place(params: RecordParams, kind: Kind, dedicated = false): Plac
     if (record === 0) throw new BloomAllocationError(params.bits, payload);
     return { arena, record, generation: arena.createdGeneration };
   }
-  if (newest !== undefined && !newest.dedicated) {
+  if (newest !== undefined && !newest.dedicated && newest.build === moduleEpoch) {
     const record = newest.create(params, kind);
     if (record !== 0) return { arena: newest, record, generation: newest.createdGeneration };
   }
   for (const arena of shared) {
-    if (arena === newest) continue;
+    if (arena === newest || arena.build !== moduleEpoch) continue;
     const record = arena.create(params, kind);
     if (record !== 0) {
       newest = arena;

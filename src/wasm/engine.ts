@@ -15,9 +15,27 @@ import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
-import { instantiateShared } from './module.js';
+import type { instantiateShared } from './module.js';
 import { CHAIN_MAX, encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
-import { claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
+import type * as SharedMemory from './shared-memory.js';
+
+/** The calls an engine of the shared build makes into src/wasm/shared-memory.ts. */
+type SharedCalls = Pick<typeof SharedMemory, 'claimWorkArea' | 'createSharedMemory' | 'releaseWhenCollected' | 'releaseWorkAreaNow' | 'sharedBitsBytes'> & {
+  instantiateShared: typeof instantiateShared;
+};
+
+/**
+ * Set by src/wasm/shared-memory.ts when it is imported (the full
+ * BloomFilter imports it for share() and attach()): a bundle that never
+ * shares a filter (bloomwasm/core) carries none of the shared memory's code.
+ * Only a shared engine reads it, and only the full class makes one.
+ */
+let sharedCalls: SharedCalls | undefined;
+
+/** Hands the engine the shared memory's calls (src/wasm/shared-memory.ts, once). @internal */
+export function useSharedCalls(calls: SharedCalls): void {
+  sharedCalls = calls;
+}
 
 /**
  * What a chain's walk (Engine.chainRun) reads and changes of its chain:
@@ -101,6 +119,7 @@ export class Engine extends RecordHandle {
       this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
       return;
     }
+    const { claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, sharedBitsBytes } = sharedCalls!;
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
     const workArea = claimWorkArea(memory, params.bits);
     // The shared build's exports are the filter's minus line dedupe, the
@@ -243,7 +262,7 @@ export class Engine extends RecordHandle {
    * BloomDisposedError. Calling it again does nothing.
    */
   release(): void {
-    if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    if (this.workArea >= 0) sharedCalls!.releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
     this.releaseRecord();
     this.workArea = -1;
     this.sharedMemory = undefined;

@@ -1,6 +1,13 @@
-// The modules: the embedded bytes of assembly/ (src/wasm/bytes.generated.ts,
-// written by src/build/embed-wasm.mjs), compiled once, synchronously. An
-// instance holds many filters (src/wasm/arena.ts).
+// The modules: the embedded bytes of assembly/ (written by
+// src/build/embed-wasm.mjs), compiled once, synchronously. An instance holds
+// many filters (src/wasm/arena.ts).
+//
+// Which build new instances use is offered, not imported here, so that a
+// bundle carries only the bytes of the builds it can reach: the lean build
+// (assembly/core.ts, src/wasm/core-build.ts, for `bloomwasm/core`), the
+// full one (assembly/index.ts, src/wasm/full-build.ts, imported by every
+// filter family and entry point), the command line's. A build that is a
+// superset wins over the ones below it (offerModuleSource's rank).
 //
 // Two builds are not embedded here, so that a bundle carries them only
 // where they are used:
@@ -15,14 +22,17 @@
 
 import { BloomNotLoadedError } from '../errors.js';
 import type { Exports, SharedExports } from './abi.js';
-import { WASM_DEFLATED, WASM_DEFLATED_SIZE } from './bytes.generated.js';
 import { inflate } from './inflate.js';
 
 let compiled: WebAssembly.Module | undefined;
 /** Whether `compiled` has the engine's JS String Builtins (set with it). */
 let builtins = false;
-/** Where the module comes from on first use: the embedded filter build, unless useModuleSource() chose another. */
-let source = (): WebAssembly.Module => compileWithStringBuiltins(inflateBase64(WASM_DEFLATED, WASM_DEFLATED_SIZE));
+/** Where the module comes from on first use: the highest-ranked build offered so far (offerModuleSource). */
+let source: (() => WebAssembly.Module) | undefined;
+/** The rank of `source`: 0 none, 1 the lean build, 2 the full build, 3 the command line's. */
+let sourceRank = 0;
+/** Raised whenever the source changes, so that an arena of an older build takes no new records (arena.ts). */
+export let moduleEpoch = 0;
 let compiledShared: WebAssembly.Module | undefined;
 /** Where the shared build comes from on first use, once it is loaded (useSharedSource). */
 let sharedSource: (() => WebAssembly.Module) | undefined;
@@ -35,6 +45,8 @@ let sharedSource: (() => WebAssembly.Module) | undefined;
  */
 export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.Module): void {
   compiled = filter;
+  sourceRank = Math.max(sourceRank, 2);
+  moduleEpoch++;
   builtins = hasStringBuiltins(filter);
   if (shared !== undefined) compiledShared = shared;
 }
@@ -46,8 +58,21 @@ export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.
  * theirs.
  */
 export function useModuleSource(compile: () => WebAssembly.Module): void {
+  offerModuleSource(3, compile);
+}
+
+/**
+ * Makes `compile` the source of the module of instances made from now on
+ * when `rank` is above the current source's (1 the lean build, 2 the full
+ * build, 3 the command line's: each a superset of the one below); else
+ * does nothing. Instances made before keep theirs, and take no new records.
+ */
+export function offerModuleSource(rank: number, compile: () => WebAssembly.Module): void {
+  if (rank <= sourceRank) return;
+  sourceRank = rank;
   compiled = undefined;
   source = compile;
+  moduleEpoch++;
 }
 
 /** Makes `compile` the source of the shared build, compiled on first use (loadSharedMemory, the Node entry). */
@@ -153,6 +178,8 @@ export function compileWithStringBuiltins(bytes: BufferSource): WebAssembly.Modu
 /** The compiled module, compiled from its source on first use. */
 export function compiledModule(): WebAssembly.Module {
   if (compiled === undefined) {
+    // Every entry point offers a build (src/wasm/core-build.ts, full-build.ts) before any filter is made.
+    if (source === undefined) throw new BloomNotLoadedError('A filter', 'a WebAssembly build', "import of 'bloomwasm' or 'bloomwasm/core'");
     compiled = source();
     builtins = hasStringBuiltins(compiled);
   }

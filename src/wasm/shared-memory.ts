@@ -20,7 +20,8 @@
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
 import type { FilterParams } from '../filter/options.js';
-import { compiledSharedModule, sharedImports } from './module.js';
+import { compiledSharedModule, instantiateShared, sharedImports } from './module.js';
+import { useSharedCalls } from './engine.js';
 
 /** Bytes in a wasm page. */
 const PAGE = 65536;
@@ -180,3 +181,6 @@ export function releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, wo
   areas?.unregister(owner);
   releaseWorkArea(memory, workArea);
 }
+
+// The engine makes shared engines through these (src/wasm/engine.ts's useSharedCalls).
+useSharedCalls({ claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes });

@@ -1,0 +1,10 @@
+// The full build (assembly/index.ts: every filter family), offered as the
+// module of new instances as soon as this file is imported. Every filter
+// family and entry point imports it; `bloomwasm/core` does not, so a bundle
+// of the lean BloomFilter alone carries only the lean build
+// (src/wasm/core-build.ts). Listed in package.json's sideEffects.
+
+import { WASM_DEFLATED, WASM_DEFLATED_SIZE } from './bytes.generated.js';
+import { compileWithStringBuiltins, inflateBase64, offerModuleSource } from './module.js';
+
+offerModuleSource(2, () => compileWithStringBuiltins(inflateBase64(WASM_DEFLATED, WASM_DEFLATED_SIZE)));
