@@ -3,7 +3,7 @@
 // over the same Engine, in the lean wasm build (assembly/core.ts). Its
 // methods are filter.ts's, one line each over the engine; save/load,
 // sharing, set algebra and the sizing search are left out, so that a bundle
-// of it does not carry them (docs/ENGINE.md, "The lean path"). A filter
+// of it does not carry them (docs/MEMORY.md, on which build an instance is made from; README, "The lean bundle"). A filter
 // of it answers every question as the full class's does, bit for bit
 // (test/lean-bundle.test.ts).
 
