@@ -57,13 +57,24 @@ function copyOf(list: readonly unknown[]): unknown[] {
 }
 
 function checkList(list: readonly unknown[]): CheckedBatch {
+  const bad = firstNonItem(list);
+  if (bad >= 0) throw new BloomTypeError(`items[${bad}]`, list[bad], 'a string or a Uint8Array');
+  return { packed: false, list: list as readonly Item[], count: list.length };
+}
+
+/**
+ * The index of the first element of `list` that is not an item, or -1.
+ * The loop is a function of its own with nothing after it but a return:
+ * V8 compiles a long first batch's loop on stack, and code after such a
+ * loop, with no feedback yet, threw that code away at the end of every
+ * later batch (src/wasm/batch.ts's stageList says more).
+ */
+function firstNonItem(list: readonly unknown[]): number {
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
-      throw new BloomTypeError(`items[${i}]`, item, 'a string or a Uint8Array');
-    }
+    if (typeof item !== 'string' && !(item instanceof Uint8Array)) return i;
   }
-  return { packed: false, list: list as readonly Item[], count: list.length };
+  return -1;
 }
 
 function checkPacked(items: Partial<PackedItems>): CheckedBatch {

@@ -136,44 +136,55 @@ export class Batches {
    * next to hashing them, and it encodes them straight into scratch.
    */
   private runList(list: readonly Item[]): void {
+    const count = list.length;
+    let i = 0;
+    while (i < count) {
+      const end = this.stageList(list, i, count);
+      const n = end - i;
+      if (n === 0) {
+        // list[i] is too long to share a chunk.
+        if (!this.runOne(list[i], i)) return;
+        i++;
+        continue;
+      }
+      const units = this.staging.batchOffsets[n];
+      if (!(typeof list[i] === 'string' ? this.runStrings(list, i, n, units) : this.runChunk(n, 0, i))) return;
+      i = end;
+    }
+  }
+
+  /**
+   * Takes list[from, ...) into one chunk while they fit it and are of the
+   * kind of list[from]: writes their offsets (a string's as its length,
+   * right when every unit is ASCII: runStrings checks) and copies byte
+   * items into scratch. Returns the index after the last item taken: from
+   * itself when list[from] is too long to share a chunk.
+   *
+   * This loop is a function of its own with nothing after it but a return:
+   * V8 (Node 20 and 24) compiles a long first batch's loop on stack, and
+   * code after such a loop, with no feedback yet, threw that code away at
+   * the end of every later batch (--trace-deopt: "Insufficient type
+   * feedback", once per call, which cost more than the batch saved).
+   */
+  private stageList(list: readonly Item[], from: number, count: number): number {
     const staging = this.staging;
     const { scratchSize, maxUtf8Units, batchMax } = staging;
-    let first = 0; // index of the chunk's first item
-    let units = 0; // string units (or bytes) staged in the chunk
-    let strings = true; // the chunk's kind
-    let n = 0;
-    let going = true;
-    // The offsets are written as the items are taken: a string's as its
-    // length, right when every unit is ASCII (runStrings checks).
-    let table = staging.batchOffsets;
-    const flush = (): void => {
-      if (n > 0) going = strings ? this.runStrings(list, first, n, units) : this.runChunk(n, 0, first);
-      first += n;
-      n = 0;
-      units = 0;
-      table = staging.batchOffsets;
-    };
-    for (let i = 0; i < list.length; i++) {
+    // Read here, after any run before: a runner may have grown memory.
+    const table = staging.batchOffsets;
+    const strings = typeof list[from] === 'string';
+    let units = 0;
+    let i = from;
+    for (; i < count; i++) {
       const item = list[i];
       const isString = typeof item === 'string';
       const size = item.length;
       const limit = isString ? maxUtf8Units : scratchSize;
-      if (isString !== strings || n === batchMax || units + size > limit) {
-        flush();
-        if (!going) return;
-        strings = isString;
-      }
-      if (size > (isString ? JOIN_MAX : limit)) {
-        flush();
-        if (!going || !this.runOne(item, i)) return;
-        first = i + 1;
-        continue;
-      }
+      if (isString !== strings || i - from === batchMax || units + size > limit || size > (isString ? JOIN_MAX : limit)) break;
       if (!isString) staging.scratch.set(item as Uint8Array, units);
       units += size;
-      table[++n] = units;
+      table[i - from + 1] = units;
     }
-    flush();
+    return i;
   }
 
   /**
