@@ -19,10 +19,21 @@ import { splitmix64 } from "./hash";
  */
 // @ts-ignore: decorator
 @inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
-  let a = h % m;
+  const a = h % m;
   store<u64>(out, a);
   if (test && !getBit(a)) return false;
-  let b = splitmix64(h) % m;
+  return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, test);
+}
+
+/**
+ * Enhanced double hashing from its start state a = h mod m and
+ * b = splitmix64(h) mod m (position 0 is a): for a walk that has made them
+ * already (assembly/chain.ts's first step), so a survivor's later positions
+ * cost no remainder. Position 0 is written again and not tested.
+ */
+// @ts-ignore: decorator
+@inline function enhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize, test: bool): bool {
+  store<u64>(out, a);
   // seen: bit (p & 63) is set for every position emitted so far. A clear bit
   // proves p is not among them, so the scan below is skipped for most
   // probes; a set bit may be a different position, and the scan decides.
@@ -45,6 +56,47 @@ import { splitmix64 } from "./hash";
     if (test && !getBit(p)) return false;
   }
   return true;
+}
+
+/** The k positions from the start state a = h mod m, b = splitmix64(h) mod m, written to `out` in probe order (the same as probeEnhancedDouble of h). */
+export function probeEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): void {
+  enhancedDoubleFrom(a, b, m, k, out, false);
+}
+
+/** testEnhancedDouble from the start state a, b, whose position 0 (a) the caller has found set. */
+export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): bool {
+  return enhancedDoubleFrom(a, b, m, k, out, true);
+}
+
+/** Below this m, remainderBy divides: the float64 quotient's error bound needs m >= 2^13. */
+const FLOAT_REMAINDER_MIN: u64 = 1 << 13;
+
+/** The float64 reciprocal of m that remainderBy takes: computed once per filter and reused for both of its remainders. */
+// @ts-ignore: decorator
+@inline export function reciprocal(m: u64): f64 {
+  return 1.0 / <f64>m;
+}
+
+/**
+ * x mod m, exactly, for m < 2^53, with `inverse` = reciprocal(m): where a
+ * walk takes many remainders by different m, i64.rem_u (a 64-bit divide,
+ * 40 cycles and more on the machines measured, one at a time) is what it
+ * waits on. The quotient is estimated in float64: x rounded to a double,
+ * times the rounded reciprocal, truncated. Each of the three roundings
+ * errs by at most 2^-53 relatively and x / m < 2^51 for m >= 2^13, so the
+ * estimate is off by less than one: the remainder x - q m lies in
+ * [-m, 2m), and one step each way, without a branch, makes it exact. The
+ * twin is plain x mod m (src/reference/probe.ts's remainderBy).
+ */
+// @ts-ignore: decorator
+@inline export function remainderBy(x: u64, m: u64, inverse: f64): u64 {
+  if (m < FLOAT_REMAINDER_MIN) return x % m;
+  const near = <f64>(<u32>(x >> 32)) * 4294967296.0 + <f64>(<u32>x);
+  const q = <u64>(<i64>(near * inverse));
+  let r = <i64>(x - q * m);
+  r += select<i64>(<i64>m, 0, r < 0);
+  r -= select<i64>(<i64>m, 0, r >= <i64>m);
+  return <u64>r;
 }
 
 /** Writes the k positions of hash h to `out`, in probe order. */
