@@ -16,10 +16,10 @@
 // half-full filter one time in four, leaves few records. probeAll then
 // reads the later positions of the xxh64 survivors a step at a time the
 // same way (assembly/digest.ts); a chain tests its few survivors as their
-// own has() would, both from the first step's start state. (The
-// remainders are assembly/probe.ts's remainderBy, a float64 quotient with
-// an exact correction: a walk takes two per record, each by another m, and
-// a 64-bit divide, i64.rem_u, was what it waited on.)
+// own has() would, both from the first step's start state, so a survivor
+// takes no remainder again. (The remainder is i64.rem_u: a float64
+// quotient with an exact correction, tried in this walk, was slower on the
+// machine measured.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
@@ -27,7 +27,7 @@
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
-import { reciprocal, remainderBy, testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
+import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
 import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, isLive, peek, selectedRecord, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
@@ -53,9 +53,8 @@ const UNWALKABLE: u32 = 1 << 24;
  * two positions, and per position the shift and mask that isolate it (a
  * bit, or a 4-bit counter of a counting filter). Under xxh64 the first two
  * of enhanced double hashing (assembly/probe.ts: a = h mod m, then
- * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice,
- * the remainders by assembly/probe.ts's remainderBy, and a and b = s mod m
- * kept for a survivor's later positions), under sbbf the bits of words 0
+ * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice;
+ * a and b = s mod m are kept for a survivor's later positions), under sbbf the bits of words 0
  * and 1 of its block. A record of another
  * seed, scheme or kind is marked UNWALKABLE and reads scratch instead.
  */
@@ -76,9 +75,8 @@ const UNWALKABLE: u32 = 1 << 24;
     p = block + <u64>((key * SALT0) >> 27);
     q = block + 32 + <u64>((key * SALT1) >> 27);
   } else {
-    const inverse = reciprocal(m);
-    p = remainderBy(h, m, inverse);
-    const b = remainderBy(s, m, inverse);
+    p = h % m;
+    const b = s % m;
     store<u64>(at, p, 16);
     store<u64>(at, b, 24);
     q = p + b;
@@ -158,9 +156,8 @@ function newestReporting(count: u32, h: u64): i32 {
     for (let i: u32 = 0; i < first; i++) {
       const r = member(i);
       const m = load<u64>(r);
-      const inverse = reciprocal(m);
-      const p = remainderBy(h, m, inverse);
-      const b = remainderBy(s, m, inverse);
+      const p = h % m;
+      const b = s % m;
       // Member i's start state, for its later positions if it survives.
       store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), p);
       store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), b, 8);

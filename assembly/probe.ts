@@ -68,37 +68,6 @@ export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usiz
   return enhancedDoubleFrom(a, b, m, k, out, true);
 }
 
-/** Below this m, remainderBy divides: the float64 quotient's error bound needs m >= 2^13. */
-const FLOAT_REMAINDER_MIN: u64 = 1 << 13;
-
-/** The float64 reciprocal of m that remainderBy takes: computed once per filter and reused for both of its remainders. */
-// @ts-ignore: decorator
-@inline export function reciprocal(m: u64): f64 {
-  return 1.0 / <f64>m;
-}
-
-/**
- * x mod m, exactly, for m < 2^53, with `inverse` = reciprocal(m): where a
- * walk takes many remainders by different m, i64.rem_u (a 64-bit divide,
- * 40 cycles and more on the machines measured, one at a time) is what it
- * waits on. The quotient is estimated in float64: x rounded to a double,
- * times the rounded reciprocal, truncated. Each of the three roundings
- * errs by at most 2^-53 relatively and x / m < 2^51 for m >= 2^13, so the
- * estimate is off by less than one: the remainder x - q m lies in
- * [-m, 2m), and one step each way, without a branch, makes it exact. The
- * twin is plain x mod m (src/reference/probe.ts's remainderBy).
- */
-// @ts-ignore: decorator
-@inline export function remainderBy(x: u64, m: u64, inverse: f64): u64 {
-  if (m < FLOAT_REMAINDER_MIN) return x % m;
-  const near = <f64>(<u32>(x >> 32)) * 4294967296.0 + <f64>(<u32>x);
-  const q = <u64>(<i64>(near * inverse));
-  let r = <i64>(x - q * m);
-  r += select<i64>(<i64>m, 0, r < 0);
-  r -= select<i64>(<i64>m, 0, r >= <i64>m);
-  return <u64>r;
-}
-
 /** Writes the k positions of hash h to `out`, in probe order. */
 export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
   enhancedDouble(h, m, k, out, false);

@@ -1,7 +1,7 @@
 // probeAll's walk in wasm (assembly/digest.ts's probeRecords, over
 // assembly/chain.ts's first-two pass) against the reference twin and each
 // filter's has(): moduli and k at their edges (m = 1, k = 1, m around
-// powers of two and the float64 remainder's threshold, k = 64), both kinds (bits and 4-bit counters), both
+// powers of two, k = 64), both kinds (bits and 4-bit counters), both
 // schemes, filters the walk must hand back (another seed, poly, bytesum,
 // chains, another arena, shared memory), lists longer than one walk, items
 // longer than scratch, and the array or a filter's memory changing between
@@ -27,7 +27,6 @@ type Lib = typeof wasm;
 /** Filters at the edges of the walk's arithmetic, the same in either twin. */
 function edgeFilters(lib: Lib): (wasm.ProbeTarget & { add(item: string | Uint8Array): boolean })[] {
   const out: (wasm.ProbeTarget & { add(item: string | Uint8Array): boolean })[] = [];
-  // 2^13 - 1 to 2^13 + 1: where assembly/probe.ts's remainderBy turns from dividing to its float64 quotient.
   for (const m of [1, 2, 3, 7, 63, 64, 65, 127, 1000, 2 ** 13 - 1, 2 ** 13, 2 ** 13 + 1, 2 ** 16 - 1, 2 ** 16 + 1, 2 ** 20 + 7, 2 ** 26 + 5]) {
     for (const k of [1, 2, 3, 7, 64]) {
       if (k > m) continue;

@@ -2,8 +2,7 @@
 // assembly/probe.ts also has testEnhancedDouble and testDouble, has() fused
 // with the probe loop so that the first clear bit ends it; they give the
 // answer of testing every position, which is what the reference's has() does,
-// so they have no twin here. Nor has remainderBy, its exact x mod m by a
-// float64 quotient: here it is BigInt's %, the definition it must equal.
+// so they have no twin here.
 
 import { splitmix64 } from './hash.js';
 
