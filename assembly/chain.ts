@@ -16,8 +16,10 @@
 // half-full filter one time in four, leaves few records. probeAll then
 // reads the later positions of the xxh64 survivors a step at a time the
 // same way (assembly/digest.ts); a chain tests its few survivors as their
-// own has() would. (The remainder is i64.rem_u: on the machines measured
-// it cost 2-5 ns, less than a float64 reciprocal and its corrections.)
+// own has() would, both from the first step's start state, so a survivor
+// takes no remainder again. (The remainder is i64.rem_u: a float64
+// quotient with an exact correction, tried in this walk, was slower on the
+// machine measured.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
@@ -25,14 +27,14 @@
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
-import { testEnhancedDouble } from "./probe";
+import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
 import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, isLive, peek, selectedRecord, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
 
-/** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask. */
-export const PLACED_BYTES: usize = 12;
+/** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask, then under xxh64 its start state a and b (u64s at +16, +24). */
+export const PLACED_BYTES: usize = 32;
 
 /** A placed record that the walk cannot answer (another seed or scheme, another kind). */
 const UNWALKABLE: u32 = 1 << 24;
@@ -51,8 +53,9 @@ const UNWALKABLE: u32 = 1 << 24;
  * two positions, and per position the shift and mask that isolate it (a
  * bit, or a 4-bit counter of a counting filter). Under xxh64 the first two
  * of enhanced double hashing (assembly/probe.ts: a = h mod m, then
- * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice),
- * under sbbf the bits of words 0 and 1 of its block. A record of another
+ * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice;
+ * a and b = s mod m are kept for a survivor's later positions), under sbbf the bits of words 0
+ * and 1 of its block. A record of another
  * seed, scheme or kind is marked UNWALKABLE and reads scratch instead.
  */
 // @ts-ignore: decorator
@@ -73,7 +76,10 @@ const UNWALKABLE: u32 = 1 << 24;
     q = block + 32 + <u64>((key * SALT1) >> 27);
   } else {
     p = h % m;
-    q = p + s % m;
+    const b = s % m;
+    store<u64>(at, p, 16);
+    store<u64>(at, b, 24);
+    q = p + b;
     if (q >= m) q -= m;
     if (q == p) q = q + 1 == m ? 0 : q + 1;
     if (load<i32>(r, 40) == 1) q = p;
@@ -151,7 +157,11 @@ function newestReporting(count: u32, h: u64): i32 {
       const r = member(i);
       const m = load<u64>(r);
       const p = h % m;
-      let q = p + s % m;
+      const b = s % m;
+      // Member i's start state, for its later positions if it survives.
+      store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), p);
+      store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), b, 8);
+      let q = p + b;
       if (q >= m) q -= m;
       if (q == p) q = q + 1 == m ? 0 : q + 1;
       if (load<i32>(r, 40) == 1) q = p;
@@ -159,10 +169,15 @@ function newestReporting(count: u32, h: u64): i32 {
       maybe |= <u64>(bitSet(base, p) & bitSet(base, q)) << <u64>i;
     }
   }
+  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
   for (let i = <i32>count - 1; i >= 0; i--) {
     if (i < 64 && ((maybe >> <u64>i) & 1) == 0) continue;
     peek(member(<u32>i));
-    if (reportsPeeked(h, false)) return i;
+    if (i < 64 && xxh) {
+      // Its first position is set: the rest from the first step's state, without a remainder.
+      const at = BATCH_PROBES_PTR + (<usize>i << 4);
+      if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), bits, hashes, PROBES_PTR)) return i;
+    } else if (reportsPeeked(h, false)) return i;
   }
   return -1;
 }

@@ -13,7 +13,7 @@ import {
 } from "./layout";
 import { bits, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { probeEnhancedDouble } from "./probe";
+import { probeEnhancedDoubleFrom } from "./probe";
 import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
 import { KIND_COUNTING, isLive, peek, unpeek } from "./record";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
@@ -57,7 +57,7 @@ export function addDigest(lo: u32, hi: u32): bool {
 }
 
 /** Records per block of a walk: their placed first steps fill the start of scratch. */
-const WALK_BLOCK: u32 = 1024;
+const WALK_BLOCK: u32 = 512;
 
 /** xxh64 survivors of the first step whose later positions are read a step at a time together. */
 const GROUP: u32 = 64;
@@ -177,7 +177,9 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
       store<u32>(groupField(grouped, 4), <u32>hashes);
       store<u32>(groupField(grouped, 8), j);
       store<u32>(groupField(grouped, 12), <u32>counting);
-      probeEnhancedDouble(h, bits, hashes, GROUP_POSITIONS_PTR + (<usize>grouped << 9));
+      // From the first step's start state (assembly/chain.ts's placeFirstTwo): no remainder again.
+      const placed = SCRATCH_PTR + <usize>(j - first) * PLACED_BYTES;
+      probeEnhancedDoubleFrom(load<u64>(placed, 16), load<u64>(placed, 24), bits, hashes, GROUP_POSITIONS_PTR + (<usize>grouped << 9));
       if (++grouped == GROUP) {
         found += readGroup(grouped);
         grouped = 0;

@@ -19,10 +19,21 @@ import { splitmix64 } from "./hash";
  */
 // @ts-ignore: decorator
 @inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
-  let a = h % m;
+  const a = h % m;
   store<u64>(out, a);
   if (test && !getBit(a)) return false;
-  let b = splitmix64(h) % m;
+  return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, test);
+}
+
+/**
+ * Enhanced double hashing from its start state a = h mod m and
+ * b = splitmix64(h) mod m (position 0 is a): for a walk that has made them
+ * already (assembly/chain.ts's first step), so a survivor's later positions
+ * cost no remainder. Position 0 is written again and not tested.
+ */
+// @ts-ignore: decorator
+@inline function enhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize, test: bool): bool {
+  store<u64>(out, a);
   // seen: bit (p & 63) is set for every position emitted so far. A clear bit
   // proves p is not among them, so the scan below is skipped for most
   // probes; a set bit may be a different position, and the scan decides.
@@ -45,6 +56,16 @@ import { splitmix64 } from "./hash";
     if (test && !getBit(p)) return false;
   }
   return true;
+}
+
+/** The k positions from the start state a = h mod m, b = splitmix64(h) mod m, written to `out` in probe order (the same as probeEnhancedDouble of h). */
+export function probeEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): void {
+  enhancedDoubleFrom(a, b, m, k, out, false);
+}
+
+/** testEnhancedDouble from the start state a, b, whose position 0 (a) the caller has found set. */
+export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): bool {
+  return enhancedDoubleFrom(a, b, m, k, out, true);
 }
 
 /** Writes the k positions of hash h to `out`, in probe order. */

@@ -27,7 +27,7 @@ type Lib = typeof wasm;
 /** Filters at the edges of the walk's arithmetic, the same in either twin. */
 function edgeFilters(lib: Lib): (wasm.ProbeTarget & { add(item: string | Uint8Array): boolean })[] {
   const out: (wasm.ProbeTarget & { add(item: string | Uint8Array): boolean })[] = [];
-  for (const m of [1, 2, 3, 7, 63, 64, 65, 127, 1000, 2 ** 16 - 1, 2 ** 16 + 1, 2 ** 20 + 7]) {
+  for (const m of [1, 2, 3, 7, 63, 64, 65, 127, 1000, 2 ** 13 - 1, 2 ** 13, 2 ** 13 + 1, 2 ** 16 - 1, 2 ** 16 + 1, 2 ** 20 + 7, 2 ** 26 + 5]) {
     for (const k of [1, 2, 3, 7, 64]) {
       if (k > m) continue;
       out.push(new lib.BloomFilter(m, k, { seed: 5n }));

@@ -72,6 +72,8 @@ interface Walk {
   readonly pairs: Uint32Array;
   /** The indexes asked here, not walked. */
   readonly asked: Int32Array;
+  /** Whether the walked filters are filters[0, count) in order, so that their flags are copied as one block. */
+  readonly inOrder: boolean;
 }
 
 const walks = new WeakMap<readonly ProbeTarget[], Walk>();
@@ -112,6 +114,7 @@ function planWalk(filters: readonly ProbeTarget[]): Walk {
   return {
     filters: filters.slice(), arena, count: index.length,
     index: Int32Array.from(index), pairs: Uint32Array.from(pairs), asked: Int32Array.from(asked),
+    inOrder: index.every((at, j) => at === j),
   };
 }
 
@@ -144,7 +147,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
     if (walk.arena !== undefined && !walk.arena.dedicated) walks.set(filters, walk);
     else walks.delete(filters);
   }
-  const { arena, count, index: walkedIndex, pairs: walkedRecords, asked } = walk;
+  const { arena, count, index: walkedIndex, pairs: walkedRecords, asked, inOrder } = walk;
   for (let t = 0; t < asked.length; t++) out[asked[t]] = 2;
   let walked: Digest | undefined;
   if (arena !== undefined) {
@@ -171,14 +174,15 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Arra
         len = -1;
       }
       const flags = staging.batchFlags;
-      for (let j = 0; j < m; j++) out[walkedIndex[first + j]] = flags[j];
+      if (inOrder) out.set(flags.subarray(0, m), first);
+      else for (let j = 0; j < m; j++) out[walkedIndex[first + j]] = flags[j];
     }
     walked = new Digest(lo, hi, seed);
   }
   // The rest (flag 2): has(item) for poly and bytesum, hasDigest for the others.
   let other: Digest | undefined;
-  for (let i = 0; i < n; i++) {
-    if (out[i] !== 2) continue;
+  // indexOf skips, natively, the common case of every filter walked and answered.
+  for (let i = out.indexOf(2); i >= 0 && i < n; i = out.indexOf(2, i + 1)) {
     const f = filters[i];
     // A disposed filter has no record, so it is never walked: it is refused here, by name.
     if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
