@@ -14,9 +14,9 @@ import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
-  weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
+  splitmix64, weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
-import { probeDouble, probeEnhancedDouble, testDouble, testEnhancedDouble } from "./probe";
+import { probeDouble, probeEnhancedDouble, testDouble, testDoubleFrom, testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
 import { blockPtr, sbbfCheck, sbbfCheckScalar, sbbfInsert, sbbfInsertScalar, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
@@ -202,9 +202,10 @@ export function exportProbed(out: usize): void {
 }
 
 /**
- * The hashes of the item of `len` units at `ptr` that testHashed needs,
- * as two u64s at `out` (the 64-bit hash under xxh64 and sbbf, the pair
- * under poly and bytesum), for a batch's has (assembly/batch.ts). Returns
+ * What testHashed needs of the item of `len` units at `ptr`, as two u64s
+ * at `out`, for a batch's has (assembly/batch.ts): the 64-bit hash and
+ * position 0 under xxh64, the hash under sbbf, position 0 and h2 under poly
+ * and bytesum. Returns
  * the address its first probe reads, for the batch's touch pass.
  */
 // @ts-ignore: decorator
@@ -227,9 +228,18 @@ export function exportProbed(out: usize): void {
       return blockPtr(h1, blocks);
     }
   }
-  store<u64>(out, h1);
-  store<u64>(out, h2, 8);
-  return bitsBase + <usize>((h1 % bits) >> 3);
+  // Position 0 (h1 mod m under every scheme here) is kept for testHashed,
+  // so that a batch pays no more remainders than a single has: a 64-bit
+  // remainder is the slowest instruction of the walk.
+  const a = h1 % bits;
+  if (scheme == SCHEME_XXH64) {
+    store<u64>(out, h1);
+    store<u64>(out, a, 8);
+  } else {
+    store<u64>(out, a);
+    store<u64>(out, h2, 8);
+  }
+  return bitsBase + <usize>(a >> 3);
 }
 
 /** has() from the hashes hashForTest left at `out`, stopping at the first clear bit, as testItem does. */
@@ -237,8 +247,15 @@ export function exportProbed(out: usize): void {
 @inline export function testHashed(out: usize): bool {
   const h1 = load<u64>(out);
   if (scheme == SCHEME_SBBF) return sbbfCheck(h1, blocks);
-  if (scheme == SCHEME_XXH64) return testEnhancedDouble(h1, bits, hashes, PROBES_PTR);
-  return testDouble(h1, load<u64>(out, 8), bits, hashes);
+  if (scheme == SCHEME_XXH64) {
+    const a = load<u64>(out, 8);
+    // As testEnhancedDouble does: position 0 first, then the walk on from it.
+    store<u64>(PROBES_PTR, a);
+    if (!getBit(a)) return false;
+    return testEnhancedDoubleFrom(a, splitmix64(h1) % bits, bits, hashes, PROBES_PTR);
+  }
+  // Under poly and bytesum, slot 0 holds position 0 itself.
+  return testDoubleFrom(h1, load<u64>(out, 8), bits, hashes);
 }
 
 /**
