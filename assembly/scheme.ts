@@ -205,8 +205,8 @@ export function exportProbed(out: usize): void {
  * What testHashed needs of the item of `len` units at `ptr`, as two u64s
  * at `out`, for a batch's has (assembly/batch.ts): the 64-bit hash and
  * position 0 under xxh64, the hash under sbbf, position 0 and h2 under poly
- * and bytesum. Returns
- * the address its first probe reads, for the batch's touch pass.
+ * and bytesum. Returns the address its first probe reads, for the batch's
+ * touch pass.
  */
 // @ts-ignore: decorator
 @inline export function hashForTest(ptr: usize, len: usize, wide: bool, out: usize): usize {
@@ -245,17 +245,17 @@ export function exportProbed(out: usize): void {
 /** has() from the hashes hashForTest left at `out`, stopping at the first clear bit, as testItem does. */
 // @ts-ignore: decorator
 @inline export function testHashed(out: usize): bool {
-  const h1 = load<u64>(out);
-  if (scheme == SCHEME_SBBF) return sbbfCheck(h1, blocks);
+  const first = load<u64>(out);
+  if (scheme == SCHEME_SBBF) return sbbfCheck(first, blocks);
   if (scheme == SCHEME_XXH64) {
     const a = load<u64>(out, 8);
     // As testEnhancedDouble does: position 0 first, then the walk on from it.
     store<u64>(PROBES_PTR, a);
     if (!getBit(a)) return false;
-    return testEnhancedDoubleFrom(a, splitmix64(h1) % bits, bits, hashes, PROBES_PTR);
+    return testEnhancedDoubleFrom(a, splitmix64(first) % bits, bits, hashes, PROBES_PTR);
   }
-  // Under poly and bytesum, slot 0 holds position 0 itself.
-  return testDoubleFrom(h1, load<u64>(out, 8), bits, hashes);
+  // Under poly and bytesum, the first slot holds position 0 itself.
+  return testDoubleFrom(first, load<u64>(out, 8), bits, hashes);
 }
 
 /**
