@@ -186,7 +186,7 @@ describe('dedupe: long lines in bounded memory', () => {
 });
 
 describe('dedupe reads a pipe through one buffer', () => {
-  it('160 MB through a pipe on stdin: peak RSS within the filter + 64 MB, every line read', () => {
+  it('160 MB through a pipe on stdin: peak RSS within 16 MB of the same run on an empty pipe, every line read', () => {
     // 16,000,000 lines of 10 bytes, 1,000 distinct. A Node stream would hand
     // over a fresh 64 KiB Buffer per read, which V8 frees only after some
     // 64 MB of them. `cat` feeds the pipe from a file, so that the child is
@@ -198,13 +198,22 @@ describe('dedupe reads a pipe through one buffer', () => {
     for (let i = 0; i < 16_000; i++) writeSync(fd, block);
     closeSync(fd);
     const out = join(dir, 'piped-out.txt');
-    const r = spawnSync('/bin/sh', ['-c', `cat "$0" | "$1" -r "$2" "$3" dedupe --capacity 1000 --stats > "$4"`, piped, process.execPath, MAX_RSS, BIN, out]);
-    const stderr = r.stderr.toString();
-    expect(r.status, stderr).toBe(0);
+    const empty = join(dir, 'piped-empty.txt');
+    writeFileSync(empty, '');
+    const run = (input: string) => {
+      const r = spawnSync('/bin/sh', ['-c', `cat "$0" | "$1" -r "$2" "$3" dedupe --capacity 1000 --stats > "$4"`, input, process.execPath, MAX_RSS, BIN, out]);
+      const stderr = r.stderr.toString();
+      expect(r.status, stderr).toBe(0);
+      return { stderr, peak: Number(/\nmaxRSS=(\d+)\n$/.exec(stderr)![1]) * 1024 };
+    };
+    // The runtime's own footprint (about 60 MB on Node 24) is measured, not
+    // assumed: an absolute bound left under 1 MB of room on some runs.
+    const baseline = run(empty).peak;
+    const { stderr, peak } = run(piped);
     expect(readFileSync(out).equals(block)).toBe(true);
     expect(stderr).toMatch(/^lines read\s+16,000,000$/m);
-    const peak = Number(/\nmaxRSS=(\d+)\n$/.exec(stderr)![1]) * 1024;
-    expect(peak).toBeLessThanOrEqual(64 * 2 ** 20);
+    // Measured: 4 to 5 MB over the empty run. Fresh buffers per read would add some 64 MB.
+    expect(peak - baseline).toBeLessThanOrEqual(16 * 2 ** 20);
   });
 });
 
