@@ -19,7 +19,12 @@ import { splitmix64 } from "./hash";
  */
 // @ts-ignore: decorator
 @inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
-  const a = h % m;
+  return enhancedDoubleAt(h, h % m, m, k, out, test);
+}
+
+/** enhancedDouble of h whose position 0, a = h mod m, is made already. */
+// @ts-ignore: decorator
+@inline function enhancedDoubleAt(h: u64, a: u64, m: u64, k: i32, out: usize, test: bool): bool {
   store<u64>(out, a);
   if (test && !getBit(a)) return false;
   return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, test);
@@ -84,6 +89,12 @@ export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
   return enhancedDouble(h, m, k, out, true);
 }
 
+/** testEnhancedDouble of h whose position 0, a = h mod m, is made already (a batch's touch pass): one remainder fewer. */
+// @ts-ignore: decorator
+@inline export function testEnhancedDoubleAt(h: u64, a: u64, m: u64, k: i32, out: usize): bool {
+  return enhancedDoubleAt(h, a, m, k, out, true);
+}
+
 /**
  * The poly and bytesum schemes' probes: plain double hashing,
  * position i = (h1 + i*h2) mod m for i = 0..k-1, repeats allowed, exactly
@@ -104,12 +115,12 @@ export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void 
 
 /** has() by plain double hashing in one pass, stopping at the first clear bit; nothing is written. */
 export function testDouble(h1: u64, h2: u64, m: u64, k: i32): bool {
-  return testDoubleFrom(h1 % m, h2, m, k);
+  return testDoubleAt(h1 % m, h2, m, k);
 }
 
 /** testDouble from a = h1 mod m, made already (a batch's touch pass): one remainder fewer. */
 // @ts-ignore: decorator
-@inline export function testDoubleFrom(a: u64, h2: u64, m: u64, k: i32): bool {
+@inline export function testDoubleAt(a: u64, h2: u64, m: u64, k: i32): bool {
   if (!getBit(a)) return false;
   const b = h2 % m;
   for (let i = 1; i < k; i++) {

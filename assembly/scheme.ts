@@ -14,9 +14,9 @@ import { getBit, setBit } from "./bit-array";
 import { bits, blocks, hashes, scheme, seed } from "./filter";
 import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
-  splitmix64, weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
+  weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
-import { probeDouble, probeEnhancedDouble, testDouble, testDoubleFrom, testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
+import { probeDouble, probeEnhancedDouble, testDouble, testDoubleAt, testEnhancedDouble, testEnhancedDoubleAt } from "./probe";
 import { blockPtr, sbbfCheck, sbbfCheckScalar, sbbfInsert, sbbfInsertScalar, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
@@ -247,15 +247,9 @@ export function exportProbed(out: usize): void {
 @inline export function testHashed(out: usize): bool {
   const first = load<u64>(out);
   if (scheme == SCHEME_SBBF) return sbbfCheck(first, blocks);
-  if (scheme == SCHEME_XXH64) {
-    const a = load<u64>(out, 8);
-    // As testEnhancedDouble does: position 0 first, then the walk on from it.
-    store<u64>(PROBES_PTR, a);
-    if (!getBit(a)) return false;
-    return testEnhancedDoubleFrom(a, splitmix64(first) % bits, bits, hashes, PROBES_PTR);
-  }
+  if (scheme == SCHEME_XXH64) return testEnhancedDoubleAt(first, load<u64>(out, 8), bits, hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
-  return testDoubleFrom(first, load<u64>(out, 8), bits, hashes);
+  return testDoubleAt(first, load<u64>(out, 8), bits, hashes);
 }
 
 /**
