@@ -1,7 +1,9 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
-// sets the same bits; the parity tests hold them together. Long because it
-// is the whole public surface of the class, one short method each.
+// sets the same bits; the parity tests hold them together. The common
+// user's methods (add, has, batches, dispose) are src/filter/filter-base.ts's,
+// shared with the lean class of `bloomwasm/core`; the rest of the public
+// surface is here, one short method each.
 
 import '../wasm/full-build.js';
 import { bitString } from './bit-string.js';
@@ -10,19 +12,19 @@ import { Engine } from '../wasm/engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
-import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
+import { isDisposed } from './dispose.js';
 import {
-  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
-  schemeOption, type FilterOptions, type FilterParams, type Scheme,
+  schemeOption, type FilterOptions, type FilterParams,
 } from './options.js';
 import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './shared.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
-import type { BatchItems } from './items.js';
-import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
+import { checkDigest, type Digest } from './item-digest.js';
+import { BloomFilterBase } from './filter-base.js';
 
 /** Set once, by BloomFilter's static block. */
 let engineOfFilter: (filter: BloomFilter) => Engine;
@@ -30,17 +32,7 @@ let engineOfFilter: (filter: BloomFilter) => Engine;
 let filterOver: (params: FilterParams, engine: Engine) => BloomFilter;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
-export class BloomFilter {
-  /** m: the number of bits. */
-  readonly bits: number;
-  /** k: positions per item. */
-  readonly hashes: number;
-  /** The hash scheme. */
-  readonly scheme: Scheme;
-  /** The XXH64 seed (0 for the other schemes). */
-  readonly seed: bigint;
-  /** Not readonly: share() moves the bits of a filter that is not shared into shared memory, once. */
-  private engine: Engine;
+export class BloomFilter extends BloomFilterBase {
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
   // which stays private to everyone else.
@@ -59,32 +51,9 @@ export class BloomFilter {
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
-    this.bits = params.bits;
-    this.hashes = params.hashes;
-    this.scheme = params.scheme;
-    this.seed = params.seed;
     const shared = checkShared(options);
     if (shared) requireSharedBuild('new BloomFilter(bits, hashes, { shared: true })');
-    this.engine = Engine.make(params, false, shared ? true : undefined);
-  }
-
-  /**
-   * Gives the filter's memory back at once; any later call throws
-   * BloomDisposedError naming it. A filter dropped without dispose() is
-   * given back when the garbage collector finds it (where
-   * FinalizationRegistry exists; docs/MEMORY.md). Calling it again does
-   * nothing.
-   */
-  dispose(): void {
-    if (isDisposed(this)) return;
-    // The released engine keeps nothing of the instance, and refuses every call.
-    this.engine.release();
-    markDisposed(this, 'BloomFilter');
-  }
-
-  /** dispose(), for `using` (TC39 explicit resource management). */
-  [Symbol.dispose](): void {
-    this.dispose();
+    super(params, Engine.make(params, false, shared ? true : undefined));
   }
 
   /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
@@ -133,37 +102,10 @@ export class BloomFilter {
     return new BloomFilter(bits, hashes, options);
   }
 
-  /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
-  add(item: string | Uint8Array): boolean {
-    checkItem(item);
-    return this.engine.add(item);
-  }
-
-  /** False when the item was certainly never added; true when it may have been. */
-  has(item: string | Uint8Array): boolean {
-    checkItem(item);
-    return this.engine.has(item);
-  }
-
-  /**
-   * has() for the item whose digest(item, { seed }) is `d`: one wasm call
-   * that computes only the positions and reads the bits. xxh64 and sbbf filters only;
-   * throws BloomDigestError under poly or bytesum, or when the seeds differ.
-   */
-  hasDigest(d: Digest): boolean {
-    checkDigest(this, d, 'hasDigest');
-    return this.engine.hasDigest(d.lo, d.hi);
-  }
-
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.engine.addDigest(d.lo, d.hi);
-  }
-
-  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
-  [WALK_HANDLE](): Engine {
-    return this.engine;
   }
 
   /** The item's k positions, in probe order. */
@@ -172,26 +114,11 @@ export class BloomFilter {
     return this.engine.positions(item);
   }
 
-  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
-  addMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
-  }
-
-  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
-  hasMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
-  }
-
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
   shardOf(item: string | Uint8Array, shards: number): number {
     checkItem(item);
     checkInteger('shards', shards, 1, MAX_SHARDS);
     return this.engine.shardPositions(item, shards);
-  }
-
-  /** How many bits are 1 (O(1): a counter raised on each 0-to-1 transition). */
-  bitsSet(): number {
-    return this.engine.bitsSet();
   }
 
   /** Zeroes every bit. */
@@ -207,12 +134,6 @@ export class BloomFilter {
   /** The bits as m characters '0'/'1', bit 0 first. */
   toBitString(): string {
     return bitString(this.engine.bitsView(), this.bits);
-  }
-
-  /** How many adds reported a new item (set at least one bit). */
-  addedCount(): number {
-    // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
-    return Math.min(this.engine.addedCount(), MAX_ADDED_COUNT);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */

@@ -1,0 +1,103 @@
+// What the lean BloomFilter of `bloomwasm/core` (src/filter/core-filter.ts)
+// and the full one of `bloomwasm` (src/filter/filter.ts) have in common:
+// the parameters, the engine, and the common user's methods (add, ask,
+// batches, dispose), one line each over the engine. Each class makes its
+// own engine (the full one may place it in shared memory) and adds its
+// own statics; the full class adds everything else. Only what the lean
+// bundle carries may be imported here.
+
+import type { Engine } from '../wasm/engine.js';
+import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
+import { checkItem, type FilterParams, type Scheme } from './options.js';
+import type { BatchItems } from './items.js';
+import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
+
+/** The methods that both BloomFilter classes share. */
+export abstract class BloomFilterBase {
+  /** m: the number of bits. */
+  readonly bits: number;
+  /** k: positions per item. */
+  readonly hashes: number;
+  /** The hash scheme. */
+  readonly scheme: Scheme;
+  /** The XXH64 seed (0 for the other schemes). */
+  readonly seed: bigint;
+  /** Not readonly: the full class's share() moves the bits of a filter that is not shared into shared memory, once. @internal */
+  protected engine: Engine;
+
+  /** A filter of `params` (checked) over `engine`, made for them. @internal */
+  protected constructor(params: FilterParams, engine: Engine) {
+    this.bits = params.bits;
+    this.hashes = params.hashes;
+    this.scheme = params.scheme;
+    this.seed = params.seed;
+    this.engine = engine;
+  }
+
+  /**
+   * Gives the filter's memory back at once; any later call throws
+   * BloomDisposedError naming it. A filter dropped without dispose() is
+   * given back when the garbage collector finds it (where
+   * FinalizationRegistry exists; docs/MEMORY.md). Calling it again does
+   * nothing.
+   */
+  dispose(): void {
+    if (isDisposed(this)) return;
+    // The released engine keeps nothing of the instance, and refuses every call.
+    this.engine.release();
+    markDisposed(this, 'BloomFilter');
+  }
+
+  /** dispose(), for `using` (TC39 explicit resource management). */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
+  add(item: string | Uint8Array): boolean {
+    checkItem(item);
+    return this.engine.add(item);
+  }
+
+  /** False when the item was certainly never added; true when it may have been. */
+  has(item: string | Uint8Array): boolean {
+    checkItem(item);
+    return this.engine.has(item);
+  }
+
+  /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
+  addMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
+  }
+
+  /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
+  hasMany(items: BatchItems): Uint8Array {
+    return this.engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
+  }
+
+  /**
+   * has() for the item whose digest(item, { seed }) is `d` (xxh64 and sbbf
+   * filters, the seed matching): the item is hashed once for any number of
+   * filters. Throws BloomDigestError for another scheme or seed.
+   */
+  hasDigest(d: Digest): boolean {
+    checkDigest(this, d, 'hasDigest');
+    return this.engine.hasDigest(d.lo, d.hi);
+  }
+
+  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
+  [WALK_HANDLE](): Engine {
+    return this.engine;
+  }
+
+  /** How many bits are 1. */
+  bitsSet(): number {
+    return this.engine.bitsSet();
+  }
+
+  /** How many adds reported a new item (set at least one bit); at most Number.MAX_SAFE_INTEGER. */
+  addedCount(): number {
+    // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
+    return Math.min(this.engine.addedCount(), Number.MAX_SAFE_INTEGER);
+  }
+}
