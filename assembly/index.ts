@@ -212,5 +212,7 @@ export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, sli
 
 // The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
 export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooHeld, cuckooInit, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
-// The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE.
-export { fuseAlloc, fuseChecksumFingerprints, fuseFree, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fusePopulate, fuseSetShape } from "./binary-fuse";
+// The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE,
+// and its construction (assembly/binary-fuse-construction.ts).
+export { fuseChecksumFingerprints, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
+export { fuseAlloc, fuseFree, fusePopulate } from "./binary-fuse-construction";

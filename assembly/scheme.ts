@@ -1,8 +1,9 @@
 // The one place where the four schemes differ: the scheme ids, and per
 // scheme how an item is hashed (one-shot or streamed), how its bits are set
 // and tested, and which u64 its shard is chosen from. Everything else
-// (assembly/index.ts, batch.ts, lines.ts) calls these and never looks at
-// the scheme. The pure-TypeScript twin is src/reference/scheme.ts.
+// (assembly/index.ts, batch.ts, lines.ts, lines-filter.ts) calls these and
+// never looks at the scheme. The pure-TypeScript twin is
+// src/reference/scheme.ts.
 //
 // An item's "probe record" at `out` is what add and has need of it between
 // hashing and probing: its k positions (u64 each) under xxh64, poly and

@@ -16,8 +16,7 @@ import { bits, hashes } from "./filter";
 import { probeItem, streamProbe } from "./scheme";
 import { checksumUpdate } from "./checksum";
 
-/** The operations of slidingItem, slidingStream and slidingBatch. */
-const OP_ADD = 0;
+/** The op of slidingItem, slidingStream and slidingBatch that only tests; the other, 0, adds. */
 const OP_HAS = 1;
 
 /**

@@ -3,7 +3,7 @@
 // them repeats of earlier lines). Reports wall time and peak RSS of each,
 // their ratios to awk, and the unique lines bloom lost to false positives
 // next to the prediction, and writes them as its section of
-// docs/BENCHMARKS.md (bench/report.ts renders it). Set BENCH_LINES to run a
+// docs/BENCHMARKS.md (bench/report-cli.ts renders it). Set BENCH_LINES to run a
 // smaller file; BENCH_QUICK=1 runs 20,000 lines and writes
 // build/bench/BENCHMARKS.md instead; BENCH_REPORT names another document.
 //
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { documentPath, writeSection } from './document.js';
 import { describeMachine } from './harness.js';
-import { AWK, renderCli, type CliRun } from './report.js';
+import { AWK, renderCli, type CliRun } from './report-cli.js';
 import { capacityParams, sbbfFalsePositiveRate } from '../src/filter/sizing.js';
 import { MAX_BITS } from '../src/filter/options.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';

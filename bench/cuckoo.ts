@@ -15,7 +15,8 @@ import { BloomFilter, CountingBloomFilter, CuckooFilter } from '../src/index.js'
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
 import { blocksOf, describeMachine, measureInterleaved, nodeRuntimes, packedBlocks, settingsFromEnv, type Context, type Spec } from './harness.js';
-import { formatDate, formatMachine, formatNs, formatRatio, type Row } from './report.js';
+import { formatDate, formatMachine, formatNs, formatRatio } from './format.js';
+import type { Row } from './results.js';
 
 const P = 0.001;
 const quick = process.env.BENCH_QUICK === '1';

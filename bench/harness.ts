@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import type { BloomFilter } from '../src/index.node.js';
 import type { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
-import type { BenchResults, Machine, Op, Row } from './report.js';
+import type { BenchResults, Machine, Op, Row } from './results.js';
 import type { ItemSet, Packed } from './data.js';
 
 /** The run's settings, from the environment. */

@@ -1,9 +1,10 @@
 // The section `npm run bench:redis` owns in docs/BENCHMARKS.md, rendered from
-// measured results. Pure functions only, like bench/report.ts (which holds
-// the shared formatting and the section markers); test/bench-report.test.ts
-// pins the output.
+// measured results. Pure functions only, like bench/report.ts (the shared
+// formatting is bench/format.ts, the section markers
+// bench/document-sections.ts); test/bench-report.test.ts pins the output.
 
-import { formatDate, formatMachine, type Machine } from './report.js';
+import { formatDate, formatMachine, int } from './format.js';
+import type { Machine } from './results.js';
 
 /** One batch size: items per second for addMany and for the naive client. */
 export interface RedisRow {
@@ -30,8 +31,6 @@ export interface RedisResults {
   estimatedCount: number;
   note?: string;
 }
-
-const int = (x: number): string => Math.round(x).toLocaleString('en-US');
 
 /** How `npm run bench:redis` measures. */
 export const REDIS_METHOD = [

@@ -19,7 +19,8 @@ import { join } from 'node:path';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 import { documentPath, writeSection } from './document.js';
 import { DENO_ARGUMENTS, describeMachine } from './harness.js';
-import { formatDate, formatMachine, formatNs, formatRatio, type BenchResults, type Row } from './report.js';
+import { formatDate, formatMachine, formatNs, formatRatio } from './format.js';
+import type { BenchResults, Row } from './results.js';
 
 const root = process.cwd();
 const script = join(root, 'build/bench/run.mjs');

@@ -19,7 +19,8 @@ import { pathToFileURL } from 'node:url';
 import { shortKeys, urls, type ItemSet } from './data.js';
 import { documentPath, writeSection } from './document.js';
 import { describeMachine, measureInterleaved, nodeRuntimes, settingsFromEnv, type Context, type Spec } from './harness.js';
-import { formatDate, formatMachine, formatNs, type Row } from './report.js';
+import { formatDate, formatMachine, formatNs } from './format.js';
+import type { Row } from './results.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 /**

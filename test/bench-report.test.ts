@@ -1,11 +1,13 @@
-// The benchmark document generator (bench/report.ts): fixed fake results in,
+// The benchmark document generator (bench/report.ts, report-cli.ts,
+// report-redis.ts, format.ts, document-sections.ts): fixed fake results in,
 // exact Markdown out. Nothing is timed here.
 
 import { describe, expect, it } from 'vitest';
-import {
-  AWK, BENCH_METHOD, CLI_METHOD, DOCUMENT_TEMPLATE, formatNs, formatRatio, renderBench, renderCli, renderSummary,
-  renderWorkload, replaceSection, type BenchResults, type CliResults, type Row,
-} from '../bench/report.js';
+import { BENCH_METHOD, renderBench, renderSummary, renderWorkload } from '../bench/report.js';
+import { AWK, CLI_METHOD, renderCli, type CliResults } from '../bench/report-cli.js';
+import { DOCUMENT_TEMPLATE, replaceSection } from '../bench/document-sections.js';
+import { formatNs, formatRatio } from '../bench/format.js';
+import type { BenchResults, Row } from '../bench/results.js';
 import { REDIS_METHOD, renderRedis, type RedisResults } from '../bench/report-redis.js';
 
 const machine = { cpu: 'Test CPU 9000', cores: 2, memoryGiB: 24, node: 'v20.20.2', platform: 'linux x64', loadAverage: 0.25 };

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { COUNT_LIMIT, inputLines, openInputs } from '../src/cli/io.js';
 import { chainShape } from '../src/cli/chain-shape.js';
 import { grouped } from '../src/cli/grouped.js';
-import { ReferenceSplitLines } from '../src/reference/lines.js';
+import { ReferenceSplitLines } from '../src/reference/lines-split.js';
 import { linesCount } from '../src/reference/line-count.js';
 import { wasmSplitLines, type SplitCore } from '../src/wasm/lines.js';
 

@@ -7,7 +7,8 @@ import { BloomFilter } from '../src/filter/filter.js';
 import { ChainLineDeduper, LineDeduper, wasmLines, wasmSplitLines, type LinesCore } from '../src/wasm/lines.js';
 import { ScalableBloomFilter } from '../src/scalable/scalable.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/filter.js';
-import { ReferenceLines, ReferenceSplitLines } from '../src/reference/lines.js';
+import { ReferenceLines } from '../src/reference/lines-filter.js';
+import { ReferenceSplitLines } from '../src/reference/lines-split.js';
 import type { Scheme } from '../src/filter/options.js';
 import { BloomDigestError, BloomTypeError } from '../src/errors.js';
 

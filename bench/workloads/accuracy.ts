@@ -6,7 +6,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { BloomFilter, falsePositiveRate } from '../../src/index.node.js';
 import type { ItemSet } from '../data.js';
 import { consume, gc, K, type Context } from '../harness.js';
-import type { FalsePositiveRow } from '../report.js';
+import type { FalsePositiveRow } from '../results.js';
 import type { Filled } from './standard.js';
 
 /** One false-positive row of a filter of `bits` bits with k = 7. */

@@ -20,7 +20,8 @@ import { BloomFilter, ScalableBloomFilter } from '../../src/index.node.js';
 import { urls } from '../data.js';
 import { documentPath, writeSection } from '../document.js';
 import type { Context } from '../harness.js';
-import { renderMany, type ManyRow, type ManySummary } from '../report.js';
+import { renderMany } from '../report.js';
+import type { ManyRow, ManySummary } from '../results.js';
 
 /** The scenarios, in the order they run. */
 const SCENARIOS = ['live bloomwasm', 'live bloomfilter', 'short dropped', 'short disposed', 'short bloomfilter', 'chain xxh64', 'chain sbbf'] as const;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { BloomFilter, loadSharedMemory } from '../../src/index.node.js';
 import { runWorkers } from '../../test/helpers/shared-workers.js';
 import { K, type Context } from '../harness.js';
-import type { Row } from '../report.js';
+import type { Row } from '../results.js';
 import { count } from './standard.js';
 
 /** What a timing worker posts back. */

@@ -10,7 +10,8 @@ import { BloomFilter, SlidingBloomFilter } from '../../src/index.node.js';
 import { urls } from '../data.js';
 import { documentPath, writeSection } from '../document.js';
 import { consume, type Context } from '../harness.js';
-import { renderSliding, type SlidingSummary } from '../report.js';
+import { renderSliding } from '../report.js';
+import type { SlidingSummary } from '../results.js';
 
 /** Rounds of the interleaved has() timing; each figure is the median. */
 const ROUNDS = 15;

@@ -11,7 +11,7 @@ import { BloomFilter } from '../../src/index.node.js';
 import { BloomFilter as ReferenceFilter } from '../../src/reference/index.js';
 import type { ItemSet } from '../data.js';
 import { blocksOf, encoder, floorView, K, loadReference, loop, packedBlocks, type Spec } from '../harness.js';
-import type { Op } from '../report.js';
+import type { Op } from '../results.js';
 
 /** What one standard workload compares. */
 export interface StandardSetup {

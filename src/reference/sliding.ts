@@ -10,8 +10,7 @@ import type { SlidingOptions } from '../sliding/shape.js';
 import { checksum } from './checksum.js';
 import { itemPositions } from './scheme.js';
 
-/** The operations of slidingItem and slidingBatch. */
-const OP_ADD = 0;
+/** The op of slidingItem and slidingBatch that only tests; the other, 0, adds. */
 const OP_HAS = 1;
 
 /** What the functions below work on: the words' bytes, m, k, the seed, and bytes per word. */

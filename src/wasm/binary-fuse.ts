@@ -55,7 +55,7 @@ function keepBuilder(a: Arena): void {
   (spareTimer as { unref?: () => void }).unref?.();
 }
 
-/** fusePopulate's answers (assembly/binary-fuse.ts). */
+/** fusePopulate's answers (assembly/binary-fuse-construction.ts). */
 const POPULATE_NO_MEMORY = 1;
 const POPULATE_GAVE_UP = 2;
 

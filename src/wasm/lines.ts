@@ -22,7 +22,7 @@ import { linesExports, reserveLines } from './lines-region.js';
 // made from here on is of that build (src/wasm/lines-build.ts).
 useCliBuild();
 
-/** The line-splitting core: assembly/lines.ts's exports in filter mode, or the reference twin in src/reference/lines.ts. */
+/** The line-splitting core: assembly/lines.ts's exports in filter mode (assembly/lines-filter.ts), or the reference twin in src/reference/lines-filter.ts. */
 export interface LinesCore {
   /** The whole input area (carried bytes first). */
   readonly inputArea: Uint8Array;
@@ -37,7 +37,7 @@ export interface LinesCore {
   linesPrinted(): number;
 }
 
-/** The split-mode core: assembly/lines.ts's split-mode exports, or ReferenceSplitLines in src/reference/lines.ts. */
+/** The split-mode core: assembly/lines.ts's split-mode exports (assembly/lines-split.ts), or ReferenceSplitLines in src/reference/lines-split.ts. */
 export interface SplitCore extends LinesCore {
   /** The seed the items are digested with (digest mode), or null when they are packed as bytes. */
   readonly digestSeed: bigint | null;
