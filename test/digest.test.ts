@@ -99,7 +99,7 @@ describe.each(twins)('$name digest', ({ digest, Digest, BloomFilter, CountingBlo
   });
 });
 
-describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFilter, ScalableBloomFilter, BloomTypeError }) => {
+describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFilter, ScalableBloomFilter, BloomTypeError, BloomRangeError }) => {
   it('answers for each filter as its has() would, across sizes, seeds, schemes and kinds', () => {
     const filters = [
       ...Array.from({ length: 30 }, (_, i) => new BloomFilter(64 + 37 * i, 1 + (i % 9))),
@@ -145,6 +145,33 @@ describe.each(twins)('$name probeAll', ({ probeAll, BloomFilter, CountingBloomFi
     for (let j = 0; j < 12; j++) {
       expect(Array.from(probeAll(filters, `key${j}`))).toEqual(filters.map((f) => (f.has(`key${j}`) ? 1 : 0)));
     }
+  });
+
+  it('writes every answer into a given array and returns it, whatever it held', () => {
+    const filters = [
+      ...Array.from({ length: 70 }, (_, i) => new BloomFilter(64 + 37 * i, 1 + (i % 9))),
+      new BloomFilter(97, 3, { scheme: 'poly' }),
+      new BloomFilter(500, 3, { seed: 77n }),
+      new BloomFilter(1024, 8, { scheme: 'sbbf' }),
+    ];
+    filters.forEach((f, i) => f.add(`key${i % 7}`));
+    const into = new Uint8Array(filters.length);
+    for (let j = 0; j < 14; j++) {
+      // Stale values, 2 included (the wasm walk's own "ask it" mark), must not survive.
+      into.fill(j % 2 === 0 ? 2 : 255);
+      expect(probeAll(filters, `key${j}`, into)).toBe(into);
+      expect(Array.from(into)).toEqual(filters.map((f) => (f.has(`key${j}`) ? 1 : 0)));
+      expect(Array.from(into)).toEqual(Array.from(probeAll(filters, `key${j}`)));
+    }
+  });
+
+  it('refuses an answers array that is not a Uint8Array of one element per filter', () => {
+    const filters = [new BloomFilter(64, 2), new BloomFilter(128, 3)];
+    expect(() => probeAll(filters, 'x', new Uint8Array(3))).toThrow(BloomRangeError);
+    expect(() => probeAll(filters, 'x', new Uint8Array(1))).toThrow(/into\.length must be 2, the number of filters; got 1/);
+    expect(() => probeAll(filters, 'x', [0, 0] as never)).toThrow(BloomTypeError);
+    expect(() => probeAll(filters, 'x', new Uint16Array(2) as never)).toThrow(/into must be a Uint8Array/);
+    expect(Array.from(probeAll(filters, 'x', undefined))).toEqual([0, 0]);
   });
 
   it('refuses what is not a list of filters', () => {

@@ -14,7 +14,7 @@ import { isDisposed } from './dispose.js';
 import { type Arena, hashingArena, type RecordHandle } from '../wasm/arena.js';
 import { checkItem, checkSeed } from './options.js';
 import type { Item } from './items.js';
-import { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget, WALK_HANDLE } from './item-digest.js';
+import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, WALK_HANDLE } from './item-digest.js';
 
 /** The seed whose halves were asked for last, and its halves. */
 let lastSeed = 0n;
@@ -135,12 +135,18 @@ function walkHolds(walk: Walk, filters: readonly ProbeTarget[]): boolean {
  * hasDigest (reference filters, chains, filters in another arena or of a
  * second seed, the digest computed once per seed) or has (poly, bytesum:
  * their hash depends on m).
+ *
+ * The answers go to `into` when it is given (a Uint8Array of exactly
+ * filters.length elements; every element is written, and `into` is
+ * returned): a caller asking key after key saves making a new array per
+ * key, which costs as much as walking a hundred filters. If the call
+ * throws, what `into` holds is unspecified.
  */
-export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Array {
+export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uint8Array): Uint8Array {
   if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
   checkItem(item);
   const n = filters.length;
-  const out = new Uint8Array(n);
+  const out = probeAnswers(n, into);
   let walk = walks.get(filters);
   if (walk === undefined || !walkHolds(walk, filters)) {
     walk = planWalk(filters);

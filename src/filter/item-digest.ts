@@ -3,7 +3,7 @@
 // (src/filter/digest.ts) and the reference twin (src/reference/digest.ts),
 // so a digest from either serves filters of either.
 
-import { BloomDigestError, BloomTypeError } from '../errors.js';
+import { BloomDigestError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkItem } from './options.js';
 import { checkNoneDisposed } from './dispose.js';
 import type { Item } from './items.js';
@@ -104,6 +104,22 @@ export interface ProbeTarget {
 }
 
 /**
+ * The answers array of probeAll for `n` filters: `into` when given (a
+ * Uint8Array of exactly n elements, refused by name otherwise), else a new
+ * one. A caller that asks key after key passes the same array each time:
+ * a new Uint8Array of more than 64 bytes lives outside the JS heap, and
+ * making one (calloc, and its free on the collector's thread) was timed at
+ * 1 to 1.7 µs on Node 20 and 24, a third of probeAll over 200 filters
+ * (docs/BENCHMARKS.md).
+ */
+export function probeAnswers(n: number, into: Uint8Array | undefined): Uint8Array {
+  if (into === undefined) return new Uint8Array(n);
+  if (!(into instanceof Uint8Array)) throw new BloomTypeError('into', into, 'a Uint8Array (or undefined)');
+  if (into.length !== n) throw new BloomRangeError('into.length', into.length, `${n}, the number of filters`);
+  return into;
+}
+
+/**
  * probeAll over a digest function: the item is encoded and hashed once per
  * distinct seed among the filters (once when they share one), and each
  * xxh64-family filter is asked with that digest; a poly or bytesum filter
@@ -113,11 +129,12 @@ export function probeAllWith(
   digestOf: (item: Item, seed: bigint) => Digest,
   filters: readonly ProbeTarget[],
   item: Item,
+  into?: Uint8Array,
 ): Uint8Array {
   if (!Array.isArray(filters)) throw new BloomTypeError('filters', filters, 'an array of filters');
   checkItem(item);
+  const out = probeAnswers(filters.length, into);
   checkNoneDisposed('probeAll', filters);
-  const out = new Uint8Array(filters.length);
   let d: Digest | undefined;
   for (let i = 0; i < filters.length; i++) {
     const f = filters[i];

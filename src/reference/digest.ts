@@ -29,7 +29,11 @@ export function digest(item: Item, options?: DigestOptions): Digest {
   return digestItem(item, checkSeed(options?.seed ?? 0));
 }
 
-/** Asks every filter about one item, hashing it once per distinct seed; flag i is 1 when filters[i] may hold it. */
-export function probeAll(filters: readonly ProbeTarget[], item: Item): Uint8Array {
-  return probeAllWith(digestItem, filters, item);
+/**
+ * Asks every filter about one item, hashing it once per distinct seed; flag
+ * i is 1 when filters[i] may hold it. The flags go to `into` when it is
+ * given (a Uint8Array of filters.length elements), as the wasm probeAll's do.
+ */
+export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uint8Array): Uint8Array {
+  return probeAllWith(digestItem, filters, item, into);
 }
