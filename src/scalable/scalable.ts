@@ -3,7 +3,8 @@
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkerEngine, xxh64 } from '../wasm/checksum.js';
-import { Engine } from '../wasm/engine.js';
+import { chainHas, chainRun } from '../wasm/chain-walk.js';
+import type { Engine } from '../wasm/engine.js';
 import { digestChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
@@ -30,10 +31,10 @@ function enginesOf(members: readonly BloomFilter[]): Engine[] {
 
 /** The members walked in wasm (assembly/chain.ts), when they all live in one arena. */
 const WALK: ChainWalk<BloomFilter> = {
-  has: (members, item) => Engine.chainHas(enginesOf(members), item),
+  has: (members, item) => chainHas(enginesOf(members), item),
   run: (chain, source, op, out) => {
     const engines = enginesOf(chain.members).slice();
-    return Engine.chainRun({
+    return chainRun({
       engines,
       room: chain.room,
       counted: chain.counted,

@@ -512,8 +512,8 @@ export abstract class RecordHandle {
     if (this.generation < 0 || !this.arena.select(this.record, this.generation, this.units)) throw this.disposed(call);
   }
 
-  /** The error for a call on a released handle. */
-  protected disposed(call: string): BloomDisposedError {
+  /** The error for a call on a released handle (a chain's walk names a released member with it). @internal */
+  disposed(call: string): BloomDisposedError {
     return new BloomDisposedError(`${this.owner}.${call}`);
   }
 

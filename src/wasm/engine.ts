@@ -14,9 +14,9 @@ import { BloomAllocationError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
-import type { BatchOp, ChunkRunner } from './batch.js';
+import type { BatchOp } from './batch.js';
 import type { instantiateShared } from './module.js';
-import { CHAIN_MAX, encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
+import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 import type * as SharedMemory from './shared-memory.js';
 
 /** The calls an engine of the shared build makes into src/wasm/shared-memory.ts. */
@@ -35,21 +35,6 @@ let sharedCalls: SharedCalls | undefined;
 /** Hands the engine the shared memory's calls (src/wasm/shared-memory.ts, once). @internal */
 export function useSharedCalls(calls: SharedCalls): void {
   sharedCalls = calls;
-}
-
-/**
- * What a chain's walk (Engine.chainRun) reads and changes of its chain:
- * the members' engines, oldest first, and how the newest grows.
- */
-export interface GrowingChain {
-  /** The members' engines, oldest first; only the last one is ever added to. */
-  readonly engines: readonly Engine[];
-  /** Items the newest member may still take before a new one starts. */
-  room(): number;
-  /** Counts `n` new items in the newest member. */
-  counted(n: number): void;
-  /** Appends the next member and returns its engine. */
-  startMember(): Engine;
 }
 
 /** One filter's handle, with the item-copying logic in front of it. */
@@ -76,9 +61,10 @@ export class Engine extends RecordHandle {
   private copyUnits = -1;
   /** Bytes of the packed bits, ceil(bits / 8). */
   byteLength = 0;
-  /** The XXH64 seed's halves, for hashing a chain's items (chainRun). */
-  private seedLo = 0;
-  private seedHi = 0;
+  /** The XXH64 seed's halves, for hashing a chain's items (src/wasm/chain-walk.ts). @internal */
+  seedLo = 0;
+  /** @internal */
+  seedHi = 0;
   /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
   sharedMemory: WebAssembly.Memory | undefined = undefined;
 
@@ -139,120 +125,6 @@ export class Engine extends RecordHandle {
     this.staging = this.arena.staging;
     this.arena.staging.unitsForStrings = this.units;
     this.bitsPtr = x.bitsPtr();
-  }
-
-  /**
-   * The arena of a chain whose members (`engines`, oldest first) can be
-   * walked in one call: all in one arena, at most CHAIN_MAX of them; their
-   * records are written to its chain records region. Undefined otherwise
-   * (the chain then asks member by member).
-   */
-  private static chainArena(engines: readonly Engine[]): Arena | undefined {
-    const arena = engines[0]?.arena;
-    // (address, generation) pairs in the chain records region.
-    if (arena === undefined || !engines[0].live || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
-    const records = arena.staging.chainRecords;
-    for (let i = 0; i < engines.length; i++) {
-      const e = engines[i];
-      if (e.arena !== arena || e.record <= 0) return undefined;
-      records[2 * i] = e.record;
-      records[2 * i + 1] = e.generation;
-    }
-    return arena;
-  }
-
-  /**
-   * The index of the newest member of a chain (`engines`, oldest first)
-   * that reports `item`, or -1, in one call into wasm that hashes the item
-   * once (assembly/chain.ts); undefined when the members cannot be walked
-   * together or the item is too long for scratch (the caller then asks
-   * them one by one). The members are of the xxh64 family, with one seed.
-   */
-  static chainHas(engines: readonly Engine[], item: Item): number | undefined {
-    const a = Engine.chainArena(engines);
-    if (a === undefined) return undefined;
-    const len = a.staging.stageUtf8(item);
-    if (len < 0) return undefined;
-    const hit = a.x.chainHas(engines.length, len);
-    // A member's record is no longer live: the chain's list is stale.
-    if (hit === -2) throw Engine.staleMember(engines, 'has');
-    return hit;
-  }
-
-  /**
-   * A chain's has (op 1) or add (op 0) of a checked batch, or of digests as
-   * (lo, hi) pairs, member by member in wasm (assembly/chain.ts's
-   * chainBatch): when the newest member is full and an item is new, JS
-   * starts the next member and the walk goes on from that item. Answers go
-   * to `out`. Returns how many items were answered: all of them, or where
-   * the members stopped fitting one walk (0 when they never did), for the
-   * caller to go on item by item.
-   */
-  static chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array, op: BatchOp, out: Uint8Array): number {
-    let engines = chain.engines;
-    const a = Engine.chainArena(engines);
-    if (a === undefined) return 0;
-    let members = engines.length;
-    const runner: ChunkRunner = {
-      chunk: (count, _wide, first) => {
-        let from = 0;
-        for (;;) {
-          const newest = engines[members - 1];
-          if (op === 0 && !a.select(newest.record, newest.generation, false)) throw Engine.staleMember(engines, 'addMany');
-          const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
-          if (stop < 0) throw Engine.staleMember(engines, op === 0 ? 'addMany' : 'hasMany');
-          if (op === 0) {
-            const flags = a.staging.batchFlags;
-            let fresh = 0;
-            for (let i = from; i < stop; i++) fresh += flags[i];
-            chain.counted(fresh);
-          }
-          if (stop === count) return count;
-          // Item `stop` is new and the newest member is full: the next member takes it.
-          const next = chain.startMember();
-          engines = chain.engines;
-          if (next.arena !== a || members === CHAIN_MAX || next.record <= 0) return stop;
-          a.staging.chainRecords[2 * members] = next.record;
-          a.staging.chainRecords[2 * members + 1] = next.generation;
-          members++;
-          from = stop;
-        }
-      },
-      one: () => -1,
-      wide: false,
-    };
-    let hashed = 0;
-    if (!(source instanceof Uint32Array)) {
-      // An item too long to share scratch: its digest, walked as a chunk of one.
-      const one = (item: Item): number => {
-        const e = engines[0];
-        a.staging.hashItem(item, e.seedLo, e.seedHi);
-        new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2).set(a.staging.digestOut);
-        hashed = 1;
-        const done = runner.chunk(1, 0, 0);
-        hashed = 0;
-        return done === 1 ? a.staging.batchFlags[0] : -1;
-      };
-      a.batches.run(source, op, { ...runner, one }, out);
-      return a.batches.stopped;
-    }
-    // Digests: staged as u64s in scratch, a chunk at a time.
-    hashed = 1;
-    const count = source.length >> 1;
-    const max = a.staging.batchMax;
-    for (let first = 0; first < count; first += max) {
-      const n = Math.min(max, count - first);
-      new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2 * n).set(source.subarray(2 * first, 2 * (first + n)));
-      const done = runner.chunk(n, 0, first);
-      out.set(a.staging.batchFlags.subarray(0, done), first);
-      if (done < n) return first + done;
-    }
-    return count;
-  }
-
-  /** The error for a walk over members of which one is released. */
-  private static staleMember(engines: readonly Engine[], call: string): Error {
-    return (engines.find((e) => !e.live) ?? engines[0]).disposed(call);
   }
 
   /**
