@@ -57,8 +57,9 @@ describe.each(['xxh64', 'sbbf', 'poly'] as const)('shared filter (%s) across wor
     // At least once (atomic OR), and exactly once (the stripe locks).
     expect(never).toBe(0);
     expect(twice).toBe(0);
-    // Each worker won some races: the runs really overlapped.
-    for (const { fresh } of results) expect(fresh.some((f) => f === 1)).toBe(true);
+    // Two workers or more won races: the runs really overlapped. (Not every
+    // one: on 2 cores under load a worker can start after the others end.)
+    expect(results.filter(({ fresh }) => fresh.some((f) => f === 1)).length).toBeGreaterThanOrEqual(2);
     const single = alone(scheme, COUNT);
     expect(Buffer.from(filter.bitArray()).equals(Buffer.from(single.bitArray()))).toBe(true);
     expect(filter.bitsSet()).toBe(single.bitsSet());

@@ -7,7 +7,7 @@
 // lean bundle"). A filter of it answers every question as the full
 // class's does, bit for bit (test/lean-bundle.test.ts).
 
-import { Engine } from '../wasm/engine.js';
+import { CoreEngine } from '../wasm/core-engine.js';
 import { BloomTypeError } from '../errors.js';
 import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions } from './options.js';
 import { capacityParams } from './sizing.js';
@@ -23,7 +23,7 @@ export class BloomFilter extends BloomFilterBase {
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
     if (checkShared(options)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");
-    super(params, Engine.make(params));
+    super(params, CoreEngine.make(params));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */

@@ -6,7 +6,7 @@
 // own statics; the full class adds everything else. Only what the lean
 // bundle carries may be imported here.
 
-import type { Engine } from '../wasm/engine.js';
+import type { CoreEngine } from '../wasm/core-engine.js';
 import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import { checkItem, type FilterParams, type Scheme } from './options.js';
 import type { BatchItems } from './items.js';
@@ -23,10 +23,10 @@ export abstract class BloomFilterBase {
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
   /** Not readonly: the full class's share() moves the bits of a filter that is not shared into shared memory, once. @internal */
-  protected engine: Engine;
+  protected engine: CoreEngine;
 
   /** A filter of `params` (checked) over `engine`, made for them. @internal */
-  protected constructor(params: FilterParams, engine: Engine) {
+  protected constructor(params: FilterParams, engine: CoreEngine) {
     this.bits = params.bits;
     this.hashes = params.hashes;
     this.scheme = params.scheme;
@@ -86,7 +86,7 @@ export abstract class BloomFilterBase {
   }
 
   /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
-  [WALK_HANDLE](): Engine {
+  [WALK_HANDLE](): CoreEngine {
     return this.engine;
   }
 

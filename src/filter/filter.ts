@@ -33,6 +33,8 @@ let filterOver: (params: FilterParams, engine: Engine) => BloomFilter;
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter extends BloomFilterBase {
+  /** The full engine (the base holds it as the lean one's part of it). @internal */
+  declare protected engine: Engine;
 
   // Gives this module's internal helpers (engineOf, filterOver) the engine,
   // which stays private to everyone else.

@@ -6,7 +6,7 @@
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { Arena } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
-import type { Engine } from './engine.js';
+import type { CoreEngine } from './core-engine.js';
 import { CHAIN_MAX } from './staging.js';
 
 /**
@@ -15,13 +15,13 @@ import { CHAIN_MAX } from './staging.js';
  */
 export interface GrowingChain {
   /** The members' engines, oldest first; only the last one is ever added to. */
-  readonly engines: readonly Engine[];
+  readonly engines: readonly CoreEngine[];
   /** Items the newest member may still take before a new one starts. */
   room(): number;
   /** Counts `n` new items in the newest member. */
   counted(n: number): void;
   /** Appends the next member and returns its engine. */
-  startMember(): Engine;
+  startMember(): CoreEngine;
 }
 
 /**
@@ -30,7 +30,7 @@ export interface GrowingChain {
  * records are written to its chain records region. Undefined otherwise
  * (the chain then asks member by member).
  */
-function chainArena(engines: readonly Engine[]): Arena | undefined {
+function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
   const arena = engines[0]?.walkArena();
   // (address, generation) pairs in the chain records region.
   if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
@@ -51,7 +51,7 @@ function chainArena(engines: readonly Engine[]): Arena | undefined {
  * together or the item is too long for scratch (the caller then asks
  * them one by one). The members are of the xxh64 family, with one seed.
  */
-export function chainHas(engines: readonly Engine[], item: Item): number | undefined {
+export function chainHas(engines: readonly CoreEngine[], item: Item): number | undefined {
   const a = chainArena(engines);
   if (a === undefined) return undefined;
   const len = a.staging.stageUtf8(item);
@@ -134,6 +134,6 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
 }
 
 /** The error for a walk over members of which one is released. */
-function staleMember(engines: readonly Engine[], call: string): Error {
+function staleMember(engines: readonly CoreEngine[], call: string): Error {
   return (engines.find((e) => !e.live) ?? engines[0]).disposed(call);
 }
