@@ -14,12 +14,11 @@ import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
 import { copyUnits, encodeUtf8 } from "./js-string";
-import { scheme } from "./filter";
 
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
-import { SCHEME_POLY } from "./scheme";
+import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
@@ -50,14 +49,14 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
 
 /** add() of the string `s`, read in place (the poly scheme hashes its code units). */
 export function addString(s: externref): bool {
-  const wide = scheme == SCHEME_POLY;
+  const wide = polySelected();
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
   return countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
 }
 
 /** has() of the string `s`, read in place. */
 export function hasString(s: externref): bool {
-  const wide = scheme == SCHEME_POLY;
+  const wide = polySelected();
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
   return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
 }

@@ -1,14 +1,15 @@
 // The lean BloomFilter of `bloomwasm/core` (src/core.ts): the common user's
-// part of src/filter/filter.ts's class (make, add, ask, batches, dispose),
-// which is all of src/filter/filter-base.ts, in the lean wasm build
-// (assembly/core.ts). Save/load, sharing, set algebra and the sizing
-// search are left out, so that a bundle of it does not carry them
-// (docs/MEMORY.md, on which build an instance is made from; README, "The
-// lean bundle"). A filter of it answers every question as the full
-// class's does, bit for bit (test/lean-bundle.test.ts).
+// part of src/filter/filter.ts's class (make, size, add, ask, batches,
+// dispose), which is all of src/filter/filter-base.ts, under the xxh64 and
+// sbbf schemes, in the lean wasm build (assembly/core.ts). Save/load,
+// sharing, set algebra and the exercises' schemes are left out, so that a
+// bundle of it does not carry them (docs/MEMORY.md, on which build an
+// instance is made from; README, "The lean bundle"). A filter of it
+// answers every question as the full class's does, bit for bit
+// (test/lean-bundle.test.ts).
 
 import { CoreEngine } from '../wasm/core-engine.js';
-import { BloomTypeError } from '../errors.js';
+import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions } from './options.js';
 import { capacityParams } from './sizing.js';
 import { BloomFilterBase } from './filter-base.js';
@@ -17,11 +18,15 @@ import { BloomFilterBase } from './filter-base.js';
 export class BloomFilter extends BloomFilterBase {
   /**
    * Creates an empty filter; throws BloomRangeError or BloomTypeError on bad
-   * arguments. `{ shared: true }` is refused: shared memory is the full
-   * class's (import from 'bloomwasm').
+   * arguments. The schemes are `xxh64` and `sbbf`: the exercises' `poly`
+   * and `bytesum`, and `{ shared: true }`, are the full class's (import
+   * from 'bloomwasm'), and the lean wasm build has no code for them.
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
+    if (params.scheme !== 'xxh64' && params.scheme !== 'sbbf') {
+      throw new BloomRangeError('scheme', params.scheme, "xxh64 or sbbf in 'bloomwasm/core' (poly and bytesum are BloomFilter's from 'bloomwasm')");
+    }
     if (checkShared(options)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");
     super(params, CoreEngine.make(params));
   }
