@@ -109,7 +109,7 @@ export interface ProbeTarget {
  * one. A caller that asks key after key passes the same array each time:
  * a new Uint8Array of more than 64 bytes lives outside the JS heap, and
  * making one (calloc, and its free on the collector's thread) was timed at
- * 1 to 1.7 µs on Node 20 and 24, a third of probeAll over 200 filters
+ * 1.0 to 1.8 µs on Node 20 and 24, a third of probeAll over 200 filters
  * (docs/BENCHMARKS.md).
  */
 export function probeAnswers(n: number, into: Uint8Array | undefined): Uint8Array {
