@@ -13,6 +13,7 @@ import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions } from './options.js';
 import { capacityParams } from './sizing.js';
 import { BloomFilterBase } from './filter-base.js';
+import { DIGEST_SCHEMES } from './item-digest.js';
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly (the lean class of `bloomwasm/core`). */
 export class BloomFilter extends BloomFilterBase {
@@ -24,7 +25,8 @@ export class BloomFilter extends BloomFilterBase {
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
-    if (params.scheme !== 'xxh64' && params.scheme !== 'sbbf') {
+    // The lean build hashes the schemes whose probes start from XXH64, the digest's.
+    if (!DIGEST_SCHEMES.includes(params.scheme)) {
       throw new BloomRangeError('scheme', params.scheme, "xxh64 or sbbf in 'bloomwasm/core' (poly and bytesum are BloomFilter's from 'bloomwasm')");
     }
     if (checkShared(options)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");

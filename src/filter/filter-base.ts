@@ -8,7 +8,7 @@
 
 import type { CoreEngine } from '../wasm/core-engine.js';
 import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
-import { checkItem, type FilterParams, type Scheme } from './options.js';
+import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './options.js';
 import type { BatchItems } from './items.js';
 import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
 
@@ -95,9 +95,9 @@ export abstract class BloomFilterBase {
     return this.engine.bitsSet();
   }
 
-  /** How many adds reported a new item (set at least one bit); at most Number.MAX_SAFE_INTEGER. */
+  /** How many adds reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
   addedCount(): number {
     // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
-    return Math.min(this.engine.addedCount(), Number.MAX_SAFE_INTEGER);
+    return Math.min(this.engine.addedCount(), MAX_ADDED_COUNT);
   }
 }

@@ -26,6 +26,14 @@ export const SBBF_BLOCK_BITS = 256;
 export const SBBF_HASHES = 8;
 
 /**
+ * The largest addedCount a file holds: 2^53 - 1, the largest integer a JS
+ * number keeps exact. Counts saturate there (union sums two counts, so 53
+ * self-unions of a one-item filter would pass it), and so every count a
+ * filter reports is one that toBytes writes and fromBytes reads back.
+ */
+export const MAX_ADDED_COUNT = Number.MAX_SAFE_INTEGER;
+
+/**
  * The most bits a filter may have: what fits in the 4 GiB of a wasm32 memory
  * after 128 KiB kept for the scratch region and statics (2^35 - 2^20).
  */

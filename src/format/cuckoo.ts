@@ -9,7 +9,8 @@
 
 import { BloomFormatError } from '../errors.js';
 import { headerReader } from './header-reader.js';
-import { MAX_ADDED_COUNT, registerKind, checkMagic, type FileKind } from './filter.js';
+import { registerKind, checkMagic, type FileKind } from './filter.js';
+import { MAX_ADDED_COUNT } from '../filter/options.js';
 import {
   BUCKET_SIZES, checkShape, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, memberShape, type BucketSize, type CuckooShape, type MemberShape,
 } from '../cuckoo/shape.js';

@@ -6,7 +6,7 @@
 // header asks for is allocated.
 
 import { BloomFormatError } from '../errors.js';
-import { MAX_BITS, MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
+import { MAX_ADDED_COUNT, MAX_BITS, MAX_HASHES, SBBF_BLOCK_BITS, SBBF_HASHES, SCHEMES, type Scheme } from '../filter/options.js';
 
 /** The four magic bytes that open every file: ASCII "BLMW". */
 export const MAGIC = Uint8Array.of(0x42, 0x4c, 0x4d, 0x57);
@@ -97,14 +97,6 @@ export interface FileHeader {
 
 /** The fields a writer supplies. */
 export type HeaderFields = Omit<FileHeader, 'version' | 'payloadLength' | 'checksum'>;
-
-/**
- * The largest addedCount a file holds: 2^53 - 1, the largest integer a JS
- * number keeps exact. Counts saturate there (union sums two counts, so 53
- * self-unions of a one-item filter would pass it), and so every count a
- * filter reports is one that toBytes writes and fromBytes reads back.
- */
-export const MAX_ADDED_COUNT = Number.MAX_SAFE_INTEGER;
 
 /** a + b, saturated at MAX_ADDED_COUNT: the addedCount of a union. */
 export function saturatedSum(a: number, b: number): number {

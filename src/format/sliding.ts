@@ -9,8 +9,8 @@
 
 import { BloomFormatError } from '../errors.js';
 import { headerReader } from './header-reader.js';
-import { MAX_BITS, MAX_HASHES } from '../filter/options.js';
-import { checkMagic, MAX_ADDED_COUNT, registerKind, type FileKind } from './filter.js';
+import { MAX_ADDED_COUNT, MAX_BITS, MAX_HASHES } from '../filter/options.js';
+import { checkMagic, registerKind, type FileKind } from './filter.js';
 import { COUNT_GENERATIONS, GENERATIONS_PER_WINDOW, TIME_GENERATIONS, type SlidingShape } from '../sliding/shape.js';
 import type { GenerationState } from '../sliding/generations.js';
 

@@ -6,11 +6,11 @@
 import { bitString } from '../filter/bit-string.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import {
-  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, MAX_ADDED_COUNT, parseHeader, saturatedSum, setChecksum,
+  CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, saturatedSum, setChecksum,
 } from '../format/filter.js';
 import {
-  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
-  schemeOption, type FilterOptions, type Scheme,
+  checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_ADDED_COUNT, MAX_BITS, MAX_SHARDS, SBBF_HASHES,
+  SCHEMES, schemeOption, type FilterOptions, type Scheme,
 } from '../filter/options.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';

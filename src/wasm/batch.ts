@@ -215,8 +215,9 @@ export class Batches {
   /**
    * Encodes list[first, first + n) (strings, each at most JOIN_MAX units,
    * `units` in all) into scratch and runs them. They were joined by
-   * stageStrings and are encoded by one call (Staging.encodeJoined); when every unit was ASCII (written
-   * equals the joined length) the offsets stageStrings wrote hold. Otherwise
+   * stageStrings and are encoded by one call (Staging.encodeJoined); when
+   * every unit was ASCII (written equals the joined length) the offsets
+   * stageStrings wrote hold. Otherwise
    * each string is encoded again on its own (read in place by wasm when it
    * is short: a crossing each, but no encodeInto call), or, under the poly
    * scheme, copied as UTF-16 code units. False when the runner stopped.
