@@ -28,7 +28,7 @@
 // filters do not grow it a million times, nor leave more than 1/8 of it
 // unused. It never shrinks
 // (wasm memory cannot): freed blocks are reused, and the filters large
-// enough to matter get an instance of their own (src/wasm/arena.ts).
+// enough to matter get an instance of their own (src/wasm/placement.ts).
 
 import { HEAP_START } from "./layout";
 

@@ -4,7 +4,7 @@
 // globals (assembly/filter.ts, assembly/layout.ts's bitsBase); select()
 // loads them from a record, and first writes the counters of the filter it leaves back into
 // that filter's record. JS selects a filter only when it is not the one
-// selected already (src/wasm/arena.ts), so calls to one filter in a row
+// selected already (src/wasm/record-handle.ts), so calls to one filter in a row
 // pay nothing for the others.
 //
 // No export acts on a record that is not live. A record is named by its

@@ -18,7 +18,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Bitmap, BloomFilter, CountingBloomFilter, SlidingBloomFilter } from '../src/index.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 
 /** Objects of each kind made per turn of the event loop. */
 const PER_TURN = 250;

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { loadCountingFile, loadFile, loadScalableFile, loadSlidingFile, saveFile } from '../src/node/index.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-isolation-property-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -18,11 +18,11 @@ import {
 } from '../src/index.js';
 import { loadFile, saveFile, saveFileSync } from '../src/node/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 import { BIN } from './helpers/bin.js';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const ARENA = DIST.replace('index.js', 'wasm/arena.js');
+const PLACEMENT = DIST.replace('index.js', 'wasm/placement.js');
 
 /** Runs an ES module script with node and returns the JSON of its last line. */
 function runNode(script: string, flags: string[] = []): Record<string, number> {
@@ -361,7 +361,7 @@ describe('memory that comes back', () => {
   ])('%s made and dropped, a turn of the event loop every 1,000: the shared memory stops growing', (_, cls, count, maxMiB) => {
     const result = runNode(
       `import { ${cls} } from ${JSON.stringify(DIST)};
-       import { sharedArenas } from ${JSON.stringify(ARENA)};
+       import { sharedArenas } from ${JSON.stringify(PLACEMENT)};
        import { setImmediate as tick } from 'node:timers/promises';
        const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
        let n = 0;

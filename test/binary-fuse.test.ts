@@ -13,7 +13,7 @@ import * as reference from '../src/reference/index.js';
 import { fuseShape } from '../src/fuse/shape.js';
 import { itemKey } from '../src/reference/binary-fuse.js';
 import { fusePopulate } from '../src/reference/binary-fuse-construction.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 import { FuseEngine } from '../src/wasm/binary-fuse.js';
 import { repeatedKeys, splitmixKeys } from './helpers/fuse-keys.js';
 

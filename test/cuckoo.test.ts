@@ -242,7 +242,7 @@ for (const { name, CuckooFilter, BloomFullError, BloomRemoveError, BloomRangeErr
 
 describe('CuckooFilter memory', () => {
   it('dispose() gives every member back at once; the heap stays sound', async () => {
-    const { sharedArenas } = await import('../src/wasm/arena.js');
+    const { sharedArenas } = await import('../src/wasm/placement.js');
     const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
     const used = () => sharedArenas().reduce((n, a) => n + a.x.heapUsedBytes(), 0);
     const warm = twins[0].CuckooFilter.forCapacity(1000, 0.01, { growth: 2 });
@@ -263,7 +263,7 @@ describe('CuckooFilter memory', () => {
     const { fileURLToPath } = await import('node:url');
     const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
     const script = `import { CuckooFilter } from ${JSON.stringify(dist)};
-      import { sharedArenas } from ${JSON.stringify(dist.replace('index.js', 'wasm/arena.js'))};
+      import { sharedArenas } from ${JSON.stringify(dist.replace('index.js', 'wasm/placement.js'))};
       const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
       const turn = () => new Promise((r) => setImmediate(r));
       const round = async () => { for (let i = 0; i < 1000; i++) { const f = CuckooFilter.forCapacity(2000, 0.001); f.add('x' + i); } globalThis.gc(); await turn(); await turn(); };

@@ -8,7 +8,8 @@ import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { LineDeduper, wasmLines } from '../src/wasm/lines.js';
-import { DEDICATED_BYTES, sharedArenas, type Arena } from '../src/wasm/arena.js';
+import type { Arena } from '../src/wasm/arena.js';
+import { DEDICATED_BYTES, sharedArenas } from '../src/wasm/placement.js';
 import type { SlidingEngine } from '../src/wasm/sliding.js';
 import type { FuseEngine } from '../src/wasm/binary-fuse.js';
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Bitmap, BloomFilter, CountingBloomFilter } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { countingEngineOf } from '../src/counting/counting.js';
-import { DEDICATED_BYTES, RECORD_BYTES, sharedArenas, type Region } from '../src/wasm/arena.js';
+import { RECORD_BYTES } from '../src/wasm/arena.js';
+import { DEDICATED_BYTES, type Region, sharedArenas } from '../src/wasm/placement.js';
 import type { BitmapEngine } from '../src/wasm/bitmap.js';
 
 type Live = { kind: 'filter'; f: BloomFilter; item: string } | { kind: 'counting'; f: CountingBloomFilter; item: string } | { kind: 'bitmap'; f: Bitmap; value: number };

@@ -3,7 +3,7 @@
 // has an instance of its own that the engine frees with it.
 import { describe, expect, it } from 'vitest';
 import { BloomFilter } from '../src/index.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 
 describe('memory', () => {
   it('makes and disposes 10,000 filters of 1 MiB each in one region of a shared instance', () => {

@@ -10,7 +10,7 @@ import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { BloomDisposedError } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { sharedArenas } from '../src/wasm/arena.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
@@ -112,7 +112,7 @@ describe('dropped filters (dist/, in a child with --expose-gc)', () => {
   it('are given back by the garbage collector: 10^5 dropped filters of 1 KiB leave the memory where 10^4 put it', () => {
     const result = runNode(
       `import { BloomFilter } from ${JSON.stringify(DIST)};
-       import { sharedArenas } from ${JSON.stringify(DIST.replace('index.js', 'wasm/arena.js'))};
+       import { sharedArenas } from ${JSON.stringify(DIST.replace('index.js', 'wasm/placement.js'))};
        const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
        const turn = () => new Promise((r) => setImmediate(r));
        const round = async (count) => {
@@ -136,7 +136,8 @@ describe('dropped filters (dist/, in a child with --expose-gc)', () => {
     const result = runNode(
       `delete globalThis.FinalizationRegistry;
        const { BloomFilter, ScalableBloomFilter, CountingBloomFilter, Bitmap, digest } = await import(${JSON.stringify(DIST)});
-       const { collectsDropped, sharedArenas } = await import(${JSON.stringify(DIST.replace('index.js', 'wasm/arena.js'))});
+       const { collectsDropped } = await import(${JSON.stringify(DIST.replace('index.js', 'wasm/collection.js'))});
+       const { sharedArenas } = await import(${JSON.stringify(DIST.replace('index.js', 'wasm/placement.js'))});
        const f = BloomFilter.forCapacity(1000, 0.01); f.add('a');
        const c = new CountingBloomFilter(1000, 3); c.add('a');
        const s = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 }); for (let i = 0; i < 50; i++) s.add('k' + i);

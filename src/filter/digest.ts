@@ -11,7 +11,9 @@
 
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from './dispose.js';
-import { type Arena, hashingArena, type RecordHandle } from '../wasm/arena.js';
+import type { Arena } from '../wasm/arena.js';
+import { hashingArena } from '../wasm/placement.js';
+import type { RecordHandle } from '../wasm/record-handle.js';
 import { checkItem, checkSeed } from './options.js';
 import type { Item } from './items.js';
 import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, WALK_HANDLE } from './item-digest.js';

@@ -1,34 +1,21 @@
 // Many filters, one instance. An arena is one instance of the module and
 // its linear memory; each filter, counting filter or Bitmap in it is a
 // record followed by its bits, a region of the instance's heap
-// (assembly/heap.ts, assembly/record.ts). Objects hold a handle (their
-// arena and the record's address) and never a view of their own that could
-// outlive a growth: see `epoch`.
-//
-// Where a filter goes:
-// - into the newest shared arena, or an older one with room, or a new one
-//   when none has room (an instance's memory stops at 4 GiB);
-// - into an arena of its own when its region is DEDICATED_BYTES or more.
-//   Wasm memory never shrinks, so a large region freed inside a shared
-//   arena would stay resident for the life of the process; an instance of
-//   its own gives its memory back with it. Its cost (about 30 KB and
-//   0.1-0.8 ms) is a rounding error beside such a filter, and the engine's
-//   cap on instances (12,615 on Node 20) times 16 MiB is far beyond any
-//   machine's memory, so memory alone limits the count (docs/MEMORY.md).
+// (assembly/heap.ts, assembly/record.ts). Objects hold a handle
+// (src/wasm/record-handle.ts: their arena and the record's address) and
+// never a view of their own that could outlive a growth: see `epoch`.
 //
 // A record is named by its address and its generation (assembly/record.ts):
 // the instance refuses a pair that is not live, and a handle compares
-// generations, never addresses, to know it is selected (RecordHandle).
+// generations, never addresses, to know it is selected.
 //
-// Release: dispose() frees a region at once; a filter dropped without it is
-// freed when the garbage collector reports it (FinalizationRegistry, through
-// the handle's ticket), which the arena prompts when reports lag
-// (Arena.checkCollector). Where FinalizationRegistry does not exist, only
-// dispose() frees.
+// Which arena a record goes to is src/wasm/placement.ts's; how records of
+// dropped handles come back is src/wasm/collection.ts's, which an arena
+// prompts when the collector's reports lag (Arena.checkCollector).
 
-import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { Exports } from './abi.js';
 import { Batches } from './batch.js';
+import { promptCollection } from './collection.js';
 import { instantiate, moduleEpoch } from './module.js';
 import { Staging } from './staging.js';
 
@@ -44,9 +31,6 @@ const CHECK_BYTES = 1024 * 1024;
 
 /** Records made without a report from the collector before it is prompted (Arena.checkCollector). */
 const PROMPT_BYTES = 32 * 1024 * 1024;
-
-/** Regions of at least this many bytes get an instance of their own (see above). */
-export const DEDICATED_BYTES = 16 * 1024 * 1024;
 
 /**
  * Bytes after the record for a record of `kind` holding m = `bits`, with
@@ -76,76 +60,6 @@ export interface RecordParams {
 const POLY_ID = 1;
 
 let nextId = 1;
-
-// What the garbage collector frees. A handle holds a ticket, a small
-// object registered with the collector, whose held value is a slot of this
-// table (a small integer: no allocation) naming the arena, the record and
-// its generation. When the handle is dropped, its ticket goes with it and
-// the report frees the record. dispose() frees the record at once, empties
-// the slot and puts the ticket, still registered, in a pool, from which the
-// next handle made takes it: a filter made and disposed in a loop
-// registers nothing, and its handle, registered with nobody, dies young.
-// The ticket rather than the handle is what goes around: a handle object
-// is never used again once released, so no code that kept one can reach
-// another filter through it.
-//
-// Registering with an unregister token instead would cost 750 ns a filter
-// against 180 (a million registrations, Node 20): a third of what making a
-// small filter costs.
-
-/** Per slot: the arena, and the record to free there with its generation (record 0: nothing). */
-const slotArenas: (Arena | undefined)[] = [];
-const slotRecords: number[] = [];
-const slotGenerations: number[] = [];
-/** Slots given back, to be used again. */
-const freeSlots: number[] = [];
-
-/** What a handle holds to have its record freed when it is dropped: registered once, used again after dispose(). */
-class Ticket {
-  constructor(readonly slot: number) {}
-}
-/** Tickets of disposed handles, registered and idle; TICKETS_MAX bounds what an idle pool holds. */
-const tickets: Ticket[] = [];
-const TICKETS_MAX = 1024;
-
-/** Frees the regions of dropped handles; absent on runtimes without FinalizationRegistry. */
-const registry: FinalizationRegistry<number> | undefined =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((slot: number) => {
-        const arena = slotArenas[slot];
-        const record = slotRecords[slot];
-        const generation = slotGenerations[slot];
-        slotArenas[slot] = undefined;
-        slotRecords[slot] = 0;
-        freeSlots.push(slot);
-        if (arena !== undefined && record > 0) {
-          arena.release(record, generation);
-          arena.reported = true;
-        }
-      })
-    : undefined;
-
-/** Pages of the prompter when it is made: 128 MiB of address space, which nothing touches, so it costs no resident memory. */
-const PROMPTER_PAGES = 2048;
-/** The memory whose growth prompts a full collection (Arena.checkCollector); made again when it doubled. */
-let prompter: WebAssembly.Memory | undefined;
-
-/**
- * Grows the prompter by one page, which V8 answers with a full collection
- * (it counts a memory's bytes as external memory). Where no such memory
- * can be had, nothing is prompted: the collector runs when it would have.
- */
-function promptCollection(): void {
-  try {
-    if (prompter === undefined || prompter.buffer.byteLength >= 2 * PROMPTER_PAGES * 65536) {
-      prompter = new WebAssembly.Memory({ initial: PROMPTER_PAGES, maximum: 2 * PROMPTER_PAGES });
-    }
-    prompter.grow(1);
-  } catch {
-    prompter = undefined;
-  }
-}
-
 /** One instance, its scratch and views, and the records in its memory. */
 export class Arena {
   /** The instance's exports: private to src/wasm/. */
@@ -290,255 +204,4 @@ export class Arena {
   get memoryBytes(): number {
     return this.x.memory.buffer.byteLength;
   }
-}
-
-/** The shared arenas, oldest first; new records go to the newest that has room. */
-const shared: Arena[] = [];
-/** The arena that took the last record. */
-let newest: Arena | undefined;
-
-/** Where a record lies: its arena's id, and its heap block (header included), for tests and the bench. @internal */
-export interface Region {
-  readonly arena: number;
-  readonly start: number;
-  readonly bytes: number;
-}
-
-/** The heap block of `record` in `arena`. @internal */
-export function regionOf(arena: Arena, record: number): Region {
-  return { arena: arena.id, start: record - BLOCK_HEADER, bytes: arena.x.heapBlockSize(record) >>> 0 };
-}
-
-/** Bytes of a heap block's header (assembly/heap.ts's HEADER). */
-const BLOCK_HEADER = 16;
-
-/** A record, its generation, and the arena it lives in. */
-export interface Placed {
-  readonly arena: Arena;
-  readonly record: number;
-  readonly generation: number;
-}
-
-/**
- * A new record of `kind` for `params`: in a shared arena, or in an arena
- * of its own when it is large or `dedicated` is asked (an instance whose
- * scratch and hash state nothing else touches, for work that spans
- * awaits). BloomAllocationError when no memory can be had.
- */
-export function place(params: RecordParams, kind: Kind, dedicated = false): Placed {
-  // The error names the bytes of the bits, as the file formats count them.
-  const payload = payloadBytes(kind, params.bits, params.wordBytes);
-  const bytes = RECORD_BYTES + payload;
-  if (dedicated || bytes >= DEDICATED_BYTES) {
-    const arena = openArena(params.bits, payload, true);
-    const record = arena.create(params, kind);
-    if (record === 0) throw new BloomAllocationError(params.bits, payload);
-    return { arena, record, generation: arena.createdGeneration };
-  }
-  if (newest !== undefined && !newest.dedicated && newest.build === moduleEpoch) {
-    const record = newest.create(params, kind);
-    if (record !== 0) return { arena: newest, record, generation: newest.createdGeneration };
-  }
-  for (const arena of shared) {
-    if (arena === newest || arena.build !== moduleEpoch) continue;
-    const record = arena.create(params, kind);
-    if (record !== 0) {
-      newest = arena;
-      return { arena, record, generation: arena.createdGeneration };
-    }
-  }
-  const arena = openArena(params.bits, payload, false);
-  shared.push(arena);
-  const record = arena.create(params, kind);
-  if (record === 0) throw new BloomAllocationError(params.bits, payload);
-  newest = arena;
-  return { arena, record, generation: arena.createdGeneration };
-}
-
-/**
- * A new arena; BloomAllocationError (for a region of `bytes`) when the
- * engine refuses another instance: it reserves address space for every
- * wasm memory up front and throws a RangeError when it cannot.
- */
-function openArena(bits: number, bytes: number, dedicated: boolean): Arena {
-  try {
-    return new Arena(dedicated);
-  } catch (error) {
-    if (error instanceof RangeError) throw new BloomAllocationError(bits, bytes, error.message);
-    throw error;
-  }
-}
-
-/**
- * An arena to hash in (digest(), a chain member in an arena of its own):
- * the newest shared one, opened if there is none yet. Hashing takes the
- * seed as an argument and touches no record, so any instance serves.
- */
-export function hashingArena(): Arena {
-  if (newest !== undefined && !newest.dedicated) return newest;
-  if (shared.length > 0) return shared[shared.length - 1];
-  const arena = openArena(0, 0, false);
-  shared.push(arena);
-  newest = arena;
-  return arena;
-}
-
-/**
- * A ticket that has the garbage collector free `record` of `generation` in
- * `arena` once the handle holding it is unreachable (where
- * FinalizationRegistry exists): an idle one from the pool, or a new one,
- * registered. Undefined where nothing is collected.
- */
-function ticketFor(arena: Arena, record: number, generation: number): Ticket | undefined {
-  if (registry === undefined) return undefined;
-  let ticket = tickets.pop();
-  if (ticket === undefined) {
-    ticket = new Ticket(freeSlots.length > 0 ? freeSlots.pop()! : slotRecords.length);
-    registry.register(ticket, ticket.slot);
-  }
-  slotArenas[ticket.slot] = arena;
-  slotRecords[ticket.slot] = record;
-  slotGenerations[ticket.slot] = generation;
-  return ticket;
-}
-
-/** Empties the slot of `ticket` (its record was freed by hand) and keeps the ticket for the next handle. */
-function ticketDone(ticket: Ticket): void {
-  slotArenas[ticket.slot] = undefined;
-  slotRecords[ticket.slot] = 0;
-  if (tickets.length < TICKETS_MAX) tickets.push(ticket);
-}
-
-/**
- * What a released handle points at in place of its arena: no instance, no
- * memory (a large filter's dedicated instance is freed even while the
- * disposed object is referenced), and a selected generation (0) that no
- * handle's (-1 once released) equals, so every call takes the slow path,
- * which refuses it.
- */
-const NO_ARENA = Object.freeze({ current: 0 }) as unknown as Arena;
-
-/**
- * What the handles of src/wasm/ (Engine, CountingEngine, BitmapEngine,
- * SlidingEngine) share: a record and its generation in an arena, selected
- * before each call, and given back by dispose() or by the garbage
- * collector through its ticket. A released handle is never used again: it
- * drops its arena and views, and every call on it throws
- * BloomDisposedError naming the owner's class and the call.
- */
-export abstract class RecordHandle {
-  /** The instance the record lives in (NO_ARENA once released). */
-  protected arena: Arena = NO_ARENA;
-  /** The record's address (0 for a shared filter, whose instance holds only it; -1 once released). */
-  protected record = -1;
-  /** The record's generation: what names it, with its address, to the instance (-1 once released). */
-  protected generation = -1;
-  /** Its registration with the garbage collector, or undefined. */
-  private ticket: Ticket | undefined = undefined;
-  /** Whether strings are hashed as UTF-16 code units (poly). */
-  protected units = false;
-  /** The class whose handle this is, for BloomDisposedError: `BloomFilter`, `Bitmap`, ... */
-  protected abstract readonly owner: string;
-
-  /** The view of the region after the record, and the arena epoch it was made in (regionView). */
-  private region: Uint8Array | undefined;
-  private regionEpoch = -1;
-
-  /** Places a new record of `kind` for `params` (place()), freed when this handle is dropped. */
-  protected placeRecord(params: RecordParams, kind: Kind, dedicated = false): void {
-    const { arena, record, generation } = place(params, kind, dedicated);
-    this.arena = arena;
-    this.record = record;
-    this.generation = generation;
-    this.ticket = ticketFor(arena, record, generation);
-  }
-
-  /** Takes on an instance that holds only this handle's filter (the shared build): nothing to select or free. */
-  protected ownInstance(arena: Arena): void {
-    this.arena = arena;
-    this.record = 0;
-    this.generation = 1;
-    arena.current = 1;
-  }
-
-  /** Whether the handle still has its record. */
-  get live(): boolean {
-    return this.generation >= 0;
-  }
-
-  /** A view of the `length` bytes after the record, live: made again when memory grew since it was made. */
-  protected regionView(length: number, call: string): Uint8Array {
-    const a = this.enter(call);
-    if (this.region === undefined || this.regionEpoch !== a.epoch) {
-      this.region = new Uint8Array(a.x.memory.buffer, this.record + RECORD_BYTES, length);
-      this.regionEpoch = a.epoch;
-    }
-    return this.region;
-  }
-
-  /** The arena of a live record, for walks over many records in one call (probeAll, a chain); undefined otherwise. @internal */
-  walkArena(): Arena | undefined {
-    return this.record > 0 ? this.arena : undefined;
-  }
-
-  /** The record, for those walks (0 when there is none). @internal */
-  walkRecord(): number {
-    return this.record > 0 ? this.record : 0;
-  }
-
-  /** The record's generation, which names it with its address to the walks (assembly/record.ts's isLive). @internal */
-  walkGeneration(): number {
-    return this.generation;
-  }
-
-  /** Where the region lies (a shared filter's: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
-  }
-
-  /**
-   * Selects this record in its instance and returns the instance; throws
-   * BloomDisposedError naming `owner.call` when the handle was released (or
-   * the instance refuses its record).
-   */
-  protected enter(call: string): Arena {
-    const a = this.arena;
-    if (a.current !== this.generation) this.reselect(call);
-    return a;
-  }
-
-  /** The slow side of enter(): selects, or throws. */
-  protected reselect(call: string): void {
-    if (this.generation < 0 || !this.arena.select(this.record, this.generation, this.units)) throw this.disposed(call);
-  }
-
-  /** The error for a call on a released handle (a chain's walk names a released member with it). @internal */
-  disposed(call: string): BloomDisposedError {
-    return new BloomDisposedError(`${this.owner}.${call}`);
-  }
-
-  /**
-   * Gives the region back now and lets go of the instance and every view
-   * of its memory; false when there was none (released already, or a
-   * shared filter's, which has no record in a heap).
-   */
-  protected releaseRecord(): boolean {
-    const had = this.record > 0 && this.generation >= 0;
-    if (had) this.arena.release(this.record, this.generation);
-    if (this.ticket !== undefined) ticketDone(this.ticket);
-    this.ticket = undefined;
-    this.arena = NO_ARENA;
-    this.record = -1;
-    this.generation = -1;
-    this.region = undefined;
-    return had;
-  }
-}
-
-/** Whether dropped filters are freed by the garbage collector here (false: dispose() alone frees). */
-export const collectsDropped = registry !== undefined;
-
-/** The shared arenas, for tests and the bench: how many, and their memory. */
-export function sharedArenas(): readonly Arena[] {
-  return shared;
 }

@@ -15,7 +15,8 @@
 import { BloomAllocationError, BloomBuildError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
-import { Arena, Kind, RecordHandle } from './arena.js';
+import { Arena, Kind } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 import { checksumInPlace } from './checksum.js';
 import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 

@@ -3,7 +3,8 @@
 // and the views of its bits and of the instance's scratch.
 // src/bitmap/bitmap.ts holds the logic; this file holds every pointer.
 
-import { type Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
+import { type Arena, Kind, RECORD_BYTES } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 
 /** One Bitmap's handle and views. */
 export class BitmapEngine extends RecordHandle {

@@ -1,5 +1,5 @@
 // The part of a filter's engine that the lean BloomFilter of
-// `bloomwasm/core` uses: its record placed in an arena (src/wasm/arena.ts),
+// `bloomwasm/core` uses: its record placed in an arena (src/wasm/placement.ts),
 // add and has with the item-copying logic in front of them, the batches,
 // the digest test and the counters. src/wasm/engine.ts's Engine is this
 // and the full class's calls (save and load, set algebra, positions,
@@ -11,7 +11,8 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, RECORD_BYTES, RecordHandle } from './arena.js';
+import { type Arena, Kind, RECORD_BYTES } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 import type { BatchOp } from './batch.js';
 import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 

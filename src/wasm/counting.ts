@@ -5,7 +5,8 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { Kind, RecordHandle } from './arena.js';
+import { Kind } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
 

@@ -4,7 +4,8 @@
 // the logic (members, growth, the file); this file holds every pointer.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
-import { Kind, RecordHandle } from './arena.js';
+import { Kind } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 import { checksumInPlace } from './checksum.js';
 import { TableFull, type CuckooTable } from '../cuckoo/cuckoo-over.js';
 

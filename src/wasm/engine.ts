@@ -1,4 +1,4 @@
-// The Engine: one filter's handle (its arena and record, src/wasm/arena.ts)
+// The Engine: one filter's handle (its arena and record, src/wasm/record-handle.ts)
 // behind named methods, the full class's: src/wasm/core-engine.ts's
 // CoreEngine (add, has, batches, counters), which the lean class uses
 // alone, and here the rest (digests added, positions, counters set,

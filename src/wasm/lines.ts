@@ -14,7 +14,8 @@ import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { PackedItems } from '../filter/items.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
-import { Kind, place } from './arena.js';
+import { Kind } from './arena.js';
+import { place } from './placement.js';
 import { useCliBuild } from './lines-build.js';
 import { linesExports, reserveLines } from './lines-region.js';
 

@@ -213,7 +213,7 @@ export function compiledSharedModule(): WebAssembly.Module {
   return compiledShared;
 }
 
-/** A new instance (src/wasm/arena.ts reports the engine's RangeError as a BloomAllocationError). */
+/** A new instance (src/wasm/placement.ts reports the engine's RangeError as a BloomAllocationError). */
 export function instantiate(): Exports {
   const module = compiledModule();
   return new WebAssembly.Instance(module, builtins ? {} : stringImports).exports as unknown as Exports;

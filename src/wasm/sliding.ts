@@ -5,7 +5,8 @@
 // every pointer.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
-import { Kind, RecordHandle } from './arena.js';
+import { Kind } from './arena.js';
+import { RecordHandle } from './record-handle.js';
 import { checksumInPlace } from './checksum.js';
 
 /** What a sliding record is made of. */

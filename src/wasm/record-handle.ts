@@ -1,0 +1,133 @@
+// A handle: what an object of the API holds of its record (an arena, the
+// record's address and its generation), and the one way in to it (enter).
+
+import { BloomDisposedError } from '../errors.js';
+import { type Arena, type Kind, RECORD_BYTES, type RecordParams } from './arena.js';
+import { type Ticket, ticketDone, ticketFor } from './collection.js';
+import { place, type Region, regionOf } from './placement.js';
+
+/**
+ * What a released handle points at in place of its arena: no instance, no
+ * memory (a large filter's dedicated instance is freed even while the
+ * disposed object is referenced), and a selected generation (0) that no
+ * handle's (-1 once released) equals, so every call takes the slow path,
+ * which refuses it.
+ */
+const NO_ARENA = Object.freeze({ current: 0 }) as unknown as Arena;
+
+/**
+ * What the handles of src/wasm/ (Engine, CountingEngine, BitmapEngine,
+ * SlidingEngine) share: a record and its generation in an arena, selected
+ * before each call, and given back by dispose() or by the garbage
+ * collector through its ticket. A released handle is never used again: it
+ * drops its arena and views, and every call on it throws
+ * BloomDisposedError naming the owner's class and the call.
+ */
+export abstract class RecordHandle {
+  /** The instance the record lives in (NO_ARENA once released). */
+  protected arena: Arena = NO_ARENA;
+  /** The record's address (0 for a shared filter, whose instance holds only it; -1 once released). */
+  protected record = -1;
+  /** The record's generation: what names it, with its address, to the instance (-1 once released). */
+  protected generation = -1;
+  /** Its registration with the garbage collector, or undefined. */
+  private ticket: Ticket | undefined = undefined;
+  /** Whether strings are hashed as UTF-16 code units (poly). */
+  protected units = false;
+  /** The class whose handle this is, for BloomDisposedError: `BloomFilter`, `Bitmap`, ... */
+  protected abstract readonly owner: string;
+
+  /** The view of the region after the record, and the arena epoch it was made in (regionView). */
+  private region: Uint8Array | undefined;
+  private regionEpoch = -1;
+
+  /** Places a new record of `kind` for `params` (place()), freed when this handle is dropped. */
+  protected placeRecord(params: RecordParams, kind: Kind, dedicated = false): void {
+    const { arena, record, generation } = place(params, kind, dedicated);
+    this.arena = arena;
+    this.record = record;
+    this.generation = generation;
+    this.ticket = ticketFor(arena, record, generation);
+  }
+
+  /** Takes on an instance that holds only this handle's filter (the shared build): nothing to select or free. */
+  protected ownInstance(arena: Arena): void {
+    this.arena = arena;
+    this.record = 0;
+    this.generation = 1;
+    arena.current = 1;
+  }
+
+  /** Whether the handle still has its record. */
+  get live(): boolean {
+    return this.generation >= 0;
+  }
+
+  /** A view of the `length` bytes after the record, live: made again when memory grew since it was made. */
+  protected regionView(length: number, call: string): Uint8Array {
+    const a = this.enter(call);
+    if (this.region === undefined || this.regionEpoch !== a.epoch) {
+      this.region = new Uint8Array(a.x.memory.buffer, this.record + RECORD_BYTES, length);
+      this.regionEpoch = a.epoch;
+    }
+    return this.region;
+  }
+
+  /** The arena of a live record, for walks over many records in one call (probeAll, a chain); undefined otherwise. @internal */
+  walkArena(): Arena | undefined {
+    return this.record > 0 ? this.arena : undefined;
+  }
+
+  /** The record, for those walks (0 when there is none). @internal */
+  walkRecord(): number {
+    return this.record > 0 ? this.record : 0;
+  }
+
+  /** The record's generation, which names it with its address to the walks (assembly/record.ts's isLive). @internal */
+  walkGeneration(): number {
+    return this.generation;
+  }
+
+  /** Where the region lies (a shared filter's: undefined). @internal */
+  placement(): Region | undefined {
+    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
+  }
+
+  /**
+   * Selects this record in its instance and returns the instance; throws
+   * BloomDisposedError naming `owner.call` when the handle was released (or
+   * the instance refuses its record).
+   */
+  protected enter(call: string): Arena {
+    const a = this.arena;
+    if (a.current !== this.generation) this.reselect(call);
+    return a;
+  }
+
+  /** The slow side of enter(): selects, or throws. */
+  protected reselect(call: string): void {
+    if (this.generation < 0 || !this.arena.select(this.record, this.generation, this.units)) throw this.disposed(call);
+  }
+
+  /** The error for a call on a released handle (a chain's walk names a released member with it). @internal */
+  disposed(call: string): BloomDisposedError {
+    return new BloomDisposedError(`${this.owner}.${call}`);
+  }
+
+  /**
+   * Gives the region back now and lets go of the instance and every view
+   * of its memory; false when there was none (released already, or a
+   * shared filter's, which has no record in a heap).
+   */
+  protected releaseRecord(): boolean {
+    const had = this.record > 0 && this.generation >= 0;
+    if (had) this.arena.release(this.record, this.generation);
+    if (this.ticket !== undefined) ticketDone(this.ticket);
+    this.ticket = undefined;
+    this.arena = NO_ARENA;
+    this.record = -1;
+    this.generation = -1;
+    this.region = undefined;
+    return had;
+  }
+}
