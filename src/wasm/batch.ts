@@ -8,7 +8,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
-import { stringPath, type Staging } from './staging.js';
+import { polyUnits, stringPath, type Staging } from './staging.js';
 
 /**
  * In a batch, strings up to this many units are joined and encoded in one
@@ -238,13 +238,7 @@ export class Batches {
         for (let j = 0; j < n; j++) if (!this.runOne(list[first + j], first + j)) return false;
         return true;
       }
-      const codes = staging.scratchUnits;
-      let at = 0;
-      for (let j = 0; j < n; j++) {
-        const s = list[first + j] as string;
-        for (let c = 0; c < s.length; c++) codes[at++] = s.charCodeAt(c);
-        table[j + 1] = at << 1;
-      }
+      polyUnits().chunk(staging, list, first, n);
       wide = 1;
     } else {
       // Not all ASCII: each string again on its own, read in place where it

@@ -47,6 +47,30 @@ export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, le
 }
 
 /**
+ * How strings are staged as UTF-16 code units under the poly scheme
+ * (src/wasm/units.ts): set by the full build, the one that hashes poly.
+ * The lean class refuses the scheme, so its records never ask for it.
+ */
+export interface UnitsStaging {
+  /** Stages one string; its length in units, or -1 when streamed. */
+  stage(staging: Staging, item: string): number;
+  /** Stages strings list[first, first + n) of a batch chunk as code units, writing their byte offsets. */
+  chunk(staging: Staging, list: readonly Item[], first: number, n: number): void;
+}
+
+let unitsStaging: UnitsStaging | undefined;
+
+/** Installs the poly scheme's staging (src/wasm/full-build.ts). @internal */
+export function useUnitsStaging(units: UnitsStaging): void {
+  unitsStaging = units;
+}
+
+/** The poly scheme's staging, for a batch chunk (src/wasm/batch.ts): installed whenever a poly record exists. @internal */
+export function polyUnits(): UnitsStaging {
+  return unitsStaging!;
+}
+
+/**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
  * when they are ASCII. Measured in bench/ on Node 20: the loop beats
  * TextEncoder.encodeInto (a call into C++ that also returns a fresh
@@ -122,7 +146,8 @@ export class Staging {
   readonly readsInPlace: boolean;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
-  private readonly x: Exports;
+  /** The instance's exports (src/wasm/units.ts streams through them). */
+  readonly x: Exports;
   /**
    * Whether strings are hashed as UTF-16 code units (poly) rather than
    * UTF-8: the selected filter's, set when one is selected
@@ -227,7 +252,7 @@ export class Staging {
           return n;
         }
       }
-      if (this.unitsForStrings) return this.stageUnits(item);
+      if (this.unitsForStrings) return unitsStaging!.stage(this, item);
       if (n > this.maxUtf8Units) return this.streamUtf8(item);
       this.wide = 0;
       return this.encodeAt(item, 0);
@@ -282,22 +307,6 @@ export class Staging {
     return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
   }
 
-  /** Stages a string as UTF-16 code units (the poly scheme). */
-  private stageUnits(item: string): number {
-    const n = item.length;
-    // An ASCII string's UTF-8 bytes are its code units, and encodeInto is the
-    // fastest copy; written === n exactly when every unit was ASCII.
-    if (n <= this.maxUtf8Units && this.encodeAt(item, 0) === n) {
-      this.wide = 0;
-      return n;
-    }
-    if (n > this.scratchUnits.length) return this.streamUnits(item);
-    const units = this.scratchUnits;
-    for (let i = 0; i < n; i++) units[i] = item.charCodeAt(i);
-    this.wide = 1;
-    return n;
-  }
-
   private streamBytes(item: Uint8Array): number {
     this.x.streamBegin(0);
     this.eachChunk(item, (len) => this.x.streamUpdate(len));
@@ -320,16 +329,5 @@ export class Staging {
       update(this.encodeAt(item.slice(at, end), 0));
       at = end;
     }
-  }
-
-  private streamUnits(item: string): number {
-    const units = this.scratchUnits;
-    this.x.streamBegin(1);
-    for (let at = 0; at < item.length; at += units.length) {
-      const n = Math.min(units.length, item.length - at);
-      for (let i = 0; i < n; i++) units[i] = item.charCodeAt(at + i);
-      this.x.streamUpdate(n);
-    }
-    return -1;
   }
 }
