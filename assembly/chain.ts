@@ -19,12 +19,15 @@
 // own has() would, both from the first step's start state, so a survivor
 // takes no remainder again. (The remainder is i64.rem_u: a float64
 // quotient with an exact correction, tried in this walk, was slower on the
-// machine measured.)
+// machine measured, and so was a Barrett reduction by a reciprocal kept in
+// each record, whose 64 x 64-bit high product takes four multiplications
+// in wasm. What cost the walk was the branches: a + b wrapping mod m, and
+// which members survived, each mispredicted about half the time.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR, bitsBase } from "./layout";
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
@@ -80,7 +83,8 @@ const UNWALKABLE: u32 = 1 << 24;
     store<u64>(at, p, 16);
     store<u64>(at, b, 24);
     q = p + b;
-    if (q >= m) q -= m;
+    // A select: taken half the time, a branch here is mispredicted as often.
+    q = select<u64>(q - m, q, q >= m);
     if (q == p) q = q + 1 == m ? 0 : q + 1;
     if (load<i32>(r, 40) == 1) q = p;
   }
@@ -133,8 +137,8 @@ function membersLive(count: u32): bool {
 /**
  * The index of the newest of the `count` members that reports the item
  * whose hash is h, or -1: the first step over every member, then the
- * survivors newest first, each as its own has(). The parameter globals are left peeked at some member: the caller
- * calls unpeek().
+ * survivors newest first, each as its own has(). The parameter globals
+ * are left peeked at some member: the caller calls unpeek().
  */
 function newestReporting(count: u32, h: u64): i32 {
   // A chain's members are plain filters of one scheme and seed (JS checked):
@@ -162,22 +166,37 @@ function newestReporting(count: u32, h: u64): i32 {
       store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), p);
       store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), b, 8);
       let q = p + b;
-      if (q >= m) q -= m;
+      q = select<u64>(q - m, q, q >= m);
       if (q == p) q = q + 1 == m ? 0 : q + 1;
       if (load<i32>(r, 40) == 1) q = p;
       const base = r + <usize>RECORD_BYTES;
       maybe |= <u64>(bitSet(base, p) & bitSet(base, q)) << <u64>i;
     }
   }
-  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
-  for (let i = <i32>count - 1; i >= 0; i--) {
-    if (i < 64 && ((maybe >> <u64>i) & 1) == 0) continue;
+  // Members past the first step's 64, newest first, each as its own has().
+  for (let i = <i32>count - 1; i >= 64; i--) {
     peek(member(<u32>i));
-    if (i < 64 && xxh) {
-      // Its first position is set: the rest from the first step's state, without a remainder.
+    if (reportsPeeked(h, false)) return i;
+  }
+  // Then the survivors, newest first: the set bits of `maybe`, found by
+  // clz rather than by a test of each member's bit, which a random quarter
+  // of them pass (a branch mispredicted that often).
+  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
+  while (maybe != 0) {
+    const i = 63 - <i32>clz(maybe);
+    maybe ^= <u64>1 << <u64>i;
+    const r = member(<u32>i);
+    if (xxh) {
+      // Its first two positions are set: the rest from the first step's
+      // state, without a remainder; of the globals only the bits' address
+      // is needed (unpeek() restores it).
+      bitsBase = r + <usize>RECORD_BYTES;
       const at = BATCH_PROBES_PTR + (<usize>i << 4);
-      if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), bits, hashes, PROBES_PTR)) return i;
-    } else if (reportsPeeked(h, false)) return i;
+      if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), load<u64>(r), load<i32>(r, 40), PROBES_PTR)) return i;
+    } else {
+      peek(r);
+      if (reportsPeeked(h, false)) return i;
+    }
   }
   return -1;
 }

@@ -44,8 +44,9 @@ import { splitmix64 } from "./hash";
   // probes; a set bit may be a different position, and the scan decides.
   let seen: u64 = <u64>1 << (a & 63);
   for (let i = 1; i < k; i++) {
+    // A select: a wraps about half the time, which a branch would mispredict.
     a += b;
-    if (a >= m) a -= m;
+    a = select<u64>(a - m, a, a >= m);
     b += <u64>i;
     if (b >= m) b %= m;
     let p = a;
@@ -108,7 +109,7 @@ export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void 
   store<u64>(out, a);
   for (let i = 1; i < k; i++) {
     a += b;
-    if (a >= m) a -= m;
+    a = select<u64>(a - m, a, a >= m);
     store<u64>(out + (<usize>i << 3), a);
   }
 }
@@ -125,7 +126,7 @@ export function testDouble(h1: u64, h2: u64, m: u64, k: i32): bool {
   const b = h2 % m;
   for (let i = 1; i < k; i++) {
     a += b;
-    if (a >= m) a -= m;
+    a = select<u64>(a - m, a, a >= m);
     if (!getBit(a)) return false;
   }
   return true;

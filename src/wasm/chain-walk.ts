@@ -34,13 +34,19 @@ function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
   const arena = engines[0]?.walkArena();
   // (address, generation) pairs in the chain records region.
   if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
+  // Written by this list last: its pairs are there still. (The list is
+  // made again when a member is added, and a record never moves; a member
+  // disposed since is a pair the walk refuses, as it would a new one.)
+  if (arena.staging.chainOwner === engines) return arena;
   const records = arena.staging.chainRecords;
+  arena.staging.chainOwner = undefined;
   for (let i = 0; i < engines.length; i++) {
     const e = engines[i];
     if (e.walkArena() !== arena) return undefined;
     records[2 * i] = e.walkRecord();
     records[2 * i + 1] = e.walkGeneration();
   }
+  arena.staging.chainOwner = engines;
   return arena;
 }
 
@@ -95,6 +101,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
         const next = chain.startMember();
         engines = chain.engines;
         if (next.walkArena() !== a || members === CHAIN_MAX) return stop;
+        a.staging.chainOwner = undefined;
         a.staging.chainRecords[2 * members] = next.walkRecord();
         a.staging.chainRecords[2 * members + 1] = next.walkGeneration();
         members++;
