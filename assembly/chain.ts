@@ -21,8 +21,10 @@
 // quotient with an exact correction, tried in this walk, was slower on the
 // machine measured, and so was a Barrett reduction by a reciprocal kept in
 // each record, whose 64 x 64-bit high product takes four multiplications
-// in wasm. What cost the walk was the branches: a + b wrapping mod m, and
-// which members survived, each mispredicted about half the time.)
+// in wasm. What cost the walk was branches the predictor cannot learn:
+// a + b wrapping past m, true half the time, and the test of which members
+// survived, true for a random quarter. Both are gone: the wrap is a
+// select, and the survivors are the set bits of the first step's mask.)
 // Members of the xxh64 family only (xxh64, sbbf): under poly and bytesum
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
@@ -83,7 +85,7 @@ const UNWALKABLE: u32 = 1 << 24;
     store<u64>(at, p, 16);
     store<u64>(at, b, 24);
     q = p + b;
-    // A select: taken half the time, a branch here is mispredicted as often.
+    // A select: q wraps about half the time, which a branch would mispredict as often.
     q = select<u64>(q - m, q, q >= m);
     if (q == p) q = q + 1 == m ? 0 : q + 1;
     if (load<i32>(r, 40) == 1) q = p;
