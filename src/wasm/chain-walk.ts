@@ -25,6 +25,14 @@ export interface GrowingChain {
 }
 
 /**
+ * The members list whose (record, generation) pairs were written last, and
+ * the chain records region they went to: a chain asked again writes them
+ * again only when another list wrote since, in any arena. (Here, not in
+ * Staging, so that the lean bundle, which has no chains, does not carry it.)
+ */
+let written: { readonly engines: readonly CoreEngine[]; readonly records: Uint32Array } | undefined;
+
+/**
  * The arena of a chain whose members (`engines`, oldest first) can be
  * walked in one call: all in one arena, at most CHAIN_MAX of them; their
  * records are written to its chain records region. Undefined otherwise
@@ -34,19 +42,20 @@ function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
   const arena = engines[0]?.walkArena();
   // (address, generation) pairs in the chain records region.
   if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
-  // Written by this list last: its pairs are there still. (The list is
-  // made again when a member is added, and a record never moves; a member
-  // disposed since is a pair the walk refuses, as it would a new one.)
-  if (arena.staging.chainOwner === engines) return arena;
   const records = arena.staging.chainRecords;
-  arena.staging.chainOwner = undefined;
+  // Written by this list last, into this region: its pairs are there still.
+  // (The list is made again when a member is added, and a record never
+  // moves; a member disposed since is a pair the walk refuses, as it would
+  // a new one.)
+  if (written !== undefined && written.engines === engines && written.records === records) return arena;
+  written = undefined;
   for (let i = 0; i < engines.length; i++) {
     const e = engines[i];
     if (e.walkArena() !== arena) return undefined;
     records[2 * i] = e.walkRecord();
     records[2 * i + 1] = e.walkGeneration();
   }
-  arena.staging.chainOwner = engines;
+  written = { engines, records };
   return arena;
 }
 
@@ -101,7 +110,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
         const next = chain.startMember();
         engines = chain.engines;
         if (next.walkArena() !== a || members === CHAIN_MAX) return stop;
-        a.staging.chainOwner = undefined;
+        written = undefined;
         a.staging.chainRecords[2 * members] = next.walkRecord();
         a.staging.chainRecords[2 * members + 1] = next.walkGeneration();
         members++;

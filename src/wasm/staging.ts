@@ -136,12 +136,6 @@ export class Staging {
   digestOut!: Uint32Array;
   /** u32[2 * CHAIN_MAX] at chainRecordsPtr: a chain's members as (record, generation) pairs (assembly/chain.ts); empty in the shared build. */
   chainRecords!: Uint32Array;
-  /**
-   * The members list whose pairs chainRecords holds (src/wasm/chain-walk.ts):
-   * a chain asked again writes them again only when another list wrote
-   * since. A pair that went stale meanwhile is refused by the walk itself.
-   */
-  chainOwner: readonly unknown[] | undefined = undefined;
   /** Byte length of the scratch region. */
   readonly scratchSize: number;
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
