@@ -29,8 +29,10 @@ export interface GrowingChain {
  * the chain records region they went to: a chain asked again writes them
  * again only when another list wrote since, in any arena. (Here, not in
  * Staging, so that the lean bundle, which has no chains, does not carry it.)
+ * The list is held weakly: a chain dropped without dispose() is collected,
+ * and its records freed, as if it had never been asked.
  */
-let written: { readonly engines: readonly CoreEngine[]; readonly records: Uint32Array } | undefined;
+let written: { readonly engines: WeakRef<readonly CoreEngine[]>; readonly records: Uint32Array } | undefined;
 
 /**
  * The arena of a chain whose members (`engines`, oldest first) can be
@@ -47,7 +49,7 @@ function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
   // (The list is made again when a member is added, and a record never
   // moves; a member disposed since is a pair the walk refuses, as it would
   // a new one.)
-  if (written !== undefined && written.engines === engines && written.records === records) return arena;
+  if (written !== undefined && written.records === records && written.engines.deref() === engines) return arena;
   written = undefined;
   for (let i = 0; i < engines.length; i++) {
     const e = engines[i];
@@ -55,7 +57,7 @@ function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
     records[2 * i] = e.walkRecord();
     records[2 * i + 1] = e.walkGeneration();
   }
-  written = { engines, records };
+  written = { engines: new WeakRef(engines), records };
   return arena;
 }
 
