@@ -127,6 +127,23 @@ describe('walks over records that are no longer live', () => {
       expect(bystander.bitsSet()).toBeLessThanOrEqual(5);
     }
   });
+
+  it('a chain asked before its member was released, whose pairs are kept from that call, refuses by name too', () => {
+    for (const scheme of ['xxh64', 'sbbf'] as const) {
+      const chain = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01, scheme });
+      for (let i = 0; i < 40; i++) chain.add(`c${i}`);
+      // Asked twice: the second call finds the pairs the first one wrote.
+      expect(chain.has('c1')).toBe(true);
+      expect(chain.has('c2')).toBe(true);
+      const bystander = new wasm.BloomFilter(2000, 5);
+      bystander.add('c1');
+      chainParts(chain).members[1].dispose();
+      expect(() => chain.has('c1')).toThrow(wasm.BloomDisposedError);
+      expect(() => chain.hasMany(['c1', 'c2'])).toThrow(wasm.BloomDisposedError);
+      expect(bystander.has('c1')).toBe(true);
+      expect(bystander.bitsSet()).toBeLessThanOrEqual(5);
+    }
+  });
 });
 
 describe.each(twins)('$name probeAll on one array, changed between calls', ({ probeAll, BloomFilter, CountingBloomFilter }) => {
