@@ -378,6 +378,33 @@ describe('memory that comes back', () => {
     expect(result.atEnd).toBeLessThanOrEqual(1.3 * result.atHalf);
   });
 
+  it('ScalableBloomFilter asked through its walk and dropped, a turn of the event loop every 1,000: the shared memory stops growing', () => {
+    // The walk remembers which chain wrote its members' pairs last; it must
+    // not hold that chain, or the last one asked would never be collected.
+    const result = runNode(
+      `import { ScalableBloomFilter } from ${JSON.stringify(DIST)};
+       import { sharedArenas } from ${JSON.stringify(PLACEMENT)};
+       import { setImmediate as tick } from 'node:timers/promises';
+       const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
+       let n = 0;
+       let atHalf = 0;
+       let found = 0;
+       while (n < 200000) {
+         for (let j = 0; j < 1000; j++) {
+           const chain = new ScalableBloomFilter({ capacity: 50, falsePositiveRate: 0.01 });
+           for (let i = 0; i < 120; i++) chain.add('x' + n + '/' + i);
+           if (chain.has('x' + n + '/7') && chain.hasMany(['x' + n + '/9'])[0] === 1) found++;
+           n++;
+         }
+         await tick();
+         if (n === 100000) atHalf = memory();
+       }
+       console.log(JSON.stringify({ atHalf, atEnd: memory(), found }));`,
+    );
+    expect(result.found).toBe(200_000);
+    expect(result.atEnd).toBeLessThanOrEqual(1.3 * result.atHalf);
+  });
+
   it('CountingBloomFilter made and disposed: the JS heap stays small (the handle is registered with nobody)', () => {
     const result = runNode(
       `import { CountingBloomFilter } from ${JSON.stringify(DIST)};

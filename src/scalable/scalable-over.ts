@@ -68,12 +68,14 @@ export interface GrowingMembers<F> {
   counted(n: number): void;
   /** Appends the next member, sized by the plan. */
   startMember(): void;
+  /** What the walk keeps of this chain between calls (ChainWalk's own; undefined at first). */
+  walkState: unknown;
 }
 
 /** Walks over every member of a chain in one call each (members of the xxh64 family, one seed). */
 export interface ChainWalk<F> {
   /** The index of the newest member that reports `item`, or -1; undefined when it cannot serve (the chain then asks member by member). */
-  has(members: readonly F[], item: Item): number | undefined;
+  has(chain: GrowingMembers<F>, item: Item): number | undefined;
   /**
    * has (op 1) or add (op 0) of a checked batch, or of digests as (lo, hi)
    * pairs, answers in `out`, starting members as add() would; returns how
@@ -130,6 +132,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
       this.counts[this.members.length - 1] += n;
     },
     startMember: () => this.startMember(),
+    walkState: undefined,
   };
 
   /**
@@ -179,7 +182,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   has(item: Item): boolean {
     checkItem(item);
     if (this.byDigest && this.kind.walk !== undefined) {
-      const hit = this.kind.walk.has(this.members, item);
+      const hit = this.kind.walk.has(this.growing, item);
       if (hit !== undefined) return hit >= 0;
     }
     return this.hasKey(this.key(item));

@@ -3,39 +3,45 @@
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkerEngine, xxh64 } from '../wasm/checksum.js';
-import { chainHas, chainRun } from '../wasm/chain-walk.js';
+import { chainHas, chainRun, nextStamp, type WalkList } from '../wasm/chain-walk.js';
 import type { Engine } from '../wasm/engine.js';
 import { digestChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
-import { ScalableBloomFilterOver, type ChainKind, type ChainWalk } from './scalable-over.js';
+import { ScalableBloomFilterOver, type ChainKind, type ChainWalk, type GrowingMembers } from './scalable-over.js';
 import type { ScalableOptions, ScalablePlan } from './plan.js';
 
-/**
- * Each chain's member engines, by its members array (which the chain keeps
- * and only pushes to, or empties): made again when the count or the newest
- * member differs.
- */
-const chainEngines = new WeakMap<readonly BloomFilter[], { newest: BloomFilter; engines: Engine[] }>();
+/** A chain's WalkList, and which members it was made from. */
+interface KnownList extends WalkList {
+  readonly engines: Engine[];
+  readonly newest: BloomFilter;
+}
 
-/** The engines of `members`, oldest first. */
-function enginesOf(members: readonly BloomFilter[]): Engine[] {
+/**
+ * The WalkList of `chain`'s members, kept in the chain (GrowingMembers'
+ * walkState) and made again when the count or the newest member differs:
+ * its members array is only ever pushed to, or emptied.
+ */
+function walkList(chain: GrowingMembers<BloomFilter>): KnownList {
+  const members = chain.members;
   const count = members.length;
-  let known = chainEngines.get(members);
+  let known = chain.walkState as KnownList | undefined;
   if (known === undefined || known.engines.length !== count || known.newest !== members[count - 1]) {
-    known = { newest: members[count - 1], engines: members.map(engineOf) };
-    chainEngines.set(members, known);
+    known = { newest: members[count - 1], engines: members.map(engineOf), stamp: nextStamp() };
+    chain.walkState = known;
   }
-  return known.engines;
+  return known;
 }
 
 /** The members walked in wasm (assembly/chain.ts), when they all live in one arena. */
 const WALK: ChainWalk<BloomFilter> = {
-  has: (members, item) => chainHas(enginesOf(members), item),
+  has: (chain, item) => chainHas(walkList(chain), item),
   run: (chain, source, op, out) => {
-    const engines = enginesOf(chain.members).slice();
+    const known = walkList(chain);
+    const engines = known.engines.slice();
     return chainRun({
       engines,
+      stamp: known.stamp,
       room: chain.room,
       counted: chain.counted,
       startMember: () => {

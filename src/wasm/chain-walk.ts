@@ -16,6 +16,8 @@ import { CHAIN_MAX } from './staging.js';
 export interface GrowingChain {
   /** The members' engines, oldest first; only the last one is ever added to. */
   readonly engines: readonly CoreEngine[];
+  /** The stamp of the WalkList that `engines` was copied from. */
+  readonly stamp: number;
   /** Items the newest member may still take before a new one starts. */
   room(): number;
   /** Counts `n` new items in the newest member. */
@@ -25,31 +27,52 @@ export interface GrowingChain {
 }
 
 /**
- * The members list whose (record, generation) pairs were written last, and
- * the chain records region they went to: a chain asked again writes them
- * again only when another list wrote since, in any arena. (Here, not in
- * Staging, so that the lean bundle, which has no chains, does not carry it.)
- * The list is held weakly: a chain dropped without dispose() is collected,
- * and its records freed, as if it had never been asked.
+ * A chain's members' engines, oldest first, under a stamp that no other
+ * list has had: a list whose members change is made again, with a new
+ * stamp (src/scalable/scalable.ts).
  */
-let written: { readonly engines: WeakRef<readonly CoreEngine[]>; readonly records: Uint32Array } | undefined;
+export interface WalkList {
+  readonly engines: readonly CoreEngine[];
+  readonly stamp: number;
+}
+
+/** The stamp of the next WalkList. */
+let stamps = 0;
+
+/** A stamp for a new WalkList. */
+export function nextStamp(): number {
+  return ++stamps;
+}
 
 /**
- * The arena of a chain whose members (`engines`, oldest first) can be
- * walked in one call: all in one arena, at most CHAIN_MAX of them; their
- * records are written to its chain records region. Undefined otherwise
- * (the chain then asks member by member).
+ * The stamp of the members list whose (record, generation) pairs were
+ * written last, and the chain records region they went to: a chain asked
+ * again writes them again only when another list wrote since, in any
+ * arena. (Here, not in Staging, so that the lean bundle, which has no
+ * chains, does not carry it.) A stamp rather than the list itself: nothing
+ * here holds a chain, so a chain dropped without dispose() is collected,
+ * and its records freed, as if it had never been asked; and comparing two
+ * numbers costs nothing, where a WeakRef's deref() is a call into the
+ * engine's C++ that keeps its target for the rest of the job (profiled on
+ * Node 24: a tenth of the JS time of a 7-member chain's has).
  */
-function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
+let written: { readonly stamp: number; readonly records: Uint32Array } | undefined;
+
+/**
+ * The arena of a chain whose members (`engines`, oldest first, under
+ * `stamp`) can be walked in one call: all in one arena, at most CHAIN_MAX
+ * of them; their records are written to its chain records region.
+ * Undefined otherwise (the chain then asks member by member).
+ */
+function chainArena(engines: readonly CoreEngine[], stamp: number): Arena | undefined {
   const arena = engines[0]?.walkArena();
   // (address, generation) pairs in the chain records region.
   if (arena === undefined || engines.length > CHAIN_MAX || arena.staging.chainRecords.length === 0) return undefined;
   const records = arena.staging.chainRecords;
   // Written by this list last, into this region: its pairs are there still.
-  // (The list is made again when a member is added, and a record never
-  // moves; a member disposed since is a pair the walk refuses, as it would
-  // a new one.)
-  if (written !== undefined && written.records === records && written.engines.deref() === engines) return arena;
+  // (A record never moves; a member disposed since is a pair the walk
+  // refuses, as it would a new one.)
+  if (written !== undefined && written.records === records && written.stamp === stamp) return arena;
   written = undefined;
   for (let i = 0; i < engines.length; i++) {
     const e = engines[i];
@@ -57,19 +80,20 @@ function chainArena(engines: readonly CoreEngine[]): Arena | undefined {
     records[2 * i] = e.walkRecord();
     records[2 * i + 1] = e.walkGeneration();
   }
-  written = { engines: new WeakRef(engines), records };
+  written = { stamp, records };
   return arena;
 }
 
 /**
- * The index of the newest member of a chain (`engines`, oldest first)
- * that reports `item`, or -1, in one call into wasm that hashes the item
+ * The index of the newest member of a chain (`list`'s engines, oldest
+ * first) that reports `item`, or -1, in one call into wasm that hashes the item
  * once (assembly/chain.ts); undefined when the members cannot be walked
  * together or the item is too long for scratch (the caller then asks
  * them one by one). The members are of the xxh64 family, with one seed.
  */
-export function chainHas(engines: readonly CoreEngine[], item: Item): number | undefined {
-  const a = chainArena(engines);
+export function chainHas(list: WalkList, item: Item): number | undefined {
+  const engines = list.engines;
+  const a = chainArena(engines, list.stamp);
   if (a === undefined) return undefined;
   const len = a.staging.stageUtf8(item);
   if (len < 0) return undefined;
@@ -90,7 +114,7 @@ export function chainHas(engines: readonly CoreEngine[], item: Item): number | u
  */
 export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array, op: BatchOp, out: Uint8Array): number {
   let engines = chain.engines;
-  const a = chainArena(engines);
+  const a = chainArena(engines, chain.stamp);
   if (a === undefined) return 0;
   let members = engines.length;
   const runner: ChunkRunner = {
