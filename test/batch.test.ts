@@ -155,7 +155,7 @@ describe('addMany and hasMany equal the same single calls', () => {
 });
 
 describe('batches that span several wasm chunks', () => {
-  // 10,000 URLs are more than one chunk (4,096 items, 21,845 string units);
+  // 10,000 URLs are more than one chunk (4,096 items, 65,532 string units);
   // items longer than the 64 KiB scratch region go through on their own.
   const urls = Array.from({ length: 10_000 }, (_, i) => `https://example.com/page/${i}?q=${(i * 7919) % 10007}`);
   const long = ['L'.repeat(70_000), 'é'.repeat(30_000), new Uint8Array(70_000).fill(7)];
@@ -175,6 +175,43 @@ describe('batches that span several wasm chunks', () => {
       expect(Array.from(ref.addMany(slice))).toEqual(Array.from(refWasm.addMany(slice)));
       expect(ref.bitArray()).toEqual(refWasm.bitArray());
       expect(Array.from(wasm.hasMany(items)).every((f) => f === 1)).toBe(true);
+    });
+  }
+
+  // A chunk of strings takes up to 65,532 units as if all were ASCII; its
+  // one UTF-8 write then tells whether they were, and if not the strings go
+  // again in parts that fit whatever the characters. At the edge: chunks
+  // filled to the last unit with an 'é' or five, and chunks whose UTF-8 is
+  // three times their units.
+  const near = (first: string): string[] => {
+    const out = [first];
+    let units = first.length;
+    for (let i = 0; units + 255 <= 65_532; i++) {
+      const s = `${i}:`.padEnd(255, 'abcdefghij'[i % 10]);
+      out.push(s);
+      units += s.length;
+    }
+    out.push('x'.repeat(65_532 - units));
+    return out;
+  };
+  const edges: [string, string[]][] = [
+    // 65,537 bytes of UTF-8: the write is cut at the end of scratch.
+    ['five é first in a chunk filled to its last unit', near('ééééé'.padEnd(255, 'z'))],
+    ['one é last in a chunk filled to its last unit', [...near('q'.repeat(255)).slice(0, -1), 'é'.padStart(near('q'.repeat(255)).at(-1)!.length, 'y')]],
+    ['chunks of three-byte characters only', Array.from({ length: 600 }, (_, i) => `€${i}`.padEnd(256, '€'))],
+    ['an all-ASCII chunk filled to its last unit, then one more string', [...near('a'.repeat(255)), 'next']],
+  ];
+  for (const scheme of [...SCHEMES, 'sbbf' as const]) {
+    it.each(edges)(`${scheme}: %s: the same answers and bits as single calls`, (_, items) => {
+      const k = scheme === 'sbbf' ? 8 : 7;
+      const wasm = new BloomFilter(400_128, k, { scheme });
+      const single = new BloomFilter(400_128, k, { scheme });
+      expect(Array.from(wasm.addMany(items))).toEqual(singles(single, items, 'add'));
+      expect(wasm.bitArray()).toEqual(single.bitArray());
+      const asked = [...items.slice(0, 40), ...items.map((s) => s + '!')];
+      expect(Array.from(wasm.hasMany(asked))).toEqual(singles(single, asked, 'has'));
+      wasm.dispose();
+      single.dispose();
     });
   }
 

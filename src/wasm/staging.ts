@@ -270,14 +270,15 @@ export class Staging {
   }
 
   /**
-   * Encodes a batch chunk's joined strings (at most maxUtf8Units units) as
-   * UTF-8 at the start of scratch; returns the bytes written. Timed on Node
+   * Encodes a batch chunk's joined strings (at most scratchSize - 4 units)
+   * as UTF-8 at the start of scratch, as much of it as fits in whole
+   * characters; returns the bytes written (src/wasm/batch.ts's runStrings
+   * tells from them whether every unit was ASCII). Timed on Node
    * 24 and 20 over chunks of 300 URLs, the Node entry's writer
    * (src/index.node.ts) cost 18-47 ns a URL on the joined string, join
    * included, against 62-97 for encodeInto, whose per-call edge (see the
    * top of this file) turns into a loss on long strings; other runtimes use
-   * encodeInto. Only the byte count decides anything here (it equals the
-   * units exactly when all are ASCII).
+   * encodeInto.
    */
   encodeJoined(text: string): number {
     if (makeWriter === undefined || this.bounce !== undefined) return this.encodeAt(text, 0);
