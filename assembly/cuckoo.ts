@@ -297,11 +297,8 @@ const HAS_GROUP: u32 = 64;
   return xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
 }
 
-/** The byte where bucket `i` starts (its first load). */
-// @ts-ignore: decorator
-@inline function bucketByte(i: u64): usize {
-  return bitsBase + <usize>((i * bucketSize() * <u64>hashes) >> 3);
-}
+/** Bytes per item of a has group in the batch probes region: the bit offsets of its two buckets (u64s), then its fingerprint times L (u64). */
+const HAS_STRIDE: usize = 24;
 
 /**
  * Runs `op` (0 add or 1 has) on `count` items staged as a batch (item i is
@@ -309,26 +306,60 @@ const HAS_GROUP: u32 = 64;
  * to the batch flags region. An add stops at the first item refused and
  * returns its index (count when every item was stored); has returns count.
  *
- * has hashes a group of items and reads the first byte of both buckets of
- * each before it tests any: the loads are independent, so in a table larger
- * than the cache their misses overlap (what assembly/batch.ts does for a
- * Bloom filter's positions). Adds stay one at a time: each may kick.
+ * has hashes a group of items, then reads the first byte of both buckets
+ * of each before it tests any: the loads are independent, so in a table
+ * larger than the cache their misses overlap (what assembly/batch.ts does
+ * for a Bloom filter's positions). Where a bucket is one u64 (bucketIsWord)
+ * the touch pass keeps both buckets' bit offsets and the fingerprint's
+ * lanes, and the test reads both buckets and ORs Mycroft's test of each
+ * without a branch: a present item is in either bucket at random, so
+ * hashedHas's early return, right for a single has, would be mispredicted
+ * for half of them, and both lines are in the cache by then. Adds stay one
+ * at a time: each may kick.
  */
 export function cuckooBatch(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (op == OP_HAS) {
+    const f = <u64>hashes;
+    const width = bucketSize() * f;
+    const word = width <= 57;
+    const lows = laneLows();
+    const highs = lows << (f - 1);
+    const mask = (<u64>1 << (width & 63)) - 1;
     for (let first: u32 = 0; first < count; first += HAS_GROUP) {
       const n = min<u32>(HAS_GROUP, count - first);
+      for (let j: u32 = 0; j < n; j++) store<u64>(BATCH_PROBES_PTR + <usize>j * HAS_STRIDE, batchHash(first + j));
       let touched: u32 = 0;
       for (let j: u32 = 0; j < n; j++) {
-        const h = batchHash(first + j);
-        store<u64>(BATCH_PROBES_PTR + (<usize>j << 3), h);
+        const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
+        const h = load<u64>(at);
+        const fp = fingerprintOf(h);
         const i1 = firstBucket(h);
-        touched += <u32>load<u8>(bucketByte(i1)) + <u32>load<u8>(bucketByte(altBucket(i1, fingerprintOf(h))));
+        const bit1 = i1 * width;
+        const bit2 = altBucket(i1, fp) * width;
+        // h is read again by the generic test below; the word test needs only these.
+        if (word) {
+          store<u64>(at, bit1);
+          store<u64>(at, bit2, 8);
+          store<u64>(at, <u64>fp * lows, 16);
+        }
+        touched += <u32>load<u8>(bitsBase + <usize>(bit1 >> 3)) + <u32>load<u8>(bitsBase + <usize>(bit2 >> 3));
       }
       store<u32>(TOUCH_SINK_PTR, load<u32>(TOUCH_SINK_PTR) + touched);
       for (let j: u32 = 0; j < n; j++) {
-        store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>cuckooHashed(load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), OP_HAS));
+        const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
+        let answer: u32;
+        if (word) {
+          const bit1 = load<u64>(at);
+          const bit2 = load<u64>(at, 8);
+          const wanted = load<u64>(at, 16);
+          const t1 = ((load<u64>(bitsBase + <usize>(bit1 >> 3)) >> (bit1 & 7)) & mask) ^ wanted;
+          const t2 = ((load<u64>(bitsBase + <usize>(bit2 >> 3)) >> (bit2 & 7)) & mask) ^ wanted;
+          answer = <u32>(((((t1 - lows) & ~t1) | ((t2 - lows) & ~t2)) & highs) != 0);
+        } else {
+          answer = <u32>cuckooHashed(load<u64>(at), OP_HAS);
+        }
+        store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>answer);
       }
     }
     return count;
