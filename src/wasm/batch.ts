@@ -230,55 +230,40 @@ export class Batches {
    * bytes than units, and a write that stops at the end of scratch has
    * written at least scratchSize - 3 bytes (it stops before a character of
    * at most 4), more than the units. Then the offsets stageStrings wrote
-   * hold. Otherwise the strings go again in parts that fit scratch
-   * whatever the characters (runParts). False when the runner stopped.
+   * hold. Otherwise the strings go again in parts of at most maxUtf8Units
+   * units (whose UTF-8, and UTF-16, surely fit scratch): each string
+   * encoded on its own (read in place by wasm when it is short: a crossing,
+   * but no encodeInto call of ~40 ns), or, under the poly scheme, copied as
+   * UTF-16 code units. False when the runner stopped.
    */
   private runStrings(list: readonly Item[], first: number, n: number, units: number): boolean {
-    this.staging.batchOffsets[0] = 0;
+    const staging = this.staging;
+    const table = staging.batchOffsets;
+    table[0] = 0;
     const joined = this.joined;
     // The rope is not kept past its one write.
     this.joined = '';
-    if (this.staging.encodeJoined(joined) === units) return this.runChunk(n, 0, first);
-    return this.runParts(list, first, first + n);
-  }
-
-  /**
-   * Strings list[from, end) that are not all ASCII, in chunks of at most
-   * maxUtf8Units units (whose UTF-8, and whose UTF-16, surely fit scratch):
-   * each string encoded again on its own (read in place by wasm when it is
-   * short: a crossing, but no encodeInto call of ~40 ns), or, under the
-   * poly scheme, copied as UTF-16 code units. False when the runner
-   * stopped.
-   */
-  private runParts(list: readonly Item[], from: number, end: number): boolean {
-    const staging = this.staging;
-    if (staging.unitsForStrings && !this.runner.wide) {
+    if (staging.encodeJoined(joined) === units) return this.runChunk(n, 0, first);
+    const poly = staging.unitsForStrings;
+    const end = first + n;
+    if (poly && !this.runner.wide) {
       // A runner of bytes only: each string on its own (its code units may be UTF-16).
-      for (let i = from; i < end; i++) if (!this.runOne(list[i], i)) return false;
+      for (let i = first; i < end; i++) if (!this.runOne(list[i], i)) return false;
       return true;
     }
-    const table = staging.batchOffsets;
     const inPlace = staging.readsInPlace ? stringPath.inPlaceUnits : -1;
-    for (let i = from; i < end; ) {
+    for (let i = first, stop = first; i < end; i = stop) {
       // A part: as many strings as fit maxUtf8Units (each is at most JOIN_MAX, so at least one).
-      let stop = i;
-      for (let units = 0; stop < end && units + (list[stop] as string).length <= staging.maxUtf8Units; stop++) {
-        units += (list[stop] as string).length;
-      }
-      table[0] = 0;
-      let wide = 0;
-      if (staging.unitsForStrings) {
-        polyUnits().chunk(staging, list, i, stop - i);
-        wide = 1;
-      } else {
+      for (units = 0; stop < end && (units += (list[stop] as string).length) <= staging.maxUtf8Units; stop++);
+      if (poly) polyUnits().chunk(staging, list, i, stop - i);
+      else {
         let at = 0;
         for (let j = i; j < stop; j++) {
           const s = list[j] as string;
           table[j - i + 1] = at += s.length <= inPlace ? this.x.stageString(s, at, 0) : staging.encodeAt(s, at);
         }
       }
-      if (!this.runChunk(stop - i, wide, i)) return false;
-      i = stop;
+      if (!this.runChunk(stop - i, poly ? 1 : 0, i)) return false;
     }
     return true;
   }

@@ -19,7 +19,7 @@ import type { instantiateShared } from './module.js';
 import type * as SharedMemory from './shared-memory.js';
 
 /** The calls an engine of the shared build makes into src/wasm/shared-memory.ts. */
-type SharedCalls = Pick<typeof SharedMemory, 'claimWorkArea' | 'createSharedMemory' | 'releaseWhenCollected' | 'releaseWorkAreaNow' | 'sharedBitsBytes'> & {
+type SharedCalls = Pick<typeof SharedMemory, 'bounceWhereRefused' | 'claimWorkArea' | 'createSharedMemory' | 'releaseWhenCollected' | 'releaseWorkAreaNow' | 'sharedBitsBytes'> & {
   instantiateShared: typeof instantiateShared;
 };
 
@@ -71,6 +71,7 @@ export class Engine extends CoreEngine {
       throw new BloomAllocationError(params.bits, this.byteLength);
     }
     this.ownInstance(new Arena(true, x as unknown as Arena['x']));
+    sharedCalls!.bounceWhereRefused(this.arena.staging);
     this.x = this.arena.x;
     this.staging = this.arena.staging;
     this.arena.staging.unitsForStrings = this.units;

@@ -22,6 +22,7 @@ import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../fi
 import type { FilterParams } from '../filter/options.js';
 import { compiledSharedModule, instantiateShared, sharedImports } from './module.js';
 import { useSharedCalls } from './engine.js';
+import { encoder, type Staging } from './staging.js';
 
 /** Bytes in a wasm page. */
 const PAGE = 65536;
@@ -182,5 +183,26 @@ export function releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, wo
   releaseWorkArea(memory, workArea);
 }
 
+/**
+ * Browsers refuse TextEncoder.encodeInto into a view of shared memory, Node
+ * allows it. Where it is refused, `staging`'s strings are encoded into a
+ * private buffer of the scratch's size and copied over: one more copy per
+ * string (Staging.encodeVia).
+ */
+export function bounceWhereRefused(staging: Staging): void {
+  try {
+    encoder.encodeInto('', new Uint8Array(staging.x.memory.buffer, staging.x.scratchPtr(), 1));
+    return;
+  } catch {
+    // Refused: bounce.
+  }
+  const bounce = new Uint8Array(staging.scratchSize);
+  staging.encodeVia = (text, at) => {
+    const written = encoder.encodeInto(text, bounce.subarray(0, staging.scratchSize - at)).written;
+    staging.scratch.set(bounce.subarray(0, written), at);
+    return written;
+  };
+}
+
 // The engine makes shared engines through these (src/wasm/engine.ts's useSharedCalls).
-useSharedCalls({ claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes });
+useSharedCalls({ bounceWhereRefused, claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes });

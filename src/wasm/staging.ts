@@ -167,12 +167,13 @@ export class Staging {
   }
 
   /**
-   * Browsers refuse TextEncoder.encodeInto into a view of shared memory (the
-   * shared build, src/wasm/shared-memory.ts), Node allows it. Where it is
-   * refused, strings are encoded into this private buffer of the scratch's
-   * size and copied over: one more copy per string.
+   * How strings are encoded where TextEncoder.encodeInto refuses this
+   * memory's views: browsers refuse a view of shared memory (the shared
+   * build), Node allows it. Set for such an instance by
+   * src/wasm/shared-memory.ts (bounceWhereRefused), so that a bundle that
+   * never shares a filter does not carry it; undefined elsewhere.
    */
-  private bounce: Uint8Array | undefined;
+  encodeVia: ((text: string, at: number) => number) | undefined;
   /** A Utf8Writer over scratch, where the entry supplied one (encodeJoined). */
   private writer: Utf8Writer | undefined;
 
@@ -180,14 +181,6 @@ export class Staging {
   refresh(): void {
     const x = this.x;
     const buffer = x.memory.buffer;
-    this.bounce = undefined;
-    if (typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer) {
-      try {
-        encoder.encodeInto('', new Uint8Array(buffer, x.scratchPtr(), 1));
-      } catch {
-        this.bounce = new Uint8Array(this.scratchSize);
-      }
-    }
     const ptr = x.scratchPtr();
     this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
     this.writer = undefined;
@@ -265,7 +258,7 @@ export class Staging {
 
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
   encodeAt(text: string, at: number): number {
-    if (this.bounce !== undefined) return this.encodeBounced(text, at);
+    if (this.encodeVia !== undefined) return this.encodeVia(text, at);
     return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
   }
 
@@ -281,17 +274,10 @@ export class Staging {
    * encodeInto.
    */
   encodeJoined(text: string): number {
-    if (makeWriter === undefined || this.bounce !== undefined) return this.encodeAt(text, 0);
+    if (makeWriter === undefined || this.encodeVia !== undefined) return this.encodeAt(text, 0);
     // Made on first use after each refresh (memory grew, or the entry set makeWriter later).
     this.writer ??= makeWriter(this.scratch.buffer, this.scratch.byteOffset, this.scratchSize);
     return this.writer.write(text, 0, this.scratchSize, 'utf8');
-  }
-
-  /** encodeAt through the private buffer, for engines that refuse to encode into shared memory. */
-  private encodeBounced(text: string, at: number): number {
-    const written = encoder.encodeInto(text, this.bounce!.subarray(0, this.scratchSize - at)).written;
-    this.scratch.set(this.bounce!.subarray(0, written), at);
-    return written;
   }
 
   /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
