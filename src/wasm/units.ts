@@ -43,7 +43,8 @@ function stream(staging: Staging, item: string): number {
 /**
  * Copies the strings list[first, first + n) of a batch chunk into scratch
  * as code units, back to back, and writes each one's end (in bytes) to the
- * batch offsets region; they fit, as the chunk was cut to maxUtf8Units.
+ * batch offsets region; they fit, as the part was cut to maxUtf8Units
+ * (src/wasm/batch.ts, runStrings).
  */
 function chunk(staging: Staging, list: readonly Item[], first: number, n: number): void {
   const codes = staging.scratchUnits;
