@@ -378,31 +378,34 @@ describe('memory that comes back', () => {
     expect(result.atEnd).toBeLessThanOrEqual(1.3 * result.atHalf);
   });
 
-  it('ScalableBloomFilter asked through its walk and dropped, a turn of the event loop every 1,000: the shared memory stops growing', () => {
+  it('ScalableBloomFilter asked through its walk and dropped, a turn of the event loop every 1,000: the shared memory stays far below keeping them', () => {
     // The walk remembers which chain wrote its members' pairs last; it must
-    // not hold that chain, or the last one asked would never be collected.
+    // not hold that chain, or any other. Each chain here has two members,
+    // and 50,000 of them kept take 22.8 MiB, so 300,000 would take some 137.
+    // Dropped, they are collected only as the engine's major collections
+    // come: Node 24 levelled off at 22.8 to 36.4 MiB (over 400,000 and
+    // 1,000,000 chains, idle), and had reached 30 MiB after 200,000 on a
+    // loaded machine. So the bound is well under keeping them, not a level.
     const result = runNode(
       `import { ScalableBloomFilter } from ${JSON.stringify(DIST)};
        import { sharedArenas } from ${JSON.stringify(PLACEMENT)};
        import { setImmediate as tick } from 'node:timers/promises';
        const memory = () => sharedArenas().reduce((n, a) => n + a.memoryBytes, 0);
        let n = 0;
-       let atHalf = 0;
        let found = 0;
-       while (n < 200000) {
+       while (n < 300000) {
          for (let j = 0; j < 1000; j++) {
            const chain = new ScalableBloomFilter({ capacity: 50, falsePositiveRate: 0.01 });
            for (let i = 0; i < 120; i++) chain.add('x' + n + '/' + i);
-           if (chain.has('x' + n + '/7') && chain.hasMany(['x' + n + '/9'])[0] === 1) found++;
+           if (chain.filters.length === 2 && chain.has('x' + n + '/7') && chain.hasMany(['x' + n + '/9'])[0] === 1) found++;
            n++;
          }
          await tick();
-         if (n === 100000) atHalf = memory();
        }
-       console.log(JSON.stringify({ atHalf, atEnd: memory(), found }));`,
+       console.log(JSON.stringify({ atEnd: memory(), found }));`,
     );
-    expect(result.found).toBe(200_000);
-    expect(result.atEnd).toBeLessThanOrEqual(1.3 * result.atHalf);
+    expect(result.found).toBe(300_000);
+    expect(result.atEnd).toBeLessThanOrEqual(80 * 2 ** 20);
   });
 
   it('CountingBloomFilter made and disposed: the JS heap stays small (the handle is registered with nobody)', () => {
