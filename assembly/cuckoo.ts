@@ -135,12 +135,17 @@ function nextRandom(): u64 {
   return bucketSize() * <u64>hashes <= 57;
 }
 
+/** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when bucketIsWord(). */
+// @ts-ignore: decorator
+@inline function wordAt(bit: u64, mask: u64): u64 {
+  return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask;
+}
+
 /** The b slots of bucket `i` as the low b * f bits of a u64 (when bucketIsWord()). */
 // @ts-ignore: decorator
 @inline function bucketWord(i: u64): u64 {
-  const bit = i * bucketSize() * <u64>hashes;
   const width = bucketSize() * <u64>hashes;
-  return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << width) - 1);
+  return wordAt(i * width, (<u64>1 << width) - 1);
 }
 
 /** L: bit 0 of each of the b lanes (stored by cuckooInit). */
@@ -149,12 +154,22 @@ function nextRandom(): u64 {
   return load<u64>(rec(), 32);
 }
 
-/** The lanes of bucket word `word` that hold `fp`, as their high bits (Mycroft's test above); 0 when none does. */
+/**
+ * Mycroft's test above: the lanes of bucket word `word` that hold the
+ * fingerprint whose lanes are `wanted` (fp * L), as their high bits (`highs`,
+ * L << (f - 1)); 0 when none does.
+ */
+// @ts-ignore: decorator
+@inline function zeroLanes(word: u64, wanted: u64, lows: u64, highs: u64): u64 {
+  const t = word ^ wanted;
+  return (t - lows) & ~t & highs;
+}
+
+/** The lanes of bucket word `word` that hold `fp`, as their high bits; 0 when none does. */
 // @ts-ignore: decorator
 @inline function lanesHolding(word: u64, fp: u32): u64 {
   const lows = laneLows();
-  const t = word ^ (<u64>fp * lows);
-  return (t - lows) & ~t & (lows << (<u64>hashes - 1));
+  return zeroLanes(word, <u64>fp * lows, lows, lows << (<u64>hashes - 1));
 }
 
 /** Whether bucket `i` holds `fp`. */
@@ -252,12 +267,8 @@ function addFingerprint(i1: u64, fp: u32): i32 {
   const highs = lows << (f - 1);
   const wanted = <u64>fp * lows;
   const mask = (<u64>1 << width) - 1;
-  let bit = i1 * width;
-  let t = ((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask) ^ wanted;
-  if (((t - lows) & ~t & highs) != 0) return true;
-  bit = altBucket(i1, fp) * width;
-  t = ((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask) ^ wanted;
-  return ((t - lows) & ~t & highs) != 0;
+  if (zeroLanes(wordAt(i1 * width, mask), wanted, lows, highs) != 0) return true;
+  return zeroLanes(wordAt(altBucket(i1, fp) * width, mask), wanted, lows, highs) != 0;
 }
 
 /** Runs `op` on the item of hash h: add 1 stored / 0 refused, has 1 / 0, remove 1 done / 0 no match, count the matches. */
@@ -350,12 +361,9 @@ export function cuckooBatch(count: u32, op: i32): u32 {
         const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
         let answer: u32;
         if (word) {
-          const bit1 = load<u64>(at);
-          const bit2 = load<u64>(at, 8);
           const wanted = load<u64>(at, 16);
-          const t1 = ((load<u64>(bitsBase + <usize>(bit1 >> 3)) >> (bit1 & 7)) & mask) ^ wanted;
-          const t2 = ((load<u64>(bitsBase + <usize>(bit2 >> 3)) >> (bit2 & 7)) & mask) ^ wanted;
-          answer = <u32>(((((t1 - lows) & ~t1) | ((t2 - lows) & ~t2)) & highs) != 0);
+          const one = zeroLanes(wordAt(load<u64>(at), mask), wanted, lows, highs);
+          answer = <u32>((one | zeroLanes(wordAt(load<u64>(at, 8), mask), wanted, lows, highs)) != 0);
         } else {
           answer = <u32>cuckooHashed(load<u64>(at), OP_HAS);
         }
