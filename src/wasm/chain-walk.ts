@@ -10,30 +10,28 @@ import type { CoreEngine } from './core-engine.js';
 import { CHAIN_MAX } from './staging.js';
 
 /**
+ * A chain's members' engines, oldest first, under a stamp that no other
+ * list has had: a list whose members change is made again, with a new
+ * stamp (src/scalable/scalable.ts).
+ */
+export interface WalkList {
+  /** The members' engines, oldest first; only the last one is ever added to. */
+  readonly engines: readonly CoreEngine[];
+  /** The list's stamp (a GrowingChain's is that of the list its engines were copied from). */
+  readonly stamp: number;
+}
+
+/**
  * What a chain's walk (chainRun) reads and changes of its chain: the
  * members' engines, oldest first, and how the newest grows.
  */
-export interface GrowingChain {
-  /** The members' engines, oldest first; only the last one is ever added to. */
-  readonly engines: readonly CoreEngine[];
-  /** The stamp of the WalkList that `engines` was copied from. */
-  readonly stamp: number;
+export interface GrowingChain extends WalkList {
   /** Items the newest member may still take before a new one starts. */
   room(): number;
   /** Counts `n` new items in the newest member. */
   counted(n: number): void;
   /** Appends the next member and returns its engine. */
   startMember(): CoreEngine;
-}
-
-/**
- * A chain's members' engines, oldest first, under a stamp that no other
- * list has had: a list whose members change is made again, with a new
- * stamp (src/scalable/scalable.ts).
- */
-export interface WalkList {
-  readonly engines: readonly CoreEngine[];
-  readonly stamp: number;
 }
 
 /** The stamp of the next WalkList. */
