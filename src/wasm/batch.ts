@@ -254,7 +254,7 @@ export class Batches {
     const inPlace = staging.readsInPlace ? stringPath.inPlaceUnits : -1;
     for (let i = first, stop = first; i < end; i = stop) {
       // A part: as many strings as fit maxUtf8Units (each is at most JOIN_MAX, so at least one).
-      for (units = 0; stop < end && (units += (list[stop] as string).length) <= staging.maxUtf8Units; stop++);
+      for (let part = 0; stop < end && (part += (list[stop] as string).length) <= staging.maxUtf8Units; stop++);
       if (poly) polyUnits().chunk(staging, list, i, stop - i);
       else {
         let at = 0;
