@@ -1,11 +1,12 @@
 // The ABI is listed once, in src/wasm/abi.ts. These tests hold that list
 // against the built module, and the scheme ids of the two sides together.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
 import { ABI, CLI_ABI } from '../src/wasm/abi.js';
 import { WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE } from '../src/wasm/cli-bytes.generated.js';
-import { WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE } from '../src/wasm/core-bytes.generated.js';
-import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports } from '../src/wasm/module.js';
+import { WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT } from '../src/wasm/core-bytes.generated.js';
+import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports, textBytes } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
@@ -54,7 +55,13 @@ describe("the filter build and the command line's", () => {
 });
 
 describe('the lean build (assembly/core.ts, bloomwasm/core)', () => {
-  const coreModule = compileWithStringBuiltins(inflateBase64(WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE));
+  const coreModule = compileWithStringBuiltins(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT));
+
+  it('is embedded as text that decodes to the build, byte for byte', () => {
+    const built = readFileSync(new URL('../build/bloom-core.wasm', import.meta.url));
+    expect(WASM_CORE_TEXT.length).toBe(built.length);
+    expect(Buffer.from(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT)).equals(built)).toBe(true);
+  });
 
   it('exports a subset of the filter build, each with the kind and parameter count ABI lists', () => {
     const exports = new WebAssembly.Instance(coreModule, moduleImports(coreModule)).exports;

@@ -3,7 +3,10 @@
 // (src/wasm/full-build.ts) was offered too. Imported by `bloomwasm/core`
 // (src/core.ts) only. Listed in package.json's sideEffects.
 
-import { WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE } from './core-bytes.generated.js';
-import { compileWithStringBuiltins, inflateBase64, offerModuleSource } from './module.js';
+// Its bytes are a string, not a DEFLATE stream, so that the lean bundle
+// carries no inflater (src/build/embed-wasm.mjs).
 
-offerModuleSource(1, () => compileWithStringBuiltins(inflateBase64(WASM_CORE_DEFLATED, WASM_CORE_DEFLATED_SIZE)));
+import { WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT } from './core-bytes.generated.js';
+import { compileWithStringBuiltins, offerModuleSource, textBytes } from './module.js';
+
+offerModuleSource(1, () => compileWithStringBuiltins(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT)));

@@ -94,6 +94,13 @@ export function requireSharedBuild(operation: string): void {
   if (!sharedBuildLoaded()) throw new BloomNotLoadedError(operation, 'the shared-memory build', "`await loadSharedMemory()` (from 'bloomwasm') once in this thread");
 }
 
+/** The bytes that `text` holds a character each, as (byte + shift) mod 256 (src/build/embed-wasm.mjs's embedText). */
+export function textBytes(text: string, shift: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) - shift;
+  return bytes;
+}
+
 /** The bytes that `base64`, a raw DEFLATE stream of `size` bytes of wasm, encodes (src/build/embed-wasm.mjs). */
 export function inflateBase64(base64: string, size: number): Uint8Array<ArrayBuffer> {
   const text = atob(base64);
