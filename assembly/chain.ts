@@ -33,7 +33,7 @@ import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, isLive, peek, selectedRecord, unpeek } from "./record";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, countingKind, isLive, peek, selectedRecord, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
@@ -91,7 +91,7 @@ const UNWALKABLE: u32 = 1 << 24;
     if (load<i32>(r, 40) == 1) q = p;
   }
   const base = <u32>(r + <usize>RECORD_BYTES);
-  if (kind == KIND_COUNTING) {
+  if (countingKind(kind)) {
     store<u32>(at, base + <u32>(p >> 1));
     store<u32>(at, base + <u32>(q >> 1), 4);
     store<u32>(at, (<u32>(p & 1) << 2) | (<u32>(q & 1) << 10) | (15 << 16), 8);

@@ -15,7 +15,7 @@ import { bits, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
 import { probeEnhancedDoubleFrom } from "./probe";
 import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
-import { KIND_COUNTING, isLive, peek, unpeek } from "./record";
+import { countingKind, isLive, peek, unpeek } from "./record";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
 
 /** The seed hi:lo as one u64. */
@@ -95,7 +95,7 @@ function readGroup(n: u32): u32 {
       }
       const p = load<u64>(GROUP_POSITIONS_PTR + (<usize>g << 9) + (<usize>i << 3));
       const base = <usize>load<u32>(groupField(g, 0));
-      const counting = load<u32>(groupField(g, 12));
+      const counting = COUNTING_RECORDS != 0 ? load<u32>(groupField(g, 12)) : 0;
       const bit = counting
         ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
         : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
@@ -164,7 +164,7 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
     for (let j = first; j < first + n; j++) {
       if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
       const r = listed(j);
-      const counting = load<u32>(r, 48) == KIND_COUNTING;
+      const counting = countingKind(load<u32>(r, 48));
       peek(r);
       if (scheme == SCHEME_SBBF) {
         const holds = reportsPeeked(h, counting);

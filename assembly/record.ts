@@ -51,6 +51,19 @@ export const RECORD_BYTES: u32 = 64;
 export const KIND_FILTER = 0;
 export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
+
+/**
+ * Whether record `r` is a counting filter's. Always false in the lean
+ * build (asconfig.json's `use` sets COUNTING_RECORDS to 0 for its target
+ * alone): its instances hold Bloom filters only, since the lean class
+ * makes no other kind and an instance of an older build takes no new
+ * records once the full build is loaded (src/wasm/placement.ts), so its walks
+ * carry no counter reads.
+ */
+// @ts-ignore: decorator
+@inline export function countingKind(kind: u32): bool {
+  return COUNTING_RECORDS != 0 ? kind == KIND_COUNTING : false;
+}
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
 /** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo.ts). */
@@ -98,7 +111,7 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   const kind = load<u32>(current, 48);
   // A cuckoo table and a binary fuse filter keep their fields in the record, where the others keep counters in globals.
   if (kind == KIND_CUCKOO || kind == KIND_FUSE) return;
-  if (kind == KIND_COUNTING) {
+  if (countingKind(kind)) {
     store<u64>(current, nonzero, 16);
     store<u64>(current, saturated, 24);
     store<u64>(current, held, 32);
@@ -134,7 +147,7 @@ export function select(r: usize, generation: u32): i32 {
   peek(r);
   const kind = load<u32>(r, 48);
   if (kind == KIND_CUCKOO || kind == KIND_FUSE) return 0;
-  if (kind == KIND_COUNTING) {
+  if (countingKind(kind)) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);
     held = load<u64>(r, 32);
