@@ -51,25 +51,25 @@ export const RECORD_BYTES: u32 = 64;
 export const KIND_FILTER = 0;
 export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
-
-/**
- * Whether record `r` is a counting filter's. Always false in the lean
- * build (asconfig.json's `use` sets COUNTING_RECORDS to 0 for its target
- * alone): its instances hold Bloom filters only, since the lean class
- * makes no other kind and an instance of an older build takes no new
- * records once the full build is loaded (src/wasm/placement.ts), so its walks
- * carry no counter reads.
- */
-// @ts-ignore: decorator
-@inline export function countingKind(kind: u32): bool {
-  return COUNTING_RECORDS != 0 ? kind == KIND_COUNTING : false;
-}
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
 /** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo.ts). */
 export const KIND_CUCKOO = 5;
 /** A binary fuse filter's fingerprints (assembly/binary-fuse.ts, which lays out its record's fields). */
 export const KIND_FUSE = 6;
+
+/**
+ * Whether a record of kind `kind` is a counting filter's. Always false in
+ * the lean build (asconfig.json's `use` sets COUNTING_RECORDS to 0 for its
+ * target alone): its instances hold Bloom filters only, since the lean
+ * class makes no other kind and an instance of an older build takes no
+ * new records once the full build is loaded (src/wasm/placement.ts), so
+ * its walks carry no counter reads.
+ */
+// @ts-ignore: decorator
+@inline export function countingKind(kind: u32): bool {
+  return COUNTING_RECORDS != 0 ? kind == KIND_COUNTING : false;
+}
 
 /** Bytes of NULL_RECORD's region after its record: room for any kind at its m of 64. */
 const NULL_PAYLOAD: i32 = 128;
