@@ -18,7 +18,7 @@ import {
 } from '../src/index.js';
 import { loadFile, saveFile, saveFileSync } from '../src/node/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { sharedArenas } from '../src/wasm/placement.js';
+import { placementOf, sharedArenas } from '../src/wasm/placement.js';
 import { BIN } from './helpers/bin.js';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -315,7 +315,7 @@ describe('the instance refuses a record that is not live', () => {
     const f = new BloomFilter(8192, 5);
     const a = engineOf(f).selected();
     const { x } = a;
-    const record = engineOf(f).placement()!.start + 16;
+    const record = placementOf(engineOf(f))!.start + 16;
     const generation = a.current;
     expect(x.select(record, generation)).toBe(0);
     f.dispose();
@@ -323,7 +323,7 @@ describe('the instance refuses a record that is not live', () => {
     expect(x.release(record, generation)).toBe(1);
     // The next filter of the size takes the same region, under a new generation.
     const g = new BloomFilter(8192, 5);
-    expect(engineOf(g).placement()!.start + 16).toBe(record);
+    expect(placementOf(engineOf(g))!.start + 16).toBe(record);
     expect(x.select(record, generation)).toBe(1);
     expect(x.select(record, generation + 1 === a.current ? generation + 1 : a.current)).toBe(0);
     // Addresses that are no record at all, and generation 0.

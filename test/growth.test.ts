@@ -9,13 +9,13 @@ import * as reference from '../src/reference/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { LineDeduper, wasmLines } from '../src/wasm/lines.js';
 import type { Arena } from '../src/wasm/arena.js';
-import { DEDICATED_BYTES, sharedArenas } from '../src/wasm/placement.js';
+import { DEDICATED_BYTES, placementOf, sharedArenas } from '../src/wasm/placement.js';
 import type { SlidingEngine } from '../src/wasm/sliding.js';
 import type { FuseEngine } from '../src/wasm/binary-fuse.js';
 
 /** The shared arena that holds `f`. */
 function arenaOf(f: wasm.BloomFilter): Arena {
-  const id = engineOf(f).placement()!.arena;
+  const id = placementOf(engineOf(f))!.arena;
   return sharedArenas().find((a) => a.id === id)!;
 }
 
@@ -100,7 +100,7 @@ describe('views after the memory grew between two calls', () => {
     const r = new reference.SlidingBloomFilter({ windowMs: 7_000, capacity: 70, falsePositiveRate: 0.01, clock: () => now });
     const anchor = new wasm.BloomFilter(64, 1);
     // The words share the anchor's instance, whose memory grow() grows.
-    expect((w as unknown as { store: SlidingEngine }).store.placement()!.arena).toBe(engineOf(anchor).placement()!.arena);
+    expect(placementOf((w as unknown as { store: SlidingEngine }).store)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
     const round = (from: number, to: number) => {
       for (let i = from; i < to; i++) {
         expect(w.add(items[i])).toBe(r.add(items[i]));
@@ -120,7 +120,7 @@ describe('views after the memory grew between two calls', () => {
     const anchor = new wasm.BloomFilter(64, 1);
     const w = wasm.BinaryFuseFilter.from(items);
     const r = reference.BinaryFuseFilter.from(items);
-    expect((w as unknown as { store: FuseEngine }).store.placement()!.arena).toBe(engineOf(anchor).placement()!.arena);
+    expect(placementOf((w as unknown as { store: FuseEngine }).store)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
     const probes = [...items, ...items.map((i) => `${i}-absent`)];
     const round = () => {
       expect(probes.map((p) => w.has(p))).toEqual(probes.map((p) => r.has(p)));

@@ -8,15 +8,15 @@ import { Bitmap, BloomFilter, CountingBloomFilter } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { countingEngineOf } from '../src/counting/counting.js';
 import { RECORD_BYTES } from '../src/wasm/arena.js';
-import { DEDICATED_BYTES, type Region, sharedArenas } from '../src/wasm/placement.js';
+import { DEDICATED_BYTES, placementOf, type Region, sharedArenas } from '../src/wasm/placement.js';
 import type { BitmapEngine } from '../src/wasm/bitmap.js';
 
 type Live = { kind: 'filter'; f: BloomFilter; item: string } | { kind: 'counting'; f: CountingBloomFilter; item: string } | { kind: 'bitmap'; f: Bitmap; value: number };
 
 function regionOfLive(l: Live): Region {
-  if (l.kind === 'filter') return engineOf(l.f).placement()!;
-  if (l.kind === 'counting') return countingEngineOf(l.f).placement()!;
-  return (l.f as unknown as { engine: BitmapEngine }).engine.placement()!;
+  if (l.kind === 'filter') return placementOf(engineOf(l.f))!;
+  if (l.kind === 'counting') return placementOf(countingEngineOf(l.f))!;
+  return placementOf((l.f as unknown as { engine: BitmapEngine }).engine)!;
 }
 
 /** Bytes the live objects' bits (or counters) take, as the file formats count them. */
@@ -65,7 +65,7 @@ describe('many filters in one instance', () => {
       expect(filters[i].has(`key-${i}`)).toBe(true);
       expect(filters[i].bitsSet()).toBeLessThanOrEqual(filters[i].hashes);
     }
-    const arenas = new Set(filters.map((f) => engineOf(f).placement()!.arena));
+    const arenas = new Set(filters.map((f) => placementOf(engineOf(f))!.arena));
     expect(arenas.size).toBe(1);
     for (const f of filters) f.dispose();
     checkHeaps();
@@ -75,8 +75,8 @@ describe('many filters in one instance', () => {
     const small = new BloomFilter(8 * 1024, 3);
     const large = new BloomFilter(8 * DEDICATED_BYTES, 3);
     const shared = sharedArenas().map((a) => a.id);
-    expect(shared).toContain(engineOf(small).placement()!.arena);
-    expect(shared).not.toContain(engineOf(large).placement()!.arena);
+    expect(shared).toContain(placementOf(engineOf(small))!.arena);
+    expect(shared).not.toContain(placementOf(engineOf(large))!.arena);
     small.dispose();
     large.dispose();
   });
@@ -91,7 +91,7 @@ describe('many filters in one instance', () => {
       f.add(`big-${i}`);
       return f;
     });
-    const arenas = new Set(filters.map((f) => engineOf(f).placement()!.arena));
+    const arenas = new Set(filters.map((f) => placementOf(engineOf(f))!.arena));
     expect(arenas.size).toBeGreaterThanOrEqual(2);
     for (const a of sharedArenas()) expect(a.memoryBytes).toBeLessThanOrEqual(2 ** 32);
     filters.forEach((f, i) => expect(f.has(`big-${i}`)).toBe(true));

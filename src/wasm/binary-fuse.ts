@@ -16,8 +16,8 @@ import { BloomAllocationError, BloomBuildError } from '../errors.js';
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
 import { Arena, Kind } from './arena.js';
-import { RecordHandle } from './record-handle.js';
-import { checksumInPlace } from './checksum.js';
+import { RegionHandle } from './region-handle.js';
+import { checksumInPlace, scratchDigest } from './checksum.js';
 import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 
 /** Temporaries below this many bytes are taken in the record's own arena (see above). */
@@ -71,7 +71,7 @@ export type FuseKeys = { readonly keys: BigUint64Array } | { readonly items: Che
 export const lastFuseBuild = { keys: 0, memoryBytes: 0, inPlace: false, reused: false };
 
 /** One binary fuse filter's handle and the view of its fingerprints. */
-export class FuseEngine extends RecordHandle {
+export class FuseEngine extends RegionHandle {
   protected readonly owner = 'BinaryFuseFilter';
   /** Bytes of the fingerprints: ArrayLength * width. */
   readonly fingerprintsLength: number;
@@ -176,7 +176,7 @@ export class FuseEngine extends RecordHandle {
         throw new BloomAllocationError(shape.arrayLength, fuseTemporaryBytes(shape), 'no wasm memory for the construction\'s temporaries');
       }
       if (status === POPULATE_GAVE_UP) throw new BloomBuildError(n, 100);
-      const seed = a.staging.digest();
+      const seed = scratchDigest(a.staging);
       if (!inPlace) this.fingerprints.set(new Uint8Array(a.x.memory.buffer, outPtr, this.fingerprintsLength));
       return seed;
     } finally {

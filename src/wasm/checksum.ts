@@ -9,6 +9,7 @@
 
 import type { Arena } from './arena.js';
 import { Engine } from './engine.js';
+import type { Staging } from './staging.js';
 
 /**
  * XXH64 (seed 0) of `header` and then of the payload that `hashPayload`
@@ -20,7 +21,7 @@ export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () =>
   a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
   hashPayload();
   a.x.checksumEnd();
-  return a.staging.digest();
+  return scratchDigest(a.staging);
 }
 
 /**
@@ -39,7 +40,7 @@ export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
   a.x.checksumStart();
   for (const part of parts) a.staging.eachChunk(part, (len) => a.x.checksumScratch(len));
   a.x.checksumEnd();
-  return a.staging.digest();
+  return scratchDigest(a.staging);
 }
 
 /**
@@ -70,7 +71,7 @@ export function inspectChunk(engine: Engine, piece: Uint8Array): number {
 export function inspectEnd(engine: Engine): bigint {
   const a = engine.selected();
   a.x.checksumEnd();
-  return a.staging.digest();
+  return scratchDigest(a.staging);
 }
 
 let checker: Engine | undefined;
@@ -79,4 +80,9 @@ let checker: Engine | undefined;
 export function checkerEngine(): Engine {
   checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
   return checker;
+}
+
+/** The little-endian u64 in the first 8 bytes of `staging`'s scratch, where checksumEnd and fusePopulate leave their result. */
+export function scratchDigest(staging: Staging): bigint {
+  return new DataView(staging.scratch.buffer, staging.scratch.byteOffset, 8).getBigUint64(0, true);
 }

@@ -6,7 +6,7 @@
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
 import { Kind } from './arena.js';
-import { RecordHandle } from './record-handle.js';
+import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
 
@@ -14,7 +14,7 @@ import type { Engine } from './engine.js';
 /** The calls of each op, for BloomDisposedError. */
 const OPS = ['add', 'has', 'remove', 'count'];
 /** One counting filter's handle and views. */
-export class CountingEngine extends RecordHandle {
+export class CountingEngine extends RegionHandle {
   protected readonly owner = 'CountingBloomFilter';
   /** k: how many of the positions region's doubles are this filter's. */
   private readonly hashes: number;

@@ -5,7 +5,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { Kind } from './arena.js';
-import { RecordHandle } from './record-handle.js';
+import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import { TableFull, type CuckooTable } from '../cuckoo/cuckoo-over.js';
 
@@ -28,7 +28,7 @@ const OP_NAMES = ['add', 'has', 'remove', 'count'];
 const EMPTY = new Uint8Array(0);
 
 /** One cuckoo table's handle and the view of its fingerprints. */
-export class CuckooEngine extends RecordHandle implements CuckooTable {
+export class CuckooEngine extends RegionHandle implements CuckooTable {
   protected readonly owner = 'CuckooFilter';
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;

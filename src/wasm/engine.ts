@@ -70,7 +70,11 @@ export class Engine extends CoreEngine {
     if (x.configure(params.bits, params.hashes, params.schemeId, this.seedLo, this.seedHi) !== 0) {
       throw new BloomAllocationError(params.bits, this.byteLength);
     }
-    this.ownInstance(new Arena(true, x as unknown as Arena['x']));
+    // An instance that holds only this filter: nothing to select or free (record 0, generation 1).
+    this.arena = new Arena(true, x as unknown as Arena['x']);
+    this.record = 0;
+    this.generation = 1;
+    this.arena.current = 1;
     sharedCalls!.bounceWhereRefused(this.arena.staging);
     this.x = this.arena.x;
     this.staging = this.arena.staging;

@@ -2,9 +2,9 @@
 // record's address and its generation), and the one way in to it (enter).
 
 import { BloomDisposedError } from '../errors.js';
-import { type Arena, type Kind, RECORD_BYTES, type RecordParams } from './arena.js';
+import type { Arena, Kind, RecordParams } from './arena.js';
 import { type Ticket, ticketDone, ticketFor } from './collection.js';
-import { place, type Region, regionOf } from './placement.js';
+import { place } from './placement.js';
 
 /**
  * What a released handle points at in place of its arena: no instance, no
@@ -16,8 +16,9 @@ import { place, type Region, regionOf } from './placement.js';
 const NO_ARENA = Object.freeze({ current: 0 }) as unknown as Arena;
 
 /**
- * What the handles of src/wasm/ (Engine, CountingEngine, BitmapEngine,
- * SlidingEngine) share: a record and its generation in an arena, selected
+ * What the handles of src/wasm/ (CoreEngine and Engine, BitmapEngine, and
+ * through RegionHandle the counting, sliding, cuckoo and binary fuse
+ * engines) share: a record and its generation in an arena, selected
  * before each call, and given back by dispose() or by the garbage
  * collector through its ticket. A released handle is never used again: it
  * drops its arena and views, and every call on it throws
@@ -37,10 +38,6 @@ export abstract class RecordHandle {
   /** The class whose handle this is, for BloomDisposedError: `BloomFilter`, `Bitmap`, ... */
   protected abstract readonly owner: string;
 
-  /** The view of the region after the record, and the arena epoch it was made in (regionView). */
-  private region: Uint8Array | undefined;
-  private regionEpoch = -1;
-
   /** Places a new record of `kind` for `params` (place()), freed when this handle is dropped. */
   protected placeRecord(params: RecordParams, kind: Kind, dedicated = false): void {
     const { arena, record, generation } = place(params, kind, dedicated);
@@ -50,27 +47,9 @@ export abstract class RecordHandle {
     this.ticket = ticketFor(arena, record, generation);
   }
 
-  /** Takes on an instance that holds only this handle's filter (the shared build): nothing to select or free. */
-  protected ownInstance(arena: Arena): void {
-    this.arena = arena;
-    this.record = 0;
-    this.generation = 1;
-    arena.current = 1;
-  }
-
   /** Whether the handle still has its record. */
   get live(): boolean {
     return this.generation >= 0;
-  }
-
-  /** A view of the `length` bytes after the record, live: made again when memory grew since it was made. */
-  protected regionView(length: number, call: string): Uint8Array {
-    const a = this.enter(call);
-    if (this.region === undefined || this.regionEpoch !== a.epoch) {
-      this.region = new Uint8Array(a.x.memory.buffer, this.record + RECORD_BYTES, length);
-      this.regionEpoch = a.epoch;
-    }
-    return this.region;
   }
 
   /** The arena of a live record, for walks over many records in one call (probeAll, a chain); undefined otherwise. @internal */
@@ -86,11 +65,6 @@ export abstract class RecordHandle {
   /** The record's generation, which names it with its address to the walks (assembly/record.ts's isLive). @internal */
   walkGeneration(): number {
     return this.generation;
-  }
-
-  /** Where the region lies (a shared filter's: undefined). @internal */
-  placement(): Region | undefined {
-    return this.record > 0 ? regionOf(this.arena, this.record) : undefined;
   }
 
   /**
@@ -127,7 +101,6 @@ export abstract class RecordHandle {
     this.arena = NO_ARENA;
     this.record = -1;
     this.generation = -1;
-    this.region = undefined;
     return had;
   }
 }

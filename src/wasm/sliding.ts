@@ -6,7 +6,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import { Kind } from './arena.js';
-import { RecordHandle } from './record-handle.js';
+import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 
 /** What a sliding record is made of. */
@@ -25,7 +25,7 @@ export interface SlidingParams {
 /** The calls of each op, for BloomDisposedError. */
 const OPS = ['add', 'has'];
 /** One sliding filter's handle and the view of its words. */
-export class SlidingEngine extends RecordHandle {
+export class SlidingEngine extends RegionHandle {
   protected readonly owner = 'SlidingBloomFilter';
   /** Bytes of the words: m * wordBytes. */
   readonly wordsLength: number;

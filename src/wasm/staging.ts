@@ -289,11 +289,6 @@ export class Staging {
     }
   }
 
-  /** The little-endian u64 in the first 8 bytes of scratch (where checksumEnd leaves it). */
-  digest(): bigint {
-    return new DataView(this.scratch.buffer, this.scratch.byteOffset, 8).getBigUint64(0, true);
-  }
-
   private streamBytes(item: Uint8Array): number {
     this.x.streamBegin(0);
     this.eachChunk(item, (len) => this.x.streamUpdate(len));
