@@ -20,7 +20,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BinaryFuse from 'binary-fuse-filter';
 import BloomFilters from 'bloom-filters';
-import { BinaryFuseFilter, BloomFilter, sbbfOptimalBits } from '../src/index.js';
+// The entry a Node user gets from `import 'bloomwasm'` (package.json's node condition): its batches of
+// strings are written into wasm memory with Buffer#write, where other runtimes use encodeInto.
+import { BinaryFuseFilter, BloomFilter, sbbfOptimalBits } from '../src/index.node.js';
 import { lastFuseBuild } from '../src/wasm/binary-fuse.js';
 import { urls } from './data.js';
 import { documentPath, writeSection } from './document.js';
@@ -270,7 +272,7 @@ async function parent(): Promise<void> {
     `- The reference C is FastFilter/xor_singleheader at commit c482686 (\`include/binaryfusefilter.h\`), compiled with \`gcc -O3 -march=native\` into a small driver that times \`binary_fuse*_allocate\` plus \`binary_fuse*_populate\` (best of ${REPS}) and \`binary_fuse*_contain\` over the keys xored with 0x5555; run by the bench through \`BLOOMWASM_FUSE_REFERENCE\`, once per runtime table (it is native: the two tables show the machine's noise). It runs twice: as glibc's malloc runs by default, which hands the freed temporaries back to the system between builds so that each build faults them in again (on this virtual machine a first touch of fresh memory costs more than the construction: 48 MB in 270 ms), and with \`GLIBC_TUNABLES\` telling malloc to keep its memory, as bloomwasm keeps its builder instance for 2 s between builds; the targets use the second.`,
     '- `binary-fuse-filter` 1.0.0 (`populateBinaryFuse8`, BigInt throughout) is built from the same BigUint64Array; `bloom-filters` 3.0.4\'s `XorFilter.create` from ' + XOR_N + ' URLs (about 0.2 ms a key: a million would take minutes), against `BinaryFuseFilter.from` of the same URLs.',
     '- bloomwasm builds from keys with `BinaryFuseFilter.fromKeys` (the keys copied into a wasm instance of the construction\'s own, the reference\'s temporaries allocated and freed in its heap, the fingerprints copied into the filter\'s record); "peak wasm memory" is that instance\'s memory at the end of the build (wasm memory never shrinks, so it is the peak), keys included, divided by the keys.',
-    '- has(URL) is `has()` of a string, read in place by wasm (XXH64 of its UTF-8, then the three slots), against `BloomFilter.has` of the split-block scheme sized by `sbbfOptimalBits(n, 1/256)`; hasMany takes arrays of 1,000 URLs.',
+    '- has(URL) is `has()` of a string, copied into wasm memory as UTF-8 by `TextEncoder.encodeInto` (strings of at most 32 units are read in place by wasm; these URLs are longer) and then XXH64 and the three slots, against `BloomFilter.has` of the split-block scheme sized by `sbbfOptimalBits(n, 1/256)`; hasMany takes arrays of 1,000 URLs, imported as a Node user imports `bloomwasm` (src/index.node.ts: a chunk\'s joined strings written by `Buffer#write`).',
   );
   const path = documentPath(quick);
   writeSection(path, 'fuse', lines.join('\n'));
