@@ -15,9 +15,12 @@
 // its k positions, and reading all of them made a batch slower than single
 // calls under xxh64 whenever the filter fitted in cache.
 
-import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { countAdd } from "./filter";
-import { TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
+import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { bits, countAdd, hashes, scheme } from "./filter";
+import { getBit } from "./bit-array";
+import { splitmix64 } from "./hash";
+import { testEnhancedDoubleFrom } from "./probe";
+import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
 
 /** Start of batch item i, as an address. */
 // @ts-ignore: decorator
@@ -71,6 +74,63 @@ export function addBatch(count: u32, wide: bool): u32 {
 /** Items per group of a batch's has: their hashes (two u64s each) fill the batch probes region. */
 const TEST_GROUP: u32 = 64;
 
+/** A group's survivors after position 0 and after position 1 (xxh64), as u8 indexes after the group's hashes. */
+const SURVIVORS_PTR: usize = BATCH_PROBES_PTR + (<usize>TEST_GROUP << 4);
+const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
+
+/**
+ * The xxh64 test of a group of `n` hashed items (h and a = h mod m in
+ * their probe slots), a position at a time rather than an item at a time:
+ * position 0 of every item, then position 1 of those whose position 0 was
+ * set, then the rest of the walk for those whose position 1 was set too.
+ * The survivors are listed without a branch (the index is written, and the
+ * list grows by the bit), so an answer that is a coin toss in a filter at
+ * its design load costs no misprediction, and each step's loads, which do
+ * not depend on each other, are in flight at once; an item walked item by
+ * item waits on each of its loads in turn. Position 1 is made as
+ * assembly/probe.ts's enhancedDoubleFrom makes it (b = splitmix64(h) mod m,
+ * a + b mod m, moved by one where it repeats position 0), and the last step
+ * walks from the start state again, position 1 then read from the cache.
+ * The same answers as testHashed, item by item.
+ */
+// @ts-ignore: decorator
+@inline function testXxh64Group(first: u32, n: u32): u32 {
+  const m = bits;
+  let going: u32 = 0;
+  for (let j: u32 = 0; j < n; j++) {
+    store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), 0);
+    store<u8>(SURVIVORS_PTR + <usize>going, <u8>j);
+    going += <u32>getBit(load<u64>(BATCH_PROBES_PTR + (<usize>j << 4), 8));
+  }
+  if (hashes == 1) {
+    for (let t: u32 = 0; t < going; t++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + <u32>load<u8>(SURVIVORS_PTR + <usize>t)), 1);
+    return going;
+  }
+  let still: u32 = 0;
+  for (let t: u32 = 0; t < going; t++) {
+    const j = <u32>load<u8>(SURVIVORS_PTR + <usize>t);
+    const slot = BATCH_PROBES_PTR + (<usize>j << 4);
+    const a = load<u64>(slot, 8);
+    const b = splitmix64(load<u64>(slot)) % m;
+    // The hash is done with: its slot keeps b for the last step.
+    store<u64>(slot, b);
+    let p = a + b;
+    p = select<u64>(p - m, p, p >= m);
+    p = select<u64>(select<u64>(0, a + 1, a + 1 == m), p, p == a);
+    store<u8>(SURVIVORS_2_PTR + <usize>still, <u8>j);
+    still += <u32>getBit(p);
+  }
+  let found: u32 = 0;
+  for (let t: u32 = 0; t < still; t++) {
+    const j = <u32>load<u8>(SURVIVORS_2_PTR + <usize>t);
+    const slot = BATCH_PROBES_PTR + (<usize>j << 4);
+    const present = testEnhancedDoubleFrom(load<u64>(slot, 8), load<u64>(slot), m, hashes, PROBES_PTR);
+    store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
+    found += <u32>present;
+  }
+  return found;
+}
+
 /** Tests `count` staged items; flag i is 1 when item i may have been added. Returns how many were. */
 export function hasBatch(count: u32, wide: bool): u32 {
   let found: u32 = 0;
@@ -81,6 +141,10 @@ export function hasBatch(count: u32, wide: bool): u32 {
       touched += <u32>load<u8>(hashForTest(itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + (<usize>j << 4)));
     }
     store<u32>(TOUCH_SINK_PTR, touched);
+    if (scheme == SCHEME_XXH64) {
+      found += testXxh64Group(first, n);
+      continue;
+    }
     for (let j: u32 = 0; j < n; j++) {
       const present = testHashed(BATCH_PROBES_PTR + (<usize>j << 4));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);

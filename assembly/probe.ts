@@ -19,14 +19,13 @@ import { splitmix64 } from "./hash";
  */
 // @ts-ignore: decorator
 @inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
-  return enhancedDoubleAt(h, h % m, m, k, out, test);
-}
-
-/** enhancedDouble of h whose position 0, a = h mod m, is made already. */
-// @ts-ignore: decorator
-@inline function enhancedDoubleAt(h: u64, a: u64, m: u64, k: i32, out: usize, test: bool): bool {
+  const a = h % m;
   store<u64>(out, a);
   if (test && !getBit(a)) return false;
+  // The lean build keeps one copy of the walk that tests, the one an xxh64
+  // batch's survivors call (assembly/batch.ts): 138 bytes of its bundle,
+  // gzipped, for a call in each single has.
+  if (test && ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(a, splitmix64(h) % m, m, k, out);
   return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, test);
 }
 
@@ -88,12 +87,6 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
  */
 export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
   return enhancedDouble(h, m, k, out, true);
-}
-
-/** testEnhancedDouble of h whose position 0, a = h mod m, is made already (a batch's touch pass): one remainder fewer. */
-// @ts-ignore: decorator
-@inline export function testEnhancedDoubleAt(h: u64, a: u64, m: u64, k: i32, out: usize): bool {
-  return enhancedDoubleAt(h, a, m, k, out, true);
 }
 
 /**

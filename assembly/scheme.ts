@@ -17,7 +17,7 @@ import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
-import { probeDouble, probeEnhancedDouble, testDouble, testDoubleAt, testEnhancedDouble, testEnhancedDoubleAt } from "./probe";
+import { probeDouble, probeEnhancedDouble, testDouble, testDoubleAt, testEnhancedDouble } from "./probe";
 import { blockPtr, sbbfCheck, sbbfCheckScalar, sbbfInsert, sbbfInsertScalar, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
@@ -285,12 +285,15 @@ function insertItemOnce(ptr: usize, len: usize, wide: bool, out: usize): u32 {
   return bitsBase + <usize>(a >> 3);
 }
 
-/** has() from the hashes hashForTest left at `out`, stopping at the first clear bit, as testItem does. */
+/**
+ * has() from the hashes hashForTest left at `out`, stopping at the first
+ * clear bit, as testItem does, under sbbf, poly and bytesum. An xxh64
+ * batch is tested a position at a time instead (assembly/batch.ts).
+ */
 // @ts-ignore: decorator
 @inline export function testHashed(out: usize): bool {
   const first = load<u64>(out);
   if (scheme == SCHEME_SBBF) return sbbfCheck(first, blocks);
-  if (scheme == SCHEME_XXH64) return testEnhancedDoubleAt(first, load<u64>(out, 8), bits, hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
   return testDoubleAt(first, load<u64>(out, 8), bits, hashes);
 }

@@ -39,7 +39,8 @@ const esbuild = join(root, 'node_modules/.bin/esbuild');
  * hold none: assembly/record.ts's countingKind), and 16,543 once the
  * region views, the shared build's own instance, the test-only placement
  * and the checksum's digest left the classes the lean path carries
- * (src/wasm/region-handle.ts), against
+ * (src/wasm/region-handle.ts), and 16,578 once an xxh64 batch's has went a
+ * position at a time (assembly/batch.ts, 35 bytes more), against
  * 34,5xx for the same calls importing 'bloomwasm'. This ceiling keeps
  * what was won from coming back until the JS side (the arena, staging, the
  * sizing search, the inflater) is cut further.
