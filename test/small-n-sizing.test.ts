@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  binomialBlockedRate, doublePattern, enhancedPattern, exactGeneratorRate, generatorRate, generatorRateBound,
+  binomialBlockedRate, enhancedPattern, exactGeneratorRate, generatorRate, generatorRateBound,
 } from '../src/filter/exact-rate.js';
+import { doublePattern } from '../src/filter/double-rates.js';
 import { FORMULA_TOLERANCE, SMALLEST_SEARCHED_RATE, schemeSize, sbbfFalsePositiveRate } from '../src/filter/sizing.js';
 import { BloomFilter, SCHEMES } from '../src/index.js';
 import { probeDouble, probeEnhancedDouble } from '../src/reference/probe.js';

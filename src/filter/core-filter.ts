@@ -10,10 +10,18 @@
 
 import { CoreEngine } from '../wasm/core-engine.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions } from './options.js';
+import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions, type Scheme } from './options.js';
 import { capacityParams } from './sizing.js';
 import { BloomFilterBase } from './filter-base.js';
 import { DIGEST_SCHEMES } from './item-digest.js';
+
+/** `scheme` when the lean build hashes it (those whose probes start from XXH64, the digest's); else BloomRangeError. */
+function leanScheme(scheme: Scheme): Scheme {
+  if (!DIGEST_SCHEMES.includes(scheme)) {
+    throw new BloomRangeError('scheme', scheme, "xxh64 or sbbf in 'bloomwasm/core' (poly and bytesum are BloomFilter's from 'bloomwasm')");
+  }
+  return scheme;
+}
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly (the lean class of `bloomwasm/core`). */
 export class BloomFilter extends BloomFilterBase {
@@ -25,17 +33,15 @@ export class BloomFilter extends BloomFilterBase {
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
     const params = checkParams(bits, hashes, options);
-    // The lean build hashes the schemes whose probes start from XXH64, the digest's.
-    if (!DIGEST_SCHEMES.includes(params.scheme)) {
-      throw new BloomRangeError('scheme', params.scheme, "xxh64 or sbbf in 'bloomwasm/core' (poly and bytesum are BloomFilter's from 'bloomwasm')");
-    }
+    leanScheme(params.scheme);
     if (checkShared(options)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");
     super(params, CoreEngine.make(params));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
+    // Refused before sizing: the lean path carries no sizing for the exercises' schemes (src/filter/double-rates.ts).
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, leanScheme(schemeOption(options)));
     return new BloomFilter(bits, hashes, options);
   }
 }

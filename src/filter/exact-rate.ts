@@ -36,38 +36,27 @@ export function enhancedPattern(b: number, bits: number, hashes: number): number
   return out;
 }
 
-/** The distinct positions of the pair (0, b) under plain double hashing, i b mod m (poly, bytesum). */
-export function doublePattern(b: number, bits: number, hashes: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < hashes; i++) {
-    const p = (i * b) % bits;
-    if (!out.includes(p)) out.push(p);
-  }
-  return out;
+/** What plain double hashing adds to these rates (src/filter/double-rates.ts). */
+export interface DoubleHashingRates {
+  /** The distinct positions of the pair (0, b), i b mod m. */
+  pattern(b: number, bits: number, hashes: number): number[];
+  /** The steps b exactGeneratorRate asks, each with its weight. */
+  queries(bits: number): Array<[number, number]>;
+  /** generatorRateBound's `rate` (fill^k) with the terms of the steps of order below k added, one at a time, in order. */
+  shortOrders(bits: number, hashes: number, fill: number, rate: number): number;
 }
 
-/** Euler's phi: the units of Z_x. */
-function phi(x: number): number {
-  let result = x;
-  for (let q = 2; q * q <= x; q++) {
-    if (x % q !== 0) continue;
-    while (x % q === 0) x /= q;
-    result -= result / q;
-  }
-  if (x > 1) result -= result / x;
-  return result;
+let doubleHashing: DoubleHashingRates | undefined;
+
+/** Installs plain double hashing's rates (src/filter/double-rates.ts does, on import). @internal */
+export function useDoubleHashingRates(rates: DoubleHashingRates): void {
+  doubleHashing = rates;
 }
 
-/** The divisors of x, ascending. */
-function divisors(x: number): number[] {
-  const low: number[] = [];
-  const high: number[] = [];
-  for (let d = 1; d * d <= x; d++) {
-    if (x % d !== 0) continue;
-    low.push(d);
-    if (d * d !== x) high.unshift(x / d);
-  }
-  return low.concat(high);
+/** Plain double hashing's rates: installed wherever a poly or bytesum filter can be made. */
+function double(): DoubleHashingRates {
+  if (doubleHashing === undefined) throw new Error('bloomwasm: poly and bytesum sizing is not loaded (src/filter/double-rates.ts)');
+  return doubleHashing;
 }
 
 function popcount(x: number): number {
@@ -110,12 +99,10 @@ export function enumerated(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, h
  */
 export function exactGeneratorRate(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {
   const m = bits;
-  const pattern = scheme === 'xxh64' ? enhancedPattern : doublePattern;
+  const pattern = scheme === 'xxh64' ? enhancedPattern : double().pattern;
   const sets: number[][] = [];
   for (let b = 0; b < m; b++) sets.push(pattern(b, m, hashes));
-  const queries: Array<[number, number]> = scheme === 'xxh64'
-    ? sets.map((_, b) => [b, 1])
-    : divisors(m).map((g) => [g % m, phi(m / g)]);
+  const queries: Array<[number, number]> = scheme === 'xxh64' ? sets.map((_, b) => [b, 1]) : double().queries(m);
   const index = new Int32Array(m).fill(-1); // a position's bit in the query's mask, or -1
   const mask = new Int32Array(m); // per shift a: the query positions the set shifted by a covers
   const seen = new Int32Array(m).fill(-1); // per shift a: the last set that touched mask[a]
@@ -193,18 +180,8 @@ function structureFloor(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hash
  */
 export function generatorRateBound(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {
   const fill = 1 - Math.pow(1 - Math.min(1, hashes / bits), capacity);
-  let rate: number;
-  if (scheme === 'xxh64') {
-    rate = Math.pow(fill, hashes);
-  } else {
-    // phi(L) steps b have order L, for each divisor L of m, and they sum to
-    // m; only orders below k leave the query fewer than k positions, so
-    // those are the only terms that differ from fill^k.
-    rate = Math.pow(fill, hashes);
-    for (let order = 1; order < hashes; order++) {
-      if (bits % order === 0) rate += (phi(order) / bits) * (Math.pow(fill, order) - Math.pow(fill, hashes));
-    }
-  }
+  let rate = Math.pow(fill, hashes);
+  if (scheme !== 'xxh64') rate = double().shortOrders(bits, hashes, fill, rate);
   return Math.min(1, rate + structureFloor(scheme, bits, hashes, capacity));
 }
 

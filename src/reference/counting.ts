@@ -5,6 +5,7 @@
 // each distinct position of an item counts once; a counter at 15 never
 // changes again.
 
+import '../filter/double-rates.js';
 import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';

@@ -3,6 +3,8 @@
 // Slightly over 300 lines: the whole public surface of the class, mirroring
 // src/filter/filter.ts method for method.
 
+// The twin makes poly and bytesum filters too: their sizing's rates (the full build installs them as well).
+import '../filter/double-rates.js';
 import { bitString } from '../filter/bit-string.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import {

@@ -3,6 +3,8 @@
 // the options a user gives. Shared by SlidingBloomFilter and
 // RedisSlidingBloomFilter, so that both size a window the same way.
 
+// Sizes poly and bytesum filters too (their rates are not on the lean path).
+import '../filter/double-rates.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
