@@ -17,6 +17,8 @@ import { probeEnhancedDoubleFrom } from "./probe";
 import { insertProbed, probeHash, SCHEME_SBBF, testProbed } from "./scheme";
 import { countingKind, isLive, peek, unpeek } from "./record";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
+import { KIND_FILTER } from "./record";
+import { SCHEME_XXH64 } from "./scheme";
 
 /** The seed hi:lo as one u64. */
 // @ts-ignore: decorator
@@ -107,6 +109,35 @@ function readGroup(n: u32): u32 {
   return found;
 }
 
+/**
+ * probeRecords in the lean build (asconfig.json's ONE_COPY_SCHEMES): each
+ * record walked in turn by hasDigest's walk, with the same flags.
+ * The blocked and grouped walk below is 2,400 bytes of wasm, 950 gzipped,
+ * more than a tenth of what a user of `bloomwasm/core` ships
+ * (test/lean-bundle.test.ts); its speed is the full build's, the one
+ * `bloomwasm` users and the bench's probeAll get. The lean build holds no
+ * counting filters (assembly/record.ts's countingKind).
+ */
+function probeRecordsInTurn(count: u32, h: u64, seed: u64): u32 {
+  let found: u32 = 0;
+  for (let j: u32 = 0; j < count; j++) {
+    const r = listed(j);
+    let flag: u32 = 2;
+    if (isLive(r, load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4)) && load<u64>(r, 8) == seed && load<u32>(r, 48) == KIND_FILTER) {
+      const schemeId = load<i32>(r, 44);
+      if (schemeId == SCHEME_XXH64 || schemeId == SCHEME_SBBF) {
+        peek(r);
+        probeHash(h, PROBES_PTR);
+        flag = <u32>testProbed(PROBES_PTR);
+        found += flag;
+      }
+    }
+    store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>flag);
+  }
+  unpeek();
+  return found;
+}
+
 /** The most records one probeRecords call takes: their (record, generation) pairs fill the batch offsets region. */
 export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
 
@@ -143,6 +174,7 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   }
   const h = len >= 0 ? xxh64(SCRATCH_PTR, <usize>len, seed) : seedOf(lo, hi);
   store<u64>(POSITIONS_OUT_PTR, h);
+  if (ONE_COPY_SCHEMES != 0) return probeRecordsInTurn(count, h, seed);
   const s = splitmix64(h);
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += WALK_BLOCK) {

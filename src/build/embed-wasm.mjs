@@ -18,8 +18,8 @@
 // inflated by src/wasm/inflate.ts: that gzips to about 30% less than base64
 // of the bytes (measured: the filter 7.1 KB against 10.2, the shared build
 // 5.3 against 7.8) and some 2.5 KB less than the filter's bytes as a string.
-// The lean build is stored as a string of its bytes instead (embedText),
-// so that the lean bundle carries no inflater: the whole test bundle of
+// The lean build is stored as text instead (embedText), so that the lean
+// bundle carries no inflater: the whole test bundle of
 // test/lean-bundle.test.ts measured 18,054 bytes gzipped with the inflater
 // and 16,956 without (docs/BENCHMARKS.md, "The lean build as a string").
 // The filter build is also copied to dist/wasm/ for the workerd entry
@@ -53,30 +53,63 @@ export const ${name}_SIZE = ${wasm.length};
 }
 
 /**
- * Each byte of the build as one character, (byte + TEXT_SHIFT) mod 256,
- * decoded by src/wasm/module.ts's textBytes. A bundler writes the
- * characters outside printable ASCII as escapes (esbuild: \xNN, four
- * bytes), and the shift moves more of the wasm's frequent bytes into
- * printable ASCII: over the 256 shifts, the lean build's literal, minified
- * by esbuild and gzipped, measured 5,691 bytes at 49 against 5,933
- * unshifted (the build of 2026-12-05; the best shifts, 45 to 51, were
- * within 11 bytes of each other).
+ * The characters the lean build's text is written in: printable ASCII but
+ * for the quotes, the backslash and the dollar sign, so that a bundler
+ * writes them as they are in any kind of string literal. The decoder
+ * (src/wasm/module.ts's textBytes) rebuilds the same list.
  */
-const TEXT_SHIFT = 49;
+const TEXT_EXCLUDED = '"$\'\\`';
+const ALPHABET = [];
+for (let c = 0x20; c < 0x7f; c++) if (!TEXT_EXCLUDED.includes(String.fromCharCode(c))) ALPHABET.push(String.fromCharCode(c));
 
-/** Writes `module`, exporting `name` (the build's bytes as text, shifted) and `name`_SHIFT. */
+/** How many of the build's byte values take one character; the other 256 - 88 take two. */
+const SINGLES = 88;
+
+/**
+ * Writes `module`, exporting `name` (the build as text) and `name`_FREQUENT
+ * (which byte values take one character, as 64 hex digits: digit d holds
+ * bytes 4d to 4d + 3, bit q byte 4d + q). The SINGLES most frequent byte
+ * values of the build take one character each, in ascending order of
+ * value; the others, in ascending order, two (a prefix, the alphabet's
+ * characters after the singles', then any character). Every byte stays
+ * whole and in place, so that gzip finds the build's repeats as it does in
+ * the bytes themselves. A bundler escapes every character outside
+ * printable ASCII (esbuild: \xNN, four bytes), which a character a byte
+ * could not avoid: the lean build's literal, minified by esbuild and
+ * gzipped, measured 5,080 bytes as a character a byte shifted by 49 (the
+ * best of the 256 shifts), 4,658 in this code and 104 more for the
+ * frequent set (the build of 2026-12-06); a permutation of all 256 values,
+ * tried before, cost 476 for its table.
+ */
 function embedText(wasmFile, module, name, what) {
   const wasm = readFileSync(root + wasmFile);
-  let text = '';
-  for (const byte of wasm) {
-    const c = (byte + TEXT_SHIFT) & 255;
-    // ASCII in the source: printable characters as they are, the rest (and ' and \) escaped.
-    text += c >= 0x20 && c < 0x7f && c !== 0x27 && c !== 0x5c ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  const counts = new Array(256).fill(0);
+  for (const byte of wasm) counts[byte]++;
+  const byFrequency = [...counts.keys()].sort((a, b) => counts[b] - counts[a] || a - b);
+  const frequent = new Set(byFrequency.slice(0, SINGLES));
+  const code = new Array(256);
+  let singles = 0;
+  let others = 0;
+  for (let b = 0; b < 256; b++) {
+    if (frequent.has(b)) code[b] = ALPHABET[singles++];
+    else {
+      code[b] = ALPHABET[SINGLES + Math.floor(others / ALPHABET.length)] + ALPHABET[others % ALPHABET.length];
+      others++;
+    }
   }
-  writeGenerated(module, `/** ${what} (${wasmFile}), a character a byte, each (byte + ${name}_SHIFT) mod 256 (src/wasm/module.ts's textBytes). */
+  let text = '';
+  for (const byte of wasm) text += code[byte];
+  let hex = '';
+  for (let d = 0; d < 64; d++) {
+    let digit = 0;
+    for (let q = 0; q < 4; q++) if (frequent.has(4 * d + q)) digit |= 1 << q;
+    hex += digit.toString(16);
+  }
+  // In the generated module's own literal, ' and \\ are not in the text; nothing is escaped.
+  writeGenerated(module, `/** ${what} (${wasmFile}), as text: each byte one or two characters (src/build/embed-wasm.mjs's embedText, src/wasm/module.ts's textBytes). */
 export const ${name}: string = '${text}';
-/** The shift of ${name}'s characters. */
-export const ${name}_SHIFT = ${TEXT_SHIFT};
+/** Which byte values ${name} writes as one character: 64 hex digits, bit q of digit d for byte 4d + q. */
+export const ${name}_FREQUENT = '${hex}';
 `);
 }
 

@@ -3,10 +3,10 @@
 // (src/wasm/full-build.ts) was offered too. Imported by `bloomwasm/core`
 // (src/core.ts) only. Listed in package.json's sideEffects.
 
-// Its bytes are a string, not a DEFLATE stream, so that the lean bundle
+// Its bytes are text, not a DEFLATE stream, so that the lean bundle
 // carries no inflater (src/build/embed-wasm.mjs).
 
-import { WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT } from './core-bytes.generated.js';
+import { WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT } from './core-bytes.generated.js';
 import { compileWithStringBuiltins, offerModuleSource, textBytes } from './module.js';
 
-offerModuleSource(1, () => compileWithStringBuiltins(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_SHIFT)));
+offerModuleSource(1, () => compileWithStringBuiltins(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT)));

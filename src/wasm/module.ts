@@ -94,11 +94,28 @@ export function requireSharedBuild(operation: string): void {
   if (!sharedBuildLoaded()) throw new BloomNotLoadedError(operation, 'the shared-memory build', "`await loadSharedMemory()` (from 'bloomwasm') once in this thread");
 }
 
-/** The bytes that `text` holds a character each, as (byte + shift) mod 256 (src/build/embed-wasm.mjs's embedText). */
-export function textBytes(text: string, shift: number): Uint8Array<ArrayBuffer> {
+/**
+ * The bytes of the build that src/build/embed-wasm.mjs's embedText wrote
+ * as `text`: over the alphabet of printable ASCII but for " $ ' \\ and `,
+ * the byte values that `frequent` marks (64 hex digits, bit q of digit d
+ * for byte 4d + q) are one character each, in ascending order of value,
+ * and the others, in ascending order, two: a prefix (the alphabet's
+ * characters after the singles') and any character.
+ */
+export function textBytes(text: string, frequent: string): Uint8Array<ArrayBuffer> {
+  const index = new Uint8Array(127);
+  let size = 0;
+  for (let c = 32; c < 127; c++) if (!'"$\'\\`'.includes(String.fromCharCode(c))) index[c] = size++;
+  const singles: number[] = [];
+  const others: number[] = [];
+  for (let b = 0; b < 256; b++) ((parseInt(frequent[b >> 2], 16) >> (b & 3)) & 1 ? singles : others).push(b);
   const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) - shift;
-  return bytes;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const d = index[text.charCodeAt(i)] - singles.length;
+    bytes[n++] = d < 0 ? singles[d + singles.length] : others[d * size + index[text.charCodeAt(++i)]];
+  }
+  return bytes.slice(0, n);
 }
 
 /** The bytes that `base64`, a raw DEFLATE stream of `size` bytes of wasm, encodes (src/build/embed-wasm.mjs). */
