@@ -8,7 +8,7 @@ import {
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
-  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamProbe, testItem, testProbed,
+  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamInsert, streamProbe, streamTest, testItem, testProbed,
 } from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
@@ -88,14 +88,12 @@ export function streamUpdate(len: u32): void {
 
 /** Ends a streamed item and adds it. */
 export function streamAdd(): bool {
-  streamProbe(PROBES_PTR);
-  return countAdd(insertProbed(PROBES_PTR));
+  return countAdd(streamInsert());
 }
 
 /** Ends a streamed item and tests it. */
 export function streamHas(): bool {
-  streamProbe(PROBES_PTR);
-  return testProbed(PROBES_PTR);
+  return streamTest();
 }
 
 /** Ends a streamed item and writes its positions. */

@@ -228,9 +228,50 @@ export function exportProbed(out: usize): void {
   return insertItemInlined(ptr, len, wide, out);
 }
 
+/**
+ * Whether the single add and has go through insertHashOnce and
+ * testHashOnce: in the lean build, whose schemes all start from one XXH64
+ * hash of the item (no poly, no bytesum) and whose memory is not shared.
+ */
+export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && EXERCISE_SCHEMES == 0 && !ASC_FEATURE_THREADS;
+
 /** insertItem as one function that every caller calls (the lean build). */
 function insertItemOnce(ptr: usize, len: usize, wide: bool, out: usize): u32 {
+  if (LEAN_BY_HASH) return insertHashOnce(xxh64(ptr, len, seed));
   return insertItemInlined(ptr, len, wide, out);
+}
+
+/**
+ * The lean build's add of the item whose 64-bit hash is h (xxh64 and
+ * sbbf): one copy that an item's add (in place, copied or streamed) calls,
+ * as testHashOnce is for has, an item's, a digest's and probeAll's walk
+ * (assembly/digest.ts); returns how many bits went from 0 to 1.
+ */
+function insertHashOnce(h: u64): u32 {
+  if (scheme == SCHEME_SBBF) return sbbfInsertScalar(h, blocks);
+  probeEnhancedDouble(h, bits, hashes, PROBES_PTR);
+  return insertProbedBits(PROBES_PTR);
+}
+
+/** The lean build's has of the item whose 64-bit hash is h: see insertHashOnce. */
+export function testHashOnce(h: u64): bool {
+  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+}
+
+/** Finishes a streamed item and adds it; returns how many bits went from 0 to 1. */
+// @ts-ignore: decorator
+@inline export function streamInsert(): u32 {
+  if (LEAN_BY_HASH) return insertHashOnce(xxh64Digest());
+  streamProbe(PROBES_PTR);
+  return insertProbed(PROBES_PTR);
+}
+
+/** Finishes a streamed item and tests it. */
+// @ts-ignore: decorator
+@inline export function streamTest(): bool {
+  if (LEAN_BY_HASH) return testHashOnce(xxh64Digest());
+  streamProbe(PROBES_PTR);
+  return testProbed(PROBES_PTR);
 }
 
 /** The body of insertItem, inlined into each caller (every build but the lean one). */
@@ -312,6 +353,7 @@ function insertItemOnce(ptr: usize, len: usize, wide: bool, out: usize): u32 {
 
 /** testItem as one function that every caller calls (the lean build). */
 function testItemOnce(ptr: usize, len: usize, wide: bool, out: usize): bool {
+  if (LEAN_BY_HASH) return testHashOnce(xxh64(ptr, len, seed));
   return testItemInlined(ptr, len, wide, out);
 }
 
