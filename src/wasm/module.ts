@@ -112,8 +112,8 @@ export function textBytes(text: string, frequent: string): Uint8Array<ArrayBuffe
   const bytes = new Uint8Array(text.length);
   let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const d = index[text.charCodeAt(i)] - singles.length;
-    bytes[n++] = d < 0 ? singles[d + singles.length] : others[d * size + index[text.charCodeAt(++i)]];
+    const c = index[text.charCodeAt(i)];
+    bytes[n++] = c < singles.length ? singles[c] : others[(c - singles.length) * size + index[text.charCodeAt(++i)]];
   }
   return bytes.slice(0, n);
 }
