@@ -14,7 +14,7 @@
 // branch, which records stay. The first step reads the first two positions
 // of every record: an absent item, whose first two bits are both set in a
 // half-full filter one time in four, leaves few records. probeAll then
-// reads the later positions of the xxh64 survivors a step at a time the
+// reads the later positions of the xxh64 survivors two steps a round the
 // same way (assembly/digest.ts); a chain tests its few survivors as their
 // own has() would, both from the first step's start state, so a survivor
 // takes no remainder again. (The remainder is i64.rem_u: a float64

@@ -11,11 +11,11 @@
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
-import { bits, countAdd, hashes, scheme } from "./filter";
+import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { probeEnhancedDoubleFrom } from "./probe";
 import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHashOnce, testProbed } from "./scheme";
-import { countingKind, isLive, KIND_FILTER, peek, unpeek } from "./record";
+import { countingKind, isLive, KIND_FILTER, peek, RECORD_BYTES, unpeek } from "./record";
+import { sbbfCheck } from "./sbbf";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
 
 /** The seed hi:lo as one u64. */
@@ -61,47 +61,134 @@ export function addDigest(lo: u32, hi: u32): bool {
 /** Records per block of a walk: their placed first steps fill the start of scratch. */
 const WALK_BLOCK: u32 = 512;
 
-/** xxh64 survivors of the first step whose later positions are read a step at a time together. */
+/** xxh64 survivors of the first step whose later positions are made and read together, two a round (readGroup). */
 const GROUP: u32 = 64;
 
-/** Scratch after the placed block: per group member its record, bits, k and flag index, then its positions. */
+/**
+ * Scratch after the placed block: per group member a slot of its walk's
+ * state (GROUP_SLOT bytes, the fields below), then its positions so far.
+ */
+const GROUP_SLOT: usize = 48;
 const GROUP_PTR: usize = SCRATCH_PTR + <usize>WALK_BLOCK * PLACED_BYTES;
-const GROUP_POSITIONS_PTR: usize = GROUP_PTR + (<usize>GROUP << 4);
+const GROUP_POSITIONS_PTR: usize = GROUP_PTR + <usize>GROUP * GROUP_SLOT;
 
-/** Group member g's fields: its bits' address, k, its flag's index, and whether its positions are counters. */
+/** A group slot's fields: its bits' address, k, its flag's index, whether its positions are counters (u32s); m, a, b and the seen mask (u64s). */
+const SLOT_BASE: usize = 0;
+const SLOT_K: usize = 4;
+const SLOT_FLAG: usize = 8;
+const SLOT_COUNTING: usize = 12;
+const SLOT_M: usize = 16;
+const SLOT_A: usize = 24;
+const SLOT_B: usize = 32;
+const SLOT_SEEN: usize = 40;
+
+/** The block's survivors of the first step, as u16 indexes, listed without a branch. */
+const SURVIVORS_PTR: usize = BATCH_PROBES_PTR;
+/** A group's members still in play, as u8 indexes. */
+const LIVE_PTR: usize = SURVIVORS_PTR + (<usize>WALK_BLOCK << 1);
+
+/** Group member g's field at `field`. */
 // @ts-ignore: decorator
 @inline function groupField(g: u32, field: usize): usize {
-  return GROUP_PTR + (<usize>g << 4) + field;
+  return GROUP_PTR + <usize>g * GROUP_SLOT + field;
 }
 
 /**
- * Reads positions 2 onwards of the `n` group members (their positions
- * written at GROUP_POSITIONS_PTR), a step at a time: each step's reads are
- * independent of one another, and their bits only decide, without a
- * branch, which members stay; a member that reaches its k holds the item.
+ * Takes record `r`, whose first two positions of the item are set, into
+ * group slot g: its walk's state after position 1, as enhancedDoubleFrom
+ * (assembly/probe.ts) has it then, from the first step's a = h mod m and
+ * b = splitmix64(h) mod m; its later positions are made one step at a
+ * time by readGroup, only as far as its bits stay set.
+ */
+// @ts-ignore: decorator
+@inline function joinGroup(g: u32, r: usize, flag: u32, counting: bool, a: u64, b: u64): void {
+  const m = load<u64>(r);
+  const k = load<i32>(r, 40);
+  store<u32>(groupField(g, SLOT_BASE), <u32>(r + <usize>RECORD_BYTES));
+  store<u32>(groupField(g, SLOT_K), <u32>k);
+  store<u32>(groupField(g, SLOT_FLAG), flag);
+  store<u32>(groupField(g, SLOT_COUNTING), <u32>counting);
+  store<u64>(groupField(g, SLOT_M), m);
+  // Position 1: a + b mod m, moved by one where it repeats position 0 (the
+  // first step read it so); the state goes on from a + b, b + 1.
+  let a1 = a + b;
+  a1 = select<u64>(a1 - m, a1, a1 >= m);
+  let p1 = a1;
+  if (p1 == a) p1 = p1 + 1 == m ? 0 : p1 + 1;
+  let b1 = b + 1;
+  if (b1 >= m) b1 %= m;
+  store<u64>(groupField(g, SLOT_A), a1);
+  store<u64>(groupField(g, SLOT_B), b1);
+  store<u64>(groupField(g, SLOT_SEEN), (<u64>1 << (a & 63)) | (<u64>1 << (p1 & 63)));
+  const positions = GROUP_POSITIONS_PTR + (<usize>g << 9);
+  store<u64>(positions, a);
+  store<u64>(positions, p1, 8);
+}
+
+/**
+ * Group member g's position i (i >= 2), made from its state as
+ * enhancedDoubleFrom (assembly/probe.ts) makes it, the repeat rule
+ * included, and written after its positions so far; the state moves on.
+ */
+// @ts-ignore: decorator
+@inline function nextPosition(g: u32, i: u32): u64 {
+  const m = load<u64>(groupField(g, SLOT_M));
+  let a = load<u64>(groupField(g, SLOT_A)) + load<u64>(groupField(g, SLOT_B));
+  a = select<u64>(a - m, a, a >= m);
+  let b = load<u64>(groupField(g, SLOT_B)) + <u64>i;
+  if (b >= m) b %= m;
+  store<u64>(groupField(g, SLOT_A), a);
+  store<u64>(groupField(g, SLOT_B), b);
+  const positions = GROUP_POSITIONS_PTR + (<usize>g << 9);
+  const seen = load<u64>(groupField(g, SLOT_SEEN));
+  let p = a;
+  while ((seen >> (p & 63)) & 1) {
+    let j: u32 = 0;
+    while (j < i && load<u64>(positions + (<usize>j << 3)) != p) j++;
+    if (j == i) break;
+    p = p + 1 == m ? 0 : p + 1;
+  }
+  store<u64>(groupField(g, SLOT_SEEN), seen | (<u64>1 << (p & 63)));
+  store<u64>(positions + (<usize>i << 3), p);
+  return p;
+}
+
+/** Whether position p of group member g is set (a bit, or a nonzero 4-bit counter), as 1 or 0. */
+// @ts-ignore: decorator
+@inline function groupBit(g: u32, p: u64): u32 {
+  const base = <usize>load<u32>(groupField(g, SLOT_BASE));
+  const counting = COUNTING_RECORDS != 0 ? load<u32>(groupField(g, SLOT_COUNTING)) : 0;
+  return counting
+    ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
+    : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
+}
+
+/**
+ * Reads positions 2 onwards of the `n` group members, two steps at a time:
+ * each round makes the next two positions of every member still in play
+ * and reads them; the round's reads are independent of one another, and
+ * their bits only decide, without a branch, which members stay. A member
+ * that reaches its k holds the item. Two positions a round rather than
+ * one: a round waits for its reads, and half as many rounds wait half as
+ * often, for a position made in vain where the first of the two is clear.
  */
 function readGroup(n: u32): u32 {
-  // live: the group indexes still in play, a u8 list in the batch probes region.
-  for (let g: u32 = 0; g < n; g++) store<u8>(BATCH_PROBES_PTR + <usize>g, <u8>g);
+  for (let g: u32 = 0; g < n; g++) store<u8>(LIVE_PTR + <usize>g, <u8>g);
   let live = n;
   let found: u32 = 0;
-  for (let i: u32 = 2; live > 0; i++) {
+  for (let i: u32 = 2; live > 0; i += 2) {
     let going: u32 = 0;
     for (let t: u32 = 0; t < live; t++) {
-      const g = <u32>load<u8>(BATCH_PROBES_PTR + <usize>t);
-      const k = load<u32>(groupField(g, 4));
+      const g = <u32>load<u8>(LIVE_PTR + <usize>t);
+      const k = load<u32>(groupField(g, SLOT_K));
       if (i >= k) {
-        store<u8>(BATCH_FLAGS_PTR + <usize>load<u32>(groupField(g, 8)), 1);
+        store<u8>(BATCH_FLAGS_PTR + <usize>load<u32>(groupField(g, SLOT_FLAG)), 1);
         found++;
         continue;
       }
-      const p = load<u64>(GROUP_POSITIONS_PTR + (<usize>g << 9) + (<usize>i << 3));
-      const base = <usize>load<u32>(groupField(g, 0));
-      const counting = COUNTING_RECORDS != 0 ? load<u32>(groupField(g, 12)) : 0;
-      const bit = counting
-        ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
-        : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
-      store<u8>(BATCH_PROBES_PTR + <usize>going, <u8>g);
+      let bit = groupBit(g, nextPosition(g, i));
+      if (i + 1 < k) bit &= groupBit(g, nextPosition(g, i + 1));
+      store<u8>(LIVE_PTR + <usize>going, <u8>g);
       going += bit;
     }
     live = going;
@@ -157,7 +244,7 @@ export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
  * digest hi:lo; its digest is left at positionsPtr as digestItem leaves
  * it. In steps, as assembly/chain.ts explains: the first two positions of
  * every record of a block, then sbbf survivors in full (their other words
- * share the cache line just read) and xxh64 survivors a position at a time,
+ * share the cache line just read) and xxh64 survivors two positions a round,
  * a group together. Returns how many may hold it. Scratch is overwritten.
  */
 export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
@@ -190,27 +277,45 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
       if (load<u8>(BATCH_FLAGS_PTR + <usize>(first + j))) placeFirstTwo(listed(first + j), h, s, seed, at);
       else unwalkable(at);
     }
-    for (let j: u32 = 0; j < n; j++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>readFirstTwo(SCRATCH_PTR + <usize>j * PLACED_BYTES));
+    // The flags of the first step, and its survivors listed without a
+    // branch: a random quarter of an absent item's records survive it, a
+    // test of each flag that the predictor would miss as often.
+    let survivors: u32 = 0;
+    for (let j: u32 = 0; j < n; j++) {
+      const flag = readFirstTwo(SCRATCH_PTR + <usize>j * PLACED_BYTES);
+      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>flag);
+      store<u16>(SURVIVORS_PTR + (<usize>survivors << 1), <u16>j);
+      survivors += <u32>(flag == 1);
+    }
     let grouped: u32 = 0;
-    for (let j = first; j < first + n; j++) {
-      if (load<u8>(BATCH_FLAGS_PTR + <usize>j) != 1) continue;
-      const r = listed(j);
+    for (let t: u32 = 0; t < survivors; t++) {
+      const j = <u32>load<u16>(SURVIVORS_PTR + (<usize>t << 1));
+      const r = listed(first + j);
       const counting = countingKind(load<u32>(r, 48));
-      peek(r);
-      if (scheme == SCHEME_SBBF) {
-        const holds = reportsPeeked(h, counting);
-        store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>holds);
+      if (load<i32>(r, 44) == SCHEME_SBBF) {
+        // The block's other words share the line just read: tested in full,
+        // a plain filter's without a branch (assembly/sbbf.ts's sbbfCheck).
+        let holds: bool;
+        if (counting) {
+          peek(r);
+          holds = reportsPeeked(h, true);
+        } else {
+          bitsBase = r + <usize>RECORD_BYTES;
+          holds = sbbfCheck(h, load<u64>(r) >> 8);
+        }
+        store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>holds);
         found += <u32>holds;
         continue;
       }
-      store<u8>(BATCH_FLAGS_PTR + <usize>j, 0);
-      store<u32>(groupField(grouped, 0), <u32>bitsBase);
-      store<u32>(groupField(grouped, 4), <u32>hashes);
-      store<u32>(groupField(grouped, 8), j);
-      store<u32>(groupField(grouped, 12), <u32>counting);
+      if (load<i32>(r, 40) <= 2) {
+        // Both of its positions are set: it holds the item.
+        found++;
+        continue;
+      }
+      store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), 0);
       // From the first step's start state (assembly/chain.ts's placeFirstTwo): no remainder again.
-      const placed = SCRATCH_PTR + <usize>(j - first) * PLACED_BYTES;
-      probeEnhancedDoubleFrom(load<u64>(placed, 16), load<u64>(placed, 24), bits, hashes, GROUP_POSITIONS_PTR + (<usize>grouped << 9));
+      const placed = SCRATCH_PTR + <usize>j * PLACED_BYTES;
+      joinGroup(grouped, r, first + j, counting, load<u64>(placed, 16), load<u64>(placed, 24));
       if (++grouped == GROUP) {
         found += readGroup(grouped);
         grouped = 0;
