@@ -34,7 +34,7 @@ import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
 import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, countingKind, isLive, peek, selectedRecord, unpeek } from "./record";
-import { SALT0, SALT1, sbbfCheckScalar } from "./sbbf";
+import { SALT0, SALT1, sbbfCheck, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
 
@@ -139,11 +139,58 @@ function membersLive(count: u32): bool {
   return true;
 }
 
+/** Bytes per member of the first step's state under xxh64: a, b and position 1 (u64s). */
+const MEMBER_STATE: usize = 24;
+
+/** Member i's first-step state: a = h mod m at +0, b = splitmix64(h) mod m at +8, position 1 at +16. */
+// @ts-ignore: decorator
+@inline function memberState(i: u32): usize {
+  return BATCH_PROBES_PTR + <usize>i * MEMBER_STATE;
+}
+
+/**
+ * Whether positions 2 and 3 (as many of them as k has) of member i, whose
+ * first two are set, are set too, as 1 or 0: made from its first-step
+ * state as enhancedDoubleFrom (assembly/probe.ts) makes them, the repeat
+ * rule included, and read with no branch on their bits.
+ */
+// @ts-ignore: decorator
+@inline function nextTwoSet(i: u32, r: usize): u64 {
+  const k = load<i32>(r, 40);
+  if (k <= 2) return 1;
+  const m = load<u64>(r);
+  const base = r + <usize>RECORD_BYTES;
+  const at = memberState(i);
+  const p0 = load<u64>(at);
+  const b0 = load<u64>(at, 8);
+  const p1 = load<u64>(at, 16);
+  let a = p0 + b0;
+  a = select<u64>(a - m, a, a >= m);
+  let b = b0 + 1;
+  if (b >= m) b %= m;
+  a += b;
+  a = select<u64>(a - m, a, a >= m);
+  let p2 = a;
+  while (p2 == p0 || p2 == p1) p2 = p2 + 1 == m ? 0 : p2 + 1;
+  let set = bitSet(base, p2);
+  if (k > 3) {
+    b += 2;
+    if (b >= m) b %= m;
+    a += b;
+    a = select<u64>(a - m, a, a >= m);
+    let p3 = a;
+    while (p3 == p0 || p3 == p1 || p3 == p2) p3 = p3 + 1 == m ? 0 : p3 + 1;
+    set &= bitSet(base, p3);
+  }
+  return <u64>set;
+}
+
 /**
  * The index of the newest of the `count` members that reports the item
- * whose hash is h, or -1: the first step over every member, then the
- * survivors newest first, each as its own has(). The parameter globals
- * are left peeked at some member: the caller calls unpeek().
+ * whose hash is h, or -1: the first step over every member, a second over
+ * its survivors, and then the few left newest first, each as its own
+ * has(). The parameter globals are left peeked at some member: the caller
+ * calls unpeek().
  */
 function newestReporting(count: u32, h: u64): i32 {
   // A chain's members are plain filters of one scheme and seed (JS checked):
@@ -151,7 +198,8 @@ function newestReporting(count: u32, h: u64): i32 {
   // loads waiting on no branch; bit i of `maybe` is member i's.
   let maybe: u64 = 0;
   const first = min<u32>(count, 64);
-  if (load<i32>(member(0), 44) == SCHEME_SBBF) {
+  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
+  if (!xxh) {
     const key = <u32>h;
     const bit0 = (key * SALT0) >> 27;
     const bit1 = (key * SALT1) >> 27;
@@ -167,13 +215,15 @@ function newestReporting(count: u32, h: u64): i32 {
       const m = load<u64>(r);
       const p = h % m;
       const b = s % m;
-      // Member i's start state, for its later positions if it survives.
-      store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), p);
-      store<u64>(BATCH_PROBES_PTR + (<usize>i << 4), b, 8);
       let q = p + b;
       q = select<u64>(q - m, q, q >= m);
       if (q == p) q = q + 1 == m ? 0 : q + 1;
       if (load<i32>(r, 40) == 1) q = p;
+      // Member i's start state and position 1, for its later positions if it survives.
+      const at = memberState(i);
+      store<u64>(at, p);
+      store<u64>(at, b, 8);
+      store<u64>(at, q, 16);
       const base = r + <usize>RECORD_BYTES;
       maybe |= <u64>(bitSet(base, p) & bitSet(base, q)) << <u64>i;
     }
@@ -183,25 +233,34 @@ function newestReporting(count: u32, h: u64): i32 {
     peek(member(<u32>i));
     if (reportsPeeked(h, false)) return i;
   }
-  // Then the survivors, newest first: the set bits of `maybe`, found by
-  // clz rather than by a test of each member's bit, which a random quarter
-  // of them pass (a branch mispredicted that often).
-  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
-  while (maybe != 0) {
-    const i = 63 - <i32>clz(maybe);
-    maybe ^= <u64>1 << <u64>i;
+  // The second step, over the first one's survivors (a random quarter of
+  // the members for an absent item), by the set bits of `maybe` found by
+  // clz rather than by a test of each member's bit: under sbbf each
+  // survivor's block in full, by the SIMD check, which answers; under
+  // xxh64 its positions 2 and 3, which leave a sixteenth of the members.
+  // No branch waits on a bit read.
+  let more: u64 = 0;
+  for (let left = maybe; left != 0; ) {
+    const i = 63 - <i32>clz(left);
+    left ^= <u64>1 << <u64>i;
     const r = member(<u32>i);
-    if (xxh) {
-      // Its first two positions are set: the rest from the first step's
-      // state, without a remainder; of the globals only the bits' address
-      // is needed (unpeek() restores it).
+    if (xxh) more |= nextTwoSet(<u32>i, r) << <u64>i;
+    else {
       bitsBase = r + <usize>RECORD_BYTES;
-      const at = BATCH_PROBES_PTR + (<usize>i << 4);
-      if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), load<u64>(r), load<i32>(r, 40), PROBES_PTR)) return i;
-    } else {
-      peek(r);
-      if (reportsPeeked(h, false)) return i;
+      more |= <u64>sbbfCheck(h, load<u64>(r) >> 8) << <u64>i;
     }
+  }
+  if (!xxh) return more == 0 ? -1 : 63 - <i32>clz(more);
+  // The last few, newest first, each tested in full from its first step's
+  // state, without a remainder; of the globals only the bits' address is
+  // needed (unpeek() restores it).
+  while (more != 0) {
+    const i = 63 - <i32>clz(more);
+    more ^= <u64>1 << <u64>i;
+    const r = member(<u32>i);
+    bitsBase = r + <usize>RECORD_BYTES;
+    const at = memberState(<u32>i);
+    if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), load<u64>(r), load<i32>(r, 40), PROBES_PTR)) return i;
   }
   return -1;
 }

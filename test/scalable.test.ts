@@ -227,3 +227,31 @@ describe('wasm ScalableBloomFilter equals the reference', () => {
     );
   });
 });
+
+describe("a chain's walk in wasm (assembly/chain.ts) at the edges of m and k", () => {
+  // Tiny first members (m down to a few bits, where positions 2 and 3 often
+  // repeat an earlier one and move on), rates that make k up to 30, and
+  // fills from empty to saturated: has and hasMany of present and absent
+  // items against the reference twin, under both schemes of the walk.
+  const cases: ScalableOptions[] = [];
+  for (const scheme of ['xxh64', 'sbbf'] as const) {
+    for (const falsePositiveRate of [0.5, 0.3, 0.01, 1e-9]) {
+      for (const capacity of [1, 2, 5]) cases.push({ capacity, falsePositiveRate, growth: 2, scheme, seed: 9n });
+    }
+  }
+  it.each(cases.map((o) => [`${o.scheme} capacity ${o.capacity} rate ${o.falsePositiveRate}`, o] as const))('%s', (_name, o) => {
+    const w = new ScalableBloomFilter(o);
+    const r = new ReferenceScalable(o);
+    const present = Array.from({ length: 300 }, (_, i) => `in:${i}`);
+    const absent = Array.from({ length: 600 }, (_, i) => `out:${i}`);
+    present.forEach((x, i) => {
+      expect(w.add(x)).toBe(r.add(x));
+      // Asked as the chain grows, member by member.
+      if (i % 7 === 0) for (const y of absent.slice(0, 40)) expect(w.has(y)).toBe(r.has(y));
+    });
+    expect(w.filters).toEqual(r.filters);
+    for (const x of [...present, ...absent]) expect(w.has(x)).toBe(r.has(x));
+    expect(w.hasMany(absent)).toEqual(r.hasMany(absent));
+    expect(w.hasMany(present)).toEqual(Uint8Array.from(present, () => 1));
+  });
+});
