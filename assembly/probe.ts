@@ -63,11 +63,6 @@ import { splitmix64 } from "./hash";
   return true;
 }
 
-/** The k positions from the start state a = h mod m, b = splitmix64(h) mod m, written to `out` in probe order (the same as probeEnhancedDouble of h). */
-export function probeEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): void {
-  enhancedDoubleFrom(a, b, m, k, out, false);
-}
-
 /** testEnhancedDouble from the start state a, b, whose position 0 (a) the caller has found set. */
 export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): bool {
   return enhancedDoubleFrom(a, b, m, k, out, true);
