@@ -47,7 +47,7 @@ export function bitmapFirstInvalid(n: u32, signed: bool): i32 {
 export function bitmapSetMany(n: u32): u32 {
   let fresh: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
-    if (setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)))) fresh++;
+    fresh += <u32>setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)));
   }
   return fresh;
 }

@@ -144,9 +144,7 @@ export function streamProbe(out: usize): void {
 @inline function insertProbedBits(out: usize): u32 {
   if (scheme == SCHEME_SBBF) return sbbfInsert(load<u64>(out), blocks);
   let fresh: u32 = 0;
-  for (let i = 0; i < hashes; i++) {
-    if (setBit(load<u64>(out + (<usize>i << 3)))) fresh++;
-  }
+  for (let i = 0; i < hashes; i++) fresh += <u32>setBit(load<u64>(out + (<usize>i << 3)));
   return fresh;
 }
 
