@@ -15,9 +15,10 @@
 // of every record: an absent item, whose first two bits are both set in a
 // half-full filter one time in four, leaves few records. probeAll then
 // reads the later positions of the xxh64 survivors two steps a round the
-// same way (assembly/digest.ts); a chain tests its few survivors as their
-// own has() would, both from the first step's start state, so a survivor
-// takes no remainder again. (The remainder is i64.rem_u: a float64
+// same way (assembly/digest.ts); a chain gives its survivors a second step
+// (positions 2 and 3, or the rest of the sbbf block) and tests the few left
+// as their own has() would, both from the first step's start state, so a
+// survivor takes no remainder again. (The remainder is i64.rem_u: a float64
 // quotient with an exact correction, tried in this walk, was slower on the
 // machine measured, and so was a Barrett reduction by a reciprocal kept in
 // each record, whose 64 x 64-bit high product takes four multiplications
