@@ -9,14 +9,14 @@ import { engineOf } from '../src/filter/filter.js';
 import { countingEngineOf } from '../src/counting/counting.js';
 import { RECORD_BYTES } from '../src/wasm/arena.js';
 import { DEDICATED_BYTES, placementOf, type Region, sharedArenas } from '../src/wasm/placement.js';
-import type { BitmapEngine } from '../src/wasm/bitmap.js';
+import { bitmapEngineOf } from '../src/bitmap/bitmap.js';
 
 type Live = { kind: 'filter'; f: BloomFilter; item: string } | { kind: 'counting'; f: CountingBloomFilter; item: string } | { kind: 'bitmap'; f: Bitmap; value: number };
 
 function regionOfLive(l: Live): Region {
   if (l.kind === 'filter') return placementOf(engineOf(l.f))!;
   if (l.kind === 'counting') return placementOf(countingEngineOf(l.f))!;
-  return placementOf((l.f as unknown as { engine: BitmapEngine }).engine)!;
+  return placementOf(bitmapEngineOf(l.f))!;
 }
 
 /** Bytes the live objects' bits (or counters) take, as the file formats count them. */

@@ -16,19 +16,34 @@ import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
 
+let engineOfBitmap: (bitmap: Bitmap) => BitmapEngine;
+
+/** The handle of `bitmap`, for the heap's tests. @internal */
+export function bitmapEngineOf(bitmap: Bitmap): BitmapEngine {
+  return engineOfBitmap(bitmap);
+}
+
 /** A set of integers in [0, size), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {
   /** The number of representable values: members are integers in [0, size). */
   readonly size: number;
-  /** The handle and its views (src/wasm/bitmap.ts). */
-  private readonly engine: BitmapEngine;
+  /**
+   * The handle and its views (src/wasm/bitmap.ts): private to the language,
+   * not only to TypeScript, since a view of wasm memory kept by a caller
+   * past dispose() would write into whatever takes the region next.
+   */
+  readonly #engine: BitmapEngine;
   /** How many values are set. */
   private setCount = 0;
+
+  static {
+    engineOfBitmap = (bitmap) => bitmap.#engine;
+  }
 
   /** An empty bitmap for integers in [0, size); size is at most 2^32. */
   constructor(size: number) {
     this.size = checkBitmapSize(size);
-    this.engine = new BitmapEngine(this.size);
+    this.#engine = new BitmapEngine(this.size);
   }
 
   /**
@@ -36,7 +51,7 @@ export class Bitmap implements Iterable<number> {
    * naming it. Calling it again does nothing.
    */
   dispose(): void {
-    this.engine.release();
+    this.#engine.release();
     markDisposed(this, 'Bitmap');
   }
 
@@ -50,8 +65,8 @@ export class Bitmap implements Iterable<number> {
    * The engine's view, asked for each time: another filter's growth of the
    * shared memory detaches the old one.
    */
-  private get bits(): Uint8Array {
-    return this.engine.bits;
+  get #bits(): Uint8Array {
+    return this.#engine.bits;
   }
 
   /** Adds value; true when it was not already set. */
@@ -60,8 +75,8 @@ export class Bitmap implements Iterable<number> {
     // v < 2^32: the unsigned shift gives the byte index, v & 7 the bit.
     const byte = v >>> 3;
     const mask = 1 << (v & 7);
-    if (this.bits[byte] & mask) return false;
-    this.bits[byte] |= mask;
+    if (this.#bits[byte] & mask) return false;
+    this.#bits[byte] |= mask;
     this.setCount++;
     return true;
   }
@@ -69,7 +84,7 @@ export class Bitmap implements Iterable<number> {
   /** True when value is set. */
   has(value: number): boolean {
     const v = checkValue('value', value, this.size);
-    return (this.bits[v >>> 3] & (1 << (v & 7))) !== 0;
+    return (this.#bits[v >>> 3] & (1 << (v & 7))) !== 0;
   }
 
   /** Removes value; true when it was set. */
@@ -77,15 +92,15 @@ export class Bitmap implements Iterable<number> {
     const v = checkValue('value', value, this.size);
     const byte = v >>> 3;
     const mask = 1 << (v & 7);
-    if (!(this.bits[byte] & mask)) return false;
-    this.bits[byte] &= ~mask;
+    if (!(this.#bits[byte] & mask)) return false;
+    this.#bits[byte] &= ~mask;
     this.setCount--;
     return true;
   }
 
   /** Removes every value. */
   clearAll(): void {
-    this.engine.clearAll();
+    this.#engine.clearAll();
     this.setCount = 0;
   }
 
@@ -100,7 +115,7 @@ export class Bitmap implements Iterable<number> {
    */
   setMany(values: BitmapValues): number {
     const batch = checkValues(values, this.size);
-    const engine = this.engine;
+    const engine = this.#engine;
     const chunk = engine.chunk;
     const n = batch.length;
     if (batch !== values) return this.setChecked(batch, chunk);
@@ -119,7 +134,7 @@ export class Bitmap implements Iterable<number> {
     const batch = checkValues(values, this.size);
     const n = batch.length;
     const out = new Uint8Array(n);
-    const engine = this.engine;
+    const engine = this.#engine;
     const chunk = engine.hasChunk;
     const signed = batch instanceof Int32Array;
     for (let at = 0; at < n; at += chunk) {
@@ -142,7 +157,7 @@ export class Bitmap implements Iterable<number> {
    * when it lies beyond the chunk being read.
    */
   *values(): IterableIterator<number> {
-    const engine = this.engine;
+    const engine = this.#engine;
     const max = engine.chunk;
     let from = 0;
     for (;;) {
@@ -165,10 +180,10 @@ export class Bitmap implements Iterable<number> {
   /** Every set value, ascending, in one Uint32Array of count() entries. */
   toArray(): Uint32Array {
     const out = new Uint32Array(this.count());
-    const max = this.engine.chunk;
+    const max = this.#engine.chunk;
     let from = 0;
     for (let at = 0; at < out.length; ) {
-      const run = this.engine.nextValues(from, Math.min(max, out.length - at));
+      const run = this.#engine.nextValues(from, Math.min(max, out.length - at));
       const n = run.length;
       if (n === 0) break;
       out.set(run, at);
@@ -180,14 +195,14 @@ export class Bitmap implements Iterable<number> {
 
   /** A copy of the packed bits: value v is bit (v & 7) of byte v >> 3. */
   bitArray(): Uint8Array {
-    return this.bits.slice();
+    return this.#bits.slice();
   }
 
   /** Sets an already checked batch, chunk by chunk. */
   private setChecked(batch: Int32Array | Uint32Array, chunk: number): number {
     let fresh = 0;
     for (let at = 0; at < batch.length; at += chunk) {
-      fresh += this.engine.setMany(this.engine.stage(batch, at, Math.min(batch.length, at + chunk)));
+      fresh += this.#engine.setMany(this.#engine.stage(batch, at, Math.min(batch.length, at + chunk)));
     }
     return this.counted(fresh);
   }

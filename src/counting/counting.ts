@@ -4,9 +4,10 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
+import { checkBytes } from '../filter/typed-arrays.js';
 import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
-import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
+import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, WALK_HANDLE, type Digest } from '../filter/item-digest.js';
 import type { BatchItems, Item } from '../filter/items.js';
@@ -226,7 +227,7 @@ export class CountingBloomFilter {
    * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const header = parseHeader(bytes, bytes.length, COUNTING_KIND);
     const payload = bytes.subarray(HEADER_BYTES);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });

@@ -12,7 +12,8 @@
 // count sums them, remove takes one copy from the newest member that
 // matches (docs/CUCKOO.md says what that means for an item never added).
 
-import { BloomFullError, BloomRemoveError, BloomTypeError } from '../errors.js';
+import { checkBytes } from '../filter/typed-arrays.js';
+import { BloomFullError, BloomRemoveError } from '../errors.js';
 import { batchItem, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
@@ -289,15 +290,11 @@ export class CuckooFilterOver {
     return encodeCuckooHeader(this.shape, this.memberShapes, states, (b) => this.kind.xxh64(b));
   }
 
-  /** Each member's packed fingerprints, live, oldest first. @internal */
-  payloads(): Uint8Array[] {
-    return this.tables.map((t) => t.slots);
-  }
 
   /** The filter in the cuckoo file format (docs/FORMAT.md): the "BLMK" header, then each member's packed fingerprints. */
   toBytes(): Uint8Array {
     const header = this.fileHeader();
-    const payloads = this.payloads();
+    const payloads = cuckooPayloads(this);
     const out = new Uint8Array(header.length + payloads.reduce((n, p) => n + p.length, 0));
     out.set(header);
     let at = header.length;
@@ -371,7 +368,7 @@ export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p:
 export function restoreCuckoo<T extends CuckooFilterOver>(
   bytes: Uint8Array, kind: CuckooKind, Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T,
 ): T {
-  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+  bytes = checkBytes(bytes);
   const file = parseCuckooHeader(bytes.subarray(0, cuckooHeaderBytes(membersOf(bytes))), bytes.length, (b) => kind.xxh64(b));
   file.payloads.forEach(({ start, length }, j) => {
     const payload = bytes.subarray(start, start + length);
@@ -381,4 +378,14 @@ export function restoreCuckoo<T extends CuckooFilterOver>(
   parts.tables.forEach((t, j) => t.slots.set(bytes.subarray(file.payloads[j].start, file.payloads[j].start + file.payloads[j].length)));
   finishParts(file, parts);
   return adoptParts(Class, parts);
+}
+
+/**
+ * Each member's packed fingerprints, live, oldest first: for the file
+ * writers, which copy them out before anything else runs. A function of
+ * the module and not a method, so that no caller of the class is handed a
+ * view of wasm memory to keep past dispose().
+ */
+export function cuckooPayloads(filter: CuckooFilterOver): Uint8Array[] {
+  return filter['tables'].map((t) => t.slots);
 }

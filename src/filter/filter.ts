@@ -5,6 +5,7 @@
 // shared with the lean class of `bloomwasm/core`; the rest of the public
 // surface is here, one short method each.
 
+import { checkBytes } from './typed-arrays.js';
 import '../wasm/full-build.js';
 import { bitString } from './bit-string.js';
 import { fileChecksum } from '../wasm/checksum.js';
@@ -213,7 +214,7 @@ export class BloomFilter extends BloomFilterBase {
    * filter's memory back).
    */
   static fromBytes(bytes: Uint8Array): BloomFilter {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });

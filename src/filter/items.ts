@@ -4,6 +4,7 @@
 // no bits.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
+import { bytesView, isBytes, isUint32s, uint32sView } from './typed-arrays.js';
 
 /** One item: a string (hashed as UTF-8, or as UTF-16 code units under `poly`) or raw bytes. */
 export type Item = string | Uint8Array;
@@ -31,7 +32,7 @@ const ITEMS_ALLOWED = 'an array or iterable of strings and Uint8Arrays, or { byt
 
 /** Checks a batch; throws BloomTypeError or BloomRangeError naming `items[i]` or `items.offsets[i]`. */
 export function checkBatch(items: unknown): CheckedBatch {
-  if (typeof items !== 'object' || items === null || items instanceof Uint8Array) {
+  if (typeof items !== 'object' || items === null || isBytes(items)) {
     // A lone string or Uint8Array is iterable too, but as characters or numbers: refuse it.
     throw new BloomTypeError('items', items, ITEMS_ALLOWED);
   }
@@ -72,22 +73,25 @@ function checkList(list: readonly unknown[]): CheckedBatch {
 function firstNonItem(list: readonly unknown[]): number {
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    if (typeof item !== 'string' && !(item instanceof Uint8Array)) return i;
+    if (typeof item !== 'string' && !isBytes(item)) return i;
   }
   return -1;
 }
 
 function checkPacked(items: Partial<PackedItems>): CheckedBatch {
-  const { bytes, offsets } = items;
-  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('items.bytes', bytes, 'a Uint8Array');
-  if (!(offsets instanceof Uint32Array) && !Array.isArray(offsets)) {
-    throw new BloomTypeError('items.offsets', offsets, 'a Uint32Array or an array of numbers');
+  const { bytes: given, offsets: givenOffsets } = items;
+  if (!isBytes(given)) throw new BloomTypeError('items.bytes', given, 'a Uint8Array');
+  if (!isUint32s(givenOffsets) && !Array.isArray(givenOffsets)) {
+    throw new BloomTypeError('items.offsets', givenOffsets, 'a Uint32Array or an array of numbers');
   }
-  if (offsets.length < 1) {
-    throw new BloomRangeError('items.offsets.length', offsets.length, 'at least 1 (n + 1 offsets for n items)');
+  // Plain views of the caller's typed arrays (src/filter/typed-arrays.ts),
+  // and an array of offsets read once, into a copy, as a list of items is:
+  // nothing of the caller's runs once the batch reaches a filter's memory.
+  const bytes = bytesView(given);
+  const checked: Uint32Array | number[] = Array.isArray(givenOffsets) ? copyOf(givenOffsets) as number[] : uint32sView(givenOffsets);
+  if (checked.length < 1) {
+    throw new BloomRangeError('items.offsets.length', checked.length, 'at least 1 (n + 1 offsets for n items)');
   }
-  // An array of offsets is read once, into a copy, as a list of items is.
-  const checked: Uint32Array | number[] = Array.isArray(offsets) ? copyOf(offsets) as number[] : offsets;
   let previous = 0;
   for (let i = 0; i < checked.length; i++) {
     const at = checked[i];

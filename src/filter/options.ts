@@ -2,6 +2,7 @@
 // its reference twin so that both refuse exactly the same inputs.
 
 import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.js';
+import { isBytes } from './typed-arrays.js';
 
 /**
  * The hash schemes. Their ids (the index here) are part of the file format
@@ -144,7 +145,7 @@ export function checkSeed(seed: unknown): bigint {
 
 /** Throws unless `item` is a string or a Uint8Array. */
 export function checkItem(item: unknown): asserts item is string | Uint8Array {
-  if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
+  if (typeof item !== 'string' && !isBytes(item)) {
     throw new BloomTypeError('item', item, 'a string or a Uint8Array');
   }
 }

@@ -15,6 +15,7 @@
 // The checks are split into the chain header and one member header at a
 // time, so that src/node can run them on a file it streams.
 
+import { checkBytes } from '../filter/typed-arrays.js';
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { HEADER_BYTES, parseHeader, payloadLength, type FileHeader } from './filter.js';
 import { MAX_BITS, SCHEMES } from '../filter/options.js';
@@ -277,7 +278,7 @@ export function decodeChain<F extends ChainMember>(
   load: (member: Uint8Array) => F,
   xxh64: Checksum,
 ): DecodedChain<F> {
-  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+  bytes = checkBytes(bytes);
   const total = bytes.length;
   const chain = parseChainHeader(bytes, total, xxh64);
   const spans: MemberSpan[] = [];

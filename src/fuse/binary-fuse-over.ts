@@ -7,6 +7,7 @@
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { checkBytes, bigUint64sView, isBigUint64s } from '../filter/typed-arrays.js';
 import { checkItem } from '../filter/options.js';
 import {
   encodeFuseHeader, encodeReferenceHeader, FUSE_HEADER_BYTES, parseFuseHeader, parseReferenceHeader, REFERENCE_HEADER_BYTES,
@@ -56,12 +57,16 @@ export interface FuseInit {
 const TWO_64 = 1n << 64n;
 
 /** The keys as a BigUint64Array (a BigUint64Array is used as it is); BloomTypeError or BloomRangeError naming keys[i]. */
-function checkKeys(keys: unknown): BigUint64Array {
-  if (keys instanceof BigUint64Array) {
+function checkKeys(given: unknown): BigUint64Array {
+  if (isBigUint64s(given)) {
+    // A plain view (src/filter/typed-arrays.ts): a subclass's length getter is not believed.
+    const keys = bigUint64sView(given);
     if (keys.length > MAX_FUSE_KEYS) throw new BloomRangeError('keys.length', keys.length, `at most ${MAX_FUSE_KEYS} (shard larger sets: docs/SCHEMES.md)`);
     return keys;
   }
-  if (!Array.isArray(keys)) throw new BloomTypeError('keys', keys, 'a BigUint64Array or an array of bigints in [0, 2^64)');
+  if (!Array.isArray(given)) throw new BloomTypeError('keys', given, 'a BigUint64Array or an array of bigints in [0, 2^64)');
+  // Read once, into a copy: a Proxy's traps are the caller's code.
+  const keys = Array.prototype.slice.call(given) as unknown[];
   if (keys.length > MAX_FUSE_KEYS) throw new BloomRangeError('keys.length', keys.length, `at most ${MAX_FUSE_KEYS} (shard larger sets: docs/SCHEMES.md)`);
   const out = new BigUint64Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
@@ -124,7 +129,7 @@ export class BinaryFuseFilterOver {
 
   /** A filter of `kind` read from the reference's serialization. */
   protected static readReference(kind: FuseKind, bytes: Uint8Array, options: FuseOptions | undefined): FuseInit {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const width = fingerprintWidth(options);
     const { shape, seed } = parseReferenceHeader(bytes, width);
     const store = kind.restore(shape, width, seed, bytes.subarray(REFERENCE_HEADER_BYTES));
@@ -133,7 +138,7 @@ export class BinaryFuseFilterOver {
 
   /** A filter of `kind` read from a "BLMF" file; the checksum is checked before the filter is returned. */
   protected static readFile(kind: FuseKind, bytes: Uint8Array): FuseInit {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const file = parseFuseHeader(bytes, bytes.length);
     const store = kind.restore(file.shape, file.width, file.seed, bytes.subarray(FUSE_HEADER_BYTES));
     const header = bytes.slice(0, FUSE_HEADER_BYTES);

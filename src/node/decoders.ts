@@ -27,7 +27,7 @@ import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { finishSlidingLoad, restoredOptions, slidingFileHeader, slidingWordsView } from '../sliding/sliding-over.js';
 import type { Decoder, Region } from './io.js';
 import { CuckooFilter, WASM_TABLES } from '../cuckoo/cuckoo.js';
-import { adoptParts, emptyPartsFor, finishStreamedParts } from '../cuckoo/cuckoo-over.js';
+import { adoptParts, cuckooPayloads, emptyPartsFor, finishStreamedParts } from '../cuckoo/cuckoo-over.js';
 import { CUCKOO_FIELD_OFFSETS, cuckooHeaderBytes, membersOf, parseCuckooHeader, type CuckooFile } from '../format/cuckoo.js';
 
 /** Reads a version-1 filter file of `size` bytes. */
@@ -236,11 +236,11 @@ export function slidingJob(filter: SlidingBloomFilter): SaveJob {
 /** The save of a wasm cuckoo filter as it is now: its header (payload checksums over the fingerprints in place), then each member's fingerprints. */
 export function cuckooJob(filter: CuckooFilter): SaveJob {
   const header = filter.fileHeader();
-  const count = filter.payloads().length;
+  const count = cuckooPayloads(filter).length;
   return {
     *pieces() {
       yield header;
-      for (let j = 0; j < count; j++) yield () => filter.payloads()[j];
+      for (let j = 0; j < count; j++) yield () => cuckooPayloads(filter)[j];
     },
     unchanged: () => sameBytes(header, filter.fileHeader()),
   };

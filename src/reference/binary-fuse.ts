@@ -12,6 +12,7 @@ import type { FuseShape } from '../fuse/shape.js';
 import type { FuseOptions } from '../fuse/options.js';
 import { checksum } from './checksum.js';
 import { xxh64 } from './hash.js';
+import { itemBytes } from './js-string.js';
 import { fuseFingerprint, fuseMurmur64, fuseSlot, getSlot, MASK64 } from './binary-fuse-hash.js';
 import { fusePopulate, MAX_ITERATIONS, POPULATE_OK } from './binary-fuse-construction.js';
 
@@ -58,11 +59,9 @@ class ReferenceFuseStore implements FuseStore {
   release(): void {}
 }
 
-const encoder = new TextEncoder();
-
 /** An item's 64-bit key: XXH64 with seed 0 of its bytes (a string's UTF-8). */
 export function itemKey(item: Item): bigint {
-  return xxh64(typeof item === 'string' ? encoder.encode(item) : item, 0n);
+  return xxh64(itemBytes(item), 0n);
 }
 
 /** The reference kind: everything in TypeScript. */

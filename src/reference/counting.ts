@@ -5,8 +5,9 @@
 // each distinct position of an item counts once; a counter at 15 never
 // changes again.
 
+import { checkBytes } from '../filter/typed-arrays.js';
 import '../filter/double-rates.js';
-import { BloomRangeError, BloomRemoveError, BloomTypeError } from '../errors.js';
+import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
@@ -249,7 +250,7 @@ export class CountingBloomFilter {
 
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const header = parseHeader(bytes, bytes.length, COUNTING_KIND);
     const payload = bytes.subarray(HEADER_BYTES);
     const sum = checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);

@@ -19,7 +19,7 @@ import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import { CuckooFilterOver, restoreCuckoo, TableFull, type CuckooKind, type CuckooParts, type CuckooTable } from '../cuckoo/cuckoo-over.js';
 import type { CuckooOptions } from '../cuckoo/shape.js';
 import { splitmix64, xxh64 } from './hash.js';
-import { encodeUtf8 } from './js-string.js';
+import { itemBytes } from './js-string.js';
 
 /** The most kicks one add makes (assembly/cuckoo.ts's MAX_KICKS). */
 export const MAX_KICKS = 500;
@@ -184,7 +184,7 @@ export class ReferenceCuckooTable implements CuckooTable {
   }
 
   run(item: Item, op: number): number {
-    return this.cuckooHashed(xxh64(typeof item === 'string' ? encodeUtf8(item) : item, this.seed), op);
+    return this.cuckooHashed(xxh64(itemBytes(item), this.seed), op);
   }
 
   hasBatch(batch: CheckedBatch): Uint8Array {

@@ -10,7 +10,7 @@ import { xxh64 } from './hash.js';
 import { probeEnhancedDouble } from './probe.js';
 import { sbbfPositions } from './sbbf.js';
 import type { SchemeShape } from './scheme.js';
-import { encodeUtf8 } from './js-string.js';
+import { itemBytes } from './js-string.js';
 
 /** A filter's positions for a digest `h` (xxh64 or sbbf), as assembly/scheme.ts's probeHash and assembly/sbbf.ts compute them. */
 export function probeHash(f: SchemeShape, h: bigint): number[] {
@@ -19,7 +19,7 @@ export function probeHash(f: SchemeShape, h: bigint): number[] {
 
 /** XXH64 of the item's UTF-8 bytes (or the bytes given) under `seed`. */
 export function digestItem(item: Item, seed: bigint): Digest {
-  const h = xxh64(typeof item === 'string' ? encodeUtf8(item) : item, seed);
+  const h = xxh64(itemBytes(item), seed);
   return Digest.fromValue(h, seed);
 }
 

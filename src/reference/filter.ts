@@ -4,6 +4,7 @@
 // src/filter/filter.ts method for method.
 
 // The twin makes poly and bytesum filters too: their sizing's rates (the full build installs them as well).
+import { checkBytes } from '../filter/typed-arrays.js';
 import '../filter/double-rates.js';
 import { bitString } from '../filter/bit-string.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
@@ -277,7 +278,7 @@ export class BloomFilter {
 
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): BloomFilter {
-    if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+    bytes = checkBytes(bytes);
     const header = parseHeader(bytes, bytes.length);
     const payload = bytes.subarray(HEADER_BYTES);
     const sum = checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES), payload);

@@ -5,6 +5,8 @@
 // four bytes. TextEncoder does the same, and test/js-string.test.ts holds
 // the three (wasm, TextEncoder, this) against each other.
 
+import { bytesView } from '../filter/typed-arrays.js';
+
 /** The UTF-8 encoding of `s`, as TextEncoder gives it. */
 export function encodeUtf8(s: string): Uint8Array {
   const out: number[] = [];
@@ -32,4 +34,13 @@ export function copyUnits(s: string): number[] {
   const units = new Array<number>(s.length);
   for (let i = 0; i < s.length; i++) units[i] = s.charCodeAt(i);
   return units;
+}
+
+/**
+ * The bytes an item is hashed as: a string's UTF-8, or a plain view of the
+ * bytes given (src/filter/typed-arrays.ts), so that a subclass's getters
+ * are never read, as the wasm side never reads them.
+ */
+export function itemBytes(item: string | Uint8Array): Uint8Array {
+  return typeof item === 'string' ? encodeUtf8(item) : bytesView(item);
 }

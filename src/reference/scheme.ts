@@ -7,16 +7,16 @@ import { bytesum, poly, xxh64 } from './hash.js';
 import { probeDouble, probeEnhancedDouble } from './probe.js';
 import { sbbfPositions } from './sbbf.js';
 import { pairKey } from './shard.js';
-import { copyUnits, encodeUtf8 } from './js-string.js';
+import { copyUnits, itemBytes } from './js-string.js';
 
 /** The bytes a scheme hashes: a string's UTF-8, or the Uint8Array itself. */
 function utf8(item: string | Uint8Array): Uint8Array {
-  return typeof item === 'string' ? encodeUtf8(item) : item;
+  return itemBytes(item);
 }
 
 /** The codes poly hashes: a string's UTF-16 code units, or the bytes. */
 function codeUnits(item: string | Uint8Array): ArrayLike<number> {
-  return typeof item === 'string' ? copyUnits(item) : item;
+  return typeof item === 'string' ? copyUnits(item) : itemBytes(item);
 }
 
 /** What positions and shards are computed from. */

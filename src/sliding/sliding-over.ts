@@ -5,6 +5,7 @@
 // src/sliding/generations.ts; this class reads the clock, asks them which
 // plane is current and which are live, and passes that to the words.
 
+import { checkBytes } from '../filter/typed-arrays.js';
 import { BloomTypeError } from '../errors.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
@@ -63,8 +64,8 @@ export interface Restored {
  * empty planes) before anything is allocated, and returns what the
  * constructor takes to rebuild it, with `clock` for a time window.
  */
-export function restoreSliding(bytes: unknown, options: unknown, kind: SlidingKind): SlidingOptions {
-  if (!(bytes instanceof Uint8Array)) throw new BloomTypeError('bytes', bytes, 'a Uint8Array');
+export function restoreSliding(given: unknown, options: unknown, kind: SlidingKind): SlidingOptions {
+  const bytes = checkBytes(given);
   const clock = clockOption(options);
   const file = parseSlidingHeader(bytes, bytes.length);
   const words = bytes.subarray(file.headerBytes);

@@ -7,6 +7,7 @@
 // (assembly/chain.ts), which may stop early for JS to start a member.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
+import { lengthOf } from '../filter/typed-arrays.js';
 import type { Exports } from './abi.js';
 import { polyUnits, stringPath, type Staging } from './staging.js';
 
@@ -178,9 +179,11 @@ export class Batches {
     let i = from;
     for (; i < count; i++) {
       const item = list[i];
-      if (typeof item === 'string' || i - from === batchMax || units + item.length > scratchSize) break;
+      if (typeof item === 'string') break;
+      const size = lengthOf(item);
+      if (i - from === batchMax || units + size > scratchSize) break;
       staging.scratch.set(item, units);
-      units += item.length;
+      units += size;
       table[i - from + 1] = units;
     }
     return i;

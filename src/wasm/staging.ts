@@ -28,6 +28,7 @@
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
+import { bytesView, lengthOf } from '../filter/typed-arrays.js';
 import { spiderMonkey, stringsReadInPlace } from './module.js';
 
 /** The one TextEncoder (engine.ts copies strings with it too). */
@@ -203,9 +204,11 @@ export class Staging {
       if (this.readsInPlace && n <= stringPath.inPlaceUnits) return this.x.stageString(item, 0, 0);
       return n > this.maxUtf8Units ? -1 : this.encodeAt(item, 0);
     }
-    if (item.length > this.scratchSize) return -1;
+    // The length from the array's internal slot, as set() reads it (src/filter/typed-arrays.ts).
+    const len = lengthOf(item);
+    if (len > this.scratchSize) return -1;
     this.scratch.set(item);
-    return item.length;
+    return len;
   }
 
   /** XXH64 of `item` (its UTF-8, or the bytes given) under seed hi:lo, left in digestOut. */
@@ -250,10 +253,11 @@ export class Staging {
       this.wide = 0;
       return this.encodeAt(item, 0);
     }
-    if (item.length > this.scratchSize) return this.streamBytes(item);
+    const len = lengthOf(item);
+    if (len > this.scratchSize) return this.streamBytes(item);
     this.scratch.set(item);
     this.wide = 0;
-    return item.length;
+    return len;
   }
 
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
@@ -281,7 +285,8 @@ export class Staging {
   }
 
   /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
-  eachChunk(bytes: Uint8Array, use: (len: number) => void): void {
+  eachChunk(item: Uint8Array, use: (len: number) => void): void {
+    const bytes = bytesView(item);
     for (let at = 0; at < bytes.length; at += this.scratchSize) {
       const len = Math.min(this.scratchSize, bytes.length - at);
       this.scratch.set(bytes.subarray(at, at + len));

@@ -1,0 +1,232 @@
+// Caller code that runs in the middle of a call: a Uint8Array subclass's
+// `length` getter, a `Symbol.species` behind the bytes of a packed batch,
+// the keys of a binary fuse build. Whatever that code does to other filters,
+// the outer call acts on its own filter and its own item, in the wasm
+// classes and in the reference twin, and every other filter keeps every item.
+import { describe, expect, it } from 'vitest';
+import * as wasm from '../src/index.js';
+import * as reference from '../src/reference/index.js';
+
+type Lib = typeof wasm;
+const ref = reference as unknown as Lib;
+const encoder = new TextEncoder();
+const libs: [string, Lib][] = [['wasm', wasm], ['reference', ref]];
+
+/** Bytes whose `length` getter runs `meddle` each time it is read, and then answers truthfully. */
+class Meddling extends Uint8Array {
+  static meddle: () => void = () => {};
+  override get length(): number {
+    Meddling.meddle();
+    return super.length;
+  }
+}
+
+/** Bytes whose `length` getter lies: the package must read the real length. */
+class Lying extends Uint8Array {
+  override get length(): number {
+    return 3;
+  }
+  override get byteLength(): number {
+    return 3;
+  }
+}
+
+function meddling(text: string): Meddling {
+  const b = encoder.encode(text);
+  const m = new Meddling(b.length);
+  m.set(b);
+  return m;
+}
+
+const urls = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `https://example.com/${tag}/${i}?q=${i * 7919}`);
+
+describe('an item whose length getter uses another filter', () => {
+  for (const [name, lib] of libs) {
+    it(`${name}: CuckooFilter.add stores into its own filter while the getter counts another cuckoo filter`, () => {
+      const victim = lib.CuckooFilter.forCapacity(2000, 0.01);
+      const own = lib.CuckooFilter.forCapacity(2000, 0.01);
+      const kept = urls(500, 'victim');
+      for (const u of kept) victim.add(u);
+      Meddling.meddle = () => void victim.addedCount();
+      const items = urls(100, 'own').map(meddling);
+      for (const it of items) expect(own.add(it)).toBe(true);
+      Meddling.meddle = () => {};
+      expect(own.addedCount()).toBe(100);
+      expect(victim.addedCount()).toBe(500);
+      for (const u of urls(100, 'own')) expect(own.has(u)).toBe(true);
+      for (const u of kept) expect(victim.has(u)).toBe(true);
+    });
+
+    it(`${name}: CuckooFilter.add while the getter tests a BloomFilter: no trap, the right filter`, () => {
+      const bloom = lib.BloomFilter.forCapacity(1000, 0.01);
+      bloom.add('zzzz');
+      const own = lib.CuckooFilter.forCapacity(1000, 0.01);
+      Meddling.meddle = () => void bloom.has('zzzz');
+      for (const u of urls(100, 'own')) expect(own.add(meddling(u))).toBe(true);
+      Meddling.meddle = () => {};
+      for (const u of urls(100, 'own')) expect(own.has(u)).toBe(true);
+      expect(bloom.has('zzzz')).toBe(true);
+    });
+
+    it(`${name}: BloomFilter.addMany of such items with a cuckoo victim loses nothing`, () => {
+      const victim = lib.CuckooFilter.forCapacity(5000, 0.01);
+      const kept = urls(2000, 'victim');
+      for (const u of kept) victim.add(u);
+      const own = lib.BloomFilter.forCapacity(1000, 0.001);
+      Meddling.meddle = () => void victim.has(kept[7]);
+      own.addMany(urls(300, 'own').map(meddling));
+      Meddling.meddle = () => {};
+      expect(urls(300, 'own').filter((u) => !own.has(u))).toEqual([]);
+      expect(kept.filter((u) => !victim.has(u))).toEqual([]);
+      expect(victim.addedCount()).toBe(2000);
+    });
+
+    it(`${name}: BloomFilter.add and CountingBloomFilter.add while the getter restages another filter's item`, () => {
+      const other = lib.BloomFilter.forCapacity(1000, 0.01);
+      const filters = [lib.BloomFilter.forCapacity(1000, 0.001), new lib.CountingBloomFilter(20_000, 7)];
+      Meddling.meddle = () => void other.has('zzzz');
+      for (const f of filters) for (const u of urls(200, 'own')) f.add(meddling(u));
+      Meddling.meddle = () => {};
+      for (const f of filters) expect(urls(200, 'own').filter((u) => !f.has(u))).toEqual([]);
+      expect(other.bitsSet()).toBe(0);
+    });
+
+    it(`${name}: SlidingBloomFilter.addMany, CuckooFilter.hasMany and BinaryFuseFilter.has with a meddling getter`, () => {
+      const victim = lib.CuckooFilter.forCapacity(2000, 0.01);
+      for (const u of urls(500, 'victim')) victim.add(u);
+      Meddling.meddle = () => void victim.has('https://example.com/victim/3?q=23757');
+      const sliding = new lib.SlidingBloomFilter({ window: 1000, falsePositiveRate: 0.001 });
+      sliding.addMany(urls(200, 'own').map(meddling));
+      const cuckoo = lib.CuckooFilter.forCapacity(1000, 0.001);
+      for (const u of urls(300, 'own')) cuckoo.add(u);
+      const found = cuckoo.hasMany(urls(300, 'own').map(meddling));
+      const fuse = lib.BinaryFuseFilter.from(urls(1000, 'own'));
+      const fuseAnswers = urls(1000, 'own').map((u) => fuse.has(meddling(u)));
+      Meddling.meddle = () => {};
+      expect(urls(200, 'own').filter((u) => !sliding.has(u))).toEqual([]);
+      expect(Array.from(found).filter((v) => v !== 1)).toEqual([]);
+      expect(fuseAnswers.filter((v) => !v)).toEqual([]);
+      expect(urls(500, 'victim').filter((u) => !victim.has(u))).toEqual([]);
+    });
+  }
+});
+
+describe('a packed batch whose bytes have a species that uses another filter', () => {
+  for (const [name, lib] of libs) {
+    it(`${name}: BloomFilter.addMany and CuckooFilter.addMany of the packed form hold every item; the victim keeps every item`, () => {
+      const victim = lib.CuckooFilter.forCapacity(5000, 0.01);
+      const kept = urls(2000, 'victim');
+      for (const u of kept) victim.add(u);
+      const list = urls(300, 'own');
+      const encoded = list.map((u) => encoder.encode(u));
+      const offsets = new Uint32Array(list.length + 1);
+      encoded.forEach((b, i) => (offsets[i + 1] = offsets[i] + b.length));
+      class Species extends Uint8Array {
+        static get [Symbol.species]() {
+          void victim.has(kept[1]);
+          victim.add('intruder');
+          victim.remove('intruder');
+          return Uint8Array;
+        }
+      }
+      const bytes = new Species(offsets[list.length]);
+      encoded.forEach((b, i) => bytes.set(b, offsets[i]));
+      const bloom = lib.BloomFilter.forCapacity(1000, 0.001);
+      bloom.addMany({ bytes, offsets });
+      const cuckoo = lib.CuckooFilter.forCapacity(1000, 0.001);
+      cuckoo.addMany({ bytes, offsets });
+      expect(list.filter((u) => !bloom.has(u))).toEqual([]);
+      expect(list.filter((u) => !cuckoo.has(u))).toEqual([]);
+      expect(Array.from(bloom.hasMany({ bytes, offsets })).filter((v) => v !== 1)).toEqual([]);
+      expect(kept.filter((u) => !victim.has(u))).toEqual([]);
+      expect(victim.addedCount()).toBe(2000);
+    });
+  }
+});
+
+describe('a length getter that lies is not believed', () => {
+  for (const [name, lib] of libs) {
+    it(`${name}: an item's bytes are all its bytes, in add, has and the batches, as a plain Uint8Array's`, () => {
+      const plain = encoder.encode('https://example.com/a/long/enough/path');
+      const liar = new Lying(plain.length);
+      liar.set(plain);
+      const a = lib.BloomFilter.forCapacity(1000, 0.001);
+      a.add(liar);
+      expect(a.has(plain)).toBe(true);
+      expect(a.has(plain.subarray(0, 3))).toBe(false);
+      const b = lib.BloomFilter.forCapacity(1000, 0.001);
+      b.addMany([liar]);
+      expect(b.toBytes()).toEqual(a.toBytes());
+      const c = lib.CuckooFilter.forCapacity(1000, 0.001);
+      c.add(liar);
+      expect(c.has(plain)).toBe(true);
+    });
+
+    it(`${name}: BinaryFuseFilter.fromKeys reads a BigUint64Array's own length, whatever its getter says`, () => {
+      const keys = new BigUint64Array(5000).map((_, i) => BigInt(i) * 0x9e3779b97f4a7c15n & 0xffffffffffffffffn);
+      class Under extends BigUint64Array {
+        override get length(): number {
+          return 10;
+        }
+      }
+      class Over extends BigUint64Array {
+        override get length(): number {
+          return 9000;
+        }
+      }
+      const truth = lib.BinaryFuseFilter.fromKeys(keys);
+      for (const Sub of [Under, Over]) {
+        const lying = new Sub(keys.length);
+        lying.set(keys);
+        const f = lib.BinaryFuseFilter.fromKeys(lying);
+        expect(f.toBytes()).toEqual(truth.toBytes());
+      }
+    });
+  }
+});
+
+describe('BinaryFuseFilter.from while the items make filters or start another build', () => {
+  for (const [name, lib] of libs) {
+    it(`${name}: both builds hold every item, whether the iterable or the items' getters do it`, () => {
+      const list = urls(200, 'own');
+      const innerList = urls(5000, 'inner');
+      let inner: wasm.BinaryFuseFilter | undefined;
+      const made: wasm.BloomFilter[] = [];
+      const meddle = () => {
+        if (made.length < 3) made.push(lib.BloomFilter.forCapacity(1e6, 0.01));
+        inner ??= lib.BinaryFuseFilter.from(innerList);
+      };
+      function* walk() {
+        for (let i = 0; i < list.length; i++) {
+          if (i === 100) meddle();
+          yield meddling(list[i]);
+        }
+      }
+      Meddling.meddle = meddle;
+      const fuse = lib.BinaryFuseFilter.from(walk());
+      const again = lib.BinaryFuseFilter.from(list.map(meddling));
+      Meddling.meddle = () => {};
+      expect(list.filter((u) => !fuse.has(u))).toEqual([]);
+      expect(again.toBytes()).toEqual(fuse.toBytes());
+      expect(innerList.filter((u) => !inner!.has(u))).toEqual([]);
+      for (const f of made) f.dispose();
+    });
+  }
+});
+
+describe('no view of wasm memory outlives its call', () => {
+  it("a Bitmap's bits and a cuckoo filter's fingerprints are not reachable from the objects", () => {
+    const bitmap = new wasm.Bitmap(1 << 16);
+    bitmap.set(5);
+    const cuckoo = wasm.CuckooFilter.forCapacity(1000, 0.01);
+    cuckoo.add('a');
+    // The language's private fields: neither the view nor the handle that makes it is a property.
+    for (const key of ['bits', 'engine']) expect(key in bitmap).toBe(false);
+    expect('payloads' in cuckoo).toBe(false);
+    bitmap.dispose();
+    cuckoo.dispose();
+    const next = new wasm.Bitmap(1 << 16);
+    expect(next.has(5)).toBe(false);
+    expect(Array.from(next)).toEqual([]);
+  });
+});
