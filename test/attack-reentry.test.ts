@@ -230,3 +230,92 @@ describe('no view of wasm memory outlives its call', () => {
     expect(Array.from(next)).toEqual([]);
   });
 });
+
+describe('every family, every item path, with getters that grow memory, dispose filters and use every kind', () => {
+  for (const [name, lib] of libs) {
+    it(`${name}: the answers and the bytes are those of plain items, and the bystanders keep theirs`, () => {
+      const list = urls(150, 'matrix');
+      const absent = urls(150, 'absent');
+      const bystanders = {
+        bloom: lib.BloomFilter.forCapacity(500, 0.01),
+        counting: new lib.CountingBloomFilter(8000, 5),
+        cuckoo: lib.CuckooFilter.forCapacity(500, 0.01),
+        sliding: new lib.SlidingBloomFilter({ window: 500, falsePositiveRate: 0.01 }),
+        scalable: new lib.ScalableBloomFilter({ capacity: 50, falsePositiveRate: 0.01 }),
+      };
+      const kept = urls(100, 'bystander');
+      for (const f of Object.values(bystanders)) f.addMany(kept);
+      const bytesBefore = Object.values(bystanders).map((f) => f.toBytes());
+      const grown: { dispose(): void }[] = [];
+      let calls = 0;
+      Meddling.meddle = () => {
+        calls++;
+        for (const f of Object.values(bystanders)) f.has(kept[calls % kept.length]);
+        const big = lib.BloomFilter.forCapacity(2e5, 0.01);
+        big.add('grows');
+        if (calls % 2 === 0) big.dispose();
+        else grown.push(big);
+      };
+      const makers: [string, () => { add(i: Uint8Array | string): unknown; addMany(i: Iterable<Uint8Array | string>): unknown; has(i: Uint8Array | string): boolean; hasMany(i: Iterable<Uint8Array | string>): Uint8Array; toBytes(): Uint8Array }][] = [
+        ['BloomFilter xxh64', () => lib.BloomFilter.forCapacity(300, 0.01)],
+        ['BloomFilter sbbf', () => new lib.BloomFilter(256 * 12, 8, { scheme: 'sbbf' })],
+        ['BloomFilter poly', () => new lib.BloomFilter(3000, 4, { scheme: 'poly' })],
+        ['CountingBloomFilter', () => new lib.CountingBloomFilter(3000, 4)],
+        ['ScalableBloomFilter', () => new lib.ScalableBloomFilter({ capacity: 40, falsePositiveRate: 0.01 })],
+        ['SlidingBloomFilter', () => new lib.SlidingBloomFilter({ window: 300, falsePositiveRate: 0.01 })],
+        ['CuckooFilter', () => lib.CuckooFilter.forCapacity(300, 0.01)],
+      ];
+      for (const [kind, make] of makers) {
+        const control = make();
+        const single = make();
+        const batched = make();
+        for (const u of list) control.add(u);
+        for (const u of list) single.add(meddling(u));
+        batched.addMany(list.map(meddling));
+        expect(single.toBytes(), kind).toEqual(control.toBytes());
+        expect(batched.toBytes(), kind).toEqual(control.toBytes());
+        const probe = [...list, ...absent];
+        const expected = probe.map((u) => (control.has(u) ? 1 : 0));
+        expect(probe.map((u) => (single.has(meddling(u)) ? 1 : 0)), kind).toEqual(expected);
+        expect(Array.from(single.hasMany(probe.map(meddling))), kind).toEqual(expected);
+      }
+      const fuse = lib.BinaryFuseFilter.from(list.map(meddling));
+      const fuseControl = lib.BinaryFuseFilter.from(list);
+      expect(fuse.toBytes()).toEqual(fuseControl.toBytes());
+      const probe = [...list, ...absent];
+      expect(Array.from(fuse.hasMany(probe.map(meddling)))).toEqual(probe.map((u) => (fuseControl.has(u) ? 1 : 0)));
+      expect(lib.digest(meddling(list[0])).value).toBe(lib.digest(list[0]).value);
+      Meddling.meddle = () => {};
+      expect(calls).toBe(0);
+      expect(Object.values(bystanders).map((f) => f.toBytes())).toEqual(bytesBefore);
+      for (const f of grown) f.dispose();
+    });
+  }
+});
+
+describe('a Bitmap batch whose typed array has a species and a length getter', () => {
+  it('setMany and hasMany read the values, never the getters, and another bitmap keeps its values', () => {
+    const other = new wasm.Bitmap(1 << 20);
+    other.setMany([1, 2, 3]);
+    let ran = 0;
+    class Values extends Uint32Array {
+      static get [Symbol.species]() {
+        ran++;
+        other.clear(2);
+        return Uint32Array;
+      }
+      override get length(): number {
+        ran++;
+        return 1;
+      }
+    }
+    const values = new Values(40_000);
+    for (let i = 0; i < 40_000; i++) values[i] = i * 7;
+    const bitmap = new wasm.Bitmap(1 << 20);
+    bitmap.setMany(values);
+    expect(Array.from(bitmap.hasMany(values)).every((v) => v === 1)).toBe(true);
+    expect(bitmap.has(7 * 39_999)).toBe(true);
+    expect(ran).toBe(0);
+    expect(Array.from(other)).toEqual([1, 2, 3]);
+  });
+});

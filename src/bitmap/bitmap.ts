@@ -118,7 +118,8 @@ export class Bitmap implements Iterable<number> {
     const engine = this.#engine;
     const chunk = engine.chunk;
     const n = batch.length;
-    if (batch !== values) return this.setChecked(batch, chunk);
+    // An array of numbers was range-checked by checkValues; a typed array is checked here, a chunk at a time, in wasm.
+    if (Array.isArray(values)) return this.setChecked(batch, chunk);
     for (let at = 0; at < n; at += chunk) {
       const len = engine.stage(batch, at, Math.min(n, at + chunk));
       const bad = engine.firstInvalid(len, batch instanceof Int32Array);

@@ -2,6 +2,7 @@
 // its reference twin so that both refuse exactly the same inputs with the
 // same messages.
 
+import { int32sView, isInt32s, isUint32s, uint32sView } from '../filter/typed-arrays.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger } from '../filter/options.js';
 
@@ -36,12 +37,17 @@ export function checkValue(parameter: string, value: unknown, size: number): num
  * numbers is checked element by element here and returned as a Uint32Array.
  */
 export function checkValues(values: unknown, size: number): Int32Array | Uint32Array {
-  if (values instanceof Int32Array || values instanceof Uint32Array) return values;
+  // Plain views of a typed array (src/filter/typed-arrays.ts): its getters
+  // and species are the caller's code, which must not run mid-batch.
+  if (isInt32s(values)) return int32sView(values);
+  if (isUint32s(values)) return uint32sView(values);
   if (!Array.isArray(values)) {
     throw new BloomTypeError('values', values, 'an Int32Array, a Uint32Array or an array of numbers');
   }
-  const out = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = checkValue(`values[${i}]`, values[i], size);
+  // Read once, into a copy: a Proxy's traps are the caller's code.
+  const list = Array.prototype.slice.call(values) as unknown[];
+  const out = new Uint32Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = checkValue(`values[${i}]`, list[i], size);
   return out;
 }
 

@@ -42,6 +42,11 @@ export function isUint32s(value: unknown): value is Uint32Array {
   return tagGetter.call(value) === 'Uint32Array';
 }
 
+/** Whether `value` is an Int32Array or an instance of a subclass of it. */
+export function isInt32s(value: unknown): value is Int32Array {
+  return tagGetter.call(value) === 'Int32Array';
+}
+
 /** Elements of a typed array, from its internal slot (never its own `length`). */
 export function lengthOf(array: ArrayBufferView): number {
   return lengthGetter.call(array);
@@ -59,6 +64,11 @@ export function bytesView(bytes: Uint8Array, start = 0, end = lengthGetter.call(
 /** A plain Uint32Array over all of `array`'s elements. */
 export function uint32sView(array: Uint32Array): Uint32Array {
   return new Uint32Array(bufferGetter.call(array), byteOffsetGetter.call(array), lengthGetter.call(array));
+}
+
+/** A plain Int32Array over all of `array`'s elements. */
+export function int32sView(array: Int32Array): Int32Array {
+  return new Int32Array(bufferGetter.call(array), byteOffsetGetter.call(array), lengthGetter.call(array));
 }
 
 /** A plain BigUint64Array over all of `keys`'s elements. */
