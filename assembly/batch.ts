@@ -18,6 +18,7 @@
 import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, countAdd, hashes, scheme } from "./filter";
 import { getBit } from "./bit-array";
+import { bind, REFUSED, saveCounters } from "./record";
 import { splitmix64 } from "./hash";
 import { testEnhancedDoubleFrom } from "./probe";
 import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
@@ -55,7 +56,7 @@ import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, pro
  * flag i is 1 when item i set a bit (a repeat later in the batch gets 0).
  * Returns how many items were new.
  */
-export function addBatch(count: u32, wide: bool): u32 {
+function addChunk(count: u32, wide: bool): u32 {
   const stride = probeStride();
   const group = touchGroup(stride);
   let fresh: u32 = 0;
@@ -132,7 +133,7 @@ const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
 }
 
 /** Tests `count` staged items; flag i is 1 when item i may have been added. Returns how many were. */
-export function hasBatch(count: u32, wide: bool): u32 {
+function hasChunk(count: u32, wide: bool): u32 {
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += TEST_GROUP) {
     const n = min<u32>(TEST_GROUP, count - first);
@@ -152,4 +153,18 @@ export function hasBatch(count: u32, wide: bool): u32 {
     }
   }
   return found;
+}
+
+/** addChunk on record r: how many of the `count` staged items were new, or REFUSED. */
+export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const fresh = addChunk(count, wide);
+  saveCounters();
+  return <i32>fresh;
+}
+
+/** hasChunk on record r: how many of the `count` staged items may have been added, or REFUSED. */
+export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>hasChunk(count, wide);
 }

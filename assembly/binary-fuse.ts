@@ -18,6 +18,7 @@
 //   +52 u32 bytes per fingerprint (1 or 2)
 // An item (string as UTF-8, or bytes) is the key XXH64(bytes, seed 0).
 
+import { bind, REFUSED, saveCounters } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
 import { bits } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
@@ -37,7 +38,7 @@ import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
 
 /**
  * binary_fuse*_contain: the fingerprint of key's hash xored with the three
- * slots' is zero. Reads the selected record.
+ * slots' is zero. Reads the bound record.
  */
 // @ts-ignore: decorator
 @inline function fuseContain(key: u64): bool {
@@ -46,8 +47,8 @@ import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
   return containHash(fuseMurmur64(key + recordSeed()), recordSegmentLength(), recordSegmentCountLength(), recordWidth());
 }
 
-/** Writes the shape and the seed into the selected record (created with m = ArrayLength, width in +52). */
-export function fuseSetShape(seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): void {
+/** Writes the shape and the seed into the bound record (created with m = ArrayLength, width in +52). */
+function fuseSetShapeBound(seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): void {
   const r = bitsBase - 64;
   store<u64>(r, (<u64>seedHi << 32) | <u64>seedLo, 16);
   store<u32>(r, size, 24);
@@ -56,8 +57,8 @@ export function fuseSetShape(seedLo: u32, seedHi: u32, size: u32, segmentLength:
   store<u32>(r, segmentCountLength, 36);
 }
 
-/** binary_fuse*_contain of the u64 key (a bigint from JS), on the selected record. */
-export function fuseHasKey(key: u64): bool {
+/** binary_fuse*_contain of the u64 key (a bigint from JS), on the bound record. */
+function fuseHasKeyBound(key: u64): bool {
   return fuseContain(key);
 }
 
@@ -68,18 +69,18 @@ export function fuseHasKey(key: u64): bool {
 }
 
 /** Tests the item in scratch (len bytes, UTF-8 or raw). */
-export function fuseHasItem(len: u32): bool {
+function fuseHasItemBound(len: u32): bool {
   return fuseContain(itemKey(SCRATCH_PTR, <usize>len));
 }
 
 /** Tests the string `s`, read in place as UTF-8 (assembly/js-string.ts). */
-export function fuseHasString(s: externref): bool {
+function fuseHasStringBound(s: externref): bool {
   const len = encodeUtf8(s, SCRATCH_PTR);
   return fuseContain(itemKey(SCRATCH_PTR, len));
 }
 
 /** Tests a streamed item (after streamBegin and streamUpdate on this record, whose XXH64 seed is 0). */
-export function fuseHasStream(): bool {
+function fuseHasStreamBound(): bool {
   return fuseContain(xxh64Digest());
 }
 
@@ -88,7 +89,7 @@ const HAS_GROUP: u32 = 64;
 
 /**
  * The fingerprint check of binary_fuse*_contain for a hash (already mixed
- * with the seed), on the selected record.
+ * with the seed), on the bound record.
  */
 // @ts-ignore: decorator
 @inline function containHash(hash: u64, segmentLength: u32, segmentCountLength: u32, width: u32): bool {
@@ -111,7 +112,7 @@ const HAS_GROUP: u32 = 64;
  * probes' loads, which do not depend on each other, are in flight at once.
  * Returns how many answered true.
  */
-export function fuseHasBatch(count: u32): u32 {
+function fuseHasBatchBound(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (load<u32>(bitsBase - 40) == 0) {
     memory.fill(BATCH_FLAGS_PTR, 0, <usize>count);
@@ -159,7 +160,53 @@ export function fuseKeyStream(out: usize): void {
   store<u64>(out, xxh64Digest());
 }
 
-/** Feeds the selected record's fingerprints to the file checksum, straight from memory. */
-export function fuseChecksumFingerprints(): void {
+/** Feeds the bound record's fingerprints to the file checksum, straight from memory. */
+function fuseChecksumFingerprintsBound(): void {
   checksumUpdate(bitsBase, <usize>bits * <usize>recordWidth());
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** fuseSetShapeBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseSetShape(r: usize, generation: u32, seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  fuseSetShapeBound(seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength);
+  return 0;
+}
+
+/** fuseHasKeyBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseHasKey(r: usize, generation: u32, key: u64): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>fuseHasKeyBound(key);
+}
+
+/** fuseHasItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseHasItem(r: usize, generation: u32, len: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>fuseHasItemBound(len);
+}
+
+/** fuseHasStringBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseHasString(s: externref, r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>fuseHasStringBound(s);
+}
+
+/** fuseHasStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseHasStream(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>fuseHasStreamBound();
+}
+
+/** fuseHasBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseHasBatch(r: usize, generation: u32, count: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>fuseHasBatchBound(count);
+}
+
+/** fuseChecksumFingerprintsBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function fuseChecksumFingerprints(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  fuseChecksumFingerprintsBound();
+  return 0;
 }

@@ -14,6 +14,7 @@
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
 // leaves the bitmap untouched.
 
+import { bind, REFUSED, saveCounters } from "./record";
 import { bitsBase, SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
 import { bits as size } from "./filter";
@@ -25,7 +26,7 @@ import { bits as size } from "./filter";
 }
 
 /** Zeroes every bit. */
-export function bitmapClearAll(): void {
+function bitmapClearAllBound(): void {
   clearBits(wordBytes());
 }
 
@@ -33,7 +34,7 @@ export function bitmapClearAll(): void {
  * Index of the first of the n values in scratch that is outside [0, size)
  * (as i32 when `signed`, else as u32), or -1 when all are in range.
  */
-export function bitmapFirstInvalid(n: u32, signed: bool): i32 {
+function bitmapFirstInvalidBound(n: u32, signed: bool): i32 {
   const limit = size;
   for (let i: u32 = 0; i < n; i++) {
     const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
@@ -44,7 +45,7 @@ export function bitmapFirstInvalid(n: u32, signed: bool): i32 {
 }
 
 /** Sets the n (validated) values in scratch; returns how many were not set before. */
-export function bitmapSetMany(n: u32): u32 {
+function bitmapSetManyBound(n: u32): u32 {
   let fresh: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
     fresh += <u32>setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)));
@@ -57,7 +58,7 @@ export function bitmapSetMany(n: u32): u32 {
  * right after them, at SCRATCH_PTR + 4n. Returns the index of the first
  * value outside [0, size) (nothing after it is tested), or -1.
  */
-export function bitmapHasMany(n: u32, signed: bool): i32 {
+function bitmapHasManyBound(n: u32, signed: bool): i32 {
   const out = SCRATCH_PTR + (<usize>n << 2);
   const limit = size;
   for (let i: u32 = 0; i < n; i++) {
@@ -75,7 +76,7 @@ export function bitmapHasMany(n: u32, signed: bool): i32 {
  * u64 word (64 values) at a time and skips empty words, so iterating a
  * sparse bitmap costs size/64 word reads plus one step per set value.
  */
-export function bitmapNextValues(from: f64, max: u32): u32 {
+function bitmapNextValuesBound(from: f64, max: u32): u32 {
   let v = <u64>from;
   if (v >= size || max == 0) return 0;
   const words = (size + 63) >> 6;
@@ -95,4 +96,37 @@ export function bitmapNextValues(from: f64, max: u32): u32 {
     if (w >= words) return written;
     word = load<u64>(bitsBase + (<usize>w << 3));
   }
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** bitmapClearAllBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function bitmapClearAll(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  bitmapClearAllBound();
+  return 0;
+}
+
+/** bitmapFirstInvalidBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function bitmapFirstInvalid(r: usize, generation: u32, n: u32, signed: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>bitmapFirstInvalidBound(n, signed);
+}
+
+/** bitmapSetManyBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function bitmapSetMany(r: usize, generation: u32, n: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>bitmapSetManyBound(n);
+}
+
+/** bitmapHasManyBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function bitmapHasMany(r: usize, generation: u32, n: u32, signed: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>bitmapHasManyBound(n, signed);
+}
+
+/** bitmapNextValuesBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function bitmapNextValues(r: usize, generation: u32, from: f64, max: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>bitmapNextValuesBound(from, max);
 }

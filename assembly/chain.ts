@@ -34,7 +34,7 @@ import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, countingKind, isLive, peek, selectedRecord, unpeek } from "./record";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, bind, countingKind, isLive, peek, saveCounters, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheck, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
@@ -277,8 +277,7 @@ function newestReporting(count: u32, h: u64): i32 {
  * listed as (record, generation) pairs at the chain records region (oldest
  * first, all of one seed): returns the index of the newest that reports
  * it, or -1; -2, having read nothing, when a pair does not name a live
- * record. The records are only peeked at, so the selected one stays
- * selected.
+ * record. The records are only peeked at.
  */
 export function chainHas(count: u32, len: u32): i32 {
   if (!membersLive(count)) return -2;
@@ -296,15 +295,17 @@ const OP_ADD: u32 = 0;
  * batch offsets region), or, when `hashed`, given by their digests as u64s
  * in scratch. Flag i goes to the batch flags region: has, whether a member
  * reports item i; add, whether it was new, which is exactly when no member
- * reports it, and then it is added to the newest member (the selected
- * record, which JS selected), at most `room` of them. Returns where it
- * stopped: `count`, or the first item that is new while the newest member
- * has no room left, for JS to start a member and call again from there;
- * -1, having read nothing, when a member's pair does not name a live record
- * or the newest is not the selected record.
+ * reports it, and then it is added to the newest member (bound for the
+ * call, its counters written back at the end), at most `room` of them.
+ * Returns where it stopped: `count`, or the first item that is new while
+ * the newest member has no room left, for JS to start a member and call
+ * again from there; -1, having read nothing, when a member's pair does not
+ * name a live record.
  */
 export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: u32, hashed: bool): i32 {
-  if (!membersLive(members) || (op == OP_ADD && member(members - 1) != selectedRecord())) return -1;
+  if (!membersLive(members)) return -1;
+  const newest = CHAIN_RECORDS_PTR + (<usize>(members - 1) << 3);
+  if (op == OP_ADD) bind(<usize>load<u32>(newest), load<u32>(newest, 4));
   count = min<u32>(count, BATCH_MAX);
   const seed = load<u64>(member(0), 8);
   let left = <u64>room;
@@ -322,12 +323,16 @@ export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: 
       continue;
     }
     unpeek();
-    if (left == 0) return <i32>i;
+    if (left == 0) {
+      saveCounters();
+      return <i32>i;
+    }
     probeHash(h, PROBES_PTR);
     const fresh = countAdd(insertProbed(PROBES_PTR));
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>fresh);
     if (fresh) left--;
   }
   unpeek();
+  if (op == OP_ADD) saveCounters();
   return <i32>count;
 }

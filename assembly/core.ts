@@ -10,7 +10,7 @@
 // against the full ABI).
 
 export {
-  create, createdGeneration, release, select, heapUsedBytes,
+  create, createdGeneration, release, heapUsedBytes,
   streamBegin, addBatch, hasBatch,
   add, has, stageString, addString, hasString, streamUpdate, streamAdd, streamHas,
   bitsSet, addedCount, scratchPtr, scratchSize, positionsPtr, bitsPtr, batchOffsetsPtr, batchFlagsPtr, chainRecordsPtr, batchMax,

@@ -16,6 +16,7 @@
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
+import { bind, REFUSED, saveCounters } from "./record";
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
@@ -138,40 +139,40 @@ function countingProbed(op: i32): i32 {
  * returns 1 when the item was new, has 1 when it may be present, remove 1
  * when done and 0 when refused, count the smallest counter.
  */
-export function countingItem(len: u32, wide: bool, op: i32): i32 {
+function countingItemBound(len: u32, wide: bool, op: i32): i32 {
   probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
   return countingProbed(op);
 }
 
 /** countingItem for a streamed item (after streamBegin and streamUpdate). */
-export function countingStream(op: i32): i32 {
+function countingStreamBound(op: i32): i32 {
   streamProbe(PROBES_PTR);
   return countingProbed(op);
 }
 
 /** countingItem for an item given by its 64-bit digest (xxh64 family; the caller checked). */
-export function countingDigest(lo: u32, hi: u32, op: i32): i32 {
+function countingDigestBound(lo: u32, hi: u32, op: i32): i32 {
   probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
   return countingProbed(op);
 }
 
 /** Counters above 0. */
-export function countingNonzero(): f64 {
+function countingNonzeroBound(): f64 {
   return <f64>nonzero;
 }
 
 /** Counters at 15. */
-export function countingSaturated(): f64 {
+function countingSaturatedBound(): f64 {
   return <f64>saturated;
 }
 
 /** Adds minus successful removes. */
-export function countingHeld(): f64 {
+function countingHeldBound(): f64 {
   return <f64>held;
 }
 
 /** Zeroes the counters and the tallies. */
-export function countingClear(): void {
+function countingClearBound(): void {
   memory.fill(bitsBase, 0, <usize>countersLength());
   nonzero = 0;
   saturated = 0;
@@ -182,7 +183,7 @@ export function countingClear(): void {
  * Recounts the nonzero and saturated counters from memory (after counters
  * were written from JS), sets `held`, and returns the nonzero count.
  */
-export function countingRestore(heldItems: f64): f64 {
+function countingRestoreBound(heldItems: f64): f64 {
   // Eight bytes (16 counters) per step, by SWAR: a nibble is nonzero when
   // any of its bits is, and 15 when all four are; OR-folding (or AND-folding)
   // each nibble into its low bit and counting those bits gives both tallies.
@@ -215,7 +216,7 @@ export function countingRestore(heldItems: f64): f64 {
 }
 
 /** Feeds the packed counters to the file checksum, straight from memory. */
-export function countingChecksumCounters(): void {
+function countingChecksumCountersBound(): void {
   checksumUpdate(bitsBase, <usize>countersLength());
 }
 
@@ -226,7 +227,7 @@ export function countingChecksumCounters(): void {
  * scratch (at most its size; a target in another memory takes it from
  * there).
  */
-export function countingBitsChunk(first: u32, len: u32, to: usize): void {
+function countingBitsChunkBound(first: u32, len: u32, to: usize): void {
   if (to == SCRATCH_PTR) len = min<u32>(len, SCRATCH_SIZE);
   const whole = <u32>(bits >> 3); // bit bytes whose 8 counters all exist
   for (let j: u32 = 0; j < len; j++) {
@@ -258,7 +259,7 @@ export function countingBitsChunk(first: u32, len: u32, to: usize): void {
  * for addBatch), in order; item i's answer goes to the batch flags region.
  * Returns how many answered 1.
  */
-export function countingBatch(count: u32, op: i32): u32 {
+function countingBatchBound(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   let ones: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
@@ -270,4 +271,86 @@ export function countingBatch(count: u32, op: i32): u32 {
     ones += <u32>answer;
   }
   return ones;
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** countingItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = countingItemBound(len, wide, op);
+  saveCounters();
+  return <i32>result;
+}
+
+/** countingStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingStream(r: usize, generation: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = countingStreamBound(op);
+  saveCounters();
+  return <i32>result;
+}
+
+/** countingDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingDigest(r: usize, generation: u32, lo: u32, hi: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = countingDigestBound(lo, hi, op);
+  saveCounters();
+  return <i32>result;
+}
+
+/** countingNonzeroBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingNonzero(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>countingNonzeroBound();
+}
+
+/** countingSaturatedBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingSaturated(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>countingSaturatedBound();
+}
+
+/** countingHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingHeld(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>countingHeldBound();
+}
+
+/** countingClearBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingClear(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  countingClearBound();
+  saveCounters();
+  return 0;
+}
+
+/** countingRestoreBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingRestore(r: usize, generation: u32, heldItems: f64): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = countingRestoreBound(heldItems);
+  saveCounters();
+  return <f64>result;
+}
+
+/** countingChecksumCountersBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingChecksumCounters(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  countingChecksumCountersBound();
+  return 0;
+}
+
+/** countingBitsChunkBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingBitsChunk(r: usize, generation: u32, first: u32, len: u32, to: usize): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  countingBitsChunkBound(first, len, to);
+  return 0;
+}
+
+/** countingBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function countingBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = countingBatchBound(count, op);
+  saveCounters();
+  return <i32>result;
 }

@@ -28,6 +28,7 @@
 // i1 xor hash(fp) needs a power-of-two B, which would double the table for
 // most capacities.
 
+import { bind, REFUSED, saveCounters } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
 import { TOUCH_SINK_PTR } from "./scheme";
 import { bits, hashes, seed } from "./filter";
@@ -49,7 +50,7 @@ const OP_COUNT = 3;
 /** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
 const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
-/** The selected record. */
+/** The bound record (assembly/record.ts). */
 // @ts-ignore: decorator
 @inline function rec(): usize {
   return bitsBase - <usize>RECORD_BYTES;
@@ -288,12 +289,12 @@ function cuckooHashed(h: u64, op: i32): i32 {
 }
 
 /** Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item of `len` bytes in scratch. */
-export function cuckooItem(len: u32, op: i32): i32 {
+function cuckooItemBound(len: u32, op: i32): i32 {
   return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, seed), op);
 }
 
 /** cuckooItem for a streamed item (after streamBegin and streamUpdate). */
-export function cuckooStream(op: i32): i32 {
+function cuckooStreamBound(op: i32): i32 {
   return cuckooHashed(xxh64Digest(), op);
 }
 
@@ -328,7 +329,7 @@ const HAS_STRIDE: usize = 24;
  * for half of them, and both lines are in the cache by then. Adds stay one
  * at a time: each may kick.
  */
-export function cuckooBatch(count: u32, op: i32): u32 {
+function cuckooBatchBound(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (op == OP_HAS) {
     const f = <u64>hashes;
@@ -381,7 +382,7 @@ export function cuckooBatch(count: u32, op: i32): u32 {
 }
 
 /** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
-export function cuckooInit(): void {
+function cuckooInitBound(): void {
   store<u64>(rec(), 0, 16);
   let lows: u64 = 0;
   for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * <u64>hashes);
@@ -392,29 +393,29 @@ export function cuckooInit(): void {
 }
 
 /** Fingerprints held. */
-export function cuckooHeld(): f64 {
+function cuckooHeldBound(): f64 {
   return <f64>load<u64>(rec(), 16);
 }
 
 /** The kick generator's state, low or high 32 bits. */
-export function cuckooRandomState(high: bool): u32 {
+function cuckooRandomStateBound(high: bool): u32 {
   const x = load<u64>(rec(), 24);
   return <u32>(high ? x >> 32 : x);
 }
 
 /** Sets the kick generator's state (a file's, never 0). */
-export function cuckooSetRandomState(lo: u32, hi: u32): void {
+function cuckooSetRandomStateBound(lo: u32, hi: u32): void {
   store<u64>(rec(), (<u64>hi << 32) | <u64>lo, 24);
 }
 
 /** Empties every slot; the generator goes on where it was. */
-export function cuckooClear(): void {
+function cuckooClearBound(): void {
   memory.fill(bitsBase, 0, <usize>slotsLength());
   store<u64>(rec(), 0, 16);
 }
 
 /** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
-export function cuckooRestore(): f64 {
+function cuckooRestoreBound(): f64 {
   const slots = bits * bucketSize();
   let n: u64 = 0;
   for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot) != 0);
@@ -423,6 +424,73 @@ export function cuckooRestore(): f64 {
 }
 
 /** Feeds the packed fingerprints (the slack excluded) to the file checksum, straight from memory. */
-export function cuckooChecksumSlots(): void {
+function cuckooChecksumSlotsBound(): void {
   checksumUpdate(bitsBase, <usize>slotsLength());
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** cuckooItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooItem(r: usize, generation: u32, len: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>cuckooItemBound(len, op);
+}
+
+/** cuckooStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooStream(r: usize, generation: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>cuckooStreamBound(op);
+}
+
+/** cuckooBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>cuckooBatchBound(count, op);
+}
+
+/** cuckooInitBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooInit(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  cuckooInitBound();
+  return 0;
+}
+
+/** cuckooHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooHeld(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>cuckooHeldBound();
+}
+
+/** cuckooRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooRandomState(r: usize, generation: u32, high: bool): f64 {
+  // A half takes every u32 value, REFUSED among them as an i32: answered as a float.
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>cuckooRandomStateBound(high);
+}
+
+/** cuckooSetRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooSetRandomState(r: usize, generation: u32, lo: u32, hi: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  cuckooSetRandomStateBound(lo, hi);
+  return 0;
+}
+
+/** cuckooClearBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooClear(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  cuckooClearBound();
+  return 0;
+}
+
+/** cuckooRestoreBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooRestore(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  return <f64>cuckooRestoreBound();
+}
+
+/** cuckooChecksumSlotsBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function cuckooChecksumSlots(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  cuckooChecksumSlotsBound();
+  return 0;
 }

@@ -8,6 +8,7 @@
 // the wrappers refuse them before calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
+import { bind, REFUSED, saveCounters } from "./record";
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
@@ -45,7 +46,7 @@ export function digestStream(): void {
 }
 
 /** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary). */
-export function hasDigest(lo: u32, hi: u32): bool {
+function hasDigestBound(lo: u32, hi: u32): bool {
   // The lean build's one copy of a has by hash (assembly/scheme.ts).
   if (LEAN_BY_HASH) return testHashOnce((<u64>hi << 32) | <u64>lo);
   probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
@@ -53,7 +54,7 @@ export function hasDigest(lo: u32, hi: u32): bool {
 }
 
 /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
-export function addDigest(lo: u32, hi: u32): bool {
+function addDigestBound(lo: u32, hi: u32): bool {
   probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
   return countAdd(insertProbed(PROBES_PTR));
 }
@@ -325,4 +326,20 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   }
   unpeek();
   return found;
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** hasDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function hasDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>hasDigestBound(lo, hi);
+}
+
+/** addDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function addDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = addDigestBound(lo, hi);
+  saveCounters();
+  return <i32>result;
 }

@@ -1,14 +1,15 @@
-// The selected filter's state: its parameters, its counters, and the
+// The bound filter's state: its parameters, its counters, and the
 // whole-array steps (clear, union, intersect, recount). Many filters share
-// an instance; assembly/record.ts loads these globals from the record of
-// the filter that JS selects. How an item becomes bits is per scheme, in
-// assembly/scheme.ts.
+// an instance; assembly/record.ts's bind() loads these globals from the
+// record that the running export names. How an item becomes bits is per
+// scheme, in assembly/scheme.ts.
 
 import { bitsBase, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits } from "./layout";
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
+import { bind, REFUSED, saveCounters } from "./record";
 
-/** m, k, scheme and seed of the selected filter; the counters of set bits and of added items (adds that set a bit). */
+/** m, k, scheme and seed of the bound filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;
 export let hashes: i32 = 1;
 export let scheme: i32 = 0;
@@ -94,33 +95,42 @@ export function byteLength(): u64 {
   return fresh != 0;
 }
 
-/** Zeroes the bits and both counters. */
-export function clear(): void {
+/** Zeroes record r's bits and both counters; REFUSED or 0. */
+export function clear(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   clearBits(byteLength());
   restoreCounters(0, 0);
+  saveCounters();
+  return 0;
 }
 
 /**
  * ORs the `len` bytes staged in scratch (another filter's bits) into the
  * bits at byte `offset`. setCount is stale until recount().
  */
-export function unionScratch(offset: u32, len: u32): void {
+export function unionScratch(r: usize, generation: u32, offset: u32, len: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   orInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+  return 0;
 }
 
 /** ANDs the `len` bytes staged in scratch into the bits at byte `offset`; then recount(). */
-export function intersectScratch(offset: u32, len: u32): void {
+export function intersectScratch(r: usize, generation: u32, offset: u32, len: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   andInto(bitsBase + <usize>offset, SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
+  return 0;
 }
 
 /**
  * ORs (or, with `and`, ANDs) the bits at `src`, another filter's of the
- * same m in this memory, into the selected filter's, in place: no copy
- * through scratch. setCount is stale until recount().
+ * same m in this memory, into record r's, in place: no copy through
+ * scratch. setCount is stale until recount().
  */
-export function combineAt(src: usize, and: bool): void {
+export function combineAt(r: usize, generation: u32, src: usize, and: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
   if (and) andInto(bitsBase, src, <usize>byteLength());
   else orInto(bitsBase, src, <usize>byteLength());
+  return 0;
 }
 
 /** Sets setCount to the exact number of 1 bits (after a union, intersection or load) and returns it. */

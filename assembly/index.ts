@@ -1,14 +1,15 @@
-// The exported ABI of one instance, which holds many filters. JS selects a
-// filter (assembly/record.ts), copies an item into the scratch region
-// (assembly/layout.ts) and calls one of these; the work is in the helpers
-// they name.
+// The exported ABI of one instance, which holds many filters. JS copies an
+// item into the scratch region (assembly/layout.ts) and calls one of these
+// with the filter's record and generation, which the call binds first
+// (assembly/record.ts) and refuses with REFUSED when they name no live
+// record; the work is in the helpers they name.
 
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
-  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamFeed, streamInsert, streamProbe, streamTest, testItem, testProbed,
+  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem, testProbed,
 } from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
@@ -20,20 +21,24 @@ import { copyUnits, encodeUtf8 } from "./js-string";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release, select } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release } from "./record";
+import { bind, REFUSED, saveCounters } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainBatch, chainHas } from "./chain";
-export { streamBegin } from "./scheme";
 export { addBatch, hasBatch } from "./batch";
 
-/** Adds the item in scratch (len units; u16 code units when wide). Returns 1 if it was new. */
-export function add(len: u32, wide: bool): bool {
-  return countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
+/** Adds the item in scratch (len units; u16 code units when wide) to record r. Returns 1 if it was new. */
+export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const fresh = countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
+  saveCounters();
+  return <i32>fresh;
 }
 
 /** Tests the item in scratch. */
-export function has(len: u32, wide: bool): bool {
-  return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 
 /**
@@ -48,67 +53,92 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
 }
 
 /** add() of the string `s`, read in place (the poly scheme hashes its code units). */
-export function addString(s: externref): bool {
+export function addString(s: externref, r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   const wide = polySelected();
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  return countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
+  const fresh = countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
+  saveCounters();
+  return <i32>fresh;
 }
 
 /** has() of the string `s`, read in place. */
-export function hasString(s: externref): bool {
+export function hasString(s: externref, r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   const wide = polySelected();
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  return testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  return <i32>testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 
-/** Writes the item's positions to the positions region. */
-export function positions(len: u32, wide: bool): void {
+/** Writes the item's positions to the positions region; REFUSED or 0. */
+export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
   probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
   exportProbed(PROBES_PTR);
+  return 0;
 }
 
 /** Writes the item's positions and returns its shard in [0, shards). */
-export function shardPositions(len: u32, wide: bool, shards: u32): u32 {
+export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
   exportProbed(PROBES_PTR);
-  return shardIndex(itemKey, shards);
+  return <i32>shardIndex(itemKey, shards);
 }
 
 /** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
-export function streamShardPositions(shards: u32): u32 {
+export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   streamProbe(PROBES_PTR);
   exportProbed(PROBES_PTR);
-  return shardIndex(itemKey, shards);
+  return <i32>shardIndex(itemKey, shards);
 }
 
-/** Feeds the next `len` units of a streamed item from scratch. */
-export function streamUpdate(len: u32): void {
+/** Starts a streamed item for record r (its scheme and seed), for items longer than the scratch region. */
+export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  streamStart(wide);
+  return 0;
+}
+
+/** Feeds the next `len` units of a streamed item from scratch, hashed by record r's scheme. */
+export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   streamFeed(SCRATCH_PTR, len);
+  return 0;
 }
 
 /** Ends a streamed item and adds it. */
-export function streamAdd(): bool {
-  return countAdd(streamInsert());
+export function streamAdd(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const fresh = countAdd(streamInsert());
+  saveCounters();
+  return <i32>fresh;
 }
 
 /** Ends a streamed item and tests it. */
-export function streamHas(): bool {
-  return streamTest();
+export function streamHas(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>streamTest();
 }
 
 /** Ends a streamed item and writes its positions. */
-export function streamPositions(): void {
+export function streamPositions(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   streamProbe(PROBES_PTR);
   exportProbed(PROBES_PTR);
+  return 0;
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */
-export function bitsSet(): f64 {
+export function bitsSet(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
   return <f64>setCountNow();
 }
 
 /** addedCount: the adds that set at least one bit. */
-export function addedCount(): f64 {
+export function addedCount(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
   return <f64>addedCountNow();
 }
 
@@ -127,7 +157,7 @@ export function positionsPtr(): usize {
   return POSITIONS_OUT_PTR;
 }
 
-/** Offset of the selected filter's packed bits. */
+/** Offset of the packed bits: the shared build's one filter's (a record's follow it, at record + 64). */
 export function bitsPtr(): usize {
   return bitsBase;
 }
@@ -153,13 +183,19 @@ export function batchMax(): u32 {
 }
 
 /** Recounts the 1 bits exactly (popcnt over the whole array); returns the count. */
-export function recountBits(): f64 {
-  return <f64>recount();
+export function recountBits(r: usize, generation: u32): f64 {
+  if (!bind(r, generation)) return REFUSED;
+  const ones = recount();
+  saveCounters();
+  return <f64>ones;
 }
 
-/** Sets the counters of set bits and of added items (both below 2^53). */
-export function setCounters(set: f64, added: f64): void {
+/** Sets the counters of set bits and of added items (both below 2^53); REFUSED or 0. */
+export function setCounters(r: usize, generation: u32, set: f64, added: f64): i32 {
+  if (!bind(r, generation)) return REFUSED;
   restoreCounters(<u64>set, <u64>added);
+  saveCounters();
+  return 0;
 }
 
 /** The 1 bits among the first `len` bytes of scratch. */
@@ -177,9 +213,11 @@ export function checksumScratch(len: u32): void {
   checksumUpdate(SCRATCH_PTR, <usize>min<u32>(len, SCRATCH_SIZE));
 }
 
-/** Feeds the whole packed bit array to the checksum, straight from memory. */
-export function checksumBits(): void {
+/** Feeds record r's whole packed bit array to the checksum, straight from memory; REFUSED or 0. */
+export function checksumBits(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
   checksumUpdate(bitsBase, <usize>byteLength());
+  return 0;
 }
 
 /** Finishes the checksum and stores it, a little-endian u64, in the first 8 bytes of scratch. */

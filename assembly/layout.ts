@@ -97,10 +97,11 @@ export const SHARED_HEADER_SIZE: usize = STRIPES_OFFSET + (<usize>STRIPES << 2);
 export const HEAP_START: usize = ((SCRATCH_PTR + SCRATCH_SIZE + 63) & ~63) + 48;
 
 /**
- * The packed bit array of the selected filter: bit p is bit (p & 7) of byte
+ * The packed bit array of the bound filter: bit p is bit (p & 7) of byte
  * bitsBase + (p >> 3). A global rather than a constant, since each filter's
- * bits are a region of their own; assembly/record.ts sets it when a filter
- * is selected. In the shared build there is one filter, after the header.
+ * bits are a region of their own; assembly/record.ts's bind() sets it at
+ * the start of every export that names a record. In the shared build there
+ * is one filter, after the header.
  */
 export let bitsBase: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : 0;
 

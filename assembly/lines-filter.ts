@@ -5,6 +5,7 @@
 // of both modes: in split mode they hand over to assembly/lines-split.ts.
 // The pure-TypeScript twin is src/reference/lines-filter.ts (ReferenceLines).
 
+import { bind, REFUSED, saveCounters } from "./record";
 import { BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE } from "./layout";
 import { countAdd, scheme } from "./filter";
 import {
@@ -49,10 +50,10 @@ function probeLine(ptr: usize, len: usize, out: usize): void {
 
 /**
  * Filter mode: makes room for an input area of `size` bytes and an output
- * area, for the selected filter (assembly/record.ts). Returns 0, or 1 when
+ * area, for the bound filter (assembly/record.ts). Returns 0, or 1 when
  * memory cannot be had. Called once, before the first chunk.
  */
-export function linesConfigure(size: u32, printSeen: bool): i32 {
+function linesConfigureBound(size: u32, printSeen: bool): i32 {
   if (!takeRegion((<u64>size << 1) + LINES_SLACK)) return 1;
   reset(<u64>region, size, printSeen, false, false);
   return 0;
@@ -66,7 +67,7 @@ export function linesConfigure(size: u32, printSeen: bool): i32 {
  * Split mode: packs the complete lines' items and returns their count; JS
  * then writes their flags and calls linesEmit.
  */
-export function linesProcess(n: u32): u32 {
+function linesProcessBound(n: u32): u32 {
   const end = inPtr + <usize>carry + <usize>n;
   if (splitMode) return splitChunk(end);
   let p = inPtr;
@@ -145,7 +146,7 @@ export function linesProcess(n: u32): u32 {
  * mode packs that line as the only item and returns 1 (or 0 when there is
  * none), for JS to flag before linesEmit.
  */
-export function linesFinish(): u32 {
+function linesFinishBound(): u32 {
   let out = outPtr;
   pieceLen = 0;
   streamEnd = 0;
@@ -173,4 +174,28 @@ export function linesFinish(): u32 {
   streaming = false;
   carry = 0;
   return <u32>(out - outPtr);
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** linesConfigureBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function linesConfigure(r: usize, generation: u32, size: u32, printSeen: bool): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>linesConfigureBound(size, printSeen);
+}
+
+/** linesProcessBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function linesProcess(r: usize, generation: u32, n: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = linesProcessBound(n);
+  saveCounters();
+  return <i32>result;
+}
+
+/** linesFinishBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function linesFinish(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  const result = linesFinishBound();
+  saveCounters();
+  return <i32>result;
 }

@@ -1,21 +1,20 @@
 // Many filters in one instance: each filter is a record followed by its
-// bits (or counters), one region of the heap (assembly/heap.ts). The code
-// that hashes and probes reads the selected filter's parameters from
-// globals (assembly/filter.ts, assembly/layout.ts's bitsBase); select()
-// loads them from a record, and first writes the counters of the filter it leaves back into
-// that filter's record. JS selects a filter only when it is not the one
-// selected already (src/wasm/record-handle.ts), so calls to one filter in a row
-// pay nothing for the others.
+// bits (or counters), one region of the heap (assembly/heap.ts).
 //
-// No export acts on a record that is not live. A record is named by its
-// address and its generation, a number create() gives it and release()
-// takes away (as slab allocators name their objects): select() and
-// release() refuse a pair that is not a live record's, returning 1, and a
-// released handle's generation matches nothing again (a region reused at
-// the same address gets a new one). What is selected is always a live
-// record or NULL_RECORD, a small record in the statics that belongs to no
-// filter: releasing the selected record selects it, so whatever runs next
-// without a select touches no filter's memory.
+// Every export that acts on a filter takes the filter's record and its
+// generation as its first two arguments, and binds them first (bind()):
+// the call refuses a pair that is not a live record's, and otherwise loads
+// the record's parameters and counters into the globals the hashing and
+// probing code reads (assembly/filter.ts, assembly/layout.ts's bitsBase).
+// An export that changes the counters writes them back before it returns
+// (saveCounters()). No call can act on another filter than the one it
+// names, whatever ran in between: what the globals hold is checked against
+// the pair on every call (bind()).
+//
+// A record is named by its address and its generation, a number create()
+// gives it and release() takes away (as slab allocators name their
+// objects): a released handle's generation matches nothing again (a region
+// reused at the same address gets a new one).
 //
 // A record, 64 bytes, 64-byte aligned:
 //   +0  u64 m (bits, counters, or a Bitmap's size)
@@ -29,9 +28,10 @@
 //   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts),
 //       or a binary fuse filter's bytes per fingerprint (assembly/binary-fuse.ts)
 //   +56 u32 the generation (0: not a live record)
-// and the bits (or counters) start at +64. A cuckoo filter's table
-// (assembly/cuckoo.ts) lays out its own fields before +56, and keeps them
-// in the record rather than in globals.
+// and the bits (or counters) start at +64. A cuckoo table
+// (assembly/cuckoo.ts) and a binary fuse filter (assembly/binary-fuse.ts)
+// lay out their own fields before +48, and keep them in the record rather
+// than in globals.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
 import { addedCount, bits, blocks, hashes, scheme, seed, setCount } from "./filter";
@@ -71,19 +71,18 @@ export const KIND_FUSE = 6;
   return COUNTING_RECORDS != 0 ? kind == KIND_COUNTING : false;
 }
 
-/** Bytes of NULL_RECORD's region after its record: room for any kind at its m of 64. */
-const NULL_PAYLOAD: i32 = 128;
+/** What an export returns when its record and generation do not name a live record. */
+export const REFUSED: i32 = -2;
 
 /**
- * The record selected when no filter is: m = 64, k = 1, xxh64, a filter.
- * Exports called with it selected (which JS never does) write only here.
+ * The record and generation that the last bind() loaded into the globals.
+ * A memo, never an input: every export names its record, and bind() loads
+ * another's parameters whenever the pair differs. A record's parameters
+ * never change while it lives, and every export that changes its counters
+ * writes them back, so the globals of a pair that matches are its record's.
  */
-const NULL_RECORD: usize = memory.data(<i32>RECORD_BYTES + NULL_PAYLOAD, 64);
-store<u64>(NULL_RECORD, 64);
-store<i32>(NULL_RECORD, 1, 40);
-
-/** The selected record: a live one, or NULL_RECORD. */
-let current: usize = NULL_RECORD;
+let bound: usize = 0;
+let boundGeneration: u32 = 0;
 
 /** The generation the next record gets (never 0). */
 let nextGeneration: u32 = 1;
@@ -105,22 +104,6 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
   return 0;
 }
 
-/** Writes the selected filter's counters back into its record. */
-// @ts-ignore: decorator
-@inline function saveCurrent(): void {
-  const kind = load<u32>(current, 48);
-  // A cuckoo table and a binary fuse filter keep their fields in the record, where the others keep counters in globals.
-  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return;
-  if (countingKind(kind)) {
-    store<u64>(current, nonzero, 16);
-    store<u64>(current, saturated, 24);
-    store<u64>(current, held, 32);
-  } else {
-    store<u64>(current, setCount, 16);
-    store<u64>(current, addedCount, 24);
-  }
-}
-
 /**
  * Whether `r` and `generation` name a live record: `r` is a 64-byte
  * aligned address in the heap whose record holds that generation. A
@@ -134,19 +117,23 @@ export function isLive(r: usize, generation: u32): bool {
 }
 
 /**
- * Makes the filter of record `r` the one every export works on: its
- * parameters and counters go to the globals, after the last one's
- * counters went back to its record. Returns 0, or 1 (and changes nothing)
- * when `r` and `generation` do not name a live record.
+ * Binds the running export to record `r`: its parameters and counters go
+ * to the globals. False, loading nothing, when `r` and `generation` do not
+ * name a live record; the export then returns REFUSED. The shared build
+ * holds one filter and no records (assembly/filter.ts's configure): there
+ * is nothing to bind.
  */
-export function select(r: usize, generation: u32): i32 {
-  if (!isLive(r, generation)) return 1;
-  if (r == current) return 0;
-  saveCurrent();
-  current = r;
+export function bind(r: usize, generation: u32): bool {
+  if (ASC_FEATURE_THREADS) return true;
+  if (!isLive(r, generation)) return false;
+  // Calls to one filter in a row load nothing: the loads are most of what binding costs a single call.
+  if (r == bound && generation == boundGeneration) return true;
+  bound = r;
+  boundGeneration = generation;
   peek(r);
   const kind = load<u32>(r, 48);
-  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return 0;
+  // A cuckoo table and a binary fuse filter keep their fields in the record, where the others keep counters in globals.
+  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return true;
   if (countingKind(kind)) {
     nonzero = load<u64>(r, 16);
     saturated = load<u64>(r, 24);
@@ -155,14 +142,30 @@ export function select(r: usize, generation: u32): i32 {
     setCount = load<u64>(r, 16);
     addedCount = load<u64>(r, 24);
   }
-  return 0;
+  return true;
+}
+
+/** Writes the counters of the bound record back into it: the last step of an export that changed them. */
+export function saveCounters(): void {
+  if (ASC_FEATURE_THREADS) return;
+  const r = bound;
+  const kind = load<u32>(r, 48);
+  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return;
+  if (countingKind(kind)) {
+    store<u64>(r, nonzero, 16);
+    store<u64>(r, saturated, 24);
+    store<u64>(r, held, 32);
+  } else {
+    store<u64>(r, setCount, 16);
+    store<u64>(r, addedCount, 24);
+  }
 }
 
 /**
  * Points the parameter globals (m, k, scheme, seed, the bits) at record
- * `r` without selecting it: for reads of many records in one call
- * (assembly/chain.ts), which must call unpeek() before returning. The
- * counters and the selected record stay as they were.
+ * `r` without binding it: for reads of many records in one call
+ * (assembly/chain.ts, assembly/digest.ts), which call unpeek() before
+ * anything else reads the bound record's. The counters stay as they were.
  */
 // @ts-ignore: decorator
 @inline export function peek(r: usize): void {
@@ -174,20 +177,20 @@ export function select(r: usize, generation: u32): i32 {
   bitsBase = r + <usize>RECORD_BYTES;
 }
 
-/** The selected record (NULL_RECORD when no filter is), for a walk that adds to it (assembly/chain.ts). */
+/** The bound record, for a walk that adds to it (assembly/chain.ts). */
 // @ts-ignore: decorator
-@inline export function selectedRecord(): usize {
-  return current;
+@inline export function boundRecord(): usize {
+  return bound;
 }
 
-/** Points the parameter globals back at the selected record, after peek(). */
+/** Points the parameter globals back at the bound record, after peek(). */
 export function unpeek(): void {
-  peek(current);
+  peek(bound);
 }
 
 /**
  * A new record of `kind` for m = `m`, k, scheme and seed (validated by
- * the caller), its bits zero, and selected; `width` is a sliding filter's
+ * the caller), its bits zero; `width` is a sliding filter's
  * bytes per word (0 for the other kinds). Returns its address, or 0 when
  * this instance's memory cannot hold it (JS then opens another); its
  * generation is then createdGeneration().
@@ -208,7 +211,6 @@ export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, 
   nextGeneration = generation == 0xffff_ffff ? 1 : generation + 1;
   store<u32>(r, generation, 56);
   madeGeneration = generation;
-  select(r, generation);
   return r;
 }
 
@@ -224,11 +226,6 @@ export function createdGeneration(): u32 {
 export function release(r: usize, generation: u32): i32 {
   if (!isLive(r, generation)) return 1;
   store<u32>(r, 0, 56);
-  if (r == current) {
-    // Its counters die with it; NULL_RECORD's stay its own.
-    current = NULL_RECORD;
-    peek(NULL_RECORD);
-  }
   heapFree(r);
   return 0;
 }

@@ -29,7 +29,7 @@ export const SCHEME_BYTESUM = 2;
 export const SCHEME_SBBF = 3;
 
 /**
- * Whether the selected filter is of an exercise scheme, poly or bytesum.
+ * Whether the bound filter is of an exercise scheme, poly or bytesum.
  * Always false in the lean build (asconfig.json's `use` sets
  * EXERCISE_SCHEMES to 0 for its target alone): its class refuses those
  * schemes (src/filter/core-filter.ts), so their hashing is compiled out

@@ -33,30 +33,34 @@ export { hasDigest } from "./digest";
 // counts to the shared header once (assembly/filter.ts, flushCounts), so the
 // counters are up to date when the call returns.
 
+// The shared build holds one filter and no records: the record and
+// generation every export takes (assembly/record.ts) are JS's (0, 1), and
+// bind() has nothing to do.
+
 /** Adds the item in scratch (as assembly/index.ts add). */
-export function add(len: u32, wide: bool): bool {
-  const fresh = addOne(len, wide);
+export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  const fresh = addOne(r, generation, len, wide);
   flushCounts();
   return fresh;
 }
 
 /** Ends a streamed item and adds it (as assembly/index.ts streamAdd). */
-export function streamAdd(): bool {
-  const fresh = streamAddOne();
+export function streamAdd(r: usize, generation: u32): i32 {
+  const fresh = streamAddOne(r, generation);
   flushCounts();
   return fresh;
 }
 
 /** Adds a staged chunk (as assembly/batch.ts addBatch). */
-export function addBatch(count: u32, wide: bool): u32 {
-  const fresh = addChunk(count, wide);
+export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  const fresh = addChunk(r, generation, count, wide);
   flushCounts();
   return fresh;
 }
 
 /** Adds the item whose digest is hi:lo (as assembly/digest.ts addDigest). */
-export function addDigest(lo: u32, hi: u32): bool {
-  const fresh = addDigestOne(lo, hi);
+export function addDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {
+  const fresh = addDigestOne(r, generation, lo, hi);
   flushCounts();
   return fresh;
 }

@@ -11,6 +11,7 @@
 // (src/sliding/generations.ts) and passed to each call.
 // The pure-TypeScript twin is src/reference/sliding.ts.
 
+import { bind, REFUSED, saveCounters } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, hashes } from "./filter";
 import { probeItem, streamProbe } from "./scheme";
@@ -20,7 +21,7 @@ import { checksumUpdate } from "./checksum";
 const OP_HAS = 1;
 
 /**
- * Bytes of one word (1 or 2): the selected record's field at +52
+ * Bytes of one word (1 or 2): the bound record's field at +52
  * (assembly/record.ts), which lies 12 bytes before the words at +64.
  */
 // @ts-ignore: decorator
@@ -71,13 +72,13 @@ function slidingProbed(op: i32, plane: u32, live: u32): i32 {
 }
 
 /** Runs `op` (0 add, 1 has) on the item in scratch (len units; u16 code units when wide). */
-export function slidingItem(len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
+function slidingItemBound(len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
   probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
   return slidingProbed(op, plane, live);
 }
 
 /** slidingItem for a streamed item (after streamBegin and streamUpdate). */
-export function slidingStream(op: i32, plane: u32, live: u32): i32 {
+function slidingStreamBound(op: i32, plane: u32, live: u32): i32 {
   streamProbe(PROBES_PTR);
   return slidingProbed(op, plane, live);
 }
@@ -87,7 +88,7 @@ export function slidingStream(op: i32, plane: u32, live: u32): i32 {
  * order, all with the same plane and live generations; item i's answer
  * goes to the batch flags region. Returns how many answered 1.
  */
-export function slidingBatch(count: u32, op: i32, plane: u32, live: u32): u32 {
+function slidingBatchBound(count: u32, op: i32, plane: u32, live: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
   let ones: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
@@ -107,7 +108,7 @@ export function slidingBatch(count: u32, op: i32, plane: u32, live: u32): u32 {
  * with SIMD; the words start 64-byte aligned (assembly/record.ts), so the
  * bytes left after the last whole vector start on a word boundary.
  */
-export function slidingClearPlane(plane: u32): void {
+function slidingClearPlaneBound(plane: u32): void {
   const width = wordBytes();
   const keep: u32 = ~(<u32>1 << plane);
   const end = bitsBase + wordsLength();
@@ -128,6 +129,40 @@ export function slidingClearPlane(plane: u32): void {
 }
 
 /** Feeds the words to the file checksum, straight from memory. */
-export function slidingChecksumWords(): void {
+function slidingChecksumWordsBound(): void {
   checksumUpdate(bitsBase, wordsLength());
+}
+
+// The exports: each binds its record first (assembly/record.ts).
+
+/** slidingItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function slidingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>slidingItemBound(len, wide, op, plane, live);
+}
+
+/** slidingStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function slidingStream(r: usize, generation: u32, op: i32, plane: u32, live: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>slidingStreamBound(op, plane, live);
+}
+
+/** slidingBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function slidingBatch(r: usize, generation: u32, count: u32, op: i32, plane: u32, live: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  return <i32>slidingBatchBound(count, op, plane, live);
+}
+
+/** slidingClearPlaneBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function slidingClearPlane(r: usize, generation: u32, plane: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  slidingClearPlaneBound(plane);
+  return 0;
+}
+
+/** slidingChecksumWordsBound on record r, bound first: REFUSED when r and generation name no live record. */
+export function slidingChecksumWords(r: usize, generation: u32): i32 {
+  if (!bind(r, generation)) return REFUSED;
+  slidingChecksumWordsBound();
+  return 0;
 }

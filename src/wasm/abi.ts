@@ -47,9 +47,8 @@ export const ABI = {
   KIND_SLIDING: global,
   KIND_CUCKOO: global,
   KIND_FUSE: global,
-  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address (selected), or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address, or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
   createdGeneration: fn(0), // -> the generation of the record create() made last
-  select: fn(2), // (record, generation) -> 0, the filter every other export works on; 1, changing nothing, when the pair names no live record
   release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
   recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
   heapBlockSize: fn(1), // (region) -> bytes of its heap block, header included
@@ -68,97 +67,100 @@ export const ABI = {
   batchOffsetsPtr: fn(0),
   batchFlagsPtr: fn(0),
   batchMax: fn(0),
-  // One item staged in scratch: (len, wide).
-  add: fn(2),
-  has: fn(2),
-  positions: proc(2),
-  shardPositions: fn(3), // (len, wide, shards) -> shard
+  // Every export that acts on a filter takes its record and generation first
+  // (assembly/record.ts), or right after the string of a String export, and
+  // returns REFUSED (-2) when they name no live record.
+  // One item staged in scratch: (record, generation, len, wide).
+  add: fn(4),
+  has: fn(4),
+  positions: fn(4),
+  shardPositions: fn(5), // (len, wide, shards) -> shard
   // One string read in place through the JS String Builtins (assembly/js-string.ts).
   stageString: strFn(2), // (string, at, units) -> its length in scratch from byte at, UTF-8 bytes or (units) code units
-  addString: strFn(0),
-  hasString: strFn(0),
+  addString: strFn(2),
+  hasString: strFn(2),
   // One item streamed through scratch in pieces.
-  streamBegin: proc(1), // (wide)
-  streamUpdate: proc(1), // (len)
-  streamAdd: fn(0),
-  streamHas: fn(0),
-  streamPositions: proc(0),
-  streamShardPositions: fn(1), // (shards) -> shard
+  streamBegin: fn(3), // (wide)
+  streamUpdate: fn(3), // (len)
+  streamAdd: fn(2),
+  streamHas: fn(2),
+  streamPositions: fn(2),
+  streamShardPositions: fn(3), // (shards) -> shard
   // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
-  addBatch: fn(2),
-  hasBatch: fn(2),
+  addBatch: fn(4),
+  hasBatch: fn(4),
   // The bits and the counters.
-  bitsSet: fn(0),
-  addedCount: fn(0),
-  clear: proc(0),
-  recountBits: fn(0),
-  setCounters: proc(2), // (bitsSet, addedCount)
+  bitsSet: fn(2),
+  addedCount: fn(2),
+  clear: fn(2),
+  recountBits: fn(2),
+  setCounters: fn(4), // (bitsSet, addedCount)
   // Set algebra and the file checksum: over another filter's bits in this memory, or over bits copied into scratch.
-  combineAt: proc(2), // (bits address, and): OR (or AND) another filter's bits in this memory into the selected one's
-  unionScratch: proc(2), // (offset, len)
-  intersectScratch: proc(2), // (offset, len)
+  combineAt: fn(4), // (record, generation, bits address, and): OR (or AND) another filter's bits in this memory into the record's
+  unionScratch: fn(4), // (offset, len)
+  intersectScratch: fn(4), // (offset, len)
   popcountScratch: fn(1), // (len)
   checksumStart: proc(0),
   checksumScratch: proc(1), // (len)
-  checksumBits: proc(0),
+  checksumBits: fn(2),
   checksumEnd: proc(0),
   // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
   digestItem: proc(3), // (len, seedLo, seedHi): XXH64 of the staged item, as a u64 at positionsPtr
   digestBegin: proc(2), // (seedLo, seedHi): the same for an item fed in pieces by digestUpdate (len)
   digestUpdate: proc(1),
   digestStream: proc(0), // ends it
-  hasDigest: fn(2), // (lo, hi)
-  addDigest: fn(2), // (lo, hi)
+  hasDigest: fn(4), // (lo, hi)
+  addDigest: fn(4), // (lo, hi)
   probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
   // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
-  countingItem: fn(3), // (len, wide, op)
-  countingBatch: fn(2), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
-  countingStream: fn(1), // (op)
-  countingDigest: fn(3), // (lo, hi, op)
-  countingNonzero: fn(0),
-  countingSaturated: fn(0),
-  countingHeld: fn(0),
-  countingClear: proc(0),
-  countingRestore: fn(1), // (held) -> counters above 0, recounted
-  countingChecksumCounters: proc(0),
-  countingBitsChunk: proc(3), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
+  countingItem: fn(5), // (len, wide, op)
+  countingBatch: fn(4), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
+  countingStream: fn(3), // (op)
+  countingDigest: fn(5), // (lo, hi, op)
+  countingNonzero: fn(2),
+  countingSaturated: fn(2),
+  countingHeld: fn(2),
+  countingClear: fn(2),
+  countingRestore: fn(3), // (held) -> counters above 0, recounted
+  countingChecksumCounters: fn(2),
+  countingBitsChunk: fn(5), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
   // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
-  slidingItem: fn(5), // (len, wide, op, plane, live)
-  slidingStream: fn(3), // (op, plane, live)
-  slidingBatch: fn(4), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
-  slidingClearPlane: proc(1), // (plane): clears that bit of every word
-  slidingChecksumWords: proc(0),
+  slidingItem: fn(7), // (len, wide, op, plane, live)
+  slidingStream: fn(5), // (op, plane, live)
+  slidingBatch: fn(6), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
+  slidingClearPlane: fn(3), // (plane): clears that bit of every word
+  slidingChecksumWords: fn(2),
   // The cuckoo filter's table (assembly/cuckoo.ts); op: 0 add, 1 has, 2 remove, 3 count.
-  cuckooItem: fn(2), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
-  cuckooStream: fn(1), // (op)
-  cuckooBatch: fn(2), // (count, op): op 0 or 1 on a staged batch; add stops at the first refusal and returns its index
-  cuckooInit: proc(0), // empty tally, the generator at its start for the seed
-  cuckooHeld: fn(0),
-  cuckooRandomState: fn(1), // (high) -> the generator's state, low or high 32 bits
-  cuckooSetRandomState: proc(2), // (lo, hi)
-  cuckooClear: proc(0),
-  cuckooRestore: fn(0), // -> non-empty slots, recounted (and set as the tally)
-  cuckooChecksumSlots: proc(0),
-  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions, queries on the selected record.
+  cuckooItem: fn(4), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
+  cuckooStream: fn(3), // (op)
+  cuckooBatch: fn(4), // (count, op): op 0 or 1 on a staged batch; add stops at the first refusal and returns its index
+  cuckooInit: fn(2), // empty tally, the generator at its start for the seed
+  cuckooHeld: fn(2),
+  cuckooRandomState: fn(3), // (high) -> the generator's state, low or high 32 bits
+  cuckooSetRandomState: fn(4), // (lo, hi)
+  cuckooClear: fn(2),
+  cuckooRestore: fn(2), // -> non-empty slots, recounted (and set as the tally)
+  cuckooChecksumSlots: fn(2),
+  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions, queries on a record.
   fuseAlloc: fn(1), // (bytes) -> a zeroed heap region, or 0
   fuseFree: proc(1), // (region)
   fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
-  fuseSetShape: proc(6), // (seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the selected record
-  fuseHasKey: fn(1), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
-  fuseHasItem: fn(1), // (len): the item in scratch
-  fuseHasString: strFn(0),
-  fuseHasStream: fn(0),
-  fuseHasBatch: fn(1), // (count): a staged batch, answers in the batch flags region
+  fuseSetShape: fn(8), // (record, generation, seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the record
+  fuseHasKey: fn(3), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
+  fuseHasItem: fn(3), // (len): the item in scratch
+  fuseHasString: strFn(2),
+  fuseHasStream: fn(2),
+  fuseHasBatch: fn(3), // (count): a staged batch, answers in the batch flags region
   fuseKeyBatch: proc(2), // (count, out): the staged batch's keys as u64s at out
   fuseKeyItem: proc(2), // (len, out)
   fuseKeyStream: proc(1), // (out)
-  fuseChecksumFingerprints: proc(0),
+  fuseChecksumFingerprints: fn(2),
   // The Bitmap (assembly/bitmap.ts).
-  bitmapClearAll: proc(0),
-  bitmapFirstInvalid: fn(2), // (n, signed) -> index of the first value out of range, or -1
-  bitmapSetMany: fn(1), // (n) -> how many were new
-  bitmapHasMany: fn(2), // (n, signed) -> index of the first value out of range, or -1
-  bitmapNextValues: fn(2), // (from, max) -> how many set values were written to scratch
+  bitmapClearAll: fn(2),
+  bitmapFirstInvalid: fn(4), // (n, signed) -> index of the first value out of range, or -1
+  bitmapSetMany: fn(3), // (n) -> how many were new
+  bitmapHasMany: fn(4), // (n, signed) -> index of the first value out of range, or -1
+  bitmapNextValues: fn(4), // (from, max) -> how many set values were written to scratch
 } as const;
 
 /**
@@ -169,9 +171,9 @@ export const ABI = {
 export const CLI_ABI = {
   ...ABI,
   // Line-by-line dedupe (assembly/lines.ts).
-  linesConfigure: fn(2), // (size, printSeen) -> 0, or 1 when memory cannot grow
-  linesProcess: fn(1),
-  linesFinish: fn(0),
+  linesConfigure: fn(4), // (size, printSeen) -> 0, or 1 when memory cannot grow
+  linesProcess: fn(3),
+  linesFinish: fn(2),
   linesInput: fn(0),
   linesOutput: fn(0),
   linesCarry: fn(0),
@@ -241,11 +243,11 @@ export type LinesExports = Pick<
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'select' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|KIND_|chain|digest|create$|createdGeneration$|select$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|KIND_|chain|digest|create$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

@@ -5,9 +5,9 @@
 // (src/wasm/record-handle.ts: their arena and the record's address) and
 // never a view of their own that could outlive a growth: see `epoch`.
 //
-// A record is named by its address and its generation (assembly/record.ts):
-// the instance refuses a pair that is not live, and a handle compares
-// generations, never addresses, to know it is selected.
+// A record is named by its address and its generation (assembly/record.ts),
+// which every call that acts on it passes: the instance refuses a pair that
+// is not live.
 //
 // Which arena a record goes to is src/wasm/placement.ts's; how records of
 // dropped handles come back is src/wasm/collection.ts's, which an arena
@@ -25,6 +25,9 @@ export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
 export const RECORD_BYTES = 64;
+
+/** What an export that acts on a filter returns when the record and generation it was given name no live record (assembly/record.ts's REFUSED). */
+export const REFUSED = -2;
 
 /** Bytes of records made between two looks at the collector (Arena.checkCollector). */
 const CHECK_BYTES = 1024 * 1024;
@@ -56,9 +59,6 @@ export interface RecordParams {
   readonly wordBytes?: number;
 }
 
-/** The poly scheme's id (src/filter/options.ts's SCHEMES order): strings as UTF-16 code units. */
-const POLY_ID = 1;
-
 let nextId = 1;
 /** One instance, its scratch and views, and the records in its memory. */
 export class Arena {
@@ -72,13 +72,6 @@ export class Arena {
   readonly id: number;
   /** Whether it holds one record of its own (a large filter, or hashing whose state nothing else may touch). */
   readonly dedicated: boolean;
-  /**
-   * The generation of the record selected in the instance (0: none). Each
-   * record's generation is its own in the instance (assembly/record.ts), so
-   * a handle compares its own with this one to know it is selected: an
-   * address alone could be a freed record's, reused.
-   */
-  current = 0;
   /** The generation of the record create() made last. */
   createdGeneration = 0;
   /** Records alive in it. */
@@ -113,22 +106,7 @@ export class Arena {
   }
 
   /**
-   * Selects record `r` of `generation` in the instance, unless it is
-   * selected already; `units` is whether its strings are hashed as UTF-16
-   * code units (poly). False, selecting nothing, when the instance refuses
-   * the pair: the record is not live.
-   */
-  select(r: number, generation: number, units: boolean): boolean {
-    if (this.current !== generation) {
-      if (this.x.select(r, generation) !== 0) return false;
-      this.current = generation;
-      this.staging.unitsForStrings = units;
-    }
-    return true;
-  }
-
-  /**
-   * A new record (zeroed bits, selected), or 0 when this instance's memory
+   * A new record (zeroed bits), or 0 when this instance's memory
    * cannot hold it; its generation is then createdGeneration. Views are
    * refreshed if memory grew.
    */
@@ -140,8 +118,6 @@ export class Arena {
     this.grew();
     if (r === 0) return 0;
     this.createdGeneration = this.x.createdGeneration() >>> 0;
-    this.current = this.createdGeneration;
-    this.staging.unitsForStrings = params.schemeId === POLY_ID;
     this.live++;
     this.madeBytes += RECORD_BYTES + payloadBytes(kind, params.bits, params.wordBytes);
     if (this.madeBytes >= CHECK_BYTES && !this.dedicated) this.checkCollector();
@@ -196,7 +172,6 @@ export class Arena {
    */
   release(r: number, generation: number): void {
     if (this.x.release(r, generation) !== 0) return;
-    if (this.current === generation) this.current = 0;
     this.live--;
   }
 

@@ -35,6 +35,8 @@ export interface ChunkRunner {
   one(item: Item): number;
   /** Whether chunks may hold UTF-16 code units (the poly scheme); else such strings go to one(). */
   readonly wide: boolean;
+  /** Whether strings are hashed as UTF-16 code units (the poly scheme), not as UTF-8. */
+  readonly units: boolean;
 }
 
 /** Splits checked batches into chunks and runs them through one instance. */
@@ -49,31 +51,19 @@ export class Batches {
   private flags!: Uint8Array;
   /** The strings stageStrings took, joined, until runStrings writes them. */
   private joined = '';
-  /** The filter's own runners (addBatch, hasBatch of the selected filter). */
-  private readonly filterRunners: readonly [ChunkRunner, ChunkRunner];
 
   /** Runs batches through the instance `x` whose scratch is `staging`. */
   constructor(x: Exports, staging: Staging) {
     this.x = x;
     this.staging = staging;
-    const runner = (op: BatchOp): ChunkRunner => ({
-      chunk: (count, wide) => (op === 0 ? x.addBatch(count, wide) : x.hasBatch(count, wide), count),
-      one: (item) => {
-        const len = staging.stage(item);
-        if (op === 0) return len >= 0 ? x.add(len, staging.wide) : x.streamAdd();
-        return len >= 0 ? x.has(len, staging.wide) : x.streamHas();
-      },
-      wide: true,
-    });
-    this.filterRunners = [runner(0), runner(1)];
   }
 
   /**
-   * Adds (op 0) or tests (op 1) a checked batch on the selected filter, or
-   * runs it through `runner`; flag i is item i's answer (in `into` when
-   * given). A runner that stops leaves the rest of the flags 0.
+   * Runs a checked batch through `runner`, which adds or tests; flag i is
+   * item i's answer (in `into` when given). A runner that stops leaves the
+   * rest of the flags 0.
    */
-  run(batch: CheckedBatch, op: BatchOp, runner: ChunkRunner = this.filterRunners[op], into?: Uint8Array): Uint8Array {
+  run(batch: CheckedBatch, runner: ChunkRunner, into?: Uint8Array): Uint8Array {
     this.runner = runner;
     this.flags = into ?? new Uint8Array(batch.count);
     this.stopped = batch.count;
@@ -247,7 +237,7 @@ export class Batches {
     // The rope is not kept past its one write.
     this.joined = '';
     if (staging.encodeJoined(joined) === units) return this.runChunk(n, 0, first);
-    const poly = staging.unitsForStrings;
+    const poly = this.runner.units;
     const end = first + n;
     if (poly && !this.runner.wide) {
       // A runner of bytes only: each string on its own (its code units may be UTF-16).

@@ -93,9 +93,10 @@ export class FuseEngine extends RegionHandle {
   /** Writes the shape and the seed into the record. */
   private setShape(shape: FuseShape, seed: bigint): void {
     this.seed = seed;
-    this.enter('fromBytes').x.fuseSetShape(
-      Number(seed & 0xffffffffn), Number(seed >> 32n), shape.size, shape.segmentLength, shape.segmentCount, shape.segmentCountLength,
-    );
+    const x = this.enter('fromBytes').x;
+    this.checked(x.fuseSetShape(
+      this.record, this.generation, Number(seed & 0xffffffffn), Number(seed >> 32n), shape.size, shape.segmentLength, shape.segmentCount, shape.segmentCountLength,
+    ), 'fromBytes');
   }
 
   /** A filter of `shape` and `seed` holding `fingerprints` (checked by the caller). */
@@ -193,21 +194,19 @@ export class FuseEngine extends RegionHandle {
   /** Hashes the items into keys at keysPtr in `a`, a chunk of staged items at a time (XXH64, seed 0, strings as UTF-8). */
   private hashItems(a: Arena, batch: CheckedBatch, keysPtr: number): void {
     let done = 0;
-    // Nothing selected in a builder instance: its stream exports hash with scheme xxh64 and seed 0, as the record's do.
-    a.batches.run(batch, 1, {
+    a.batches.run(batch, {
       chunk: (count) => {
         a.x.fuseKeyBatch(count, keysPtr + 8 * done);
         done += count;
         return count;
       },
       one: (item: Item) => {
-        const len = a.staging.stage(item);
-        if (len >= 0) a.x.fuseKeyItem(len, keysPtr + 8 * done);
-        else a.x.fuseKeyStream(keysPtr + 8 * done);
+        keyInto(a, item, keysPtr + 8 * done);
         done++;
         return 0;
       },
       wide: false,
+      units: false,
     });
     if (done !== batch.count) throw new Error(`hashItems: ${done} keys for ${batch.count} items`);
   }
@@ -225,31 +224,37 @@ export class FuseEngine extends RegionHandle {
   /** binary_fuse*_contain of a u64 key (checked by the caller). */
   hasKey(key: bigint): boolean {
     // A wasm i64 parameter takes the bigint as it is (JS BigInt integration): no split into halves.
-    return (this.enter('hasKey').x.fuseHasKey as unknown as (key: bigint) => number)(key) !== 0;
+    const hasKey = this.enter('hasKey').x.fuseHasKey as unknown as (r: number, generation: number, key: bigint) => number;
+    return this.checked(hasKey(this.record, this.generation, key), 'hasKey') !== 0;
   }
 
   /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). */
   has(item: Item): boolean {
     const a = this.enter('has');
-    if (typeof item === 'string') {
-      const n = item.length;
-      if (n <= this.inPlaceUnits) return a.x.fuseHasString(item) !== 0;
-      if (n > SHORT_STRING && n <= this.copyUnits) return a.x.fuseHasItem(encoder.encodeInto(item, a.staging.scratch).written) !== 0;
+    const r = this.record;
+    const g = this.generation;
+    let v: number;
+    if (typeof item === 'string' && item.length <= this.inPlaceUnits) v = a.x.fuseHasString(item, r, g);
+    else if (typeof item === 'string' && item.length > SHORT_STRING && item.length <= this.copyUnits) {
+      v = a.x.fuseHasItem(r, g, encoder.encodeInto(item, a.staging.scratch).written);
+    } else {
+      const len = a.staging.stage(item, r, g, false);
+      v = len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g);
     }
-    const len = a.staging.stage(item);
-    return (len >= 0 ? a.x.fuseHasItem(len) : a.x.fuseHasStream()) !== 0;
+    return this.checked(v, 'has') !== 0;
   }
 
   /** Tests each item of a checked batch, in order; flag i is 1 when item i may be in the set. */
   hasMany(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
-    return a.batches.run(batch, 1, { chunk: (n) => (a.x.fuseHasBatch(n), n), one: (item) => (this.has(item) ? 1 : 0), wide: false });
+    const chunk = (n: number) => (this.checked(a.x.fuseHasBatch(this.record, this.generation, n), 'hasMany'), n);
+    return a.batches.run(batch, { chunk, one: (item) => (this.has(item) ? 1 : 0), wide: false, units: false });
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the fingerprints, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('toBytes');
-    return checksumInPlace(a, header, a.x.fuseChecksumFingerprints);
+    return checksumInPlace(a, header, () => this.checked(a.x.fuseChecksumFingerprints(this.record, this.generation), 'toBytes'));
   }
 }
 
@@ -275,19 +280,28 @@ export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: numbe
     out.set(new BigUint64Array(a.x.memory.buffer, keysPtr, n), done);
     done += n;
   };
-  a.batches.run(batch, 1, {
+  a.batches.run(batch, {
     chunk: (n) => {
       a.x.fuseKeyBatch(n, keysPtr);
       copy(n);
       return n;
     },
     one: (item: Item) => {
-      const len = a.staging.stage(item);
-      if (len >= 0) a.x.fuseKeyItem(len, keysPtr);
-      else a.x.fuseKeyStream(keysPtr);
+      keyInto(a, item, keysPtr);
       copy(1);
       return 0;
     },
     wide: false,
+    units: false,
   });
+}
+
+/**
+ * Writes the key of one item too long to share a chunk, XXH64 (seed 0) of
+ * its bytes, as a u64 at `at` in `a`'s memory: the digest exports hash it
+ * with no record, as a builder instance has none.
+ */
+function keyInto(a: Arena, item: Item, at: number): void {
+  a.staging.hashItem(item, 0, 0);
+  new Uint32Array(a.x.memory.buffer, at, 2).set(a.staging.digestOut);
 }

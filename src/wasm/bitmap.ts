@@ -52,7 +52,7 @@ export class BitmapEngine extends RecordHandle {
 
   /**
    * The packed bits, live: value v is bit (v & 7) of byte v >> 3. Read
-   * and written in JS without selecting the record (single values), so a
+   * and written in JS without a call into wasm (single values), so a
    * released handle is refused here (its epoch is -2, no arena's).
    */
   get bits(): Uint8Array {
@@ -83,7 +83,7 @@ export class BitmapEngine extends RecordHandle {
 
   /** Zeroes every bit. */
   clearAll(): void {
-    this.enter('clearAll').x.bitmapClearAll();
+    this.checked(this.enter('clearAll').x.bitmapClearAll(this.record, this.generation), 'clearAll');
   }
 
   /** Copies batch[at, end) into scratch and returns its length (at most `chunk`). */
@@ -96,12 +96,12 @@ export class BitmapEngine extends RecordHandle {
 
   /** The index of the first staged value out of range, or -1. */
   firstInvalid(len: number, signed: boolean): number {
-    return this.enter('firstInvalid').x.bitmapFirstInvalid(len, signed ? 1 : 0);
+    return this.checked(this.enter('firstInvalid').x.bitmapFirstInvalid(this.record, this.generation, len, signed ? 1 : 0), 'firstInvalid');
   }
 
   /** Sets the `len` staged values; returns how many were not set before. */
   setMany(len: number): number {
-    return this.enter('setMany').x.bitmapSetMany(len);
+    return this.checked(this.enter('setMany').x.bitmapSetMany(this.record, this.generation, len), 'setMany');
   }
 
   /**
@@ -109,7 +109,7 @@ export class BitmapEngine extends RecordHandle {
    * first one out of range, or -1 when the answers are in hasResults(len).
    */
   hasMany(len: number, signed: boolean): number {
-    return this.enter('hasMany').x.bitmapHasMany(len, signed ? 1 : 0);
+    return this.checked(this.enter('hasMany').x.bitmapHasMany(this.record, this.generation, len, signed ? 1 : 0), 'hasMany');
   }
 
   /** The 0/1 answers of the last hasMany of `len` values (valid until the next call). */
@@ -120,7 +120,7 @@ export class BitmapEngine extends RecordHandle {
 
   /** Up to `max` (at most `chunk`) set values from `from` on, ascending (valid until the next call). */
   nextValues(from: number, max: number): Uint32Array {
-    const count = this.enter('nextValues').x.bitmapNextValues(from, max);
+    const count = this.checked(this.enter('nextValues').x.bitmapNextValues(this.record, this.generation, from, max), 'nextValues');
     return this.scratchU32.subarray(0, count);
   }
 }

@@ -119,8 +119,6 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
     chunk: (count, _wide, first) => {
       let from = 0;
       for (;;) {
-        const newest = engines[members - 1];
-        if (op === 0 && !a.select(newest.walkRecord(), newest.walkGeneration(), false)) throw staleMember(engines, 'addMany');
         const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
         if (stop < 0) throw staleMember(engines, op === 0 ? 'addMany' : 'hasMany');
         if (op === 0) {
@@ -143,6 +141,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
     },
     one: () => -1,
     wide: false,
+    units: false,
   };
   let hashed = 0;
   if (!(source instanceof Uint32Array)) {
@@ -156,7 +155,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
       hashed = 0;
       return done === 1 ? a.staging.batchFlags[0] : -1;
     };
-    a.batches.run(source, op, { ...runner, one }, out);
+    a.batches.run(source, { ...runner, one }, out);
     return a.batches.stopped;
   }
   // Digests: staged as u64s in scratch, a chunk at a time.

@@ -13,10 +13,10 @@ import type { Staging } from './staging.js';
 
 /**
  * XXH64 (seed 0) of `header` and then of the payload that `hashPayload`
- * hashes where it lies (bits, counters or words) in `a`, whose selected
- * record is the filter's: the file checksum of every kind of filter.
+ * hashes where it lies (bits, counters or words, the filter's record named
+ * to the export it calls) in `a`: the file checksum of every kind of filter.
  */
-export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () => void): bigint {
+export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () => unknown): bigint {
   a.x.checksumStart();
   a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
   hashPayload();
@@ -31,7 +31,7 @@ export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () =>
  */
 export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
   const a = engine.selected();
-  return checksumInPlace(a, header, a.x.checksumBits);
+  return checksumInPlace(a, header, () => engine.checked(a.x.checksumBits(engine.walkRecord(), engine.walkGeneration()), 'checksum'));
 }
 
 /** XXH64 (seed 0) of the concatenated `parts`, computed in wasm in `engine`'s instance. */

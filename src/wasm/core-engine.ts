@@ -5,16 +5,16 @@
 // and the full class's calls (save and load, set algebra, positions,
 // shared memory); a bundle of the lean class carries only this file.
 //
-// Every method first selects the filter's record in its instance
-// (RecordHandle's enter(); add and has write it out), which costs one
-// comparison when it is selected already.
+// Every method names the filter's record and generation to the export it
+// calls; the instance refuses a pair that is not live.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, RECORD_BYTES } from './arena.js';
+import { type Arena, Kind, RECORD_BYTES, REFUSED } from './arena.js';
 import { RecordHandle } from './record-handle.js';
-import type { BatchOp } from './batch.js';
-import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
+import type { BatchOp, ChunkRunner } from './batch.js';
+import type { Exports } from './abi.js';
+import { encoder, inPlaceUnits, SHORT_STRING, type Staging } from './staging.js';
 
 /** One filter's handle, with the item-copying logic in front of it. */
 export class CoreEngine extends RecordHandle {
@@ -93,75 +93,110 @@ export class CoreEngine extends RecordHandle {
   /** Adds the item; true when a bit went from 0 to 1. */
   add(item: Item): boolean {
     // The hot path, kept small enough for the JIT to inline into the
-    // caller: a string of the selected filter is read in place or copied
-    // straight into scratch, through this engine's own references to the
-    // exports and staging (which measured 15-20 ns a call less on Node 20
-    // than going through enter()). Counted with callgrind on Node 24 (a
-    // 66-character URL, sbbf has, steady state), the engine's side of a has
-    // was 119 of 1,098 instructions when every item went through
-    // staging.stage(). Everything else takes addStaged().
-    if (this.arena.current === this.generation && typeof item === 'string') {
+    // caller: a string is read in place or copied straight into scratch,
+    // through this engine's own references to the exports and staging.
+    // Counted with callgrind on Node 24 (a 66-character URL, sbbf has,
+    // steady state), the engine's side of a has was 119 of 1,098
+    // instructions when every item went through staging.stage(). Every
+    // call names the record; a released engine (generation -1) takes
+    // addStaged(), which refuses it. Everything else takes addStaged().
+    if (typeof item === 'string' && this.generation >= 0) {
       const n = item.length;
-      if (n <= this.inPlaceUnits) return this.x.addString(item) !== 0;
-      if (n > SHORT_STRING && n <= this.copyUnits) return this.x.add(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
+      if (n <= this.inPlaceUnits) return this.truth(this.x.addString(item, this.record, this.generation), 'add');
+      if (n > SHORT_STRING && n <= this.copyUnits) {
+        return this.truth(this.x.add(this.record, this.generation, encoder.encodeInto(item, this.staging.scratch).written, 0), 'add');
+      }
     }
     return this.addStaged(item);
   }
 
-  /** add() of any item: selects the filter, stages the item, streams it when it is longer than scratch. */
+  /** add() of any item: stages the item, streams it when it is longer than scratch. */
   private addStaged(item: Item): boolean {
-    if (this.arena.current !== this.generation) this.reselect('add');
+    const x = this.enter('add').x;
+    const r = this.record;
+    const g = this.generation;
+    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.truth(x.addString(item, r, g), 'add');
     const staging = this.staging;
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.addString(item) !== 0;
-    const len = staging.stage(item);
-    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
-    if (this.arena.current !== this.generation) this.reselect('add');
-    return (len >= 0 ? this.x.add(len, staging.wide) : this.x.streamAdd()) !== 0;
+    const len = staging.stage(item, r, g, this.units);
+    return this.truth(len >= 0 ? x.add(r, g, len, staging.wide) : x.streamAdd(r, g), 'add');
   }
 
   /** Tests the item (the hot path as add's). */
   has(item: Item): boolean {
-    if (this.arena.current === this.generation && typeof item === 'string') {
+    if (typeof item === 'string' && this.generation >= 0) {
       const n = item.length;
-      if (n <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
-      if (n > SHORT_STRING && n <= this.copyUnits) return this.x.has(encoder.encodeInto(item, this.staging.scratch).written, 0) !== 0;
+      if (n <= this.inPlaceUnits) return this.truth(this.x.hasString(item, this.record, this.generation), 'has');
+      if (n > SHORT_STRING && n <= this.copyUnits) {
+        return this.truth(this.x.has(this.record, this.generation, encoder.encodeInto(item, this.staging.scratch).written, 0), 'has');
+      }
     }
     return this.hasStaged(item);
   }
 
   /** has() of any item, as addStaged. */
   private hasStaged(item: Item): boolean {
-    if (this.arena.current !== this.generation) this.reselect('has');
+    const x = this.enter('has').x;
+    const r = this.record;
+    const g = this.generation;
+    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.truth(x.hasString(item, r, g), 'has');
     const staging = this.staging;
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.x.hasString(item) !== 0;
-    const len = staging.stage(item);
-    if (this.arena.current !== this.generation) this.reselect('has');
-    return (len >= 0 ? this.x.has(len, staging.wide) : this.x.streamHas()) !== 0;
+    const len = staging.stage(item, r, g, this.units);
+    return this.truth(len >= 0 ? x.has(r, g, len, staging.wide) : x.streamHas(r, g), 'has');
   }
 
+  /** An answer of 0 or 1 as a boolean; BloomDisposedError when the instance refused the record. */
+  protected truth(v: number, call: string): boolean {
+    if (v < 0) throw this.disposed(call);
+    return v !== 0;
+  }
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
     const a = this.enter('hasDigest');
-    return a.x.hasDigest(lo, hi) !== 0;
+    return this.truth(a.x.hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
   }
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */
   batch(batch: CheckedBatch, op: BatchOp): Uint8Array {
-    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
-    return a.batches.run(batch, op);
+    const call = op === 0 ? 'addMany' : 'hasMany';
+    const a = this.enter(call);
+    return a.batches.run(batch, filterRunner(a.x, a.staging, this.record, this.generation, op, this.units, () => {
+      throw this.disposed(call);
+    }));
   }
 
   /** How many bits are 1 (a counter raised on each 0-to-1 transition). */
   bitsSet(): number {
     const a = this.enter('bitsSet');
-    return a.x.bitsSet();
+    return this.checked(a.x.bitsSet(this.record, this.generation), 'bitsSet');
   }
 
   /** How many adds set at least one bit. */
   addedCount(): number {
     const a = this.enter('addedCount');
-    return a.x.addedCount();
+    return this.checked(a.x.addedCount(this.record, this.generation), 'addedCount');
   }
 
+}
+
+/**
+ * The runner of a filter's own addBatch (op 0) or hasBatch (op 1) on record
+ * `r` of `generation`; `units` under the poly scheme. `refused` is called
+ * when the instance refuses the record (it throws).
+ */
+function filterRunner(x: Exports, staging: Staging, r: number, generation: number, op: BatchOp, units: boolean, refused: () => never): ChunkRunner {
+  return {
+    chunk: (count, wide) => {
+      if ((op === 0 ? x.addBatch(r, generation, count, wide) : x.hasBatch(r, generation, count, wide)) === REFUSED) refused();
+      return count;
+    },
+    one: (item) => {
+      const len = staging.stage(item, r, generation, units);
+      const v = len >= 0 ? (op === 0 ? x.add(r, generation, len, staging.wide) : x.has(r, generation, len, staging.wide)) : (op === 0 ? x.streamAdd(r, generation) : x.streamHas(r, generation));
+      if (v === REFUSED) refused();
+      return v;
+    },
+    wide: true,
+    units,
+  };
 }

@@ -43,67 +43,66 @@ export class CountingEngine extends RegionHandle {
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
   run(item: Item, op: number): number {
     const a = this.enter(OPS[op]);
-    const len = a.staging.stage(item);
-    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
-    if (a.current !== this.generation) this.reselect(OPS[op]);
-    return len >= 0 ? a.x.countingItem(len, a.staging.wide, op) : a.x.countingStream(op);
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, this.units);
+    return this.checked(len >= 0 ? a.x.countingItem(r, g, len, a.staging.wide, op) : a.x.countingStream(r, g, op), OPS[op]);
   }
 
   /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
-    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
-    return a.batches.run(batch, op, { chunk: (n) => (a.x.countingBatch(n, op), n), one: (item) => this.run(item, op), wide: false });
+    const call = op === 0 ? 'addMany' : 'hasMany';
+    const a = this.enter(call);
+    const chunk = (n: number) => (this.checked(a.x.countingBatch(this.record, this.generation, n, op), call), n);
+    return a.batches.run(batch, { chunk, one: (item) => this.run(item, op), wide: false, units: this.units });
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
   runDigest(lo: number, hi: number, op: number): number {
-    const a = this.enter(`${OPS[op]}Digest`);
-    return a.x.countingDigest(lo, hi, op);
+    const call = `${OPS[op]}Digest`;
+    const a = this.enter(call);
+    return this.checked(a.x.countingDigest(this.record, this.generation, lo, hi, op), call);
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
     const a = this.enter('positions');
-    const len = a.staging.stage(item);
-    if (len >= 0) a.x.positions(len, a.staging.wide);
-    else a.x.streamPositions();
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, this.units);
+    this.checked(len >= 0 ? a.x.positions(r, g, len, a.staging.wide) : a.x.streamPositions(r, g), 'positions');
     return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 
   /** Counters above 0. */
   nonzero(): number {
-    const a = this.enter('nonzero');
-    return a.x.countingNonzero();
+    return this.checked(this.enter('nonzero').x.countingNonzero(this.record, this.generation), 'nonzero');
   }
 
   /** Counters at 15. */
   saturated(): number {
-    const a = this.enter('saturated');
-    return a.x.countingSaturated();
+    return this.checked(this.enter('saturated').x.countingSaturated(this.record, this.generation), 'saturated');
   }
 
   /** Adds minus successful removes. */
   held(): number {
-    const a = this.enter('held');
-    return a.x.countingHeld();
+    return this.checked(this.enter('held').x.countingHeld(this.record, this.generation), 'held');
   }
 
   /** Zeroes the counters and the tallies. */
   clear(): void {
-    const a = this.enter('clear');
-    a.x.countingClear();
+    this.checked(this.enter('clear').x.countingClear(this.record, this.generation), 'clear');
   }
 
   /** After counters were written into `counters`: recounts them and sets the items held; returns the counters above 0. */
   restore(held: number): number {
-    const a = this.enter('restore');
-    return a.x.countingRestore(held);
+    return this.checked(this.enter('restore').x.countingRestore(this.record, this.generation, held), 'restore');
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, header, a.x.countingChecksumCounters);
+    return checksumInPlace(a, header, () => this.checked(a.x.countingChecksumCounters(this.record, this.generation), 'checksum'));
   }
 
   /**
@@ -116,18 +115,15 @@ export class CountingEngine extends RegionHandle {
     const at = target.bitsIn(a);
     const length = target.byteLength;
     if (at >= 0) {
-      a.x.countingBitsChunk(0, length, at);
+      this.checked(a.x.countingBitsChunk(this.record, this.generation, 0, length, at), 'writeBits');
       return;
     }
-    // The target's view first: taking it selects the target, and the chunks
-    // below must come from this filter.
     const bits = target.bitsView();
-    this.enter('writeBits');
     const scratch = a.staging.scratch;
     const to = scratch.byteOffset;
     for (let first = 0; first < length; first += scratch.length) {
       const len = Math.min(scratch.length, length - first);
-      a.x.countingBitsChunk(first, len, to);
+      this.checked(a.x.countingBitsChunk(this.record, this.generation, first, len, to), 'writeBits');
       bits.set(a.staging.scratch.subarray(0, len), first);
     }
   }

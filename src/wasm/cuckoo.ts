@@ -42,7 +42,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
       { bits: params.buckets, hashes: params.fingerprintBits, schemeId: 0, seed: params.seed, wordBytes: params.bucketSize | (params.fingerprintBits << 8) },
       Kind.Cuckoo,
     );
-    this.enter('constructor').x.cuckooInit();
+    this.checked(this.enter('constructor').x.cuckooInit(this.record, this.generation), 'constructor');
   }
 
   /** The packed fingerprints, live (made again when memory grew since the last call). */
@@ -58,14 +58,17 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/cuckoo.ts for the answers. */
   run(item: Item, op: number): number {
     const a = this.enter(OP_NAMES[op]);
-    const len = a.staging.stage(item);
-    return len >= 0 ? a.x.cuckooItem(len, op) : a.x.cuckooStream(op);
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, false);
+    return this.checked(len >= 0 ? a.x.cuckooItem(r, g, len, op) : a.x.cuckooStream(r, g, op), OP_NAMES[op]);
   }
 
   /** has() of each item of a checked batch, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   hasBatch(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
-    return a.batches.run(batch, 1, { chunk: (n) => (a.x.cuckooBatch(n, 1), n), one: (item) => this.run(item, 1), wide: false });
+    const chunk = (n: number) => (this.checked(a.x.cuckooBatch(this.record, this.generation, n, 1), 'hasMany'), n);
+    return a.batches.run(batch, { chunk, one: (item) => this.run(item, 1), wide: false, units: false });
   }
 
   /**
@@ -76,43 +79,47 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   addBatch(batch: CheckedBatch): void {
     const a = this.enter('addMany');
     // A chunk's add stops at its first refusal and returns that index: the batch ends there.
-    a.batches.run(batch, 0, {
-      chunk: (n) => a.x.cuckooBatch(n, 0),
+    a.batches.run(batch, {
+      chunk: (n) => this.checked(a.x.cuckooBatch(this.record, this.generation, n, 0), 'addMany'),
       one: (item) => (this.run(item, 0) === 0 ? -1 : 1),
       wide: false,
+      units: false,
     });
     if (a.batches.stopped < batch.count) throw new TableFull(a.batches.stopped);
   }
 
   /** Fingerprints held. */
   held(): number {
-    return this.enter('addedCount').x.cuckooHeld();
+    return this.checked(this.enter('addedCount').x.cuckooHeld(this.record, this.generation), 'addedCount');
   }
 
   /** The kick generator's state. */
   randomState(): bigint {
     const x = this.enter('randomState').x;
-    return (BigInt(x.cuckooRandomState(1) >>> 0) << 32n) | BigInt(x.cuckooRandomState(0) >>> 0);
+    const high = this.checked(x.cuckooRandomState(this.record, this.generation, 1), 'randomState');
+    const low = this.checked(x.cuckooRandomState(this.record, this.generation, 0), 'randomState');
+    return (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
   }
 
   /** Sets the kick generator's state (nonzero). */
   setRandomState(state: bigint): void {
-    this.enter('setRandomState').x.cuckooSetRandomState(Number(state & 0xffffffffn), Number(state >> 32n));
+    const x = this.enter('setRandomState').x;
+    this.checked(x.cuckooSetRandomState(this.record, this.generation, Number(state & 0xffffffffn), Number(state >> 32n)), 'setRandomState');
   }
 
   /** Empties every slot. */
   clear(): void {
-    this.enter('clear').x.cuckooClear();
+    this.checked(this.enter('clear').x.cuckooClear(this.record, this.generation), 'clear');
   }
 
   /** After fingerprints were written into `slots`: recounts the non-empty slots, sets the tally, returns it. */
   restore(): number {
-    return this.enter('restore').x.cuckooRestore();
+    return this.checked(this.enter('restore').x.cuckooRestore(this.record, this.generation), 'restore');
   }
 
   /** XXH64 (seed 0) of the packed fingerprints, read in place (the file's payload checksum). */
   payloadChecksum(): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, EMPTY, a.x.cuckooChecksumSlots);
+    return checksumInPlace(a, EMPTY, () => this.checked(a.x.cuckooChecksumSlots(this.record, this.generation), 'checksum'));
   }
 }

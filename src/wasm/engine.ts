@@ -8,7 +8,8 @@
 // compiled and instantiated in module.ts; items are copied in by
 // staging.ts and batches chunked by batch.ts. The file checksum and
 // inspect calls (checksum.ts) and the line splitter's region
-// (lines-region.ts) reach the instance through selected().
+// (lines-region.ts) reach the instance through selected() and name the
+// record with walkRecord() and walkGeneration().
 
 import { BloomAllocationError } from '../errors.js';
 import type { Item } from '../filter/items.js';
@@ -70,15 +71,13 @@ export class Engine extends CoreEngine {
     if (x.configure(params.bits, params.hashes, params.schemeId, this.seedLo, this.seedHi) !== 0) {
       throw new BloomAllocationError(params.bits, this.byteLength);
     }
-    // An instance that holds only this filter: nothing to select or free (record 0, generation 1).
+    // An instance that holds only this filter: nothing to bind or free (record 0, generation 1; assembly/shared.ts).
     this.arena = new Arena(true, x as unknown as Arena['x']);
     this.record = 0;
     this.generation = 1;
-    this.arena.current = 1;
     sharedCalls!.bounceWhereRefused(this.arena.staging);
     this.x = this.arena.x;
     this.staging = this.arena.staging;
-    this.arena.staging.unitsForStrings = this.units;
     this.bitsPtr = x.bitsPtr();
   }
 
@@ -96,15 +95,16 @@ export class Engine extends CoreEngine {
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
     const a = this.enter('addDigest');
-    return a.x.addDigest(lo, hi) !== 0;
+    return this.truth(a.x.addDigest(this.record, this.generation, lo, hi), 'addDigest');
   }
 
   /** The item's positions in probe order. */
   positions(item: Item): number[] {
     const a = this.enter('positions');
-    const len = a.staging.stage(item);
-    if (len >= 0) a.x.positions(len, a.staging.wide);
-    else a.x.streamPositions();
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, this.units);
+    this.checked(len >= 0 ? a.x.positions(r, g, len, a.staging.wide) : a.x.streamPositions(r, g), 'positions');
     return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 
@@ -114,8 +114,10 @@ export class Engine extends CoreEngine {
    */
   shardPositions(item: Item, shards: number): number {
     const a = this.enter('shardPositions');
-    const len = a.staging.stage(item);
-    return len >= 0 ? a.x.shardPositions(len, a.staging.wide, shards) : a.x.streamShardPositions(shards);
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, this.units);
+    return this.checked(len >= 0 ? a.x.shardPositions(r, g, len, a.staging.wide, shards) : a.x.streamShardPositions(r, g, shards), 'shardPositions');
   }
 
   /** f64[k]: the positions written by the last positions or shardPositions call. */
@@ -126,25 +128,26 @@ export class Engine extends CoreEngine {
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */
   setCounters(bitsSet: number, addedCount: number): void {
     const a = this.enter('setCounters');
-    a.x.setCounters(bitsSet, addedCount);
+    this.checked(a.x.setCounters(this.record, this.generation, bitsSet, addedCount), 'setCounters');
   }
 
   /** Recounts the 1 bits exactly (popcnt over the whole array), stores and returns the count. */
   recountBits(): number {
     const a = this.enter('recountBits');
-    return a.x.recountBits();
+    return this.checked(a.x.recountBits(this.record, this.generation), 'recountBits');
   }
 
   /** Zeroes every bit and both counters. */
   clear(): void {
     const a = this.enter('clear');
-    a.x.clear();
+    this.checked(a.x.clear(this.record, this.generation), 'clear');
   }
 
   /**
-   * Selects this filter in its instance and returns the instance, for the
-   * calls kept beside this class (checksum.ts, lines-region.ts): they are
-   * not on the item path, so they need no handle of their own.
+   * The instance of this live filter, for the calls kept beside this class
+   * (checksum.ts, lines-region.ts), which name its record with walkRecord()
+   * and walkGeneration(): they are not on the item path, so they need no
+   * handle of their own.
    */
   selected(call = 'selected'): Arena {
     return this.enter(call);
@@ -169,21 +172,20 @@ export class Engine extends CoreEngine {
    */
   combine(other: Engine, operation: 'union' | 'intersect'): void {
     const a = this.enter('combine');
+    const r = this.record;
+    const g = this.generation;
     const at = other.bitsIn(a);
-    if (at >= 0 && this.record > 0) {
-      a.x.combineAt(at, operation === 'intersect' ? 1 : 0);
+    if (at >= 0 && r > 0) {
+      this.checked(a.x.combineAt(r, g, at, operation === 'intersect' ? 1 : 0), 'combine');
     } else {
-      // The other's view first: taking it selects the other filter, and the
-      // steps below must run on this one.
       const source = other.bitsView();
-      this.enter('combine');
       const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
       let offset = 0;
       a.staging.eachChunk(source, (len) => {
-        step(offset, len);
+        this.checked(step(r, g, offset, len), 'combine');
         offset += len;
       });
     }
-    a.x.recountBits();
+    this.checked(a.x.recountBits(r, g), 'combine');
   }
 }

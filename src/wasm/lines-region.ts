@@ -1,11 +1,11 @@
 // A filter's side of `bloom dedupe`'s line splitter (assembly/lines.ts):
-// reserving the lines region in the instance that holds the filter, and the
-// splitter's exports bound to that filter. Its own file because only the
+// reserving the lines region in the instance that holds the filter. Its own
+// file because only the
 // command line's build has the splitter, and no filter method needs it:
 // src/wasm/lines.ts and the tests that grow a filter's memory call it.
 
 import { BloomNotLoadedError, BloomTypeError } from '../errors.js';
-import type { CliExports, LinesExports } from './abi.js';
+import type { CliExports } from './abi.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -25,26 +25,7 @@ export function reserveLines(engine: Engine, size: number, printSeen: boolean): 
   if (x.linesConfigure === undefined) {
     throw new BloomNotLoadedError('Line dedupe of this filter', "the command line's build", 'useCliBuild() (src/wasm/lines-build.ts) before the filter is made');
   }
-  if (x.linesConfigure(size, printSeen ? 1 : 0) !== 0) return false;
+  if (engine.checked(x.linesConfigure(engine.walkRecord(), engine.walkGeneration(), size, printSeen ? 1 : 0), 'dedupe') !== 0) return false;
   a.grew();
   return true;
-}
-
-/**
- * The line splitter's exports, for src/wasm/lines.ts (after
- * reserveLines), each selecting `engine`'s filter first: other filters of
- * the instance may be used between two chunks. One comparison per chunk.
- */
-export function linesExports(engine: Engine): LinesExports {
-  const x = engine.selected().x;
-  const bound: Record<string, unknown> = { memory: x.memory };
-  for (const [name, value] of Object.entries(x)) {
-    if (!name.startsWith('lines') || typeof value !== 'function') continue;
-    const call = value as (...args: number[]) => number;
-    bound[name] = (...args: number[]) => {
-      engine.selected();
-      return call(...args);
-    };
-  }
-  return bound as unknown as LinesExports;
 }

@@ -8,16 +8,16 @@
 // whenever the memory's ArrayBuffer has changed: memory.grow detaches the
 // old buffer, and a cached view would then read nothing.
 
-import { BloomAllocationError, BloomTypeError } from '../errors.js';
+import { BloomAllocationError, BloomDisposedError, BloomTypeError } from '../errors.js';
 import { engineOf, type BloomFilter } from '../filter/filter.js';
 import { DIGEST_SCHEMES } from '../filter/item-digest.js';
 import type { PackedItems } from '../filter/items.js';
 import type { ScalableBloomFilter } from '../scalable/scalable.js';
 import type { LinesExports } from './abi.js';
-import { Kind } from './arena.js';
+import { Kind, REFUSED } from './arena.js';
 import { place } from './placement.js';
 import { useCliBuild } from './lines-build.js';
-import { linesExports, reserveLines } from './lines-region.js';
+import { reserveLines } from './lines-region.js';
 
 // The line splitter is in the command line's build only: every instance
 // made from here on is of that build (src/wasm/lines-build.ts).
@@ -85,8 +85,16 @@ function area(x: LinesExports, ptr: number, length: number): Uint8Array {
   return new Uint8Array(x.memory.buffer, ptr >>> 0, length);
 }
 
-/** The filter-mode LinesCore over exports `x` whose areas hold `size` bytes. */
-function bindCore(x: LinesExports, size: number): LinesCore {
+/**
+ * The filter-mode LinesCore over exports `x` whose areas hold `size` bytes,
+ * adding to record `r` of `generation` (in split mode, the record whose seed
+ * the digests are hashed under).
+ */
+function bindCore(x: LinesExports, size: number, r: number, generation: number): LinesCore {
+  const checked = (v: number): number => {
+    if (v === REFUSED) throw new BloomDisposedError('BloomFilter.dedupe');
+    return v;
+  };
   let buffer: ArrayBufferLike | undefined;
   let input: Uint8Array = new Uint8Array(0);
   let output: Uint8Array = new Uint8Array(0);
@@ -106,8 +114,8 @@ function bindCore(x: LinesExports, size: number): LinesCore {
       refresh();
       return output;
     },
-    linesProcess: (n) => x.linesProcess(n),
-    linesFinish: () => x.linesFinish(),
+    linesProcess: (n) => checked(x.linesProcess(r, generation, n)),
+    linesFinish: () => checked(x.linesFinish(r, generation)),
     linesCarry: () => x.linesCarry(),
     linesPiece: () => x.linesPiece(),
     linesStreamEnd: () => x.linesStreamEnd(),
@@ -117,8 +125,8 @@ function bindCore(x: LinesExports, size: number): LinesCore {
 }
 
 /** The split-mode SplitCore over exports `x` whose areas hold `size` bytes. */
-function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): SplitCore {
-  const core = bindCore(x, size);
+function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null, r: number, generation: number): SplitCore {
+  const core = bindCore(x, size, r, generation);
   return Object.assign(core, {
     digestSeed,
     linesEmit: () => x.linesEmit(),
@@ -140,14 +148,14 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null): Sp
  * XXH64 is digest(item, { seed })).
  */
 export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
-  // A hashing record in an arena of its own: nothing else selects there.
-  const { arena } = place({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing, true);
+  // A hashing record in an arena of its own: nothing else runs there.
+  const { arena, record, generation } = place({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing, true);
   // A new instance, so of the command line's build (useCliBuild() above).
   const x = arena.x as unknown as LinesExports;
   const digests = digestSeed === null ? 0 : 1;
   const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
   if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);
-  return bindSplit(x, size, digestSeed);
+  return bindSplit(x, size, digestSeed, record, generation);
 }
 
 /** Binds assembly/lines.ts in filter mode in the instance that holds the filter, reserving its region once. */
@@ -155,7 +163,7 @@ export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES
   const engine = engineOf(filter);
   const size = sizes.find((s) => reserveLines(engine, s, printSeen));
   if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  return bindCore(linesExports(engine), size);
+  return bindCore(engine.selected('dedupe').x as unknown as LinesExports, size, engine.walkRecord(), engine.walkGeneration());
 }
 
 /** Receives what to print: the first `length` bytes of `bytes` (valid only during the call). */

@@ -2,27 +2,27 @@
 // record's address and its generation), and the one way in to it (enter).
 
 import { BloomDisposedError } from '../errors.js';
-import type { Arena, Kind, RecordParams } from './arena.js';
+import { type Arena, type Kind, type RecordParams, REFUSED } from './arena.js';
 import { type Ticket, ticketDone, ticketFor } from './collection.js';
 import { place } from './placement.js';
 
 /**
  * What a released handle points at in place of its arena: no instance, no
  * memory (a large filter's dedicated instance is freed even while the
- * disposed object is referenced), and a selected generation (0) that no
- * handle's (-1 once released) equals, so every call takes the slow path,
- * which refuses it.
+ * disposed object is referenced).
  */
-const NO_ARENA = Object.freeze({ current: 0 }) as unknown as Arena;
+const NO_ARENA = Object.freeze({}) as unknown as Arena;
+
 
 /**
  * What the handles of src/wasm/ (CoreEngine and Engine, BitmapEngine, and
  * through RegionHandle the counting, sliding, cuckoo and binary fuse
- * engines) share: a record and its generation in an arena, selected
- * before each call, and given back by dispose() or by the garbage
- * collector through its ticket. A released handle is never used again: it
- * drops its arena and views, and every call on it throws
- * BloomDisposedError naming the owner's class and the call.
+ * engines) share: a record and its generation in an arena, passed to
+ * every export that acts on the filter (which refuses a pair that is not
+ * live), and given back by dispose() or by the garbage collector through
+ * its ticket. A released handle is never used again: it drops its arena
+ * and views, and every call on it throws BloomDisposedError naming the
+ * owner's class and the call.
  */
 export abstract class RecordHandle {
   /** The instance the record lives in (NO_ARENA once released). */
@@ -68,19 +68,19 @@ export abstract class RecordHandle {
   }
 
   /**
-   * Selects this record in its instance and returns the instance; throws
-   * BloomDisposedError naming `owner.call` when the handle was released (or
-   * the instance refuses its record).
+   * The instance of a live handle; throws BloomDisposedError naming
+   * `owner.call` when the handle was released. The calls then name the
+   * record (this.record, this.generation) to every export.
    */
   protected enter(call: string): Arena {
-    const a = this.arena;
-    if (a.current !== this.generation) this.reselect(call);
-    return a;
+    if (this.generation < 0) throw this.disposed(call);
+    return this.arena;
   }
 
-  /** The slow side of enter(): selects, or throws. */
-  protected reselect(call: string): void {
-    if (this.generation < 0 || !this.arena.select(this.record, this.generation, this.units)) throw this.disposed(call);
+  /** An export's answer `v`, or BloomDisposedError naming `owner.call` when the instance refused the record (REFUSED). @internal */
+  checked(v: number, call: string): number {
+    if (v === REFUSED) throw this.disposed(call);
+    return v;
   }
 
   /** The error for a call on a released handle (a chain's walk names a released member with it). @internal */

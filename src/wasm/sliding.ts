@@ -51,27 +51,29 @@ export class SlidingEngine extends RegionHandle {
   /** Runs op (0 add, 1 has) on the item with the current plane and the live mask; see assembly/sliding.ts for the answers. */
   run(item: Item, op: number, plane: number, live: number): number {
     const a = this.enter(OPS[op]);
-    const len = a.staging.stage(item);
-    // A Uint8Array's own getters are the caller's code, which may have used another filter meanwhile.
-    if (a.current !== this.generation) this.reselect(OPS[op]);
-    return len >= 0 ? a.x.slidingItem(len, a.staging.wide, op, plane, live) : a.x.slidingStream(op, plane, live);
+    const r = this.record;
+    const g = this.generation;
+    const len = a.staging.stage(item, r, g, false);
+    const v = len >= 0 ? a.x.slidingItem(r, g, len, a.staging.wide, op, plane, live) : a.x.slidingStream(r, g, op, plane, live);
+    return this.checked(v, OPS[op]);
   }
 
   /** Runs op 0 (add) or 1 (has) on a checked batch, in order, with one plane and live mask for all of it. */
   runBatch(batch: CheckedBatch, op: 0 | 1, plane: number, live: number): Uint8Array {
-    const a = this.enter(op === 0 ? 'addMany' : 'hasMany');
-    return a.batches.run(batch, op, { chunk: (n) => (a.x.slidingBatch(n, op, plane, live), n), one: (item) => this.run(item, op, plane, live), wide: false });
+    const call = op === 0 ? 'addMany' : 'hasMany';
+    const a = this.enter(call);
+    const chunk = (n: number) => (this.checked(a.x.slidingBatch(this.record, this.generation, n, op, plane, live), call), n);
+    return a.batches.run(batch, { chunk, one: (item) => this.run(item, op, plane, live), wide: false, units: false });
   }
 
   /** Clears bit `plane` of every word. */
   clearPlane(plane: number): void {
-    const a = this.enter('clearPlane');
-    a.x.slidingClearPlane(plane);
+    this.checked(this.enter('clearPlane').x.slidingClearPlane(this.record, this.generation, plane), 'clearPlane');
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the words, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, header, a.x.slidingChecksumWords);
+    return checksumInPlace(a, header, () => this.checked(a.x.slidingChecksumWords(this.record, this.generation), 'checksum'));
   }
 }

@@ -53,8 +53,8 @@ export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, le
  * The lean class refuses the scheme, so its records never ask for it.
  */
 export interface UnitsStaging {
-  /** Stages one string; its length in units, or -1 when streamed. */
-  stage(staging: Staging, item: string): number;
+  /** Stages one string for record `r` of `generation`; its length in units, or -1 when streamed. */
+  stage(staging: Staging, item: string, r: number, generation: number): number;
   /** Stages strings list[first, first + n) of a batch chunk as code units, writing their byte offsets. */
   chunk(staging: Staging, list: readonly Item[], first: number, n: number): void;
 }
@@ -149,12 +149,6 @@ export class Staging {
   wide = 0;
   /** The instance's exports (src/wasm/units.ts streams through them). */
   readonly x: Exports;
-  /**
-   * Whether strings are hashed as UTF-16 code units (poly) rather than
-   * UTF-8: the selected filter's, set when one is selected
-   * (src/wasm/engine.ts).
-   */
-  unitsForStrings = false;
 
   /** Binds the views of an instance. */
   constructor(x: Exports) {
@@ -222,15 +216,16 @@ export class Staging {
   }
 
   /**
-   * Copies `item` into scratch and returns its length in units, or -1 when it
-   * was too long and has been streamed through streamBegin/streamUpdate
-   * instead (the caller then calls a stream* finisher).
+   * Copies `item` into scratch, for record `r` of `generation` (whose scheme
+   * hashes strings as UTF-16 code units when `units`: poly), and returns
+   * its length in units, or -1 when it was too long and has been streamed
+   * through streamBegin/streamUpdate on that record instead (the caller
+   * then calls a stream* finisher with it).
    */
-  stage(item: Item): number {
+  stage(item: Item, r: number, generation: number, units: boolean): number {
     if (typeof item === 'string') {
       const n = item.length;
       if (this.readsInPlace && n <= stringPath.inPlaceUnits) {
-        const units = this.unitsForStrings;
         this.wide = units ? 1 : 0;
         return this.x.stageString(item, 0, this.wide);
       }
@@ -248,13 +243,13 @@ export class Staging {
           return n;
         }
       }
-      if (this.unitsForStrings) return unitsStaging!.stage(this, item);
-      if (n > this.maxUtf8Units) return this.streamUtf8(item);
+      if (units) return unitsStaging!.stage(this, item, r, generation);
+      if (n > this.maxUtf8Units) return this.streamUtf8(item, r, generation);
       this.wide = 0;
       return this.encodeAt(item, 0);
     }
     const len = lengthOf(item);
-    if (len > this.scratchSize) return this.streamBytes(item);
+    if (len > this.scratchSize) return this.streamBytes(item, r, generation);
     this.scratch.set(item);
     this.wide = 0;
     return len;
@@ -294,15 +289,17 @@ export class Staging {
     }
   }
 
-  private streamBytes(item: Uint8Array): number {
-    this.x.streamBegin(0);
-    this.eachChunk(item, (len) => this.x.streamUpdate(len));
+  private streamBytes(item: Uint8Array, r: number, generation: number): number {
+    const x = this.x;
+    x.streamBegin(r, generation, 0);
+    this.eachChunk(item, (len) => x.streamUpdate(r, generation, len));
     return -1;
   }
 
-  private streamUtf8(item: string): number {
-    this.x.streamBegin(0);
-    this.feedUtf8(item, this.x.streamUpdate);
+  private streamUtf8(item: string, r: number, generation: number): number {
+    const x = this.x;
+    x.streamBegin(r, generation, 0);
+    this.feedUtf8(item, (len) => x.streamUpdate(r, generation, len));
     return -1;
   }
 

@@ -14,28 +14,28 @@ import type { Staging, UnitsStaging } from './staging.js';
  * written === n exactly when every unit was ASCII); returns its length in
  * units, or -1 when it was streamed through streamBegin/streamUpdate.
  */
-function stage(staging: Staging, item: string): number {
+function stage(staging: Staging, item: string, r: number, generation: number): number {
   const n = item.length;
   if (n <= staging.maxUtf8Units && staging.encodeAt(item, 0) === n) {
     staging.wide = 0;
     return n;
   }
   const units = staging.scratchUnits;
-  if (n > units.length) return stream(staging, item);
+  if (n > units.length) return stream(staging, item, r, generation);
   for (let i = 0; i < n; i++) units[i] = item.charCodeAt(i);
   staging.wide = 1;
   return n;
 }
 
-/** Streams a string too long for scratch, a scratch's worth of code units at a time. */
-function stream(staging: Staging, item: string): number {
+/** Streams a string too long for scratch into record `r`'s hash, a scratch's worth of code units at a time. */
+function stream(staging: Staging, item: string, r: number, generation: number): number {
   const units = staging.scratchUnits;
   const x = staging.x;
-  x.streamBegin(1);
+  x.streamBegin(r, generation, 1);
   for (let at = 0; at < item.length; at += units.length) {
     const n = Math.min(units.length, item.length - at);
     for (let i = 0; i < n; i++) units[i] = item.charCodeAt(at + i);
-    x.streamUpdate(n);
+    x.streamUpdate(r, generation, n);
   }
   return -1;
 }
