@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHAIN_MAGIC } from '../format/chain.js';
 import { SLIDING_KIND } from '../format/sliding.js';
+import { openRegularSync } from '../node/io.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {
@@ -91,9 +92,9 @@ export function isSlidingFile(path: string): boolean {
   return startsWith(path, SLIDING_KIND.magic);
 }
 
-/** True when the file at `path` starts with `magic`. */
+/** True when the file at `path` starts with `magic`; anything but a regular file is refused at once, as the loaders refuse it. */
 function startsWith(path: string, magic: Uint8Array): boolean {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularSync(path);
   try {
     const head = new Uint8Array(magic.length);
     return readSync(fd, head, 0, head.length, 0) === head.length && head.every((b, i) => b === magic[i]);

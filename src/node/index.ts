@@ -11,8 +11,7 @@
  * so files of any size, 2 GiB and beyond included, stream in both directions.
  */
 import '../wasm/full-build.js';
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from '../filter/dispose.js';
 import { CountingBloomFilter } from '../counting/counting.js';
@@ -25,7 +24,7 @@ import { replaceFile, replaceFileSync } from './atomic.js';
 import {
   chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
-import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
+import { decode, decodeSync, openRegular, openRegularSync, writeAll, writeAllSync, type Decoder } from './io.js';
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
 import { fuseDecoder, fuseJob } from './fuse-file.js';
 
@@ -99,18 +98,18 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
 }
 
 function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {
-  const fd = openSync(checkPath(path), 'r');
+  const { fd, size } = openRegularSync(checkPath(path));
   try {
-    return decodeSync(fd, decoder(regularFileSize(fstatSync(fd), path)));
+    return decodeSync(fd, decoder(size));
   } finally {
     closeSync(fd);
   }
 }
 
 async function read<T>(path: string, decoder: (size: number) => Decoder<T>): Promise<T> {
-  const handle = await open(checkPath(path), 'r');
+  const { handle, size } = await openRegular(checkPath(path));
   try {
-    return await decode(handle, decoder(regularFileSize(await handle.stat(), path)));
+    return await decode(handle, decoder(size));
   } finally {
     await handle.close();
   }
