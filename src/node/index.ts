@@ -75,8 +75,9 @@ export function saveFileSync(filter: Saveable, path: string): void {
  * Writes `filter` to `path` atomically, like saveFileSync, without blocking
  * the event loop. Do not change the filter until the promise settles: the
  * bits are written from wasm memory in place, and a change made meanwhile
- * aborts the save with BloomConcurrencyError (the target is left untouched),
- * as does dispose() before it settles: the memory being written is gone.
+ * (an add, clear(), growth) aborts the save with BloomConcurrencyError (the
+ * target is left untouched), as does dispose() before it settles: the
+ * memory being written is gone.
  */
 export async function saveFile(filter: Saveable, path: string): Promise<void> {
   const target = checkPath(path);
@@ -92,7 +93,8 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
     );
   } catch (error) {
     // A piece read after dispose() is refused (BloomDisposedError from the handle): the save was cut short by it.
-    if (error instanceof BloomDisposedError && wasDisposed()) throw new BloomConcurrencyError('saveFile', true);
+    // A live filter whose member is refused lost that member to a change (a chain's clear() disposes its members).
+    if (error instanceof BloomDisposedError) throw new BloomConcurrencyError('saveFile', wasDisposed());
     throw error;
   }
 }
