@@ -9,6 +9,7 @@ import type { BatchItems } from '../filter/items.js';
 import { FuseEngine } from '../wasm/binary-fuse.js';
 import { BinaryFuseFilterOver, type FuseKind } from './binary-fuse-over.js';
 import type { FuseOptions } from './options.js';
+import type { FuseFile } from '../format/binary-fuse.js';
 
 /** The fingerprints in a wasm record; construction and queries in wasm. */
 const WASM_FUSE: FuseKind = {
@@ -20,7 +21,13 @@ const WASM_FUSE: FuseKind = {
   restore(shape, width, seed, fingerprints) {
     return FuseEngine.restore(shape, width, seed, fingerprints);
   },
+  allocate(shape, width, seed) {
+    // restore copies what it is given: given nothing, the record's fingerprints wait for the reader.
+    return FuseEngine.restore(shape, width, seed, NO_FINGERPRINTS);
+  },
 };
+
+const NO_FINGERPRINTS = new Uint8Array(0);
 
 /**
  * A static binary fuse filter (Graf and Lemire, 2022), 3-wise, with 8- or
@@ -59,5 +66,14 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
   /** Reads a filter written by toBytes (here or by the reference twin); a corrupt or truncated file throws BloomFormatError naming the byte offset. */
   static fromBytes(bytes: Uint8Array): BinaryFuseFilter {
     return new BinaryFuseFilter(BinaryFuseFilterOver.readFile(WASM_FUSE, bytes));
+  }
+
+  /**
+   * A filter for a checked "BLMF" header whose fingerprints a file reader
+   * writes straight into its wasm memory (fingerprintView()), then checks
+   * with checkFile(): the file is never held beside the filter. @internal
+   */
+  static forFile(file: FuseFile): BinaryFuseFilter {
+    return new BinaryFuseFilter(BinaryFuseFilterOver.allocateFile(WASM_FUSE, file));
   }
 }

@@ -202,8 +202,10 @@ export async function loadCuckooFile(path: string): Promise<CuckooFilter> {
 
 /**
  * Reads a BinaryFuseFilter saved by saveFile (or its toBytes). The header
- * is checked against the file's size before the file is read; the checksum
- * after. Faults throw BloomFormatError naming the field and offset.
+ * is checked against the file's size before the filter is allocated; the
+ * fingerprints are read in chunks straight into its wasm memory and the
+ * checksum checked there. Faults throw BloomFormatError naming the field
+ * and offset.
  */
 export function loadBinaryFuseFileSync(path: string): BinaryFuseFilter {
   return readSync(path, fuseDecoder);

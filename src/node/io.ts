@@ -52,18 +52,35 @@ export type Decoder<T> = Generator<ReadRequest, T, void>;
 
 /** Runs a decoder on an open file descriptor. */
 export function decodeSync<T>(fd: number, decoder: Decoder<T>): T {
-  for (let step = decoder.next(); ; step = decoder.next()) {
-    if (step.done) return step.value;
-    readFullySync(fd, step.value.into, step.value.position);
+  try {
+    for (let step = decoder.next(); ; step = decoder.next()) {
+      if (step.done) return step.value;
+      readFullySync(fd, step.value.into, step.value.position);
+    }
+  } finally {
+    closeDecoder(decoder);
   }
 }
 
 /** Runs a decoder on an open file handle, without blocking the event loop. */
 export async function decode<T>(handle: FileHandle, decoder: Decoder<T>): Promise<T> {
-  for (let step = decoder.next(); ; step = decoder.next()) {
-    if (step.done) return step.value;
-    await readFully(handle, step.value.into, step.value.position);
+  try {
+    for (let step = decoder.next(); ; step = decoder.next()) {
+      if (step.done) return step.value;
+      await readFully(handle, step.value.into, step.value.position);
+    }
+  } finally {
+    closeDecoder(decoder);
   }
+}
+
+/**
+ * Ends a decoder that a failed read left waiting at a yield, so that its
+ * finally blocks give back what it allocated; once it has returned or
+ * thrown, this does nothing.
+ */
+function closeDecoder<T>(decoder: Decoder<T>): void {
+  decoder.return(undefined as T);
 }
 
 /** Fills `into` from `position`, chunkBytes() at a time; a file that shrank since fstat is reported as truncated. */
