@@ -29,6 +29,9 @@ const WASM_FUSE: FuseKind = {
 
 const NO_FINGERPRINTS = new Uint8Array(0);
 
+/** Set once, by BinaryFuseFilter's static block. */
+let filterForFile: (file: FuseFile) => BinaryFuseFilter;
+
 /**
  * A static binary fuse filter (Graf and Lemire, 2022), 3-wise, with 8- or
  * 16-bit fingerprints: built once from a set, about 9 bits a key for a
@@ -37,6 +40,11 @@ const NO_FINGERPRINTS = new Uint8Array(0);
  * it, so its bytes are the reference's (docs/SCHEMES.md).
  */
 export class BinaryFuseFilter extends BinaryFuseFilterOver {
+  // Gives emptyFuseFilterFor the protected constructor, which stays closed to everyone else.
+  static {
+    filterForFile = (file) => new BinaryFuseFilter(BinaryFuseFilterOver.allocateFile(WASM_FUSE, file));
+  }
+
   /**
    * Builds from 64-bit keys, taken as they are, producing the fingerprints
    * that binary_fuse8_populate (or binary_fuse16_populate, with
@@ -68,12 +76,13 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
     return new BinaryFuseFilter(BinaryFuseFilterOver.readFile(WASM_FUSE, bytes));
   }
 
-  /**
-   * A filter for a checked "BLMF" header whose fingerprints a file reader
-   * writes straight into its wasm memory (fingerprintView()), then checks
-   * with checkFile(): the file is never held beside the filter. @internal
-   */
-  static forFile(file: FuseFile): BinaryFuseFilter {
-    return new BinaryFuseFilter(BinaryFuseFilterOver.allocateFile(WASM_FUSE, file));
-  }
+}
+
+/**
+ * A filter for a checked "BLMF" header whose fingerprints a file reader
+ * writes straight into its wasm memory (fingerprintView()) and then checks
+ * with checkFile(): src/node never holds the file beside the filter. @internal
+ */
+export function emptyFuseFilterFor(file: FuseFile): BinaryFuseFilter {
+  return filterForFile(file);
 }

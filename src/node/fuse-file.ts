@@ -4,7 +4,7 @@
 
 import { BloomFormatError } from '../errors.js';
 import { FUSE_HEADER_BYTES, parseFuseHeader, type FuseFile } from '../format/binary-fuse.js';
-import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
+import { emptyFuseFilterFor, type BinaryFuseFilter } from '../fuse/binary-fuse.js';
 import type { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import type { SaveJob } from './decoders.js';
@@ -40,7 +40,7 @@ export function* fuseDecoder(size: number): Decoder<BinaryFuseFilter> {
   const headerBytes = new Uint8Array(Math.min(FUSE_HEADER_BYTES, size));
   yield { into: headerBytes, position: 0 };
   const file = parseFuseHeader(headerBytes, size);
-  const filter = BinaryFuseFilter.forFile(file);
+  const filter = emptyFuseFilterFor(file);
   let loaded = false;
   try {
     yield { into: () => filter.fingerprintView(), position: FUSE_HEADER_BYTES };
