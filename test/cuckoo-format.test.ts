@@ -229,6 +229,34 @@ describe('cuckoo filters in files (bloomwasm/node) and bloom info', () => {
     await expect(files.loadCuckooFile(path)).rejects.toThrow(wasm.BloomFormatError);
   });
 
+  it('saveFile of a grown filter, then clear() or more growth before it settles, rejects with BloomConcurrencyError and leaves the old file', async () => {
+    const files = await import('../src/node/index.js');
+    const changes: [string, (f: wasm.CuckooFilter) => void][] = [
+      // clear() gives back every member but the first, which the save was still to write.
+      ['clear()', (f) => f.clear()],
+      ['clear() and growth again', (f) => {
+        f.clear();
+        for (let i = 0; i < 10_000; i++) f.add(`other ${i}`);
+      }],
+      ['a new member', (f) => {
+        for (let i = 10_000; i < 20_000; i++) f.add(`url ${i}`);
+      }],
+    ];
+    for (const [what, change] of changes) {
+      const f = wasm.CuckooFilter.forCapacity(3000, 0.001, { growth: 2, seed: 4n });
+      for (let i = 0; i < 10_000; i++) f.add(`url ${i}`);
+      const path = join(dir, 'changing.cuckoo');
+      writeFileSync(path, 'old');
+      const saving = files.saveFile(f, path);
+      change(f);
+      const error = await saving.then(() => undefined, (e: unknown) => e);
+      expect(error, what).toBeInstanceOf(wasm.BloomConcurrencyError);
+      expect((error as Error).message, what).toMatch(/changed during saveFile/);
+      expect(readFileSync(path, 'utf8'), what).toBe('old');
+      f.dispose();
+    }
+  });
+
   it('bloom info describes a cuckoo file as text and JSON, and refuses a corrupt one', () => {
     const path = join(dir, 'golden.cuckoo');
     writeFileSync(path, golden('cuckoo-growth'));
