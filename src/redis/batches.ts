@@ -153,10 +153,14 @@ async function dispatchAll(
   send: (batch: Batch, last: boolean) => void, stop: () => boolean,
 ): Promise<void> {
   const k = ctx.hashes;
-  const probed = ctx.engine.probed;
   const open = new Array<Batch | undefined>(ctx.shards);
   for (let i = 0; i < count; i++) {
     const s = ctx.engine.shardPositions(item(i), ctx.shards);
+    // The view is taken here, right after the call that wrote it, and read
+    // into strings before anything else runs: this loop yields below, and
+    // code that runs meanwhile (any filter made in this process) may grow
+    // the shared wasm memory, which detaches every view of the old buffer.
+    const probed = ctx.engine.probed;
     let batch = open[s];
     if (batch === undefined) {
       batch = { indices: [], args: scriptArgs(ctx.keys(s), ctx.head) };
