@@ -5,20 +5,20 @@
 // replies), so local code runs in the middle of it: the batch must read each
 // item's positions out of wasm memory right after hashing it, and send them
 // all. An error is not an acceptable answer here: nothing went wrong.
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { BloomFilter, CountingBloomFilter } from '../src/index.js';
 import { RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 
 /** The local filters made during the batches; kept alive so that each one needs memory of its own. */
-const kept: unknown[] = [];
-/** Capacities of the local filters, in the order they are made: rising, so every call grows memory past the last call's. */
-let nextCapacity = 1e6;
+const kept: Array<BloomFilter | CountingBloomFilter> = [];
+/** Capacities of the local filters, made in turn: 1.2 to 4.8 MB of bits each. */
+const CAPACITIES = [1e6, 2e6, 4e6];
 
 /** Makes one large local filter (a plain or a counting one), as unrelated code of the same process would. */
 function makeLocalFilter(): void {
-  kept.push(kept.length % 3 === 2 ? CountingBloomFilter.forCapacity(nextCapacity / 4, 0.01) : BloomFilter.forCapacity(nextCapacity, 0.01));
-  nextCapacity += 5e5;
+  const capacity = CAPACITIES[kept.length % CAPACITIES.length];
+  kept.push(kept.length % 4 === 3 ? CountingBloomFilter.forCapacity(capacity / 4, 0.01) : BloomFilter.forCapacity(capacity, 0.01));
 }
 
 /**
@@ -47,6 +47,9 @@ const urls = (n: number, prefix: string): string[] => Array.from({ length: n }, 
 
 describeRedis('Redis batches while local filters grow the shared wasm memory', () => {
   const redis = redisForSuite();
+  afterAll(() => {
+    for (const filter of kept) filter.dispose();
+  });
 
   it('RedisBloomFilter: addMany and hasMany of 5,000 URLs send every item while large local filters are made', async () => {
     const rf = await RedisBloomFilter.reserve(redis.client, 'growth', { capacity: 100_000, falsePositiveRate: 0.01 }, { shards: 2 });
