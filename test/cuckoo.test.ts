@@ -165,6 +165,66 @@ for (const { name, CuckooFilter, BloomFullError, BloomRemoveError, BloomRangeErr
       expect(g.toBytes()).toEqual(h.toBytes());
     });
 
+    it('BloomFullError from addMany gives the refused item its index in the batch, even among repeats', () => {
+      // One item's 2b copies fill its two buckets: the next copy is refused, at a place its name cannot tell.
+      const f = CuckooFilter.forCapacity(1000, 0.01, { seed: 4n });
+      const batch = ['other', ...Array.from({ length: 12 }, () => 'same'), 'after'];
+      let error: unknown;
+      try {
+        f.addMany(batch);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(BloomFullError);
+      const full = error as InstanceType<typeof BloomFullError>;
+      expect(full.index).toBe(9); // 'other', then 8 copies of 'same' (two buckets of 4), then the refused one
+      expect(full.message).toMatch(/^cannot add items\[9\] \("same"\): the filter of capacity 1000 is full/);
+      expect(f.count('same')).toBe(8);
+      expect(f.has('after')).toBe(false);
+      // Across chunks and after earlier refusals in a growing filter's batch the index counts from the batch's start.
+      const g = CuckooFilter.forCapacity(100, 0.01, { bucketSize: 2, seed: 4n });
+      const many = [...urls(3000, 'fill/'), ...Array.from({ length: 5 }, () => 'same')];
+      let index = -1;
+      try {
+        g.addMany(many);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BloomFullError);
+        index = (e as InstanceType<typeof BloomFullError>).index!;
+      }
+      expect(index).toBe(g.addedCount());
+      expect(g.hasMany(many.slice(0, index)).every((x) => x === 1)).toBe(true);
+      // add() alone has no index.
+      const h = CuckooFilter.forCapacity(1000, 0.01);
+      for (let i = 0; i < 8; i++) h.add('same');
+      expect(() => h.add('same')).toThrow(BloomFullError);
+      try {
+        h.add('same');
+      } catch (e) {
+        expect((e as InstanceType<typeof BloomFullError>).index).toBeUndefined();
+      }
+    });
+
+    it('a bad element of a batch is named by its index too: items[i], keys[i] and values[i]', () => {
+      const f = CuckooFilter.forCapacity(100, 0.01);
+      const errorOf = (call: () => unknown) => {
+        try {
+          call();
+        } catch (e) {
+          return e as { index?: number; parameter?: string };
+        }
+        throw new Error('no error');
+      };
+      expect(errorOf(() => f.addMany(['a', 'b', 7] as never))).toMatchObject({ parameter: 'items[2]', index: 2 });
+      expect(errorOf(() => f.hasMany(['a', null] as never))).toMatchObject({ parameter: 'items[1]', index: 1 });
+      const { BinaryFuseFilter, Bitmap } = twins.find((t) => t.name === name)!;
+      expect(errorOf(() => BinaryFuseFilter.fromKeys([1n, 2n, -3n]))).toMatchObject({ parameter: 'keys[2]', index: 2 });
+      expect(errorOf(() => BinaryFuseFilter.fromKeys([1n, 'x' as never]))).toMatchObject({ parameter: 'keys[1]', index: 1 });
+      const bitmap = new Bitmap(100);
+      expect(errorOf(() => bitmap.setMany([1, 2, 300]))).toMatchObject({ parameter: 'values[2]', index: 2 });
+      expect(errorOf(() => bitmap.setMany(Uint32Array.of(1, 200)))).toMatchObject({ parameter: 'values[1]', index: 1 });
+      expect(errorOf(() => f.add(5 as never))).toMatchObject({ parameter: 'item', index: undefined });
+    });
+
     it('grows to 20 times its first capacity with no false negative, counting and removing across members, at most p', () => {
       const n = 1000;
       const f = CuckooFilter.forCapacity(n, 0.001, { growth: 2, seed: 5n });

@@ -21,11 +21,11 @@ export function valueRange(size: number): string {
   return `an integer in [0, ${size - 1}]`;
 }
 
-/** Checks one value: a number that is an integer in [0, size). */
-export function checkValue(parameter: string, value: unknown, size: number): number {
-  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, valueRange(size));
+/** Checks one value: a number that is an integer in [0, size); `index` is its place in a batch. */
+export function checkValue(parameter: string, value: unknown, size: number, index?: number): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, valueRange(size), index);
   if (!Number.isInteger(value) || value < 0 || value >= size) {
-    throw new BloomRangeError(parameter, value, valueRange(size));
+    throw new BloomRangeError(parameter, value, valueRange(size), index);
   }
   return value;
 }
@@ -41,11 +41,11 @@ export function checkValues(values: unknown, size: number): Int32Array | Uint32A
     throw new BloomTypeError('values', values, 'an Int32Array, a Uint32Array or an array of numbers');
   }
   const out = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = checkValue(`values[${i}]`, values[i], size);
+  for (let i = 0; i < values.length; i++) out[i] = checkValue(`values[${i}]`, values[i], size, i);
   return out;
 }
 
 /** The error for element i of a typed-array batch, which lies outside [0, size). */
 export function invalidValue(values: Int32Array | Uint32Array, i: number, size: number): BloomRangeError {
-  return new BloomRangeError(`values[${i}]`, values[i], valueRange(size));
+  return new BloomRangeError(`values[${i}]`, values[i], valueRange(size), i);
 }
