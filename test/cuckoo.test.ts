@@ -60,7 +60,7 @@ describe('sizing', () => {
     expect(short).toEqual([]);
   });
 
-  it('the shapes issue 54 found refusing before n hold n: (10^5, 0.1, b 2), and n items at 10^4 of them', () => {
+  it('large-p shapes of every bucket size hold n: (10^5, 0.1, b 2) and others, at 10^4 in the twin', () => {
     for (const { name, CuckooFilter } of twins) {
       const n = name === 'wasm' ? 100_000 : 10_000;
       for (const [p, bucketSize] of [[0.1, 2], [0.3, 2], [0.3, 4], [0.6, 8]] as const) {

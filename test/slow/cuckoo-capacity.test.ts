@@ -1,7 +1,8 @@
-// Issue 54's cuckoo shapes at 10^6 items, which refused an add at 41.8% and
-// 96.9% of n: each now takes its n distinct items, in wasm and in the
-// reference twin, with the same bytes. Slow (the twin adds with BigInt),
-// so kept apart from test/cuckoo.test.ts's scan; CI still runs it.
+// Cuckoo filters of 10^6 items at a large p, where the fill rather than the
+// rate sets the fingerprint (src/cuckoo/shape.ts): each takes its n
+// distinct items, in wasm and in the reference twin, with the same bytes.
+// Slow (the twin adds with BigInt), so kept apart from test/cuckoo.test.ts's
+// scan; CI still runs it.
 import { describe, expect, it } from 'vitest';
 import { twins } from '../helpers/twins.js';
 
