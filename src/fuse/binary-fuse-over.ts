@@ -73,8 +73,8 @@ function checkKeys(given: unknown): BigUint64Array {
   const out = new BigUint64Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key: unknown = keys[i];
-    if (typeof key !== 'bigint') throw new BloomTypeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)');
-    if (key < 0n || key >= TWO_64) throw new BloomRangeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)');
+    if (typeof key !== 'bigint') throw new BloomTypeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)', i);
+    if (key < 0n || key >= TWO_64) throw new BloomRangeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)', i);
     out[i] = key;
   }
   return out;
