@@ -1,7 +1,7 @@
 // Options objects, for every class that takes them, in both twins: each
 // option is read once (a getter that answers differently the second time
 // changes nothing), undefined is absent, and anything else, null included,
-// is checked; an array is not a set of options. Issue 54, items 4 and 8.
+// is checked; an array is not a set of options.
 import { describe, expect, it } from 'vitest';
 import { twins, type Twin } from './helpers/twins.js';
 
