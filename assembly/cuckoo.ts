@@ -221,8 +221,9 @@ function deleteFromBucket(i: u64, fp: u32): bool {
  * Stores one more copy of fingerprint `fp` of bucket `i1`: in a free slot
  * of either bucket, or by kicking fingerprints to their other bucket, up to
  * MAX_KICKS times, each from a slot the generator picks. When the last one
- * kicked finds no room either, every kick is undone in reverse, so the
- * table is exactly as before: 0, refused. 1 when stored.
+ * kicked finds no room either, every kick is undone in reverse and the
+ * generator is set back to where it was, so the record is exactly as
+ * before, byte for byte: 0, refused. 1 when stored.
  */
 function addFingerprint(i1: u64, fp: u32): i32 {
   const i2 = altBucket(i1, fp);
@@ -231,6 +232,8 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     return 1;
   }
   const b = bucketSize();
+  // A refusal changes nothing, the generator included (it is in the file).
+  const state = load<u64>(rec(), 24);
   let i = nextRandom() >> 63 ? i2 : i1;
   let held = fp;
   for (let n = 0; n < MAX_KICKS; n++) {
@@ -251,6 +254,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     setSlot(slot, held);
     held = placed;
   }
+  store<u64>(rec(), state, 24);
   return 0;
 }
 

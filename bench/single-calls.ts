@@ -1,6 +1,7 @@
 // `npm run bench:singles`: single add and has calls of this build against an
-// earlier build of the library, to show that a change to the engine made no
-// single call slower. BLOOMWASM_BASELINE names the earlier build's dist/
+// earlier build of the library (BloomFilter under each scheme, and the
+// counting, cuckoo and binary fuse filters), to show that a change to the
+// engine made no single call slower. BLOOMWASM_BASELINE names the earlier build's dist/
 // folder (for example a clone checked out at an older commit, after
 // `npm run build` there). Both builds are loaded the same way, from their
 // dist/index.node.js, each in a fresh process of its own, the two taking
@@ -43,11 +44,14 @@ interface Filter {
 }
 interface Library {
   BloomFilter: new (bits: number, hashes: number, options?: { scheme?: string }) => Filter;
+  CountingBloomFilter: new (bits: number, hashes: number) => Filter;
+  CuckooFilter: { forCapacity(n: number, p: number): Filter };
+  BinaryFuseFilter: { from(items: readonly string[]): { has(item: string): boolean } };
 }
 
 /** Measures the build in `dist`, in this (child) process. */
 async function measureChild(dist: string): Promise<Row[]> {
-  const { BloomFilter } = (await import(pathToFileURL(join(dist, 'index.node.js')).href)) as Library;
+  const { BloomFilter, CountingBloomFilter, CuckooFilter, BinaryFuseFilter } = (await import(pathToFileURL(join(dist, 'index.node.js')).href)) as Library;
   const sets: [string, ItemSet, ItemSet][] = [
     ['URLs of 64-70 characters', urls(N, 1, 'p'), urls(N, 2, 'q')],
     ['keys of 8-16 bytes', shortKeys(N, 3, 'p'), shortKeys(N, 4, 'q')],
@@ -75,6 +79,25 @@ async function measureChild(dist: string): Promise<Row[]> {
         { workload, op: 'has absent', contestant, block: BLOCK, total: N, run: loop((s) => full.has(s), absent.strings) },
       );
     }
+    // The other families' single calls go through the same boundary: a
+    // counting filter's has, a cuckoo filter's add and has, and a binary
+    // fuse filter's has, at the same n.
+    const contestant = 'single calls';
+    const counting = new CountingBloomFilter(10 * N, 7);
+    for (const s of present.strings) counting.add(s);
+    const cuckoo = CuckooFilter.forCapacity(N, 0.001);
+    for (const s of present.strings) cuckoo.add(s);
+    const cuckooAdding = CuckooFilter.forCapacity(N, 0.001);
+    const fuse = BinaryFuseFilter.from(present.strings);
+    specs.push(
+      { workload: `${items}, counting`, op: 'has present', contestant, block: BLOCK, total: N, run: loop((s) => counting.has(s), present.strings) },
+      { workload: `${items}, counting`, op: 'has absent', contestant, block: BLOCK, total: N, run: loop((s) => counting.has(s), absent.strings) },
+      { workload: `${items}, cuckoo`, op: 'add', contestant, block: BLOCK, total: N, reset: () => cuckooAdding.clear(), run: loop((s) => cuckooAdding.add(s), present.strings) },
+      { workload: `${items}, cuckoo`, op: 'has present', contestant, block: BLOCK, total: N, run: loop((s) => cuckoo.has(s), present.strings) },
+      { workload: `${items}, cuckoo`, op: 'has absent', contestant, block: BLOCK, total: N, run: loop((s) => cuckoo.has(s), absent.strings) },
+      { workload: `${items}, binary fuse`, op: 'has present', contestant, block: BLOCK, total: N, run: loop((s) => fuse.has(s), present.strings) },
+      { workload: `${items}, binary fuse`, op: 'has absent', contestant, block: BLOCK, total: N, run: loop((s) => fuse.has(s), absent.strings) },
+    );
   }
   measureInterleaved(ctx, specs, ROUNDS);
   return rows;

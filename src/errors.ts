@@ -35,20 +35,26 @@ function show(value: unknown): string {
 /** A numeric argument out of its allowed range (including NaN and Infinity). */
 export class BloomRangeError extends RangeError {
   readonly parameter: string;
-  constructor(parameter: string, value: unknown, allowed: string) {
+  /** When one element of a batch was refused (`items[3]`, `keys[3]`, `values[3]`): its index, 3; otherwise undefined. */
+  readonly index: number | undefined;
+  constructor(parameter: string, value: unknown, allowed: string, index?: number) {
     super(`${parameter} must be ${allowed}; got ${show(value)}`);
     this.name = 'BloomRangeError';
     this.parameter = parameter;
+    this.index = index;
   }
 }
 
 /** An argument of the wrong type. */
 export class BloomTypeError extends TypeError {
   readonly parameter: string;
-  constructor(parameter: string, value: unknown, allowed: string) {
+  /** When one element of a batch was refused (`items[3]`, `keys[3]`, `values[3]`): its index, 3; otherwise undefined. */
+  readonly index: number | undefined;
+  constructor(parameter: string, value: unknown, allowed: string, index?: number) {
     super(`${parameter} must be ${allowed}; got ${show(value)}`);
     this.name = 'BloomTypeError';
     this.parameter = parameter;
+    this.index = index;
   }
 }
 
@@ -155,15 +161,20 @@ export class BloomRemoveError extends Error {
 /**
  * An add that a full filter of fixed size refused (a cuckoo filter whose
  * item found no slot after the most kicks). Nothing was changed: every
- * item stored before stays stored. `capacity` is the items it was sized for.
+ * item stored before stays stored. `capacity` is the items it was sized
+ * for; in a batch, `index` is the refused item's place in it.
  */
 export class BloomFullError extends RangeError {
   /** The items the filter was sized for. */
   readonly capacity: number;
-  constructor(item: unknown, capacity: number, detail: string) {
-    super(`cannot add ${show(item)}: the filter of capacity ${capacity} is full (${detail}); the item was refused and nothing was changed`);
+  /** The refused item's index in the batch (addMany); undefined for a single add. */
+  readonly index: number | undefined;
+  constructor(item: unknown, capacity: number, detail: string, index?: number) {
+    const what = index === undefined ? show(item) : `items[${index}] (${show(item)})`;
+    super(`cannot add ${what}: the filter of capacity ${capacity} is full (${detail}); the item was refused and nothing was changed`);
     this.name = 'BloomFullError';
     this.capacity = capacity;
+    this.index = index;
   }
 }
 

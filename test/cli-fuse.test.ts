@@ -97,6 +97,18 @@ describe('bloom build and bloom check', () => {
     expect(readdirSync(dir).sort()).toEqual(['keys.blmf', 'keys.txt']);
   });
 
+  it('build names -o, its path and the system\'s reason when the path cannot be saved', () => {
+    // sysfs refuses new files even to root.
+    const r = bloom(['build', keys, '-o', '/sys/keys.blmf']);
+    expect(r.status).toBe(1);
+    expect(r.stderr.toString()).toBe('bloom: cannot save -o /sys/keys.blmf: its directory /sys is not writable: permission denied (EACCES)\n');
+    const nested = bloom(['build', keys, '-o', join(dir, 'no-such-dir', 'x.blmf')]);
+    expect(nested.stderr.toString()).toBe(`bloom: cannot save -o ${join(dir, 'no-such-dir', 'x.blmf')}: its directory ${join(dir, 'no-such-dir')} does not exist\n`);
+    const directory = bloom(['build', keys, '-o', dir]);
+    expect(directory.stderr.toString()).toBe(`bloom: cannot save -o ${dir}: it is a directory\n`);
+    expect(readdirSync(dir).sort()).toEqual(['keys.blmf', 'keys.txt']);
+  });
+
   it('check exits 141 when its output is closed early (EPIPE), as bloom dedupe does', async () => {
     const child = spawn(process.execPath, [BIN, 'check', file], { stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout.once('data', () => child.stdout.destroy());

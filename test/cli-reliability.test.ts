@@ -142,13 +142,13 @@ describe('dedupe: an unwritable --state is refused before any input is read', ()
     }
   });
 
-  it('a directory that refuses new files is refused with its errno', () => {
+  it('a directory that refuses new files is refused with the system reason and its errno', () => {
     // sysfs refuses new files even to root; a 0555 directory refuses everyone else.
-    const cases: [string, string][] = [['/sys/s.blm', 'bloom: cannot save --state /sys/s.blm: its directory /sys is not writable (EACCES)\n']];
+    const cases: [string, string][] = [['/sys/s.blm', 'bloom: cannot save --state /sys/s.blm: its directory /sys is not writable: permission denied (EACCES)\n']];
     if (process.getuid?.() !== 0) {
       const locked = join(dir, 'locked');
       mkdirSync(locked, { mode: 0o555 });
-      cases.push([join(locked, 's.blm'), `bloom: cannot save --state ${join(locked, 's.blm')}: its directory ${locked} is not writable (EACCES)\n`]);
+      cases.push([join(locked, 's.blm'), `bloom: cannot save --state ${join(locked, 's.blm')}: its directory ${locked} is not writable: permission denied (EACCES)\n`]);
     }
     for (const [state, message] of cases) {
       const r = bloom(['dedupe', '--state', state], 'a\n');

@@ -18,6 +18,9 @@ import { twins } from './helpers/twins.js';
 const golden = (name: string) => new Uint8Array(readFileSync(new URL(`./golden/${name}.bin`, import.meta.url)));
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
+// Each recipe's file in test/golden was written with the earlier sizing
+// (src/cuckoo/shape.ts's earlierMemberShape), and still loads; the same
+// recipe now makes the larger members of today's sizing, spelled out in `now`.
 const recipes = {
   cuckoo: {
     make(F: typeof wasm.CuckooFilter) {
@@ -29,6 +32,10 @@ const recipes = {
     hex:
       '424c4d4b01000401efcdab8967452301' + '0a000000000000007b14ae47e17a843f' + '00000000000000000300000000000000' +
       '0a000000000000000300000000000000' + '39ce3d3f3280398ecea4416746c52b09' + '801139bf8cc9a8d700000000009e03e0' + 'f99c0000000000',
+    now:
+      '424c4d4b01000401efcdab8967452301' + '0a000000000000007b14ae47e17a843f' + '00000000000000000800000000000000' +
+      '0a000000000000000300000000000000' + '39ce3d3f3280398ef0774cd46a6be3a4' + '66810f5d6907411d0000000000000000' +
+      '0000730200000000000000009e03e039' + '00000000000000000000000000000000',
   },
   'cuckoo-growth': {
     make(F: typeof wasm.CuckooFilter) {
@@ -40,18 +47,30 @@ const recipes = {
       '424c4d4b010002020000000000000000' + '03000000000000009a9999999999b93f' + '00000000000000400200000000000000' +
       '07000000000000000400000000000000' + '8864afad8231bb5453c90094621cf7f6' + '04000000000000000800000000000000' +
       '0400000000000000afcd1d7b39a820e2' + '73368324ffccd6697084dcc4208965dc' + '5ea1a90f000000005640a45a',
+    // Today's member 0 holds these 8 items, so the recipe grows after 24: 9 buckets of 8 bits, then 13 of 8.
+    now:
+      '424c4d4b010002020000000000000000' + '03000000000000009a9999999999b93f' + '00000000000000400900000000000000' +
+      '08000000000000001200000000000000' + '110d1139145c11b29d303f97cebbb423' + '0d000000000000000800000000000000' +
+      '0600000000000000afcd1d7b39a820e2' + '77274eb7414015e9604273ba540c0d5d' + 'db40c2db80dabc4756affba402e4f585' +
+      '4c5ad3600000f3000000000000000000' + '00001d00b60c000000000000',
+    adds: 24,
   },
 } as const;
 
 describe('golden files', () => {
   for (const [name, recipe] of Object.entries(recipes)) {
-    it(`${name}.bin holds exactly the bytes spelled out, and both implementations write and read it`, () => {
+    it(`${name}.bin, written with the earlier sizing, holds exactly the bytes spelled out, and both implementations read it and write it back unchanged`, () => {
       const bytes = golden(name);
       expect(hex(bytes)).toBe(recipe.hex);
+      for (const { CuckooFilter } of twins) expect(hex(CuckooFilter.fromBytes(bytes).toBytes())).toBe(recipe.hex);
+    });
+
+    it(`the ${name} recipe now writes the bytes spelled out (today's sizing), and both implementations read them back`, () => {
       for (const { CuckooFilter } of twins) {
-        expect(hex(recipe.make(CuckooFilter).toBytes())).toBe(recipe.hex);
-        const f = CuckooFilter.fromBytes(bytes);
-        expect(hex(f.toBytes())).toBe(recipe.hex);
+        const f = recipe.make(CuckooFilter);
+        for (let i = 8; i < ('adds' in recipe ? recipe.adds : 0); i++) f.add(`item ${i}`);
+        expect(hex(f.toBytes())).toBe(recipe.now);
+        expect(hex(CuckooFilter.fromBytes(Buffer.from(recipe.now, 'hex')).toBytes())).toBe(recipe.now);
       }
     });
   }
@@ -63,6 +82,12 @@ describe('golden files', () => {
     const g = reference.CuckooFilter.fromBytes(golden('cuckoo-growth'));
     expect(g.members.map((m) => [m.buckets, m.fingerprintBits, m.addedCount])).toEqual([[2, 7, 4], [4, 8, 4]]);
     for (let i = 0; i < 8; i++) expect(g.has(`item ${i}`)).toBe(true);
+    // A loaded filter of the earlier sizing keeps its members, and grows with today's.
+    for (let i = 8; i < 40; i++) g.add(`item ${i}`);
+    expect(g.members.slice(0, 2).map((m) => [m.buckets, m.fingerprintBits])).toEqual([[2, 7], [4, 8]]);
+    expect(g.members[2]).toMatchObject({ capacity: 12, fingerprintBits: 9, buckets: Math.ceil((12 + 4 * Math.sqrt(12) + 4) / 1.6) });
+    const again = wasm.CuckooFilter.fromBytes(g.toBytes());
+    expect(again.toBytes()).toEqual(g.toBytes());
   });
 });
 
@@ -225,8 +250,36 @@ describe('cuckoo filters in files (bloomwasm/node) and bloom info', () => {
     const bad = bytes.slice();
     bad[bad.length - 2] ^= 0x10;
     writeFileSync(path, bad);
-    expect(() => files.loadCuckooFileSync(path)).toThrow(/members\[2\]\.payloadChecksum at byte/);
+    expect(() => files.loadCuckooFileSync(path)).toThrow(/members\[1\]\.payloadChecksum at byte/);
     await expect(files.loadCuckooFile(path)).rejects.toThrow(wasm.BloomFormatError);
+  });
+
+  it('saveFile of a grown filter, then clear() or more growth before it settles, rejects with BloomConcurrencyError and leaves the old file', async () => {
+    const files = await import('../src/node/index.js');
+    const changes: [string, (f: wasm.CuckooFilter) => void][] = [
+      // clear() gives back every member but the first, which the save was still to write.
+      ['clear()', (f) => f.clear()],
+      ['clear() and growth again', (f) => {
+        f.clear();
+        for (let i = 0; i < 10_000; i++) f.add(`other ${i}`);
+      }],
+      ['a new member', (f) => {
+        for (let i = 10_000; i < 20_000; i++) f.add(`url ${i}`);
+      }],
+    ];
+    for (const [what, change] of changes) {
+      const f = wasm.CuckooFilter.forCapacity(3000, 0.001, { growth: 2, seed: 4n });
+      for (let i = 0; i < 10_000; i++) f.add(`url ${i}`);
+      const path = join(dir, 'changing.cuckoo');
+      writeFileSync(path, 'old');
+      const saving = files.saveFile(f, path);
+      change(f);
+      const error = await saving.then(() => undefined, (e: unknown) => e);
+      expect(error, what).toBeInstanceOf(wasm.BloomConcurrencyError);
+      expect((error as Error).message, what).toMatch(/changed during saveFile/);
+      expect(readFileSync(path, 'utf8'), what).toBe('old');
+      f.dispose();
+    }
   });
 
   it('bloom info describes a cuckoo file as text and JSON, and refuses a corrupt one', () => {

@@ -82,6 +82,19 @@ describe('saveFile of a chain that changes before the save settles', () => {
     }
   });
 
+  it('rejects with BloomConcurrencyError and leaves the old file when clear() gives the members back', async () => {
+    const c = chain();
+    const path = join(dir, 'cleared.blmc');
+    saveFileSync(c, path);
+    const before = readFileSync(path);
+    const saving = saveFile(c, path);
+    c.clear();
+    const error = await saving.then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(BloomConcurrencyError);
+    expect((error as Error).message).toMatch(/changed during saveFile/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
   it('saves the state at the call when nothing changes', async () => {
     const c = chain();
     const path = join(dir, 'steady.blmc');

@@ -1,7 +1,8 @@
 // bloomwasm/node: atomic saves and checked loads, sync and async.
 import {
-  chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync, closeSync, existsSync, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import * as wasm from '../src/index.js';
 import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import * as reference from '../src/reference/index.js';
 import { checksum } from '../src/reference/checksum.js';
+import { decode, decodeSync, type Decoder } from '../src/node/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -228,5 +230,38 @@ describe('the wrong loader for the file', () => {
     saveFileSync(chain, path);
     expect(() => loadFileSync(path)).toThrow(/magic at byte 0: .*this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile/);
     await expect(loadFile(path)).rejects.toMatchObject({ field: 'magic', offset: 0 });
+  });
+});
+
+describe('a read that fails under a decoder', () => {
+  /** A decoder that asks for more bytes than the file holds, and notes whether its finally block ran. */
+  function* greedy(state: { ended: boolean }): Decoder<number> {
+    try {
+      yield { into: new Uint8Array(100), position: 0 };
+      return 1;
+    } finally {
+      state.ended = true;
+    }
+  }
+
+  it('ends the decoder, so that what it allocated is given back at once (sync and async)', async () => {
+    const path = fresh('short.bin');
+    writeFileSync(path, 'ten bytes!');
+    const sync = { ended: false };
+    const fd = openSync(path, 'r');
+    try {
+      expect(() => decodeSync(fd, greedy(sync))).toThrow(wasm.BloomFormatError);
+    } finally {
+      closeSync(fd);
+    }
+    expect(sync.ended).toBe(true);
+    const async = { ended: false };
+    const handle = await open(path, 'r');
+    try {
+      await expect(decode(handle, greedy(async))).rejects.toThrow(/truncated/);
+    } finally {
+      await handle.close();
+    }
+    expect(async.ended).toBe(true);
   });
 });

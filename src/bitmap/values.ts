@@ -22,11 +22,11 @@ export function valueRange(size: number): string {
   return `an integer in [0, ${size - 1}]`;
 }
 
-/** Checks one value: a number that is an integer in [0, size). */
-export function checkValue(parameter: string, value: unknown, size: number): number {
-  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, valueRange(size));
+/** Checks one value: a number that is an integer in [0, size); `index` is its place in a batch. */
+export function checkValue(parameter: string, value: unknown, size: number, index?: number): number {
+  if (typeof value !== 'number') throw new BloomTypeError(parameter, value, valueRange(size), index);
   if (!Number.isInteger(value) || value < 0 || value >= size) {
-    throw new BloomRangeError(parameter, value, valueRange(size));
+    throw new BloomRangeError(parameter, value, valueRange(size), index);
   }
   return value;
 }
@@ -47,11 +47,11 @@ export function checkValues(values: unknown, size: number): Int32Array | Uint32A
   // Read once, into a copy: a Proxy's traps are the caller's code.
   const list = Array.prototype.slice.call(values) as unknown[];
   const out = new Uint32Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = checkValue(`values[${i}]`, list[i], size);
+  for (let i = 0; i < list.length; i++) out[i] = checkValue(`values[${i}]`, list[i], size, i);
   return out;
 }
 
 /** The error for element i of a typed-array batch, which lies outside [0, size). */
 export function invalidValue(values: Int32Array | Uint32Array, i: number, size: number): BloomRangeError {
-  return new BloomRangeError(`values[${i}]`, values[i], valueRange(size));
+  return new BloomRangeError(`values[${i}]`, values[i], valueRange(size), i);
 }

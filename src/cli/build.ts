@@ -11,7 +11,7 @@ import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
 import { MAX_FUSE_KEYS } from '../fuse/shape.js';
 import { saveFileSync } from '../node/index.js';
 import { itemKeysInto } from '../wasm/binary-fuse.js';
-import { checkWritable, guard, parse, UsageError } from './common.js';
+import { checkWritable, guard, parse, systemReason, UsageError } from './common.js';
 import { grouped } from './grouped.js';
 import { openInputs } from './io.js';
 import { readLines } from './line-reader.js';
@@ -96,7 +96,12 @@ export async function run(argv: string[]): Promise<number> {
     progress?.clear();
     const started = performance.now();
     const filter = BinaryFuseFilter.fromKeys(keys.subarray(0, count), { fingerprintBits });
-    saveFileSync(filter, output);
+    try {
+      saveFileSync(filter, output);
+    } catch (error) {
+      // Checked before the input was read, but a disk can fill or a directory go meanwhile.
+      throw new Error(`cannot save -o ${output}: ${systemReason(error)}`);
+    }
     if (process.stderr.isTTY) {
       const seconds = (performance.now() - started) / 1000;
       const perKey = count === 0 ? 'no lines' : `${((8 * filter.byteLength) / count).toFixed(2)} bits a line`;

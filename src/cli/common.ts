@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CHAIN_MAGIC } from '../format/chain.js';
 import { SLIDING_KIND } from '../format/sliding.js';
+import { openRegularSync } from '../node/io.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {
@@ -91,9 +92,9 @@ export function isSlidingFile(path: string): boolean {
   return startsWith(path, SLIDING_KIND.magic);
 }
 
-/** True when the file at `path` starts with `magic`. */
+/** True when the file at `path` starts with `magic`; anything but a regular file is refused at once, as the loaders refuse it. */
 function startsWith(path: string, magic: Uint8Array): boolean {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularSync(path);
   try {
     const head = new Uint8Array(magic.length);
     return readSync(fd, head, 0, head.length, 0) === head.length && head.every((b, i) => b === magic[i]);
@@ -103,13 +104,26 @@ function startsWith(path: string, magic: Uint8Array): boolean {
 }
 
 /**
- * Checks that the file --`option` names can be written (saved as a
- * temporary file in its directory, then renamed over it): the directory
- * exists and accepts a new file, and the path is not a directory. A test
- * file is created and removed to know; failures name --`option`, never the
- * test file.
+ * The system's reason for a failed call, without the path Node appends
+ * ("EACCES: permission denied, open '/x/.tmp'" gives "permission denied
+ * (EACCES)"): the path it names may be a probe or a temporary file the
+ * user never asked for.
  */
-export function checkWritable(option: string, path: string): void {
+export function systemReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const text = /^[A-Z0-9_]+: ([^,]+)/.exec(String(message))?.[1];
+  if (code === undefined) return String(message);
+  return text === undefined ? code : `${text} (${code})`;
+}
+
+/**
+ * Checks that the file `flag` names (the option as typed: `-o`, `--state`)
+ * can be written (saved as a temporary file in its directory, then renamed
+ * over it): the directory exists and accepts a new file, and the path is
+ * not a directory. A test file is created and removed to know; failures
+ * name `flag`, the path and the system's reason, never the test file.
+ */
+export function checkWritable(flag: string, path: string): void {
   let target = resolve(path);
   try {
     target = realpathSync(target);
@@ -122,7 +136,7 @@ export function checkWritable(option: string, path: string): void {
   } catch {
     // Not there yet: the probe decides.
   }
-  if (isDirectory) throw new Error(`cannot use --${option} ${path}: it is a directory`);
+  if (isDirectory) throw new Error(`cannot save ${flag} ${path}: it is a directory`);
   const dir = dirname(target);
   const probe = `${dir}/.bloom-write-check-${process.pid}`;
   try {
@@ -130,9 +144,9 @@ export function checkWritable(option: string, path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' && !existsSync(dir) ? `its directory ${dir} does not exist` : code === 'ENOTDIR' ? `${dir} is not a directory` : code === 'EEXIST' ? null : `its directory ${dir} is not writable (${code})`;
+      code === 'ENOENT' && !existsSync(dir) ? `its directory ${dir} does not exist` : code === 'ENOTDIR' ? `${dir} is not a directory` : code === 'EEXIST' ? null : `its directory ${dir} is not writable: ${systemReason(error)}`;
     if (why === null) return;
-    throw new Error(`cannot save --${option} ${path}: ${why}`);
+    throw new Error(`cannot save ${flag} ${path}: ${why}`);
   }
   unlinkSync(probe);
 }

@@ -130,7 +130,7 @@ export async function run(argv: string[]): Promise<number> {
     if (statePath === '') throw new UsageError('--state needs a file name');
     if (checkpoint !== undefined && statePath === undefined) throw new UsageError('--checkpoint needs --state FILE');
     // Before any input is read: a state that cannot be saved is an error now, not after the whole stream.
-    if (statePath !== undefined) checkWritable('state', statePath);
+    if (statePath !== undefined) checkWritable('--state', statePath);
 
     const sized = capacity === undefined || window !== undefined ? undefined : sizeFor(capacity, fpp, scheme);
     // Loaded only when used: every module is resident memory for the whole run.

@@ -22,12 +22,19 @@ export interface LineChunk {
   bytesRead: number;
 }
 
-/** Reads the inputs in turn and yields their lines a chunk at a time; a last line without \n counts. */
+/**
+ * Reads the inputs in turn and yields their lines a chunk at a time; a last
+ * line without \n counts. Each byte is searched for \n once, and only the
+ * unfinished line after a chunk's last \n is moved: a pipe gives at most
+ * 64 KiB a read, and a line longer than that, searched or moved again on
+ * every read, would cost time in the square of its length.
+ */
 export async function* readLines(inputs: readonly Input[]): AsyncGenerator<LineChunk> {
   let buffer = new Uint8Array(CHUNK);
   let bytesRead = 0;
   for (const input of inputs) {
     const stream = input.regular ? null : await StreamReader.open(input);
+    // Bytes [0, held) are the start of a line whose \n has not been read yet.
     let held = 0;
     for (;;) {
       if (held === buffer.length) {
@@ -39,12 +46,15 @@ export async function* readLines(inputs: readonly Input[]): AsyncGenerator<LineC
       const end = held + n;
       bytesRead += n;
       const chunk: LineChunk = { items: [], buffer, starts: [], ends: [], bytesRead };
+      // Bounded at `end`: past it lie stale bytes of earlier reads.
+      const filled = buffer.subarray(0, end);
       let start = 0;
-      for (;;) {
-        const nl = buffer.indexOf(0x0a, start);
-        if (nl < 0 || nl >= end) break;
+      // The held bytes hold no \n: the search starts at the new ones.
+      for (let from = held; ; ) {
+        const nl = filled.indexOf(0x0a, from);
+        if (nl < 0) break;
         push(chunk, start, nl, nl + 1);
-        start = nl + 1;
+        start = from = nl + 1;
       }
       if (n === 0) {
         // The end of this input: what is left is its last line.
@@ -53,7 +63,8 @@ export async function* readLines(inputs: readonly Input[]): AsyncGenerator<LineC
         break;
       }
       if (chunk.items.length > 0) yield chunk;
-      buffer.copyWithin(0, start, end);
+      // Shorter than this read when a line ended in it; left where it is when none did.
+      if (start > 0) buffer.copyWithin(0, start, end);
       held = end - start;
     }
   }

@@ -1,7 +1,7 @@
 // Constants shared by the wasm counting filter and its reference twin.
 
 import { BloomTypeError } from '../errors.js';
-import { MAX_BITS, type FilterOptions } from '../filter/options.js';
+import { MAX_BITS, readFilterOptions, type FilterOptionRecord, type FilterOptions } from '../filter/options.js';
 
 /** The largest counter value: a counter that reaches it is saturated and never changes again. */
 export const COUNTER_MAX = 15;
@@ -24,8 +24,8 @@ export const OP_COUNT = 3;
  * there is no share() or attach() for it), so `{ shared: true }` is refused
  * rather than ignored.
  */
-export function checkNotShared(options: FilterOptions | undefined): void {
-  const shared = options?.shared;
+export function checkNotShared(options: FilterOptions | FilterOptionRecord | undefined): void {
+  const shared = readFilterOptions(options).shared;
   if (shared !== undefined && shared !== false) {
     throw new BloomTypeError('shared', shared, 'false or absent: a CountingBloomFilter cannot be shared between threads');
   }

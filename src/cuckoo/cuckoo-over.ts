@@ -141,14 +141,14 @@ export class CuckooFilterOver {
     return this.tables[this.tables.length - 1];
   }
 
-  /** Starts the next member; BloomFullError (for `item`) when the filter is fixed or cannot grow further. */
-  private grow(item: unknown): CuckooTable {
+  /** Starts the next member; BloomFullError (for `item`, at `index` in a batch) when the filter is fixed or cannot grow further. */
+  private grow(item: unknown, index?: number): CuckooTable {
     if (this.growth === 0) {
-      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.addedCount()} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`);
+      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.addedCount()} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
     }
     const next = memberShape(this.shape, this.tables.length);
     if (next === undefined) {
-      throw new BloomFullError(item, this.capacity, `its ${this.tables.length} members are full and a next one would need fingerprints over 32 bits or more memory than a table can have`);
+      throw new BloomFullError(item, this.capacity, `its ${this.tables.length} members are full and a next one would need fingerprints over 32 bits or more memory than a table can have`, index);
     }
     const table = this.kind.table(next, this.bucketSize, this.seed);
     this.tables.push(table);
@@ -214,11 +214,14 @@ export class CuckooFilterOver {
   /**
    * add() of each item in order; every flag is 1 (add returns true). A bad
    * batch throws before any add. On a full fixed filter the items before
-   * the refused one stay stored, and BloomFullError names the refused one.
+   * the refused one stay stored, and BloomFullError names the refused one
+   * and gives its index in the batch (`index`).
    */
   addMany(items: BatchItems): Uint8Array {
     const batch = checkBatchOf(this, `${this.kind.name}.addMany`, items);
+    // `rest` is the batch from item `first` on.
     let rest = batch;
+    let first = 0;
     for (;;) {
       try {
         this.newest.addBatch(rest);
@@ -226,8 +229,10 @@ export class CuckooFilterOver {
       } catch (error) {
         if (!(error instanceof TableFull)) throw error;
         const item = batchItem(rest, error.index);
-        this.grow(item).run(item, OP_ADD);
+        const index = first + error.index;
+        this.grow(item, index).run(item, OP_ADD);
         rest = sliceBatch(rest, error.index + 1, rest.count - error.index - 1);
+        first = index + 1;
       }
     }
     return new Uint8Array(batch.count).fill(1);

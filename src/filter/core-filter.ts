@@ -10,7 +10,7 @@
 
 import { CoreEngine } from '../wasm/core-engine.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { checkParams, checkShared, MAX_BITS, schemeOption, type FilterOptions, type Scheme } from './options.js';
+import { checkParams, checkShared, MAX_BITS, readFilterOptions, schemeOption, type FilterOptions, type Scheme } from './options.js';
 import { capacityParams } from './sizing.js';
 import { BloomFilterBase } from './filter-base.js';
 import { DIGEST_SCHEMES } from './item-digest.js';
@@ -32,16 +32,18 @@ export class BloomFilter extends BloomFilterBase {
    * from 'bloomwasm'), and the lean wasm build has no code for them.
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
-    const params = checkParams(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const params = checkParams(bits, hashes, o);
     leanScheme(params.scheme);
-    if (checkShared(options)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");
+    if (checkShared(o)) throw new BloomTypeError('options.shared', true, "false here: a shared filter is made by BloomFilter from 'bloomwasm'");
     super(params, CoreEngine.make(params));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
     // Refused before sizing: the lean path carries no sizing for the exercises' schemes (src/filter/double-rates.ts).
-    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, leanScheme(schemeOption(options)));
-    return new BloomFilter(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, leanScheme(schemeOption(o)));
+    return new BloomFilter(bits, hashes, o as FilterOptions);
   }
 }

@@ -15,6 +15,7 @@ import type { Arena } from '../wasm/arena.js';
 import { hashingArena } from '../wasm/placement.js';
 import type { RecordHandle } from '../wasm/record-handle.js';
 import { checkItem, checkSeed } from './options.js';
+import { readOption } from './read-options.js';
 import type { Item } from './items.js';
 import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, WALK_HANDLE } from './item-digest.js';
 
@@ -42,7 +43,8 @@ export function digestChecked(item: Item, seed: bigint): Digest {
  */
 export function digest(item: Item, options?: DigestOptions): Digest {
   checkItem(item);
-  return digestChecked(item, options?.seed === undefined ? 0n : checkSeed(options.seed));
+  const seed = readOption(options, 'seed', 'an object ({ seed }) or undefined');
+  return digestChecked(item, seed === undefined ? 0n : checkSeed(seed));
 }
 
 function notAFilter(i: number, f: unknown): BloomTypeError {

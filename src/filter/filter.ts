@@ -19,7 +19,7 @@ import {
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_BITS, MAX_SHARDS, SBBF_HASHES, SCHEMES,
-  schemeOption, type FilterOptions, type FilterParams,
+  readFilterOptions, schemeOption, type FilterOptions, type FilterParams,
 } from './options.js';
 import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilterHandle } from './shared.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
@@ -53,8 +53,9 @@ export class BloomFilter extends BloomFilterBase {
    * the start (see share()).
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
-    const params = checkParams(bits, hashes, options);
-    const shared = checkShared(options);
+    const o = readFilterOptions(options);
+    const params = checkParams(bits, hashes, o);
+    const shared = checkShared(o);
     if (shared) requireSharedBuild('new BloomFilter(bits, hashes, { shared: true })');
     super(params, Engine.make(params, false, shared ? true : undefined));
   }
@@ -101,8 +102,9 @@ export class BloomFilter extends BloomFilterBase {
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
-    return new BloomFilter(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(o));
+    return new BloomFilter(bits, hashes, o as FilterOptions);
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */

@@ -59,7 +59,7 @@ function copyOf(list: readonly unknown[]): unknown[] {
 
 function checkList(list: readonly unknown[]): CheckedBatch {
   const bad = firstNonItem(list);
-  if (bad >= 0) throw new BloomTypeError(`items[${bad}]`, list[bad], 'a string or a Uint8Array');
+  if (bad >= 0) throw new BloomTypeError(`items[${bad}]`, list[bad], 'a string or a Uint8Array', bad);
   return { packed: false, list: list as readonly Item[], count: list.length };
 }
 

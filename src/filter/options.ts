@@ -3,6 +3,7 @@
 
 import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { isBytes } from './typed-arrays.js';
+import { readOptions, type OptionRecord } from './read-options.js';
 
 /**
  * The hash schemes. Their ids (the index here) are part of the file format
@@ -59,6 +60,22 @@ export interface FilterOptions {
   shared?: boolean;
 }
 
+/** The fields of FilterOptions, as readFilterOptions reads them. */
+const FILTER_OPTION_NAMES = ['scheme', 'seed', 'shared'] as const;
+
+/** FilterOptions read once (readFilterOptions): what the checks below take. */
+export type FilterOptionRecord = OptionRecord<(typeof FILTER_OPTION_NAMES)[number]>;
+
+/**
+ * Reads a filter's options once; a class reads them with this first and
+ * hands the record to checkParams, checkShared and schemeOption, which
+ * then read nothing of the caller's again. BloomTypeError naming `options`
+ * for anything but an object (not an array) or undefined.
+ */
+export function readFilterOptions(options: FilterOptions | FilterOptionRecord | undefined): FilterOptionRecord {
+  return readOptions(options, FILTER_OPTION_NAMES, 'an object or undefined');
+}
+
 /** Validated filter parameters. */
 export interface FilterParams {
   bits: number;
@@ -80,27 +97,24 @@ export function checkInteger(parameter: string, value: unknown, min: number, max
 }
 
 /** Checks and normalises the constructor's arguments. */
-export function checkParams(bits: unknown, hashes: unknown, options: FilterOptions | undefined): FilterParams {
+export function checkParams(bits: unknown, hashes: unknown, options: FilterOptions | FilterOptionRecord | undefined): FilterParams {
   const m = checkInteger('bits', bits, 1, MAX_BITS);
   const k = checkInteger('hashes', hashes, 1, MAX_HASHES);
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new BloomTypeError('options', options, 'an object or undefined');
-  }
-  const scheme = options?.scheme ?? 'xxh64';
-  const schemeId = SCHEMES.indexOf(scheme as Scheme);
-  if (schemeId < 0) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
-  const seed = checkSeed(options?.seed ?? 0);
+  const o = readFilterOptions(options);
+  const scheme = schemeOption(o);
+  const schemeId = SCHEMES.indexOf(scheme);
+  const seed = checkSeed(o.seed === undefined ? 0 : o.seed);
   if (scheme === 'xxh64' && k > m) {
     throw new BloomRangeError('hashes', k, `at most bits (${m}) under xxh64, whose positions are distinct`);
   }
-  checkSchemeSeed(scheme as Scheme, seed, options?.seed);
+  checkSchemeSeed(scheme, seed, o.seed);
   if (scheme === 'sbbf') checkSbbfShape(m, k);
-  return { bits: m, hashes: k, scheme: scheme as Scheme, schemeId, seed };
+  return { bits: m, hashes: k, scheme, schemeId, seed };
 }
 
 /** The `shared` option, checked: a boolean or undefined (false). */
-export function checkShared(options: FilterOptions | undefined): boolean {
-  const shared = options?.shared;
+export function checkShared(options: FilterOptions | FilterOptionRecord | undefined): boolean {
+  const shared = readFilterOptions(options).shared;
   if (shared !== undefined && typeof shared !== 'boolean') throw new BloomTypeError('shared', shared, 'a boolean');
   return shared === true;
 }
@@ -123,10 +137,11 @@ export function checkSbbfShape(bits: number, hashes: number): void {
 }
 
 /** The scheme an options object asks for (default xxh64), checked; for sizing before construction. */
-export function schemeOption(options: FilterOptions | undefined): Scheme {
-  const scheme = options?.scheme ?? 'xxh64';
+export function schemeOption(options: FilterOptions | FilterOptionRecord | undefined): Scheme {
+  const scheme = readFilterOptions(options).scheme;
+  if (scheme === undefined) return 'xxh64';
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
-  return scheme;
+  return scheme as Scheme;
 }
 
 /** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */

@@ -12,7 +12,7 @@ import { headerReader } from './header-reader.js';
 import { registerKind, checkMagic, type FileKind } from './filter.js';
 import { MAX_ADDED_COUNT } from '../filter/options.js';
 import {
-  BUCKET_SIZES, checkShape, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, memberShape, type BucketSize, type CuckooShape, type MemberShape,
+  BUCKET_SIZES, checkShape, earlierMemberShape, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, memberShape, type BucketSize, type CuckooShape, type MemberShape,
 } from '../cuckoo/shape.js';
 
 /** The cuckoo filter format version this release writes; it reads every version up to this one. */
@@ -163,8 +163,15 @@ export function parseCuckooHeader(prefix: Uint8Array, totalLength: number, xxh64
   for (let j = 0; j < count; j++) {
     const entry = at.memberTable + MEMBER_ENTRY_BYTES * j;
     const name = `members[${j}]`;
-    const expected = memberShape(shape, j);
-    if (expected === undefined) return fail('members', at.members, `this shape cannot have a member ${j} (its fingerprints would pass 32 bits or its table the memory); got ${count} members`);
+    // A member has this release's size, or the earlier sizing's (earlierMemberShape): files of either load.
+    const current = memberShape(shape, j);
+    if (current === undefined) return fail('members', at.members, `this shape cannot have a member ${j} (its fingerprints would pass 32 bits or its table the memory); got ${count} members`);
+    // Which size the entry claims: the one whose buckets (then width too) it holds; this release's when neither.
+    const sizes = [current, earlierMemberShape(shape, j)].filter((m): m is MemberShape => m !== undefined);
+    const whole = prefix.length >= entry + MEMBER_FIELD_OFFSETS.reserved;
+    const buckets = whole ? view.getBigUint64(entry + MEMBER_FIELD_OFFSETS.buckets, true) : -1n;
+    const width = whole ? view.getUint8(entry + MEMBER_FIELD_OFFSETS.fingerprintBits) : -1;
+    const expected = sizes.find((m) => BigInt(m.buckets) === buckets && m.fingerprintBits === width) ?? sizes.find((m) => BigInt(m.buckets) === buckets) ?? current;
     u64(`${name}.buckets`, entry + MEMBER_FIELD_OFFSETS.buckets, expected.buckets, expected.buckets, `${expected.buckets}, member ${j}'s buckets for this shape`);
     const f = view.getUint8(need(`${name}.fingerprintBits`, entry + MEMBER_FIELD_OFFSETS.fingerprintBits, 1));
     if (f !== expected.fingerprintBits) fail(`${name}.fingerprintBits`, entry + MEMBER_FIELD_OFFSETS.fingerprintBits, `must be ${expected.fingerprintBits}, member ${j}'s width for this shape; got ${f}`);

@@ -11,7 +11,7 @@ import { checkBytes, bigUint64sView, isBigUint64s } from '../filter/typed-arrays
 import { checkItem } from '../filter/options.js';
 import {
   encodeFuseHeader, encodeReferenceHeader, FUSE_HEADER_BYTES, parseFuseHeader, parseReferenceHeader, REFERENCE_HEADER_BYTES,
-  setFuseChecksum,
+  setFuseChecksum, type FuseFile,
 } from '../format/binary-fuse.js';
 import { fingerprintWidth, type FuseOptions } from './options.js';
 import { fuseShape, MAX_FUSE_KEYS, type FuseShape } from './shape.js';
@@ -43,6 +43,8 @@ export interface FuseKind {
   build(source: FuseSource, shape: FuseShape, width: 1 | 2): { seed: bigint; store: FuseStore };
   /** A filter holding a copy of `fingerprints` (checked). */
   restore(shape: FuseShape, width: 1 | 2, seed: bigint, fingerprints: Uint8Array): FuseStore;
+  /** A filter whose fingerprints are left for a reader to write in place, into `fingerprints`. */
+  allocate(shape: FuseShape, width: 1 | 2, seed: bigint): FuseStore;
 }
 
 /** What a constructed filter is made of. */
@@ -71,11 +73,25 @@ function checkKeys(given: unknown): BigUint64Array {
   const out = new BigUint64Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key: unknown = keys[i];
-    if (typeof key !== 'bigint') throw new BloomTypeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)');
-    if (key < 0n || key >= TWO_64) throw new BloomRangeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)');
+    if (typeof key !== 'bigint') throw new BloomTypeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)', i);
+    if (key < 0n || key >= TWO_64) throw new BloomRangeError(`keys[${i}]`, key, 'a bigint in [0, 2^64)', i);
     out[i] = key;
   }
   return out;
+}
+
+/**
+ * Checks a "BLMF" file's checksum: XXH64 of its header's first 48 bytes
+ * (`headerBytes`, checksum field zeroed) and then the fingerprints now in
+ * `store`. BloomFormatError at byte 48 when it is not `expected`.
+ */
+function checkFileChecksum(store: FuseStore, headerBytes: Uint8Array, expected: bigint): void {
+  const header = headerBytes.slice(0, FUSE_HEADER_BYTES);
+  setFuseChecksum(header, 0n);
+  const actual = store.checksum(header.subarray(0, 48));
+  if (actual !== expected) {
+    throw new BloomFormatError('checksum', 48, `the header and fingerprints hash to 0x${actual.toString(16).padStart(16, '0')}, but the file records 0x${expected.toString(16).padStart(16, '0')}: the file is corrupt`);
+  }
 }
 
 /** A static binary fuse filter (docs/SCHEMES.md, "Binary fuse filters"): built once from a set, then queried. */
@@ -136,19 +152,33 @@ export class BinaryFuseFilterOver {
     return { kind, shape, width, seed, store };
   }
 
+  /** A filter of `kind` for a checked "BLMF" header, its fingerprints left for a reader to write in place (fingerprintView()). */
+  protected static allocateFile(kind: FuseKind, file: FuseFile): FuseInit {
+    return { kind, shape: file.shape, width: file.width, seed: file.seed, store: kind.allocate(file.shape, file.width, file.seed) };
+  }
+
   /** A filter of `kind` read from a "BLMF" file; the checksum is checked before the filter is returned. */
   protected static readFile(kind: FuseKind, bytes: Uint8Array): FuseInit {
     bytes = checkBytes(bytes);
     const file = parseFuseHeader(bytes, bytes.length);
-    const store = kind.restore(file.shape, file.width, file.seed, bytes.subarray(FUSE_HEADER_BYTES));
-    const header = bytes.slice(0, FUSE_HEADER_BYTES);
-    setFuseChecksum(header, 0n);
-    const actual = store.checksum(header.subarray(0, 48));
-    if (actual !== file.checksum) {
-      store.release();
-      throw new BloomFormatError('checksum', 48, `the header and fingerprints hash to 0x${actual.toString(16).padStart(16, '0')}, but the file records 0x${file.checksum.toString(16).padStart(16, '0')}: the file is corrupt`);
+    const init = BinaryFuseFilterOver.allocateFile(kind, file);
+    try {
+      init.store.fingerprints.set(bytes.subarray(FUSE_HEADER_BYTES));
+      checkFileChecksum(init.store, bytes, file.checksum);
+    } catch (error) {
+      init.store.release();
+      throw error;
     }
-    return { kind, shape: file.shape, width: file.width, seed: file.seed, store };
+    return init;
+  }
+
+  /**
+   * After a reader wrote a "BLMF" file's fingerprints into fingerprintView():
+   * checks the file's checksum over them in place (BloomFormatError at byte
+   * 48 when they differ; the caller disposes the filter). @internal
+   */
+  checkFile(headerBytes: Uint8Array, expected: bigint): void {
+    checkFileChecksum(this.store, headerBytes, expected);
   }
 
   /** As the reference's binary_fuse*_contain: false when the key is certainly not in the set. Takes a bigint in [0, 2^64). */

@@ -9,6 +9,7 @@ import type { BatchItems } from '../filter/items.js';
 import { FuseEngine } from '../wasm/binary-fuse.js';
 import { BinaryFuseFilterOver, type FuseKind } from './binary-fuse-over.js';
 import type { FuseOptions } from './options.js';
+import type { FuseFile } from '../format/binary-fuse.js';
 
 /** The fingerprints in a wasm record; construction and queries in wasm. */
 const WASM_FUSE: FuseKind = {
@@ -20,7 +21,16 @@ const WASM_FUSE: FuseKind = {
   restore(shape, width, seed, fingerprints) {
     return FuseEngine.restore(shape, width, seed, fingerprints);
   },
+  allocate(shape, width, seed) {
+    // restore copies what it is given: given nothing, the record's fingerprints wait for the reader.
+    return FuseEngine.restore(shape, width, seed, NO_FINGERPRINTS);
+  },
 };
+
+const NO_FINGERPRINTS = new Uint8Array(0);
+
+/** Set once, by BinaryFuseFilter's static block. */
+let filterForFile: (file: FuseFile) => BinaryFuseFilter;
 
 /**
  * A static binary fuse filter (Graf and Lemire, 2022), 3-wise, with 8- or
@@ -30,6 +40,11 @@ const WASM_FUSE: FuseKind = {
  * it, so its bytes are the reference's (docs/SCHEMES.md).
  */
 export class BinaryFuseFilter extends BinaryFuseFilterOver {
+  // Gives emptyFuseFilterFor the protected constructor, which stays closed to everyone else.
+  static {
+    filterForFile = (file) => new BinaryFuseFilter(BinaryFuseFilterOver.allocateFile(WASM_FUSE, file));
+  }
+
   /**
    * Builds from 64-bit keys, taken as they are, producing the fingerprints
    * that binary_fuse8_populate (or binary_fuse16_populate, with
@@ -60,4 +75,14 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
   static fromBytes(bytes: Uint8Array): BinaryFuseFilter {
     return new BinaryFuseFilter(BinaryFuseFilterOver.readFile(WASM_FUSE, bytes));
   }
+
+}
+
+/**
+ * A filter for a checked "BLMF" header whose fingerprints a file reader
+ * writes straight into its wasm memory (fingerprintView()) and then checks
+ * with checkFile(): src/node never holds the file beside the filter. @internal
+ */
+export function emptyFuseFilterFor(file: FuseFile): BinaryFuseFilter {
+  return filterForFile(file);
 }

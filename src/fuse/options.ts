@@ -2,6 +2,7 @@
 // class and its reference twin.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
+import { readOption } from '../filter/read-options.js';
 
 /** What fromKeys, from and fromReferenceBytes take. */
 export interface FuseOptions {
@@ -11,9 +12,7 @@ export interface FuseOptions {
 
 /** Bytes per fingerprint for `options` (1 or 2); BloomTypeError or BloomRangeError naming the option. */
 export function fingerprintWidth(options: FuseOptions | undefined): 1 | 2 {
-  if (options === undefined) return 1;
-  if (typeof options !== 'object' || options === null) throw new BloomTypeError('options', options, 'an object such as { fingerprintBits: 16 }');
-  const bits = options.fingerprintBits;
+  const bits = readOption(options, 'fingerprintBits', 'an object such as { fingerprintBits: 16 }');
   if (bits === undefined || bits === 8) return 1;
   if (bits === 16) return 2;
   if (typeof bits !== 'number') throw new BloomTypeError('options.fingerprintBits', bits, '8 or 16');

@@ -25,6 +25,7 @@ import type { ScalablePlan } from '../scalable/plan.js';
 import { parseSlidingHeader, SLIDING_FIELD_OFFSETS, slidingHeaderBytes, type SlidingFile } from '../format/sliding.js';
 import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { finishSlidingLoad, restoredOptions, slidingFileHeader, slidingWordsView } from '../sliding/sliding-over.js';
+import { BloomConcurrencyError } from '../errors.js';
 import type { Decoder, Region } from './io.js';
 import { CuckooFilter, WASM_TABLES } from '../cuckoo/cuckoo.js';
 import { adoptParts, cuckooPayloads, emptyPartsFor, finishStreamedParts } from '../cuckoo/cuckoo-over.js';
@@ -233,14 +234,25 @@ export function slidingJob(filter: SlidingBloomFilter): SaveJob {
   };
 }
 
-/** The save of a wasm cuckoo filter as it is now: its header (payload checksums over the fingerprints in place), then each member's fingerprints. */
+/**
+ * The save of a wasm cuckoo filter as it is now: its header (payload
+ * checksums over the fingerprints in place), then each member's
+ * fingerprints. A member that is gone or resized by the time it is written
+ * (clear() gives back every member but the first; growth adds new ones)
+ * aborts the save with BloomConcurrencyError, as any other change does.
+ */
 export function cuckooJob(filter: CuckooFilter): SaveJob {
   const header = filter.fileHeader();
-  const count = cuckooPayloads(filter).length;
+  const lengths = cuckooPayloads(filter).map((p) => p.length);
+  const member = (j: number): Uint8Array => {
+    const view = cuckooPayloads(filter)[j];
+    if (view === undefined || view.length !== lengths[j]) throw new BloomConcurrencyError('saveFile');
+    return view;
+  };
   return {
     *pieces() {
       yield header;
-      for (let j = 0; j < count; j++) yield () => cuckooPayloads(filter)[j];
+      for (let j = 0; j < lengths.length; j++) yield () => member(j);
     },
     unchanged: () => sameBytes(header, filter.fileHeader()),
   };

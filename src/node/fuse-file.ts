@@ -4,7 +4,7 @@
 
 import { BloomFormatError } from '../errors.js';
 import { FUSE_HEADER_BYTES, parseFuseHeader, type FuseFile } from '../format/binary-fuse.js';
-import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
+import { emptyFuseFilterFor, type BinaryFuseFilter } from '../fuse/binary-fuse.js';
 import type { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import type { SaveJob } from './decoders.js';
@@ -30,19 +30,26 @@ export function fuseJob(filter: BinaryFuseFilter): SaveJob {
   };
 }
 
-/** Reads and checks the header of a file of `size` bytes; the file's length must be the header's. */
-function* fuseHeader(size: number): Decoder<FuseFile> {
-  const prefix = new Uint8Array(Math.min(FUSE_HEADER_BYTES, size));
-  yield { into: prefix, position: 0 };
-  return parseFuseHeader(prefix, size);
-}
-
-/** Loads a "BLMF" file: the header is checked against the file's size before the file's bytes are read. */
+/**
+ * Loads a "BLMF" file: the header is checked against the file's size, the
+ * filter allocated, and the fingerprints read in chunks straight into its
+ * wasm memory and checked there (the checksum). The peak is the filter,
+ * never the file on top of it. A failed read or check disposes the filter.
+ */
 export function* fuseDecoder(size: number): Decoder<BinaryFuseFilter> {
-  yield* fuseHeader(size);
-  const bytes = new Uint8Array(size);
-  yield { into: bytes, position: 0 };
-  return BinaryFuseFilter.fromBytes(bytes);
+  const headerBytes = new Uint8Array(Math.min(FUSE_HEADER_BYTES, size));
+  yield { into: headerBytes, position: 0 };
+  const file = parseFuseHeader(headerBytes, size);
+  const filter = emptyFuseFilterFor(file);
+  let loaded = false;
+  try {
+    yield { into: () => filter.fingerprintView(), position: FUSE_HEADER_BYTES };
+    filter.checkFile(headerBytes, file.checksum);
+    loaded = true;
+    return filter;
+  } finally {
+    if (!loaded) filter.dispose();
+  }
 }
 
 /** Streams a "BLMF" file's fingerprints through `engine`'s checksum in pieces of at most a chunk, loading nothing. */

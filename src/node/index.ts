@@ -11,8 +11,7 @@
  * so files of any size, 2 GiB and beyond included, stream in both directions.
  */
 import '../wasm/full-build.js';
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync } from 'node:fs';
 import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from '../filter/dispose.js';
 import { CountingBloomFilter } from '../counting/counting.js';
@@ -25,7 +24,7 @@ import { replaceFile, replaceFileSync } from './atomic.js';
 import {
   chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
-import { decode, decodeSync, regularFileSize, writeAll, writeAllSync, type Decoder } from './io.js';
+import { decode, decodeSync, openRegular, openRegularSync, writeAll, writeAllSync, type Decoder } from './io.js';
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
 import { fuseDecoder, fuseJob } from './fuse-file.js';
 
@@ -76,8 +75,9 @@ export function saveFileSync(filter: Saveable, path: string): void {
  * Writes `filter` to `path` atomically, like saveFileSync, without blocking
  * the event loop. Do not change the filter until the promise settles: the
  * bits are written from wasm memory in place, and a change made meanwhile
- * aborts the save with BloomConcurrencyError (the target is left untouched),
- * as does dispose() before it settles: the memory being written is gone.
+ * (an add, clear(), growth) aborts the save with BloomConcurrencyError (the
+ * target is left untouched), as does dispose() before it settles: the
+ * memory being written is gone.
  */
 export async function saveFile(filter: Saveable, path: string): Promise<void> {
   const target = checkPath(path);
@@ -93,24 +93,25 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
     );
   } catch (error) {
     // A piece read after dispose() is refused (BloomDisposedError from the handle): the save was cut short by it.
-    if (error instanceof BloomDisposedError && wasDisposed()) throw new BloomConcurrencyError('saveFile', true);
+    // A live filter whose member is refused lost that member to a change (a chain's clear() disposes its members).
+    if (error instanceof BloomDisposedError) throw new BloomConcurrencyError('saveFile', wasDisposed());
     throw error;
   }
 }
 
 function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {
-  const fd = openSync(checkPath(path), 'r');
+  const { fd, size } = openRegularSync(checkPath(path));
   try {
-    return decodeSync(fd, decoder(regularFileSize(fstatSync(fd), path)));
+    return decodeSync(fd, decoder(size));
   } finally {
     closeSync(fd);
   }
 }
 
 async function read<T>(path: string, decoder: (size: number) => Decoder<T>): Promise<T> {
-  const handle = await open(checkPath(path), 'r');
+  const { handle, size } = await openRegular(checkPath(path));
   try {
-    return await decode(handle, decoder(regularFileSize(await handle.stat(), path)));
+    return await decode(handle, decoder(size));
   } finally {
     await handle.close();
   }
@@ -201,8 +202,10 @@ export async function loadCuckooFile(path: string): Promise<CuckooFilter> {
 
 /**
  * Reads a BinaryFuseFilter saved by saveFile (or its toBytes). The header
- * is checked against the file's size before the file is read; the checksum
- * after. Faults throw BloomFormatError naming the field and offset.
+ * is checked against the file's size before the filter is allocated; the
+ * fingerprints are read in chunks straight into its wasm memory and the
+ * checksum checked there. Faults throw BloomFormatError naming the field
+ * and offset.
  */
 export function loadBinaryFuseFileSync(path: string): BinaryFuseFilter {
   return readSync(path, fuseDecoder);

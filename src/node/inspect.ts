@@ -4,7 +4,7 @@
 // headers ask for is allocated, so a file whose header claims 4 GiB costs
 // one chunk of memory, whether it is sound or a sparse file of zeros.
 
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { CHAIN_MAGIC, inMember } from '../format/chain.js';
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
@@ -14,7 +14,7 @@ import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
 import { chainLayout, cuckooHeader, slidingHeader } from './decoders.js';
 import { checkMemberPayload, CUCKOO_KIND, type CuckooFile } from '../format/cuckoo.js';
-import { chunkBytes, decodeSync, regularFileSize, type Decoder } from './io.js';
+import { chunkBytes, decodeSync, openRegularSync, type Decoder } from './io.js';
 import { FUSE_KIND } from '../format/binary-fuse.js';
 import { verifyFuse, type FuseFileSummary } from './fuse-file.js';
 
@@ -209,9 +209,8 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
 export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary | FuseFileSummary {
-  const fd = openSync(path, 'r');
+  const { fd, size } = openRegularSync(path);
   try {
-    const size = regularFileSize(fstatSync(fd), path);
     const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
     decodeSync(fd, readInto(magic));
     // An instance of its own: the checksum state must not be shared with other work.

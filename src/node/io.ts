@@ -6,8 +6,8 @@
 // ({ into, position }) and returns what it decoded; a sync and an async
 // driver fill the requests, so each format is written once for both.
 
-import { readSync, writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { BloomFormatError, BloomTypeError } from '../errors.js';
 
 /** Bytes moved per read or write call: large enough to stream at disk speed, small next to a big filter. */
@@ -52,18 +52,35 @@ export type Decoder<T> = Generator<ReadRequest, T, void>;
 
 /** Runs a decoder on an open file descriptor. */
 export function decodeSync<T>(fd: number, decoder: Decoder<T>): T {
-  for (let step = decoder.next(); ; step = decoder.next()) {
-    if (step.done) return step.value;
-    readFullySync(fd, step.value.into, step.value.position);
+  try {
+    for (let step = decoder.next(); ; step = decoder.next()) {
+      if (step.done) return step.value;
+      readFullySync(fd, step.value.into, step.value.position);
+    }
+  } finally {
+    closeDecoder(decoder);
   }
 }
 
 /** Runs a decoder on an open file handle, without blocking the event loop. */
 export async function decode<T>(handle: FileHandle, decoder: Decoder<T>): Promise<T> {
-  for (let step = decoder.next(); ; step = decoder.next()) {
-    if (step.done) return step.value;
-    await readFully(handle, step.value.into, step.value.position);
+  try {
+    for (let step = decoder.next(); ; step = decoder.next()) {
+      if (step.done) return step.value;
+      await readFully(handle, step.value.into, step.value.position);
+    }
+  } finally {
+    closeDecoder(decoder);
   }
+}
+
+/**
+ * Ends a decoder that a failed read left waiting at a yield, so that its
+ * finally blocks give back what it allocated; once it has returned or
+ * thrown, this does nothing.
+ */
+function closeDecoder<T>(decoder: Decoder<T>): void {
+  decoder.return(undefined as T);
 }
 
 /** Fills `into` from `position`, chunkBytes() at a time; a file that shrank since fstat is reported as truncated. */
@@ -116,4 +133,34 @@ export function regularFileSize(stats: { isFile(): boolean; size: number }, path
     throw new BloomTypeError('path', path, 'a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first)');
   }
   return stats.size;
+}
+
+/**
+ * How a file to be loaded is opened: O_NONBLOCK, because open() of a named
+ * pipe with no writer otherwise waits for one, forever, before the file's
+ * type can be asked. A regular file reads the same either way. (Windows
+ * has no such flag, and no named pipes in the file system.)
+ */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** Opens `path` to read, refusing at once (BloomTypeError on `path`) anything but a regular file; the descriptor and its size. */
+export function openRegularSync(path: string): { fd: number; size: number } {
+  const fd = openSync(path, READ_FLAGS);
+  try {
+    return { fd, size: regularFileSize(fstatSync(fd), path) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** openRegularSync without blocking the event loop. */
+export async function openRegular(path: string): Promise<{ handle: FileHandle; size: number }> {
+  const handle = await open(path, READ_FLAGS);
+  try {
+    return { handle, size: regularFileSize(await handle.stat(), path) };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }

@@ -63,7 +63,8 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
   if (count === 0) return results;
   const sent: Batch[] = [];
   const answered = new Set<Batch>();
-  const refused = new Map<Batch, unknown>();
+  /** Each failed call's error: an error reply, a malformed reply, or the client's. */
+  const failed = new Map<Batch, unknown>();
   let lost: { err: unknown } | undefined;
   let pending = 0;
   let wake: (() => void) | undefined;
@@ -77,7 +78,7 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
           for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) - 48;
           answered.add(batch);
         } catch (err) {
-          refused.set(batch, err);
+          failed.set(batch, err);
         }
         pending--;
         wake?.();
@@ -85,8 +86,8 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
       (err: unknown) => {
         // An error reply leaves the connection usable: the other calls still
         // answer. Anything else (a lost connection) settles at once.
-        if (isErrorReply(err)) refused.set(batch, err);
-        else lost ??= { err };
+        failed.set(batch, err);
+        if (!isErrorReply(err)) lost ??= { err };
         pending--;
         wake?.();
       },
@@ -94,25 +95,28 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
   };
   await dispatchAll(ctx, count, (i) => batchItem(checked, i), dispatch, () => lost !== undefined);
   while (pending > 0 && lost === undefined) await new Promise<void>((resolve) => (wake = resolve));
-  if (lost === undefined && refused.size === 0) return results;
+  if (lost === undefined && failed.size === 0) return results;
   // Unanswered calls are uncertain: they may have run. Calls already handed
   // to node-redis stay in its queue unless the client has
   // disableOfflineQueue, so they are never reported "not added"; only calls
-  // Redis refused before running, and items never handed over, are.
+  // Redis refused before running, calls the client refused to send
+  // (offline, closed), and items never handed over, are. The error copies
+  // this outcome: replies that come after the rejection change nothing the
+  // caller holds.
   const uncertain: Item[] = [];
   const notAdded: Item[] = [];
   const handed = new Uint8Array(count);
   for (const batch of sent) {
     for (const i of batch.indices) handed[i] = 1;
     if (answered.has(batch)) continue;
-    const into = refused.has(batch) && refusedBeforeRunning(refused.get(batch)) ? notAdded : uncertain;
+    const into = failed.has(batch) && refusedBeforeRunning(failed.get(batch)) ? notAdded : uncertain;
     for (const i of batch.indices) {
       results[i] = NO_ANSWER;
       into.push(batchItem(checked, i));
     }
   }
   for (let i = 0; i < count; i++) if (!handed[i]) notAdded.push(batchItem(checked, i));
-  const cause = ctx.typed(lost !== undefined ? lost.err : refused.values().next().value);
+  const cause = ctx.typed(lost !== undefined ? lost.err : failed.values().next().value);
   throw new RedisBloomBatchError(call, { results, uncertain, notAdded }, cause);
 }
 
@@ -153,10 +157,14 @@ async function dispatchAll(
   send: (batch: Batch, last: boolean) => void, stop: () => boolean,
 ): Promise<void> {
   const k = ctx.hashes;
-  const probed = ctx.engine.probed;
   const open = new Array<Batch | undefined>(ctx.shards);
   for (let i = 0; i < count; i++) {
     const s = ctx.engine.shardPositions(item(i), ctx.shards);
+    // The view is taken here, right after the call that wrote it, and read
+    // into strings before anything else runs: this loop yields below, and
+    // code that runs meanwhile (any filter made in this process) may grow
+    // the shared wasm memory, which detaches every view of the old buffer.
+    const probed = ctx.engine.probed;
     let batch = open[s];
     if (batch === undefined) {
       batch = { indices: [], args: scriptArgs(ctx.keys(s), ctx.head) };

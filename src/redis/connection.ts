@@ -3,7 +3,7 @@
 // used: withdrawing queued commands corrupts node-redis 5.12's write queue
 // (removing its head leaves a stale link, and later commands never go out).
 
-import { RedisBloomAuthError, RedisBloomConfigError } from './errors.js';
+import { RedisBloomAuthError, RedisBloomConfigError, RedisBloomConnectionError } from './errors.js';
 import type { Script } from './scripts.js';
 
 /**
@@ -83,13 +83,68 @@ const REFUSED_BEFORE_RUNNING = new Set([
  */
 const UNAUTHENTICATED = /^ERR Protocol error: unauthenticated/;
 
-/** True when the error proves the command did not change anything. */
+/**
+ * node-redis's errors for a call that got no answer, by class name (the
+ * `redis` package is an optional peer, so its classes are not imported).
+ * ClientOfflineError and ClientClosedError refuse a call before it is
+ * queued: it was never sent (NOT_SENT).
+ */
+const NO_ANSWER_ERRORS = new Set([
+  'ClientOfflineError', 'ClientClosedError', 'SocketClosedUnexpectedlyError', 'ConnectionTimeoutError',
+  'SocketTimeoutError', 'ReconnectStrategyError', 'DisconnectsClientError', 'RootNodesUnavailableError', 'TimeoutError',
+]);
+const NOT_SENT = new Set(['ClientOfflineError', 'ClientClosedError']);
+
+/** The socket's own errors (Node's system error codes) for a server that cannot be reached. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+
+/** The name of the first class in err's prototype chain that is in `names`, else undefined. */
+function classIn(err: unknown, names: ReadonlySet<string>): string | undefined {
+  for (let p = err; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
+    const name = (p as { constructor?: { name?: string } }).constructor?.name;
+    if (name !== undefined && names.has(name)) return name;
+  }
+  return undefined;
+}
+
+/** Why a call got no answer from Redis (the client's error class, or the socket's code), else undefined. */
+function noAnswerReason(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (err instanceof Error && typeof code === 'string' && SOCKET_CODES.has(code)) return code;
+  return classIn(err, NO_ANSWER_ERRORS);
+}
+
+/**
+ * True when the error proves the command did not change anything: Redis
+ * refused it before running, or the client refused to send it.
+ */
 export function refusedBeforeRunning(err: unknown): boolean {
+  if (classIn(err, NOT_SENT) !== undefined) return true;
   return isErrorReply(err) && (REFUSED_BEFORE_RUNNING.has(err.message.split(' ', 1)[0]) || UNAUTHENTICATED.test(err.message));
 }
 
-/** Turns the server's auth, configuration and key-type (WRONGTYPE) refusals into this package's typed errors; others pass through. */
+/**
+ * Turns a call that got no answer (a server down or lost, a closed client)
+ * and the server's auth, configuration and key-type (WRONGTYPE) refusals
+ * into this package's typed errors, with the original as `cause`; others
+ * pass through.
+ */
 export function typedError(err: unknown, filter: string): unknown {
+  const reason = noAnswerReason(err);
+  if (reason !== undefined) {
+    const sent = classIn(err, NOT_SENT) === undefined;
+    return new RedisBloomConnectionError(
+      filter,
+      `Redis did not answer for filter "${filter}": ${(err as Error).message} (${reason}); ` +
+        (sent
+          ? 'the connection was lost or timed out before the reply, so a write may or may not have run'
+          : 'the client did not send the call (it is reconnecting with disableOfflineQueue, or closed), so it did not run') +
+        '. Retry once the client is connected again',
+      { cause: err },
+    );
+  }
   if (!isErrorReply(err)) return err;
   const code = err.message.split(' ', 1)[0];
   if (code === 'NOAUTH' || code === 'WRONGPASS' || code === 'NOPERM' || UNAUTHENTICATED.test(err.message)) {

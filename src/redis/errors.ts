@@ -23,6 +23,23 @@ export class RedisBloomAuthError extends Error {
   }
 }
 
+/**
+ * Redis gave no answer: the client was offline (reconnecting) or closed, or
+ * the connection was lost or timed out before the reply. `cause` is the
+ * client's own error (node-redis's ClientOfflineError, ClientClosedError,
+ * SocketClosedUnexpectedlyError, ... or the socket's ECONNREFUSED,
+ * ECONNRESET, ...), and the message names it.
+ */
+export class RedisBloomConnectionError extends Error {
+  /** The filter's name. */
+  readonly filter: string;
+  constructor(filter: string, message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'RedisBloomConnectionError';
+    this.filter = filter;
+  }
+}
+
 /** The flag of an item that a failed addMany has no answer for: it is listed in `uncertain` or `notAdded`. */
 export const NO_ANSWER = 2;
 
@@ -34,9 +51,13 @@ export interface BatchOutcome<T> {
    */
   results: Uint8Array;
   /** Items whose add may or may not have reached Redis: treat them as new. */
-  uncertain: T[];
-  /** Items certainly not added: Redis refused their call before any bit was set (auth, configuration, OOM, ...). */
-  notAdded: T[];
+  uncertain: readonly T[];
+  /**
+   * Items certainly not added: Redis refused their call before any bit was
+   * set (auth, configuration, OOM, ...), or the client refused it before
+   * sending (offline or closed), or it was never handed to the client.
+   */
+  notAdded: readonly T[];
 }
 
 /** The RedisBloomFilter methods that can fail with a RedisBloomBatchError. */
@@ -47,13 +68,22 @@ export type BatchCall = 'add' | 'addMany';
  * rest are listed as uncertain (the reply was lost, so the bits may be set)
  * or not added. Nothing is retried automatically. The message starts with
  * the name of the call that failed.
+ *
+ * The outcome is what was known when the call rejected, and stays so: the
+ * error holds its own copies. A call the client still had queued (node-redis
+ * keeps unsent calls through a reconnect unless disableOfflineQueue) may
+ * run and answer later, but its answer never reaches the error, whose items
+ * stay listed as uncertain.
  */
 export class RedisBloomBatchError<T = string | Uint8Array> extends Error implements BatchOutcome<T> {
   /** The method that failed: `add` or `addMany`. */
   readonly call: BatchCall;
+  /** A copy taken at rejection: no later reply changes it. */
   readonly results: Uint8Array;
-  readonly uncertain: T[];
-  readonly notAdded: T[];
+  /** Frozen at rejection. */
+  readonly uncertain: readonly T[];
+  /** Frozen at rejection. */
+  readonly notAdded: readonly T[];
   constructor(call: BatchCall, outcome: BatchOutcome<T>, cause: unknown) {
     const known = outcome.results.length - outcome.uncertain.length - outcome.notAdded.length;
     const why = cause instanceof Error ? cause.message : String(cause);
@@ -65,8 +95,10 @@ export class RedisBloomBatchError<T = string | Uint8Array> extends Error impleme
     );
     this.name = 'RedisBloomBatchError';
     this.call = call;
-    this.results = outcome.results;
-    this.uncertain = outcome.uncertain;
-    this.notAdded = outcome.notAdded;
+    // A typed array cannot be frozen, so the error keeps a copy: replies that
+    // come after the rejection still write into the stream's array, never here.
+    this.results = outcome.results.slice();
+    this.uncertain = Object.freeze([...outcome.uncertain]);
+    this.notAdded = Object.freeze([...outcome.notAdded]);
   }
 }

@@ -47,7 +47,7 @@ export async function checkEvictionRisk(send: Send, target: EvictionTarget, mode
       const typed = typedError(err, name);
       // An unauthenticated client: reserve's next call says so; NOPERM is the ACL refusing CONFIG alone.
       if (typed instanceof RedisBloomAuthError && !/^NOPERM/.test((err as Error).message)) throw typed;
-      if (!isErrorReply(err)) throw err;
+      if (!isErrorReply(err)) throw typed;
       return { key, error: (err as Error).message };
     }
   }));

@@ -242,7 +242,7 @@ export class RedisBloomFilter {
     await this.call(this.send(configKey(this.name), false, ['DEL', configKey(this.name)]));
   }
 
-  /** Awaits a call, turning auth and configuration refusals into typed errors. */
+  /** Awaits a call, turning auth and configuration refusals, and a lost server, into typed errors. */
   private async call<T>(pending: Promise<T>): Promise<T> {
     try {
       return await pending;

@@ -8,7 +8,9 @@ export { RedisBloomFilter, type RedisBloomInfo } from './filter.js';
 export type { EvictionMode, OpenOptions, ReserveOptions, Sizing } from './config.js';
 export { EVICTION_WARNING, UNCHECKED_WARNING, WARNING_TYPE } from './eviction.js';
 export type { BatchItems, Item, PackedItems } from '../filter/items.js';
-export { NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, type BatchCall, type BatchOutcome } from './errors.js';
+export {
+  NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomConnectionError, type BatchCall, type BatchOutcome,
+} from './errors.js';
 export type { RedisClientLike, RedisClusterLike, RedisConnection } from './connection.js';
 export { MAX_SHARD_BITS } from './layout.js';
 export {

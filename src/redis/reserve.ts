@@ -246,7 +246,6 @@ async function wipe(send: Send, name: string, shards: number, cluster: boolean):
 
 /** A shard that reserve could not create: keys left by another filter of this name. */
 function shardError(name: string, err: unknown): unknown {
-  if (!isErrorReply(err)) return err;
   const refusal = shardRefusal(err);
   if (refusal === undefined) return typedError(err, name);
   const bitmap = refusal.key.replace(/:meta$/, '');

@@ -305,7 +305,7 @@ export class RedisSlidingBloomFilter {
     await this.call(this.send(this.keys[0], false, ['UNLINK', ...this.keys]));
   }
 
-  /** Awaits a call, turning auth, configuration and key-type refusals into typed errors. */
+  /** Awaits a call, turning auth, configuration and key-type refusals, and a lost server, into typed errors. */
   private async call<T>(pending: Promise<T>): Promise<T> {
     try {
       return await pending;
@@ -318,10 +318,11 @@ export class RedisSlidingBloomFilter {
 /**
  * typedError for a sliding filter: WRONGTYPE, BLOOMCONFIG, BLOOMSHARD and
  * BLOOMLEFT become RedisBloomConfigError with the sliding layout's keys;
- * auth refusals become RedisBloomAuthError (typedError); others pass through.
+ * auth refusals become RedisBloomAuthError and calls that got no answer
+ * RedisBloomConnectionError (typedError); others pass through.
  */
 export function slidingTypedError(err: unknown, name: string): unknown {
-  if (!isErrorReply(err)) return err;
+  if (!isErrorReply(err)) return typedError(err, name);
   const code = err.message.split(' ', 1)[0];
   const layout = `its keys are ${slidingMetaKey(name)} (a hash) and ${generationKey(name, 'i')} (a string) for each generation slot i`;
   if (code === 'WRONGTYPE') {

@@ -77,6 +77,9 @@ const REFERENCE_FUSE: FuseKind = {
   restore(shape, width, seed, fingerprints) {
     return new ReferenceFuseStore(shape, width, seed, fingerprints.slice());
   },
+  allocate(shape, width, seed) {
+    return new ReferenceFuseStore(shape, width, seed, new Uint8Array(shape.arrayLength * width));
+  },
 };
 
 /** The static binary fuse filter in plain TypeScript: the same surface, bytes and answers as bloomwasm's. */

@@ -10,7 +10,7 @@ import '../filter/double-rates.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';
-import { checkItem, checkParams, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
+import { checkItem, checkParams, readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, parseHeader, setChecksum } from '../format/filter.js';
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
@@ -48,8 +48,9 @@ export class CountingBloomFilter {
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
-    const params = checkParams(bits, hashes, options);
-    checkNotShared(options);
+    const o = readFilterOptions(options);
+    const params = checkParams(bits, hashes, o);
+    checkNotShared(o);
     if (params.bits > MAX_COUNTING_BITS) {
       throw new BloomRangeError('bits', bits, `an integer in [1, ${MAX_COUNTING_BITS}] for a counting filter (4 bits per counter)`);
     }
@@ -77,8 +78,9 @@ export class CountingBloomFilter {
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
   static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(options));
-    return new CountingBloomFilter(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
+    return new CountingBloomFilter(bits, hashes, o as FilterOptions);
   }
 
   /** The item's k positions, in probe order: the same as a BloomFilter's. */

@@ -133,13 +133,15 @@ export class ReferenceCuckooTable implements CuckooTable {
     return true;
   }
 
-  /** Stores one more copy of `fp` of bucket i1, kicking when both buckets are full; 0 (unchanged) when refused. */
+  /** Stores one more copy of `fp` of bucket i1, kicking when both buckets are full; 0 (unchanged, the generator included) when refused. */
   addFingerprint(i1: number, fp: number): number {
     const i2 = this.altBucket(i1, fp);
     if (this.insertIntoBucket(i1, fp) || this.insertIntoBucket(i2, fp)) {
       this.heldCount++;
       return 1;
     }
+    // A refusal changes nothing, the generator included (it is in the file).
+    const state = this.state;
     const path: number[] = [];
     let i = this.nextRandom() >> 63n ? i2 : i1;
     let held = fp;
@@ -160,6 +162,7 @@ export class ReferenceCuckooTable implements CuckooTable {
       this.setSlot(path[n], held);
       held = placed;
     }
+    this.state = state;
     return 0;
   }
 

@@ -4,6 +4,7 @@
 // block, written plainly.
 
 import { checkItem, checkSeed } from '../filter/options.js';
+import { readOption } from '../filter/read-options.js';
 import type { Item } from '../filter/items.js';
 import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
 import { xxh64 } from './hash.js';
@@ -26,7 +27,8 @@ export function digestItem(item: Item, seed: bigint): Digest {
 /** The item's 64-bit XXH64 digest under `seed`, for hasDigest/addDigest of xxh64 filters with that seed. */
 export function digest(item: Item, options?: DigestOptions): Digest {
   checkItem(item);
-  return digestItem(item, checkSeed(options?.seed ?? 0));
+  const seed = readOption(options, 'seed', 'an object ({ seed }) or undefined');
+  return digestItem(item, seed === undefined ? 0n : checkSeed(seed));
 }
 
 /**

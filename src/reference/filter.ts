@@ -13,7 +13,7 @@ import {
 } from '../format/filter.js';
 import {
   checkCompatible, checkInteger, checkItem, checkParams, checkShared, MAX_ADDED_COUNT, MAX_BITS, MAX_SHARDS, SBBF_HASHES,
-  SCHEMES, schemeOption, type FilterOptions, type Scheme,
+  readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme,
 } from '../filter/options.js';
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -54,7 +54,8 @@ export class BloomFilter {
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. `{ shared: true }` as in bloomwasm. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
-    const params = checkParams(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const params = checkParams(bits, hashes, o);
     this.bits = params.bits;
     this.hashes = params.hashes;
     this.scheme = params.scheme;
@@ -63,7 +64,7 @@ export class BloomFilter {
     this.counters = new LocalCounts();
     this.buffer = undefined;
     this.stripes = undefined;
-    if (checkShared(options)) this.useBuffer(newSharedBuffer(params));
+    if (checkShared(o)) this.useBuffer(newSharedBuffer(params));
   }
 
   /**
@@ -119,8 +120,9 @@ export class BloomFilter {
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */
   static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(options));
-    return new BloomFilter(bits, hashes, options);
+    const o = readFilterOptions(options);
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(o));
+    return new BloomFilter(bits, hashes, o as FilterOptions);
   }
 
   /** The item's k positions, in probe order. */

@@ -19,6 +19,7 @@ import '../filter/double-rates.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { SIZING_RULE, schemeSize, type SizingRule } from '../filter/sizing.js';
+import { readOptions } from '../filter/read-options.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
@@ -95,29 +96,30 @@ function checkNumber(parameter: string, value: unknown, ok: (v: number) => boole
   return value;
 }
 
+/** The fields of ScalableOptions (and `shared`, refused), as checkScalableOptions reads them. */
+const SCALABLE_OPTION_NAMES = ['capacity', 'initialCapacity', 'falsePositiveRate', 'growth', 'tightening', 'scheme', 'seed', 'shared'] as const;
+
 /**
  * Checks the constructor's options and fills in the defaults; `sizing` is
  * the sizing rule, SIZING_RULE unless a file records another.
  */
 export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZING_RULE): ScalablePlan {
-  if (typeof options !== 'object' || options === null) {
-    throw new BloomTypeError('options', options, 'an object with capacity and falsePositiveRate');
-  }
-  const o = options as Partial<ScalableOptions>;
+  // Read once each (src/filter/read-options.ts); undefined is absent, null is a value to refuse.
+  const o = readOptions(options, SCALABLE_OPTION_NAMES, 'an object with capacity and falsePositiveRate', true);
   const capacity = checkNumber(
-    'capacity', o.capacity ?? o.initialCapacity, (v) => Number.isSafeInteger(v) && v >= 1, 'a positive integer',
+    'capacity', o.capacity !== undefined ? o.capacity : o.initialCapacity, (v) => Number.isSafeInteger(v) && v >= 1, 'a positive integer',
   );
   const falsePositiveRate = checkNumber('falsePositiveRate', o.falsePositiveRate, (v) => v > 0 && v < 1, 'a number in (0, 1)');
-  const growth = checkNumber('growth', o.growth ?? 2, (v) => v >= 1 && v <= MAX_GROWTH, `a number in [1, ${MAX_GROWTH}]`);
-  const tightening = checkNumber('tightening', o.tightening ?? 0.5, (v) => v > 0 && v < 1, 'a number in (0, 1)');
-  const scheme = o.scheme ?? 'xxh64';
+  const growth = checkNumber('growth', o.growth === undefined ? 2 : o.growth, (v) => v >= 1 && v <= MAX_GROWTH, `a number in [1, ${MAX_GROWTH}]`);
+  const tightening = checkNumber('tightening', o.tightening === undefined ? 0.5 : o.tightening, (v) => v > 0 && v < 1, 'a number in (0, 1)');
+  const scheme = o.scheme === undefined ? 'xxh64' : o.scheme;
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
-  const seed = checkSeed(o.seed ?? 0);
+  const seed = checkSeed(o.seed === undefined ? 0 : o.seed);
   checkSchemeSeed(scheme as Scheme, seed, o.seed);
   // A chain starts members as it grows, each a region of an instance's
   // memory: there is no one shared memory to hand to other threads
   // (docs/SHARED.md).
-  const shared = (options as FilterOptions).shared;
+  const shared = o.shared;
   if (shared !== undefined && shared !== false) {
     throw new BloomTypeError('shared', shared, 'false or absent: a ScalableBloomFilter cannot be shared between threads');
   }

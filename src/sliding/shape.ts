@@ -9,6 +9,7 @@ import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
 import { checkCount, checkRate, optimalBits, schemeSize } from '../filter/sizing.js';
+import { readOptions, type OptionRecord } from '../filter/read-options.js';
 
 /** A window of the last `window` adds, or of the adds of the last `windowMs` milliseconds (at most `capacity` of them). */
 export type SlidingOptions =
@@ -59,16 +60,24 @@ export const COUNT_GENERATIONS = 8;
  */
 export const TIME_GENERATIONS = 16;
 
+/** The fields of SlidingOptions, as readSlidingOptions reads them. */
+const SLIDING_OPTION_NAMES = ['window', 'windowMs', 'capacity', 'falsePositiveRate', 'clock'] as const;
+
+/** SlidingOptions read once each (src/filter/read-options.ts). */
+export type SlidingOptionRecord = OptionRecord<(typeof SLIDING_OPTION_NAMES)[number]>;
+
+/** Reads a sliding filter's options once; BloomTypeError naming `options` for anything but an object (not an array). */
+export function readSlidingOptions(options: unknown): SlidingOptionRecord {
+  return readOptions(options, SLIDING_OPTION_NAMES, 'an object with window, or windowMs and capacity, and falsePositiveRate', true);
+}
+
 /**
  * Checks a sliding filter's options and derives its shape. Throws
  * BloomTypeError or BloomRangeError naming the option at fault, before
- * anything is made.
+ * anything is made. Each option is read once (readSlidingOptions).
  */
 export function slidingShape(options: unknown): SlidingShape {
-  if (typeof options !== 'object' || options === null) {
-    throw new BloomTypeError('options', options, 'an object with window, or windowMs and capacity, and falsePositiveRate');
-  }
-  const o = options as Record<string, unknown>;
+  const o = readSlidingOptions(options);
   const hasCount = o.window !== undefined;
   const hasTime = o.windowMs !== undefined;
   if (hasCount && hasTime) {

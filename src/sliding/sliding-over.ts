@@ -15,7 +15,8 @@ import {
   type SlidingFile,
 } from '../format/sliding.js';
 import { emptyState, Generations, readClock } from './generations.js';
-import { slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
+import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
+import { readOption } from '../filter/read-options.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
 export const OP_ADD = 0;
@@ -76,10 +77,7 @@ export function restoreSliding(given: unknown, options: unknown, kind: SlidingKi
 
 /** The `clock` of fromBytes' and the file loaders' options, checked. @internal */
 export function clockOption(options: unknown): (() => number) | undefined {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new BloomTypeError('options', options, 'an object ({ clock }) or undefined');
-  }
-  const clock = (options as { clock?: unknown } | undefined)?.clock;
+  const clock = readOption(options, 'clock', 'an object ({ clock }) or undefined');
   if (clock !== undefined && typeof clock !== 'function') throw new BloomTypeError('clock', clock, 'a function returning milliseconds');
   return clock as (() => number) | undefined;
 }
@@ -150,8 +148,10 @@ export class SlidingBloomFilterOver {
   /** An empty filter; throws BloomRangeError or BloomTypeError naming the option at fault, before anything is allocated. */
   constructor(options: SlidingOptions, kind: SlidingKind) {
     const restored = (options as { [RESTORED]?: Restored } | null)?.[RESTORED];
-    const shape = restored?.file.shape ?? slidingShape(options);
-    const clock = shape.mode === 'time' ? ((options as { clock?: () => number }).clock ?? SYSTEM_CLOCK) : undefined;
+    // The options are read once: the shape and the clock come from the same reading.
+    const o = readSlidingOptions(options);
+    const shape = restored?.file.shape ?? slidingShape(o);
+    const clock = shape.mode === 'time' ? ((o.clock as (() => number) | undefined) ?? SYSTEM_CLOCK) : undefined;
     const seed = restored?.file.seed ?? 0n;
     // The clock is read once before the words are allocated, so that a bad clock leaves nothing behind.
     const state = restored?.file.state ?? emptyState(shape, clock === undefined ? 0 : readClock(clock));

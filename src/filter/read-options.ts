@@ -1,0 +1,55 @@
+// A caller's options object is caller code: a getter (or a Proxy's trap)
+// may answer differently each time it is read, so a value checked on one
+// read and used from another is not checked at all (STYLE.md, point 16).
+// Every class reads its options here, each field once, into a frozen
+// record, then checks and uses only that record. The rules are the same
+// for every option of every class: undefined is absent (the default), and
+// any other value, null included, must be a valid one.
+
+import { BloomTypeError } from '../errors.js';
+
+/** A caller's options, each named field read once: undefined where absent. */
+export type OptionRecord<K extends string> = { readonly [P in K]?: unknown };
+
+/** The records readOptions made: read again, they are returned as they are. */
+const RECORDS = new WeakSet<object>();
+
+/** The record of absent options, shared: undefined costs no allocation. */
+const ABSENT = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+/** Throws BloomTypeError naming `options` unless it is an object that is not an array. */
+function checkOptionsObject(options: unknown, allowed: string): asserts options is Record<string, unknown> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new BloomTypeError('options', options, allowed);
+  }
+}
+
+/**
+ * Reads each of `names` from `options` once, into a frozen record.
+ * `options` must be an object that is not an array (an array is a list,
+ * never a set of named options), or undefined unless `required` (every
+ * field absent); otherwise BloomTypeError naming `options`, and `allowed`.
+ * A record this function made is returned as it is, so passing one on
+ * reads nothing of the caller's again.
+ */
+export function readOptions<K extends string>(options: unknown, names: readonly K[], allowed: string, required = false): OptionRecord<K> {
+  if (options === undefined && !required) return ABSENT as OptionRecord<K>;
+  checkOptionsObject(options, allowed);
+  if (options === ABSENT || RECORDS.has(options)) return options as OptionRecord<K>;
+  const record = Object.create(null) as Record<K, unknown>;
+  for (const name of names) record[name] = options[name];
+  Object.freeze(record);
+  RECORDS.add(record);
+  return record;
+}
+
+/**
+ * readOptions for options of one field, with no record: `name` read once
+ * (undefined when `options` is), under the same rules, for calls made
+ * once an item (digest).
+ */
+export function readOption(options: unknown, name: string, allowed: string): unknown {
+  if (options === undefined) return undefined;
+  checkOptionsObject(options, allowed);
+  return options[name];
+}

@@ -1,0 +1,167 @@
+// A server that goes away, seen through node-redis as crawlers configure
+// it. A lost server is the package's typed error, RedisBloomConnectionError,
+// with node-redis's own error as its cause; and a rejected addMany's outcome
+// is final: calls the client still had queued may run after a restart, but
+// their answers never change the error the caller holds.
+import { createClient, type RedisClientType } from 'redis';
+import { expect, it } from 'vitest';
+import {
+  NO_ANSWER, RedisBloomBatchError, RedisBloomConnectionError, RedisBloomFilter, RedisSlidingBloomFilter,
+} from '../src/redis/index.js';
+import { describeRedis } from './helpers/describe-redis.js';
+import { RedisServer } from './helpers/redis-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `ok` holds, polling every 10 ms for up to 10 s. */
+async function until(what: string, ok: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await ok()) return;
+    await sleep(10);
+  }
+  throw new Error(`${what}: not within 10 s`);
+}
+
+/** Resolves once the client answers a PING (after a restart: once it has reconnected). */
+async function untilAnswering(client: RedisClientType): Promise<void> {
+  await until('client reconnected', () => client.ping().then(() => true, () => false));
+}
+
+/** The rejection of `pending` (fails the test when it resolves). */
+async function rejection(pending: Promise<unknown>): Promise<unknown> {
+  return pending.then((value) => { throw new Error(`expected a rejection, got ${String(value)}`); }, (err: unknown) => err);
+}
+
+/** Checks a lost-server error: typed, naming the filter and the cause, with node-redis's error as `cause`. */
+function expectLostServer(err: unknown, filter: string, causeClass: string | RegExp): RedisBloomConnectionError {
+  expect(err).toBeInstanceOf(RedisBloomConnectionError);
+  const e = err as RedisBloomConnectionError;
+  expect(e.name).toBe('RedisBloomConnectionError');
+  expect(e.filter).toBe(filter);
+  expect(e.cause).toBeInstanceOf(Error);
+  const cause = e.cause as Error & { code?: string };
+  const reason = cause.code ?? cause.constructor.name;
+  expect(reason).toMatch(causeClass);
+  expect(e.message).toContain(`filter "${filter}"`);
+  expect(e.message).toContain(cause.message);
+  expect(e.message).toContain(`(${reason})`);
+  return e;
+}
+
+describeRedis('Redis filters when the server goes away', () => {
+  it('a rejected addMany keeps its results, uncertain and notAdded as they were, though the offline queue runs its calls after a restart', async () => {
+    // The offline queue is on (node-redis's default). A queue of 4 calls makes
+    // the batch reject, while the server is down, with its first 4 calls
+    // waiting in the queue. The server has no password and the client sends
+    // no CLIENT SETINFO, so on reconnecting the client needs no room in the
+    // full queue for a handshake, and sends the 4 calls.
+    let server = await RedisServer.start({ aof: true, args: ['--requirepass', ''] });
+    const url = `redis://127.0.0.1:${server.port}`;
+    const client: RedisClientType = createClient({
+      url, commandsQueueMaxLength: 4, disableClientInfo: true, socket: { reconnectStrategy: () => 50 },
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const rf = await RedisBloomFilter.reserve(client, 'final', { bits: 1 << 20, hashes: 7 }, { batchSize: 256 });
+      const items = Array.from({ length: 5000 }, (_, i) => `https://final.example/${i}`);
+      await server.kill9();
+      await until('client offline', () => !client.isReady);
+      const err = await rejection(rf.addMany(items));
+      expect(err).toBeInstanceOf(RedisBloomBatchError);
+      const failure = err as RedisBloomBatchError<string>;
+      const results = failure.results.slice();
+      const uncertain = [...failure.uncertain];
+      expect(results.every((flag) => flag === NO_ANSWER)).toBe(true);
+      expect(uncertain.length).toBeGreaterThanOrEqual(4 * 256);
+
+      server = await server.restart();
+      await untilAnswering(client);
+      // The 4 queued calls ran after the restart (the PING came after them, on
+      // one connection), read through a second client (this one's queue is short)...
+      const reader: RedisClientType = createClient({ url });
+      await reader.connect();
+      const present = await (await RedisBloomFilter.open(reader, 'final')).hasMany(items);
+      await reader.close();
+      expect(present.subarray(0, 4 * 256).every((flag) => flag === 1)).toBe(true);
+      // ...and the error the caller holds says what it said when it rejected.
+      expect(failure.results).toEqual(results);
+      expect(failure.uncertain).toEqual(uncertain);
+      expect(failure.message).toMatch(/^addMany: \d+ of 5000 items have an uncertain outcome/);
+      expect(Object.isFrozen(failure.uncertain) && Object.isFrozen(failure.notAdded)).toBe(true);
+    } finally {
+      // destroy, not close: close waits for queued calls, which a dead server never answers.
+      if (client.isOpen) client.destroy();
+      await server.stop();
+    }
+  });
+
+  it('has, hasMany, add, info and open while the server is down (disableOfflineQueue): RedisBloomConnectionError, caused by ClientOfflineError', async () => {
+    const server = await RedisServer.start();
+    const client: RedisClientType = createClient({ url: server.url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const plain = await RedisBloomFilter.reserve(client, 'down', { capacity: 1000, falsePositiveRate: 0.01 });
+      const sliding = await RedisSlidingBloomFilter.reserve(client, 'down-sliding', { window: 1000, falsePositiveRate: 0.01 });
+      await plain.add('a');
+      await sliding.add('a');
+      await server.kill9();
+      await until('client offline', () => !client.isReady);
+      for (const [name, filter] of [['down', plain], ['down-sliding', sliding]] as const) {
+        expectLostServer(await rejection(filter.has('a')), name, 'ClientOfflineError');
+        expectLostServer(await rejection(filter.hasMany(['a', 'b'])), name, 'ClientOfflineError');
+        expectLostServer(await rejection(filter.info()), name, 'ClientOfflineError');
+        // An add the client refused to send certainly did not run: not added, not uncertain.
+        const refused = await rejection(filter.add('b'));
+        expect(refused).toBeInstanceOf(RedisBloomBatchError);
+        const batch = refused as RedisBloomBatchError<string>;
+        expect([batch.notAdded, batch.uncertain]).toEqual([['b'], []]);
+        expect(batch.results).toEqual(new Uint8Array([NO_ANSWER]));
+        expectLostServer(batch.cause, name, 'ClientOfflineError');
+      }
+      expectLostServer(await rejection(RedisBloomFilter.open(client, 'down')), 'down', 'ClientOfflineError');
+      expectLostServer(await rejection(RedisSlidingBloomFilter.open(client, 'down-sliding')), 'down-sliding', 'ClientOfflineError');
+      expectLostServer(
+        await rejection(RedisBloomFilter.reserve(client, 'down-new', { capacity: 1000, falsePositiveRate: 0.01 })), 'down-new', 'ClientOfflineError',
+      );
+    } finally {
+      await client.close().catch(() => {});
+      await server.stop();
+    }
+  });
+
+  it('a client that gave up reconnecting (reconnectStrategy false): RedisBloomConnectionError, caused by ClientClosedError', async () => {
+    const server = await RedisServer.start();
+    const client: RedisClientType = createClient({ url: server.url, socket: { reconnectStrategy: false } });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const rf = await RedisBloomFilter.reserve(client, 'closed', { capacity: 1000, falsePositiveRate: 0.01 });
+      await server.kill9();
+      await until('client closed', () => !client.isOpen);
+      expectLostServer(await rejection(rf.has('a')), 'closed', 'ClientClosedError');
+    } finally {
+      if (client.isOpen) client.destroy();
+      await server.stop();
+    }
+  });
+
+  it('a hasMany in flight when the server is killed: RedisBloomConnectionError, caused by the lost socket', async () => {
+    const server = await RedisServer.start();
+    const client: RedisClientType = createClient({ url: server.url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const rf = await RedisSlidingBloomFilter.reserve(client, 'in-flight', { window: 100_000, falsePositiveRate: 0.01 });
+      const items = Array.from({ length: 200_000 }, (_, i) => `https://in-flight.example/${i}`);
+      const pending = rejection(rf.hasMany(items));
+      await sleep(20);
+      await server.kill9();
+      expectLostServer(await pending, 'in-flight', /^(SocketClosedUnexpectedlyError|ClientOfflineError|ECONNRESET|EPIPE)$/);
+    } finally {
+      await client.close().catch(() => {});
+      await server.stop();
+    }
+  });
+});
