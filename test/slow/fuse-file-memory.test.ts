@@ -42,9 +42,13 @@ function writeFile(path: string): void {
   filter.dispose();
 }
 
-/** The peak resident bytes of `bloom args...` with `input` on stdin, reported by a preload as it exits. */
+/**
+ * The peak resident bytes of `bloom args...` with `input` on stdin, reported
+ * by a preload as it exits: VmHWM, its own memory map's high-water mark (a
+ * child's resourceUsage().maxRSS starts at its parent's peak on Linux).
+ */
 function bloomMaxRss(args: string[], input: string): number {
-  const REPORT_RSS = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss "+process.resourceUsage().maxRSS*1024+"\\n"))';
+  const REPORT_RSS = 'data:text/javascript,import{readFileSync}from"node:fs";process.on("exit",()=>process.stderr.write("maxrss "+Number(/VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status","utf8"))[1])*1024+"\\n"))';
   const run = spawnSync(process.execPath, ['--import', REPORT_RSS, BIN, ...args], { input, encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   return Number(/maxrss (\d+)/.exec(run.stderr)?.[1]);
