@@ -215,7 +215,7 @@ describe('BinaryFuseFilter.from while the items make filters or start another bu
 });
 
 describe('no view of wasm memory outlives its call', () => {
-  it("a Bitmap's bits and a cuckoo filter's fingerprints are not reachable from the objects", () => {
+  it("a Bitmap's bits and a cuckoo or binary fuse filter's fingerprints are not reachable from the objects", () => {
     const bitmap = new wasm.Bitmap(1 << 16);
     bitmap.set(5);
     const cuckoo = wasm.CuckooFilter.forCapacity(1000, 0.01);
@@ -223,6 +223,9 @@ describe('no view of wasm memory outlives its call', () => {
     // The language's private fields: neither the view nor the handle that makes it is a property.
     for (const key of ['bits', 'engine']) expect(key in bitmap).toBe(false);
     expect('payloads' in cuckoo).toBe(false);
+    const fuse = wasm.BinaryFuseFilter.from(['a', 'b']);
+    expect('fingerprintView' in fuse).toBe(false);
+    fuse.dispose();
     bitmap.dispose();
     cuckoo.dispose();
     const next = new wasm.Bitmap(1 << 16);

@@ -152,7 +152,7 @@ export class BinaryFuseFilterOver {
     return { kind, shape, width, seed, store };
   }
 
-  /** A filter of `kind` for a checked "BLMF" header, its fingerprints left for a reader to write in place (fingerprintView()). */
+  /** A filter of `kind` for a checked "BLMF" header, its fingerprints left for a reader to write in place (fuseFingerprintView()). */
   protected static allocateFile(kind: FuseKind, file: FuseFile): FuseInit {
     return { kind, shape: file.shape, width: file.width, seed: file.seed, store: kind.allocate(file.shape, file.width, file.seed) };
   }
@@ -173,7 +173,7 @@ export class BinaryFuseFilterOver {
   }
 
   /**
-   * After a reader wrote a "BLMF" file's fingerprints into fingerprintView():
+   * After a reader wrote a "BLMF" file's fingerprints into fuseFingerprintView():
    * checks the file's checksum over them in place (BloomFormatError at byte
    * 48 when they differ; the caller disposes the filter). @internal
    */
@@ -234,11 +234,6 @@ export class BinaryFuseFilterOver {
     return header;
   }
 
-  /** The live fingerprints, for a writer that streams them after fileHeader() (valid until the next call). @internal */
-  fingerprintView(): Uint8Array {
-    return this.store.fingerprints;
-  }
-
   /** The filter in the "BLMF" format (docs/FORMAT.md, "Binary fuse filter format"). */
   toBytes(): Uint8Array {
     const header = this.fileHeader();
@@ -258,4 +253,14 @@ export class BinaryFuseFilterOver {
   [Symbol.dispose](): void {
     this.dispose();
   }
+}
+
+/**
+ * The live fingerprints of `filter`, for the file reader and writer, which
+ * use them before anything else runs (valid until the next call). A
+ * function of the module and not a method, so that no caller of the class
+ * is handed a view of wasm memory to keep past dispose().
+ */
+export function fuseFingerprintView(filter: BinaryFuseFilterOver): Uint8Array {
+  return filter['store'].fingerprints;
 }

@@ -80,7 +80,7 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
 
 /**
  * A filter for a checked "BLMF" header whose fingerprints a file reader
- * writes straight into its wasm memory (fingerprintView()) and then checks
+ * writes straight into its wasm memory (fuseFingerprintView()) and then checks
  * with checkFile(): src/node never holds the file beside the filter. @internal
  */
 export function emptyFuseFilterFor(file: FuseFile): BinaryFuseFilter {

@@ -5,6 +5,7 @@
 import { BloomFormatError } from '../errors.js';
 import { FUSE_HEADER_BYTES, parseFuseHeader, type FuseFile } from '../format/binary-fuse.js';
 import { emptyFuseFilterFor, type BinaryFuseFilter } from '../fuse/binary-fuse.js';
+import { fuseFingerprintView } from '../fuse/binary-fuse-over.js';
 import type { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import type { SaveJob } from './decoders.js';
@@ -24,7 +25,7 @@ export function fuseJob(filter: BinaryFuseFilter): SaveJob {
   return {
     *pieces() {
       yield header;
-      yield () => filter.fingerprintView();
+      yield () => fuseFingerprintView(filter);
     },
     unchanged: () => true,
   };
@@ -43,7 +44,7 @@ export function* fuseDecoder(size: number): Decoder<BinaryFuseFilter> {
   const filter = emptyFuseFilterFor(file);
   let loaded = false;
   try {
-    yield { into: () => filter.fingerprintView(), position: FUSE_HEADER_BYTES };
+    yield { into: () => fuseFingerprintView(filter), position: FUSE_HEADER_BYTES };
     filter.checkFile(headerBytes, file.checksum);
     loaded = true;
     return filter;

@@ -158,13 +158,12 @@ async function dispatchAll(
 ): Promise<void> {
   const k = ctx.hashes;
   const open = new Array<Batch | undefined>(ctx.shards);
+  // The positions are copied out of wasm memory by the call that makes them:
+  // this loop yields below, and code that runs meanwhile (any filter made in
+  // this process) may grow the shared memory, which detaches every view.
+  const probed = new Float64Array(k);
   for (let i = 0; i < count; i++) {
-    const s = ctx.engine.shardPositions(item(i), ctx.shards);
-    // The view is taken here, right after the call that wrote it, and read
-    // into strings before anything else runs: this loop yields below, and
-    // code that runs meanwhile (any filter made in this process) may grow
-    // the shared wasm memory, which detaches every view of the old buffer.
-    const probed = ctx.engine.probed;
+    const s = ctx.engine.shardPositions(item(i), ctx.shards, probed);
     let batch = open[s];
     if (batch === undefined) {
       batch = { indices: [], args: scriptArgs(ctx.keys(s), ctx.head) };

@@ -109,20 +109,17 @@ export class Engine extends CoreEngine {
   }
 
   /**
-   * The item's shard in [0, shards); its positions are left in `probed`
-   * until the next call (read them before staging another item).
+   * The item's shard in [0, shards); with `into` (at least k long), its
+   * positions are copied there, out of wasm memory, before the call returns.
    */
-  shardPositions(item: Item, shards: number): number {
+  shardPositions(item: Item, shards: number, into?: Float64Array): number {
     const a = this.enter('shardPositions');
     const r = this.record;
     const g = this.generation;
     const len = a.staging.stage(item, r, g, this.units);
-    return this.checked(len >= 0 ? a.x.shardPositions(r, g, len, a.staging.wide, shards) : a.x.streamShardPositions(r, g, shards), 'shardPositions');
-  }
-
-  /** f64[k]: the positions written by the last positions or shardPositions call. */
-  get probed(): Float64Array {
-    return this.arena.staging.positionsOut.subarray(0, this.hashes);
+    const shard = this.checked(len >= 0 ? a.x.shardPositions(r, g, len, a.staging.wide, shards) : a.x.streamShardPositions(r, g, shards), 'shardPositions');
+    if (into !== undefined) into.set(a.staging.positionsOut.subarray(0, this.hashes));
+    return shard;
   }
 
   /** Sets both counters, e.g. after bits were copied in (both below 2^53). */
