@@ -125,9 +125,16 @@ export function isLive(r: usize, generation: u32): bool {
  */
 export function bind(r: usize, generation: u32): bool {
   if (ASC_FEATURE_THREADS) return true;
+  // Calls to one filter in a row load nothing and check one field: the memo's
+  // address passed isLive's checks when it was bound, and memory never
+  // shrinks, so its generation alone tells whether the record still lives.
+  if (r == bound && generation == boundGeneration && generation != 0 && load<u32>(r, 56) == generation) return true;
+  return rebind(r, generation);
+}
+
+/** bind() of a pair other than the memo's: checks it and loads its record. */
+function rebind(r: usize, generation: u32): bool {
   if (!isLive(r, generation)) return false;
-  // Calls to one filter in a row load nothing: the loads are most of what binding costs a single call.
-  if (r == bound && generation == boundGeneration) return true;
   bound = r;
   boundGeneration = generation;
   peek(r);
