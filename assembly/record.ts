@@ -184,12 +184,6 @@ export function saveCounters(): void {
   bitsBase = r + <usize>RECORD_BYTES;
 }
 
-/** The bound record, for a walk that adds to it (assembly/chain.ts). */
-// @ts-ignore: decorator
-@inline export function boundRecord(): usize {
-  return bound;
-}
-
 /** Points the parameter globals back at the bound record, after peek(). */
 export function unpeek(): void {
   peek(bound);

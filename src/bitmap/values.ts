@@ -2,7 +2,7 @@
 // its reference twin so that both refuse exactly the same inputs with the
 // same messages.
 
-import { int32sView, isInt32s, isUint32s, uint32sView } from '../filter/typed-arrays.js';
+import { int32sView, isInt32s, isUint32s, uint32sView } from '../wasm/typed-arrays.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger } from '../filter/options.js';
 
@@ -37,7 +37,7 @@ export function checkValue(parameter: string, value: unknown, size: number, inde
  * numbers is checked element by element here and returned as a Uint32Array.
  */
 export function checkValues(values: unknown, size: number): Int32Array | Uint32Array {
-  // Plain views of a typed array (src/filter/typed-arrays.ts): its getters
+  // Plain views of a typed array (src/wasm/typed-arrays.ts): its getters
   // and species are the caller's code, which must not run mid-batch.
   if (isInt32s(values)) return int32sView(values);
   if (isUint32s(values)) return uint32sView(values);

@@ -4,7 +4,7 @@
 // scheme and seed uses, so that items can be removed. Its twin is
 // src/reference/counting.ts; the parity tests hold them together.
 
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';

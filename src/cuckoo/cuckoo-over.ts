@@ -12,7 +12,7 @@
 // count sums them, remove takes one copy from the newest member that
 // matches (docs/CUCKOO.md says what that means for an item never added).
 
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import { BloomFullError, BloomRemoveError } from '../errors.js';
 import { batchItem, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';

@@ -5,7 +5,7 @@
 // shared with the lean class of `bloomwasm/core`; the rest of the public
 // surface is here, one short method each.
 
-import { checkBytes } from './typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import '../wasm/full-build.js';
 import { bitString } from './bit-string.js';
 import { fileChecksum } from '../wasm/checksum.js';

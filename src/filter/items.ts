@@ -4,7 +4,7 @@
 // no bits.
 
 import { BloomRangeError, BloomTypeError } from '../errors.js';
-import { bytesView, isBytes, isUint32s, uint32sView } from './typed-arrays.js';
+import { bytesView, isBytes, isUint32s, uint32sView } from '../wasm/typed-arrays.js';
 
 /** One item: a string (hashed as UTF-8, or as UTF-16 code units under `poly`) or raw bytes. */
 export type Item = string | Uint8Array;
@@ -84,7 +84,7 @@ function checkPacked(items: Partial<PackedItems>): CheckedBatch {
   if (!isUint32s(givenOffsets) && !Array.isArray(givenOffsets)) {
     throw new BloomTypeError('items.offsets', givenOffsets, 'a Uint32Array or an array of numbers');
   }
-  // Plain views of the caller's typed arrays (src/filter/typed-arrays.ts),
+  // Plain views of the caller's typed arrays (src/wasm/typed-arrays.ts),
   // and an array of offsets read once, into a copy, as a list of items is:
   // nothing of the caller's runs once the batch reaches a filter's memory.
   const bytes = bytesView(given);

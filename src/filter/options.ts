@@ -2,7 +2,7 @@
 // its reference twin so that both refuse exactly the same inputs.
 
 import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.js';
-import { isBytes } from './typed-arrays.js';
+import { isBytes } from '../wasm/typed-arrays.js';
 import { readOptions, type OptionRecord } from './read-options.js';
 
 /**

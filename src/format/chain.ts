@@ -15,7 +15,7 @@
 // The checks are split into the chain header and one member header at a
 // time, so that src/node can run them on a file it streams.
 
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { HEADER_BYTES, parseHeader, payloadLength, type FileHeader } from './filter.js';
 import { MAX_BITS, SCHEMES } from '../filter/options.js';

@@ -7,7 +7,7 @@
 import { BloomFormatError, BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
-import { checkBytes, bigUint64sView, isBigUint64s } from '../filter/typed-arrays.js';
+import { checkBytes, bigUint64sView, isBigUint64s } from '../wasm/typed-arrays.js';
 import { checkItem } from '../filter/options.js';
 import {
   encodeFuseHeader, encodeReferenceHeader, FUSE_HEADER_BYTES, parseFuseHeader, parseReferenceHeader, REFERENCE_HEADER_BYTES,
@@ -61,7 +61,7 @@ const TWO_64 = 1n << 64n;
 /** The keys as a BigUint64Array (a BigUint64Array is used as it is); BloomTypeError or BloomRangeError naming keys[i]. */
 function checkKeys(given: unknown): BigUint64Array {
   if (isBigUint64s(given)) {
-    // A plain view (src/filter/typed-arrays.ts): a subclass's length getter is not believed.
+    // A plain view (src/wasm/typed-arrays.ts): a subclass's length getter is not believed.
     const keys = bigUint64sView(given);
     if (keys.length > MAX_FUSE_KEYS) throw new BloomRangeError('keys.length', keys.length, `at most ${MAX_FUSE_KEYS} (shard larger sets: docs/SCHEMES.md)`);
     return keys;

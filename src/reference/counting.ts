@@ -5,7 +5,7 @@
 // each distinct position of an item counts once; a counter at 15 never
 // changes again.
 
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import '../filter/double-rates.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';

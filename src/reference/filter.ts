@@ -4,7 +4,7 @@
 // src/filter/filter.ts method for method.
 
 // The twin makes poly and bytesum filters too: their sizing's rates (the full build installs them as well).
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import '../filter/double-rates.js';
 import { bitString } from '../filter/bit-string.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';

@@ -5,7 +5,7 @@
 // four bytes. TextEncoder does the same, and test/js-string.test.ts holds
 // the three (wasm, TextEncoder, this) against each other.
 
-import { bytesView } from '../filter/typed-arrays.js';
+import { bytesView } from '../wasm/typed-arrays.js';
 
 /** The UTF-8 encoding of `s`, as TextEncoder gives it. */
 export function encodeUtf8(s: string): Uint8Array {
@@ -38,7 +38,7 @@ export function copyUnits(s: string): number[] {
 
 /**
  * The bytes an item is hashed as: a string's UTF-8, or a plain view of the
- * bytes given (src/filter/typed-arrays.ts), so that a subclass's getters
+ * bytes given (src/wasm/typed-arrays.ts), so that a subclass's getters
  * are never read, as the wasm side never reads them.
  */
 export function itemBytes(item: string | Uint8Array): Uint8Array {

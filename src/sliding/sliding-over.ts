@@ -5,7 +5,7 @@
 // src/sliding/generations.ts; this class reads the clock, asks them which
 // plane is current and which are live, and passes that to the words.
 
-import { checkBytes } from '../filter/typed-arrays.js';
+import { checkBytes } from '../wasm/typed-arrays.js';
 import { BloomTypeError } from '../errors.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';

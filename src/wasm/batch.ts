@@ -7,7 +7,7 @@
 // (assembly/chain.ts), which may stop early for JS to start a member.
 
 import type { CheckedBatch, Item } from '../filter/items.js';
-import { lengthOf } from '../filter/typed-arrays.js';
+import { lengthOf } from './typed-arrays.js';
 import type { Exports } from './abi.js';
 import { polyUnits, stringPath, type Staging } from './staging.js';
 

@@ -201,7 +201,8 @@ export class FuseEngine extends RegionHandle {
         return count;
       },
       one: (item: Item) => {
-        keyInto(a, item, keysPtr + 8 * done);
+        // A builder instance holds no record: the digest exports hash with seed 0, as a key is made.
+        a.staging.hashItemInto(item, 0, 0, keysPtr + 8 * done);
         done++;
         return 0;
       },
@@ -287,21 +288,11 @@ export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: numbe
       return n;
     },
     one: (item: Item) => {
-      keyInto(a, item, keysPtr);
+      a.staging.hashItemInto(item, 0, 0, keysPtr);
       copy(1);
       return 0;
     },
     wide: false,
     units: false,
   });
-}
-
-/**
- * Writes the key of one item too long to share a chunk, XXH64 (seed 0) of
- * its bytes, as a u64 at `at` in `a`'s memory: the digest exports hash it
- * with no record, as a builder instance has none.
- */
-function keyInto(a: Arena, item: Item, at: number): void {
-  a.staging.hashItem(item, 0, 0);
-  new Uint32Array(a.x.memory.buffer, at, 2).set(a.staging.digestOut);
 }

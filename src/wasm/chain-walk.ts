@@ -148,8 +148,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
     // An item too long to share scratch: its digest, walked as a chunk of one.
     const one = (item: Item): number => {
       const e = engines[0];
-      a.staging.hashItem(item, e.seedLo, e.seedHi);
-      new Uint32Array(a.x.memory.buffer, a.staging.scratch.byteOffset, 2).set(a.staging.digestOut);
+      a.staging.hashItemInto(item, e.seedLo, e.seedHi, a.staging.scratch.byteOffset);
       hashed = 1;
       const done = runner.chunk(1, 0, 0);
       hashed = 0;

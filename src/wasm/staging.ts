@@ -28,7 +28,7 @@
 
 import type { Item } from '../filter/items.js';
 import type { Exports } from './abi.js';
-import { bytesView, lengthOf } from '../filter/typed-arrays.js';
+import { bytesView, lengthOf } from './typed-arrays.js';
 import { spiderMonkey, stringsReadInPlace } from './module.js';
 
 /** The one TextEncoder (engine.ts copies strings with it too). */
@@ -198,7 +198,7 @@ export class Staging {
       if (this.readsInPlace && n <= stringPath.inPlaceUnits) return this.x.stageString(item, 0, 0);
       return n > this.maxUtf8Units ? -1 : this.encodeAt(item, 0);
     }
-    // The length from the array's internal slot, as set() reads it (src/filter/typed-arrays.ts).
+    // The length from the array's internal slot, as set() reads it (src/wasm/typed-arrays.ts).
     const len = lengthOf(item);
     if (len > this.scratchSize) return -1;
     this.scratch.set(item);
@@ -213,6 +213,12 @@ export class Staging {
     if (typeof item === 'string') this.feedUtf8(item, this.x.digestUpdate);
     else this.eachChunk(item, this.x.digestUpdate);
     this.x.digestStream();
+  }
+
+  /** hashItem(), then the digest written as a little-endian u64 at byte `at` of memory (a key, or an item staged as its digest). */
+  hashItemInto(item: Item, seedLo: number, seedHi: number, at: number): void {
+    this.hashItem(item, seedLo, seedHi);
+    new Uint32Array(this.x.memory.buffer, at, 2).set(this.digestOut);
   }
 
   /**
