@@ -11,7 +11,7 @@ import { xxh64 } from '../src/reference/hash.js';
 const SCHEMES = ['xxh64', 'poly', 'bytesum'] as const;
 const { BloomFormatError } = wasm;
 
-/** Decodes a header with a DataView, independently of src/format.ts. */
+/** Decodes a header with a DataView, independently of src/format/filter.ts. */
 function decode(bytes: Uint8Array) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   return {

@@ -123,7 +123,7 @@ export function crawl(web: SyntheticWeb, fpp: number): CrawlReport {
     linksSeen++;
     const known = exact!.has(url);
     // The chance that a new URL is taken for seen with `added` items in the filter,
-    // (1 - e^(-kn/m))^k (Bloom, 1970; see falsePositiveRate in src/sizing.ts).
+    // (1 - e^(-kn/m))^k (Bloom, 1970; see falsePositiveRate in src/filter/sizing.ts).
     if (!known) {
       predicted += Math.pow(1 - Math.exp((-k * added) / m), k);
       exact!.add(url);

@@ -158,7 +158,8 @@ export function exactGeneratorRate(scheme: 'xxh64' | 'poly' | 'bytesum', bits: n
  * n/m^2 for m up to 256, so c = 2; under plain double hashing, steps whose
  * order divides m confine sets to cosets of a subgroup, and composite m
  * (60, 120, 270, 420) fell short of the bound by up to 4.7 n/m^2 with c = 4
- * and by about k n/m^2 with c = 8 at k = 10, so c = max(8, 2k). test/exact-rate.test.ts checks the bound against the enumeration.
+ * and by about k n/m^2 with c = 8 at k = 10, so c = max(8, 2k).
+ * test/small-n-sizing.test.ts checks the bound against the enumeration.
  */
 function structureFloor(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {
   const c = scheme === 'xxh64' ? 2 : Math.max(8, 2 * hashes);
@@ -175,7 +176,7 @@ function structureFloor(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hash
  * plain double hashing a step b of order L < k in Z_m (chance phi(L)/m)
  * leaves the query only L distinct positions, so its term has the
  * exponent min(k, L). structureFloor adds the pairs' shared sets, which no
- * random-subset model holds; test/exact-rate.test.ts checks that the sum
+ * random-subset model holds; test/small-n-sizing.test.ts checks that the sum
  * stays above exactGeneratorRate.
  */
 export function generatorRateBound(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {

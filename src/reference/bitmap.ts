@@ -1,4 +1,4 @@
-// The reference twin of src/bitmap.ts (wasm side: assembly/bitmap.ts): the
+// The reference twin of src/bitmap/bitmap.ts (wasm side: assembly/bitmap.ts): the
 // integer bitmap of the bitmap article in plain TypeScript, with the same surface and
 // the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
 // BitMap (which packs 16 per char) and as in the filter's bit array.

@@ -1,7 +1,6 @@
-// The reference twin of src/filter.ts: the same surface and the same bits,
-// computed in plain TypeScript from src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
-// Slightly over 300 lines: the whole public surface of the class, mirroring
-// src/filter/filter.ts method for method.
+// The reference twin of src/filter/filter.ts: the same surface and the same
+// bits, method for method, computed in plain TypeScript from
+// src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
 
 // The twin makes poly and bytesum filters too: their sizing's rates (the full build installs them as well).
 import { checkBytes } from '../wasm/typed-arrays.js';

@@ -1,5 +1,5 @@
 // The real browsers the browser suites run in, behind one small page
-// interface: Debian's chromium through playwright-core (helpers/chromium.ts)
+// interface: Debian's chromium through playwright-core (test/helpers/chromium.ts)
 // and Debian's firefox-esr through puppeteer-core over WebDriver BiDi
 // (Playwright's Firefox is a patched build that cannot be installed here).
 // Neither is ever downloaded. In CI a missing browser fails its suites; on
