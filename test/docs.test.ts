@@ -1,6 +1,8 @@
 // The documentation holds: every relative link in README.md and docs/*.md
 // points at a file that exists and, with a #fragment, at a heading in it;
-// and the README's usage example runs and prints what its comments say.
+// every repository path they cite exists; the README stays short, with
+// "Which filter" right after its first example; and the README's usage
+// example runs and prints what its comments say.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,6 +64,38 @@ describe('documentation links', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+});
+
+/** Repository paths a document cites in its text or code: src/, test/, assembly/, docs/ or bench/ and what follows, up to the last word character. */
+export function citedPaths(markdown: string): string[] {
+  return [...markdown.matchAll(/(?<![\w./-])((?:src|test|assembly|docs|bench)\/[\w./-]*\w)/g)].map((m) => m[1]);
+}
+
+describe('cited repository paths', () => {
+  it('are found in prose, code and tables, without trailing punctuation or fragments', () => {
+    const md = 'See `src/wasm/arena.ts`, test/docs.test.ts. [x](docs/FORMAT.md#layout) | assembly/ | ../src/no.ts bench/run.ts\'s\n```\nbench/data.ts\n```\n';
+    expect(citedPaths(md)).toEqual(['src/wasm/arena.ts', 'test/docs.test.ts', 'docs/FORMAT.md', 'bench/run.ts', 'bench/data.ts']);
+  });
+
+  it.each(documents)('every path cited in %s exists', (document) => {
+    const missing = citedPaths(readFileSync(join(root, document), 'utf8')).filter((path) => !existsSync(join(root, path)));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+  it('is at most 350 lines', () => {
+    expect(readme.split('\n').length - (readme.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(350);
+  });
+
+  it('opens with install and the first example, then Which filter', () => {
+    const headings = [...prose(readme).matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings.slice(0, 3)).toEqual(['Install', 'Usage', 'Which filter']);
+    expect(headings.at(-1)).toBe('Develop');
+    expect(readme).toContain('npm install bloomwasm');
   });
 });
 
