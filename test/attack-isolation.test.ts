@@ -450,7 +450,7 @@ describe('memory that comes back', () => {
          const before = rss();
          const f = make();
          // Every page of the region written: reading untouched pages maps the kernel's zero page and
-         // adds nothing to the resident set (a copy read and dropped measured nothing on Linux 6.18).
+         // adds nothing to the resident set.
          // 300,000 items at 3 or more probes land dozens of writes on each page of the counting table
          // and of the window's current slice; the Bitmap gets one value per 4 KiB page.
          fill(f);

@@ -79,13 +79,11 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // The core is what an import of bloomwasm.js loads: every kind of filter,
   // the formats, and the JS glue of shared memory; the shared-memory chunk
   // comes on loadSharedMemory(). The budgets (KB = 1024 bytes, gzipped) keep
-  // what was won: a change that adds to the core pays for itself or raises
-  // them here with its reason. The goal, 20 KB for the core and 25 in all,
-  // is out of reach of what loads when: the JS of the features named as the
-  // core is over 20 KB alone, so it needs a module per family, which a
-  // bundler can leave out (test/cuckoo-bundle.test.ts and
-  // test/binary-fuse-bundle.test.ts measure that for one class). The figures
-  // and their history are in docs/BENCHMARKS.md and the commit messages.
+  // the core at what it ships: a change that adds to it pays for itself, or
+  // raises them and says why in its commit message. What makes the core
+  // smaller is a module per family, which a bundler can leave out
+  // (test/cuckoo-bundle.test.ts and test/binary-fuse-bundle.test.ts check
+  // that for one class); the sizes are in docs/RUNTIMES.md.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
     expect(core).toBeLessThanOrEqual(50 * 1024);

@@ -90,9 +90,8 @@ describe.each(twins)('bad input ($name)', ({ BloomFilter, SeenFilter, MAX_BITS, 
 
 describe('a filter the engine cannot allocate', () => {
   it('fails with BloomAllocationError before any work is done', () => {
-    // Cap the child's address space below what one wasm32 memory reserves
-    // (5 GB: Node 24's engine reserves less per memory than Node 20's, and
-    // allocated the 4 GiB memory under 9 GB).
+    // Cap the child's address space at 5 GB, below what a 4 GiB wasm32
+    // memory and its guard regions reserve on Node 20 and 24 alike.
     const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
     const script = `import(${JSON.stringify(dist)}).then(({ BloomFilter, MAX_BITS }) => {
       try { new BloomFilter(MAX_BITS, 7); console.log('allocated'); }

@@ -139,7 +139,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     // Members are regions of one instance's memory (src/wasm/arena.ts): no instance of their own.
     expect(instancesCreatedBy(() => (back = ScalableBloomFilter.fromBytes(bytes)))).toBe(0);
     const grown = process.memoryUsage().rss - before;
-    // The payloads and a record each: far below the 115 MB such a file once took, and the 24 MiB of an instance per member.
+    // The payloads and a record each; an instance per member would take megabytes each.
     expect(grown).toBeLessThan(4 * 2 ** 20);
     expect(back!.filters.length).toBe(256);
     expect(hex(back!.toBytes())).toBe(hex(bytes));

@@ -21,13 +21,10 @@ const esbuild = join(root, 'node_modules/.bin/esbuild');
 
 /**
  * The bytes the lean bundle may take, gzipped, wasm included, for the
- * common user of LEAN_ENTRY. The budget keeps what was won for a user who
- * imports BloomFilter alone: a change that adds to this path must pay for
- * itself or say here why it is worth the bytes. It stands a hundred bytes
- * above the 14,000 first met, for two guards that every call now takes:
- * each export names its record (assembly/record.ts's bind) and every
- * option is read once (src/filter/read-options.ts). How the size moved,
- * change by change, is in the commit messages and docs/BENCHMARKS.md.
+ * common user of LEAN_ENTRY: what a user who imports BloomFilter alone
+ * ships. A change that adds to this path pays for itself, or raises the
+ * budget and says why in its commit message; the sizes, change by change,
+ * are in docs/BENCHMARKS.md.
  */
 const LEAN_BUDGET = 14_100;
 /** The wider entry's ceiling (gzip -9), so that what was won for batches, probeAll and the counts stays won. */
@@ -147,10 +144,9 @@ function staticGraph(chunks: Map<string, Buffer>): string[] {
 }
 
 /**
- * Bytes of `data` gzipped by `gzip -9 -n` (Debian's gzip, as the size is
- * stated): zlib's level 9, which Node's gzipSync runs, writes about 1.5%
- * more for these chunks (13,898 against 13,685 for the lean entry on the
- * build of 2026-12-06), and docs/BENCHMARKS.md gives both.
+ * Bytes of `data` gzipped by `gzip -9 -n`, the tool the budgets are stated
+ * in. zlib's level 9, which Node's gzipSync runs, writes a little more for
+ * these chunks; shipped() reports both.
  */
 function gzipped(data: Buffer): number {
   return execFileSync('gzip', ['-9', '-n'], { input: data }).length;

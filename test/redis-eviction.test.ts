@@ -165,7 +165,7 @@ describeRedis('Redis filters whose keys are deleted or expire', () => {
     const rf = await RedisSlidingBloomFilter.reserve(c, 'slide', window);
     await rf.addMany(urls(5, 'https://slide.example/')); // c = 2: generations 0, 1 and 2
     expect(await keysOf(c, 'slide')).toEqual(['{slide}:gen:0', '{slide}:gen:1', '{slide}:gen:2', '{slide}:sliding']);
-    // A live generation deleted: reserve refuses (it used to open the filter, and adds failed later).
+    // A live generation deleted: reserve refuses, rather than open a filter whose adds would fail later.
     await c.del('{slide}:gen:1');
     const damaged = await configError(RedisSlidingBloomFilter.reserve(c, 'slide', window));
     expect(damaged.field).toBe('bits');
@@ -282,7 +282,7 @@ describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', 
     const fillers = await fillUntil(async () => {
       // Shard 0 is touched at each step, so it stays among the most recently
       // used and survives: the case under test is keys lost beside keys left.
-      // (Untouched, one round of approximate LRU once took all 16.)
+      // (Untouched, one round of approximate LRU can take all 16.)
       await c.sendCommand(['TOUCH', '{lru:0}', '{lru:0}:meta']);
       const [config, ...shards] = await exists(['{lru}:config', ...shardKeys]);
       return !config && shards.includes(false);

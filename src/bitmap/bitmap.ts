@@ -2,13 +2,13 @@
 // integers in [0, size), one bit each. Its twin is src/reference/bitmap.ts;
 // the wasm side is assembly/bitmap.ts.
 //
-// Each Bitmap owns one instance of the filter module, configured as a bit
-// array instead of a filter. Single values are set and tested here, in a
-// view of the wasm bits: a call into wasm costs more than one bit operation
-// (measured: about 2x slower per single has), so only the loops over many
-// values run in wasm. Batches and iteration go through the instance's
-// scratch region in chunks, one call into wasm per chunk. The count is kept
-// here, raised and lowered by single operations and by what setMany reports.
+// Each Bitmap is a record of the bitmap kind in a shared arena
+// (src/wasm/bitmap.ts): a bit array instead of a filter. Single values are
+// set and tested here, in a view of the wasm bits, because a call into wasm
+// costs more than the one bit operation; only the loops over many values
+// run in wasm. Batches and iteration go through the instance's scratch
+// region in chunks, one call into wasm per chunk. The count is kept here,
+// raised and lowered by single operations and by what setMany reports.
 
 import '../wasm/full-build.js';
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';

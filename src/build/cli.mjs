@@ -1,11 +1,7 @@
 // Builds dist/cli/bloom.cjs, the `bloom` command as one CommonJS file, from
 // tsc's dist/cli/main.js. Why one file: Node's ES module loader and the
 // ~35 modules of a `bloom dedupe` run cost start-up time and resident
-// memory for the whole run. Measured on `bloom dedupe` of 1,000 lines, the
-// bundle runs in 70-90 ms against 110-120 and peaks at 51.6-52.7 MB of RSS
-// against 54.6; on 10^7 URLs, 74.8-75.1 MB against 75.8-76.4 (73.6 against
-// 74.7-74.9 with --capacity), which is what keeps the run within 1/15 of
-// awk's memory with a margin. Modules that the
+// memory for the whole run (docs/CLI.md gives both). Modules that the
 // commands import only when used stay so (esbuild runs a bundled module's
 // body at its import() call). The library itself stays ES modules.
 import { build } from 'esbuild';

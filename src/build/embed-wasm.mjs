@@ -15,13 +15,11 @@
 //   (assembly/cli.ts, the filter plus line-by-line dedupe), imported only
 //   by the CLI (src/wasm/lines-build.ts).
 // The large builds are stored as base64 of their raw DEFLATE stream,
-// inflated by src/wasm/inflate.ts: that gzips to about 30% less than base64
-// of the bytes (measured: the filter 7.1 KB against 10.2, the shared build
-// 5.3 against 7.8) and some 2.5 KB less than the filter's bytes as a string.
-// The lean build is stored as text instead (embedText), so that the lean
-// bundle carries no inflater: the whole test bundle of
-// test/lean-bundle.test.ts measured 18,054 bytes gzipped with the inflater
-// and 16,956 without (docs/BENCHMARKS.md, "The lean build as a string").
+// inflated by src/wasm/inflate.ts: that gzips smaller than base64 of the
+// bytes or the bytes as a string. The lean build is stored as text instead
+// (embedText), so that the lean bundle carries no inflater, which weighs
+// more than the text costs (docs/BENCHMARKS.md, "The lean build as a
+// string", has the sizes).
 // The filter build is also copied to dist/wasm/ for the workerd entry
 // (src/workerd.ts).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
@@ -74,12 +72,10 @@ const SINGLES = 88;
  * characters after the singles', then any character). Every byte stays
  * whole and in place, so that gzip finds the build's repeats as it does in
  * the bytes themselves. A bundler escapes every character outside
- * printable ASCII (esbuild: \xNN, four bytes), which a character a byte
- * could not avoid: the lean build's literal, minified by esbuild and
- * gzipped, measured 5,080 bytes as a character a byte shifted by 49 (the
- * best of the 256 shifts), 4,658 in this code and 104 more for the
- * frequent set (the build of 2026-12-06); a permutation of all 256 values,
- * tried before, cost 476 for its table.
+ * printable ASCII (esbuild: \xNN, four bytes), which a character a byte,
+ * however shifted, could not avoid; and unlike a permutation of all 256
+ * values it needs no table (docs/BENCHMARKS.md, "The lean bundle at
+ * 14,000", has the sizes).
  */
 function embedText(wasmFile, module, name, what) {
   const wasm = readFileSync(root + wasmFile);

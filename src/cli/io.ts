@@ -40,7 +40,7 @@ export function readRegular(input: Input, into: Uint8Array, at = 0): number {
  * A pipe or socket on stdin is read through a net.Socket whose `onread`
  * buffer is reused for every read, pausing until that buffer is consumed:
  * a Node stream allocates a fresh 64 KiB Buffer per read, memory off V8's
- * heap that a run allocating little else only frees every 64 MB or so,
+ * heap that a run allocating little else frees only after many of them,
  * which then shows in the peak RSS. Whatever the pipe already holds is read
  * straight into the caller's buffer first (readReady); the socket is only
  * waited on when the pipe is empty. Terminals and named pipes use the
@@ -101,9 +101,7 @@ export class StreamReader {
   /**
    * Reads what the pipe holds now straight into `into` (wasm memory),
    * without a turn of the event loop and without the copy out of the
-   * socket's buffer: on 618 MB of URLs from `cat`, a fixed filter's run
-   * went from 1.64-1.76 s to 1.61-1.68 s and a chain's from 2.38 s to
-   * 2.22-2.25 s. libuv made the descriptor non-blocking when the socket
+   * socket's buffer. libuv made the descriptor non-blocking when the socket
    * opened it, so an empty pipe answers EAGAIN at once (then -1: wait for
    * the socket, which keeps signals handled). While the socket is paused
    * libuv does not read the descriptor, so the two never race. Not on
@@ -166,9 +164,9 @@ const NEWLINE = 10;
 
 /**
  * The most bytes of input that inputLines counts: up to here the count is
- * a second read mostly from the page cache (618 MB of URLs: about 0.1 s,
- * a twentieth of the run), beyond it a second read from disk could cost as
- * much as the run, and the lines are estimated instead.
+ * a second read mostly from the page cache, a small part of the run's
+ * time; beyond it a second read from disk could cost as much as the run,
+ * and the lines are estimated instead.
  */
 export const COUNT_LIMIT = 2 ** 32;
 

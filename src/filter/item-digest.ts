@@ -108,9 +108,8 @@ export interface ProbeTarget {
  * Uint8Array of exactly n elements, refused by name otherwise), else a new
  * one. A caller that asks key after key passes the same array each time:
  * a new Uint8Array of more than 64 bytes lives outside the JS heap, and
- * making one (calloc, and its free on the collector's thread) was timed at
- * 1.0 to 1.8 µs on Node 20 and 24, a third of probeAll over 200 filters
- * (docs/BENCHMARKS.md).
+ * making one (calloc, and its free on the collector's thread) costs a
+ * large share of a probeAll (docs/BENCHMARKS.md has the figures).
  */
 export function probeAnswers(n: number, into: Uint8Array | undefined): Uint8Array {
   if (into === undefined) return new Uint8Array(n);

@@ -129,7 +129,7 @@ end
  * current generation is full (c adds) or, in a time window, has been
  * current for P ms and a free slot exists; dropping a generation is one
  * UNLINK of its bitmap (Redis 7 frees a string at once even under UNLINK,
- * as one allocation: 2 ms for 12 MB here, docs/REDIS.md). An item
+ * as one allocation; docs/REDIS.md says what that costs). An item
  * is new when no live generation had all its k bits; its bits are always set
  * in the current generation (BITFIELD SET u1 returns the old bits, so items
  * earlier in the call count, exactly as in sequential adds). Replies a
