@@ -391,9 +391,8 @@ describe('memory that comes back', () => {
     // not hold that chain, or any other. Each chain here has two members,
     // and 50,000 of them kept take 22.8 MiB, so 300,000 would take some 137.
     // Dropped, they are collected only as the engine's major collections
-    // come: Node 24 levelled off at 22.8 to 36.4 MiB (over 400,000 and
-    // 1,000,000 chains, idle), and had reached 30 MiB after 200,000 on a
-    // loaded machine. So the bound is well under keeping them, not a level.
+    // come, so the level they settle at moves with the runtime and the
+    // machine's load: the bound is well under keeping them, not a level.
     const result = runNode(
       `import { ScalableBloomFilter } from ${JSON.stringify(DIST)};
        import { sharedArenas } from ${JSON.stringify(PLACEMENT)};
