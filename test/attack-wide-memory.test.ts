@@ -4,6 +4,7 @@
 // JS as negative i32s), and filters of MAX_BITS probed at their last bits.
 import { describe, expect, it } from 'vitest';
 import { BloomFilter } from '../src/index.js';
+import { engineOf } from '../src/filter/filter.js';
 
 describe('line dedupe over a filter of more than 2^34 bits (its lines region lies past 2 GiB)', () => {
   // bloom dedupe --capacity 1500000000 --fpp 0.001 sizes such a filter; the
@@ -43,7 +44,7 @@ describe('filters at MAX_BITS: the last block and the last bits (memory reserved
       expect(plain.hasDigest(d)).toBe(true);
     }
     // The bits set are exactly the reference positions, the last block included.
-    const view = (f: BloomFilter) => (f as unknown as { engine: { bitsView(): Uint8Array } }).engine.bitsView();
+    const view = (f: BloomFilter) => engineOf(f).bitsView();
     const isSet = (v: Uint8Array, p: number) => (v[Math.floor(p / 8)] & (1 << (p % 8))) !== 0;
     const bv = view(blocked);
     const pv = view(plain);

@@ -9,7 +9,7 @@ import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkDigest, WALK_HANDLE, type Digest } from '../filter/item-digest.js';
+import { addWalkReader, checkDigest, type Digest } from '../filter/item-digest.js';
 import type { BatchItems, Item } from '../filter/items.js';
 import { checkItem, checkParams, readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -19,6 +19,9 @@ import {
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+
+/** Set by CountingBloomFilter's static block. */
+let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;
 
 /** A counting Bloom filter of `bits` 4-bit counters and `hashes` positions per item, in WebAssembly. */
 export class CountingBloomFilter {
@@ -30,7 +33,13 @@ export class CountingBloomFilter {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  private readonly engine: CountingEngine;
+  /** #private: its views are live wasm memory (this module reaches it through countingEngineOf). */
+  readonly #engine: CountingEngine;
+
+  static {
+    engineOfCounting = (f) => f.#engine;
+    addWalkReader((f) => (#engine in f ? (f as CountingBloomFilter).#engine : undefined));
+  }
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
@@ -44,7 +53,7 @@ export class CountingBloomFilter {
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = new CountingEngine(params);
+    this.#engine = new CountingEngine(params);
   }
 
   /**
@@ -52,7 +61,7 @@ export class CountingBloomFilter {
    * naming it. Calling it again does nothing.
    */
   dispose(): void {
-    this.engine.release();
+    this.#engine.release();
     markDisposed(this, 'CountingBloomFilter');
   }
 
@@ -70,7 +79,7 @@ export class CountingBloomFilter {
 
   /** Runs a counting op on a checked item. */
   private run(item: Item, op: number): number {
-    return this.engine.run(item, op);
+    return this.#engine.run(item, op);
   }
 
   /** Raises the item's counters (saturated ones stay at 15); true when one went from 0 (the item was certainly new). */
@@ -108,36 +117,31 @@ export class CountingBloomFilter {
   /** has() for the item whose digest(item, { seed }) is `d` (xxh64 and sbbf). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return this.engine.runDigest(d.lo, d.hi, OP_HAS) !== 0;
+    return this.#engine.runDigest(d.lo, d.hi, OP_HAS) !== 0;
   }
 
   /** add() for the item whose digest is `d` (xxh64 and sbbf). */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
+    return this.#engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
   }
 
   /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
   removeDigest(d: Digest): void {
     checkDigest(this, d, 'removeDigest');
-    if (this.engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
+    if (this.#engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
   }
 
   /** count() for the item whose digest is `d` (xxh64 and sbbf). */
   countDigest(d: Digest): number {
     checkDigest(this, d, 'countDigest');
-    return this.engine.runDigest(d.lo, d.hi, OP_COUNT);
-  }
-
-  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
-  [WALK_HANDLE](): CountingEngine {
-    return this.engine;
+    return this.#engine.runDigest(d.lo, d.hi, OP_COUNT);
   }
 
   /** The item's k positions, in probe order: the same as a BloomFilter's. */
   positions(item: Item): number[] {
     checkItem(item);
-    return this.engine.positions(item);
+    return this.#engine.positions(item);
   }
 
   /**
@@ -146,27 +150,27 @@ export class CountingBloomFilter {
    * chunk of up to 4096 items.
    */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.addMany', items), OP_ADD);
+    return this.#engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.addMany', items), OP_ADD);
   }
 
   /** Tests each item; flag i is 1 when item i may be present. One wasm call per chunk. */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.hasMany', items), OP_HAS);
+    return this.#engine.runBatch(checkBatchOf(this, 'CountingBloomFilter.hasMany', items), OP_HAS);
   }
 
   /** How many counters are above 0: the bits set in toBloomFilter(). */
   bitsSet(): number {
-    return this.engine.nonzero();
+    return this.#engine.nonzero();
   }
 
   /** How many counters are saturated (at 15); while it is 0, every remove undoes its add exactly. */
   saturatedCount(): number {
-    return this.engine.saturated();
+    return this.#engine.saturated();
   }
 
   /** The items held: adds minus successful removes (never below 0). */
   addedCount(): number {
-    return this.engine.held();
+    return this.#engine.held();
   }
 
   /** The Swamidass–Baldi estimate of distinct items held, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -181,19 +185,19 @@ export class CountingBloomFilter {
 
   /** Zeroes every counter. */
   clear(): void {
-    this.engine.clear();
+    this.#engine.clear();
   }
 
   /** A copy of the packed counters: counter p is the low nibble of byte p >> 1 when p is even, the high nibble when odd. */
   counters(): Uint8Array {
-    return this.engine.counters.slice();
+    return this.#engine.counters.slice();
   }
 
   /** An independent copy with the same parameters, counters and tallies. */
   clone(): CountingBloomFilter {
     const copy = new CountingBloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
-    copy.engine.counters.set(this.engine.counters);
-    copy.engine.restore(this.addedCount());
+    countingEngineOf(copy).counters.set(this.#engine.counters);
+    countingEngineOf(copy).restore(this.addedCount());
     return copy;
   }
 
@@ -206,7 +210,7 @@ export class CountingBloomFilter {
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const target = engineOf(plain);
-    this.engine.writeBits(target);
+    this.#engine.writeBits(target);
     target.setCounters(this.bitsSet(), this.addedCount());
     return plain;
   }
@@ -214,9 +218,9 @@ export class CountingBloomFilter {
   /** The filter in the counting file format (docs/FORMAT.md): the 56-byte header under magic "BLM4", then the counters. */
   toBytes(): Uint8Array {
     const header = countingFileHeader(this);
-    const out = new Uint8Array(HEADER_BYTES + this.engine.countersLength);
+    const out = new Uint8Array(HEADER_BYTES + this.#engine.countersLength);
     out.set(header);
-    out.set(this.engine.counters, HEADER_BYTES);
+    out.set(this.#engine.counters, HEADER_BYTES);
     return out;
   }
 
@@ -234,9 +238,9 @@ export class CountingBloomFilter {
     const payload = bytes.subarray(HEADER_BYTES);
     const filter = new CountingBloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     try {
-      filter.engine.counters.set(payload);
-      const ones = filter.engine.restore(header.addedCount);
-      checkPayload(header, filter.engine.checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones, COUNTING_KIND);
+      countingEngineOf(filter).counters.set(payload);
+      const ones = countingEngineOf(filter).restore(header.addedCount);
+      checkPayload(header, countingEngineOf(filter).checksum(bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones, COUNTING_KIND);
     } catch (error) {
       filter.dispose();
       throw error;
@@ -247,7 +251,7 @@ export class CountingBloomFilter {
 
 /** The filter's wasm engine, for the Node file helpers (src/node/) to stream its counters in place. @internal */
 export function countingEngineOf(filter: CountingBloomFilter): CountingEngine {
-  return filter['engine'];
+  return engineOfCounting(filter);
 }
 
 /**

@@ -86,6 +86,9 @@ export interface CuckooParts {
 
 const RESTORED = Symbol('restored cuckoo filter');
 
+/** Set by CuckooFilterOver's static block. */
+let tablesOf: (f: CuckooFilterOver) => CuckooTable[];
+
 /** A cuckoo filter over tables of `kind`. */
 export class CuckooFilterOver {
   /** n: the items the first member holds (a fixed filter: all it holds). */
@@ -101,7 +104,12 @@ export class CuckooFilterOver {
   readonly fingerprintBits: number;
   private readonly shape: CuckooShape;
   private readonly kind: CuckooKind;
-  private tables: CuckooTable[];
+  /** #private: its tables' views are live wasm memory (this module reaches them through tablesOf). */
+  #tables: CuckooTable[];
+
+  static {
+    tablesOf = (f) => f.#tables;
+  }
   private memberShapes: MemberShape[];
 
   /** Checks the arguments (BloomRangeError, BloomTypeError) and makes the first member. */
@@ -115,19 +123,19 @@ export class CuckooFilterOver {
     this.growth = shape.growth;
     this.seed = shape.seed;
     if (parts !== undefined && (options as unknown) === RESTORED) {
-      this.tables = parts.tables;
+      this.#tables = parts.tables;
       this.memberShapes = parts.members;
     } else {
       const first = memberShape(shape, 0)!;
       this.memberShapes = [first];
-      this.tables = [kind.table(first, shape.bucketSize, shape.seed)];
+      this.#tables = [kind.table(first, shape.bucketSize, shape.seed)];
     }
     this.fingerprintBits = this.memberShapes[0].fingerprintBits;
   }
 
   /** Gives every member's memory back at once; any later call throws BloomDisposedError naming it. Calling it again does nothing. */
   dispose(): void {
-    for (const table of this.tables) table.release();
+    for (const table of this.#tables) table.release();
     markDisposed(this, this.kind.name);
   }
 
@@ -137,21 +145,21 @@ export class CuckooFilterOver {
   }
 
   /** The newest member, which takes the adds. */
-  private get newest(): CuckooTable {
-    return this.tables[this.tables.length - 1];
+  get #newest(): CuckooTable {
+    return this.#tables[this.#tables.length - 1];
   }
 
   /** Starts the next member; BloomFullError (for `item`, at `index` in a batch) when the filter is fixed or cannot grow further. */
-  private grow(item: unknown, index?: number): CuckooTable {
+  #grow(item: unknown, index?: number): CuckooTable {
     if (this.growth === 0) {
       throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.addedCount()} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
     }
-    const next = memberShape(this.shape, this.tables.length);
+    const next = memberShape(this.shape, this.#tables.length);
     if (next === undefined) {
-      throw new BloomFullError(item, this.capacity, `its ${this.tables.length} members are full and a next one would need fingerprints over 32 bits or more memory than a table can have`, index);
+      throw new BloomFullError(item, this.capacity, `its ${this.#tables.length} members are full and a next one would need fingerprints over 32 bits or more memory than a table can have`, index);
     }
     const table = this.kind.table(next, this.bucketSize, this.seed);
-    this.tables.push(table);
+    this.#tables.push(table);
     this.memberShapes.push(next);
     return table;
   }
@@ -164,9 +172,9 @@ export class CuckooFilterOver {
    */
   add(item: Item): boolean {
     checkItem(item);
-    if (this.newest.run(item, OP_ADD) !== 0) return true;
+    if (this.#newest.run(item, OP_ADD) !== 0) return true;
     // An empty table always has room for one fingerprint.
-    this.grow(item).run(item, OP_ADD);
+    this.#grow(item).run(item, OP_ADD);
     return true;
   }
 
@@ -179,7 +187,7 @@ export class CuckooFilterOver {
   /** False when the item is certainly not in the filter; true when it may be. Never false for an item added and not removed. */
   has(item: Item): boolean {
     checkItem(item);
-    const tables = this.tables;
+    const tables = this.#tables;
     if (tables.length === 1) return tables[0].run(item, OP_HAS) !== 0;
     for (let j = tables.length - 1; j >= 0; j--) if (tables[j].run(item, OP_HAS) !== 0) return true;
     return false;
@@ -193,7 +201,7 @@ export class CuckooFilterOver {
   count(item: Item): number {
     checkItem(item);
     let n = 0;
-    for (const table of this.tables) n += table.run(item, OP_COUNT);
+    for (const table of this.#tables) n += table.run(item, OP_COUNT);
     return n;
   }
 
@@ -206,7 +214,7 @@ export class CuckooFilterOver {
    */
   remove(item: Item): boolean {
     checkItem(item);
-    const tables = this.tables;
+    const tables = this.#tables;
     for (let j = tables.length - 1; j >= 0; j--) if (tables[j].run(item, OP_REMOVE) !== 0) return true;
     throw new BloomRemoveError(item, 2 * this.bucketSize, 'no slot of its two buckets holds its fingerprint');
   }
@@ -224,13 +232,13 @@ export class CuckooFilterOver {
     let first = 0;
     for (;;) {
       try {
-        this.newest.addBatch(rest);
+        this.#newest.addBatch(rest);
         break;
       } catch (error) {
         if (!(error instanceof TableFull)) throw error;
         const item = batchItem(rest, error.index);
         const index = first + error.index;
-        this.grow(item, index).run(item, OP_ADD);
+        this.#grow(item, index).run(item, OP_ADD);
         rest = sliceBatch(rest, error.index + 1, rest.count - error.index - 1);
         first = index + 1;
       }
@@ -241,7 +249,7 @@ export class CuckooFilterOver {
   /** has() of each item; flag i is 1 when item i may be present. One wasm call per chunk and member. */
   hasMany(items: BatchItems): Uint8Array {
     const batch = checkBatchOf(this, `${this.kind.name}.hasMany`, items);
-    const tables = this.tables;
+    const tables = this.#tables;
     const flags = tables[tables.length - 1].hasBatch(batch);
     for (let j = tables.length - 2; j >= 0; j--) {
       const more = tables[j].hasBatch(batch);
@@ -253,27 +261,27 @@ export class CuckooFilterOver {
   /** Fingerprints held over all members: adds less removes. */
   addedCount(): number {
     let n = 0;
-    for (const table of this.tables) n += table.held();
+    for (const table of this.#tables) n += table.held();
     return n;
   }
 
   /** The members, oldest first. */
   get members(): readonly CuckooMember[] {
     return this.memberShapes.map((m, j) => ({
-      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, addedCount: this.tables[j].held(),
+      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, addedCount: this.#tables[j].held(),
     }));
   }
 
   /** Empties the filter: back to one empty member. */
   clear(): void {
-    for (const table of this.tables.splice(1)) table.release();
+    for (const table of this.#tables.splice(1)) table.release();
     this.memberShapes.length = 1;
-    this.tables[0].clear();
+    this.#tables[0].clear();
   }
 
   /** An independent copy: the same members, fingerprints, tallies and kick generators. */
   clone(): this {
-    const tables = this.tables.map((t, j) => {
+    const tables = this.#tables.map((t, j) => {
       const copy = this.kind.table(this.memberShapes[j], this.bucketSize, this.seed);
       copy.slots.set(t.slots);
       copy.restore();
@@ -291,7 +299,7 @@ export class CuckooFilterOver {
 
   /** The header of the file as the filter is now. @internal */
   fileHeader(): Uint8Array {
-    const states: MemberState[] = this.tables.map((t) => ({ held: t.held(), randomState: t.randomState(), payloadChecksum: t.payloadChecksum() }));
+    const states: MemberState[] = this.#tables.map((t) => ({ held: t.held(), randomState: t.randomState(), payloadChecksum: t.payloadChecksum() }));
     return encodeCuckooHeader(this.shape, this.memberShapes, states, (b) => this.kind.xxh64(b));
   }
 
@@ -392,5 +400,5 @@ export function restoreCuckoo<T extends CuckooFilterOver>(
  * view of wasm memory to keep past dispose().
  */
 export function cuckooPayloads(filter: CuckooFilterOver): Uint8Array[] {
-  return filter['tables'].map((t) => t.slots);
+  return tablesOf(filter).map((t) => t.slots);
 }

@@ -17,7 +17,7 @@ import type { RecordHandle } from '../wasm/record-handle.js';
 import { checkItem, checkSeed } from './options.js';
 import { readOption } from './read-options.js';
 import type { Item } from './items.js';
-import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, WALK_HANDLE } from './item-digest.js';
+import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, walkHandleOf } from './item-digest.js';
 
 /** The seed whose halves were asked for last, and its halves. */
 let lastSeed = 0n;
@@ -49,11 +49,6 @@ export function digest(item: Item, options?: DigestOptions): Digest {
 
 function notAFilter(i: number, f: unknown): BloomTypeError {
   return new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
-}
-
-/** A wasm filter that can hand probeAll its record. */
-interface Walkable extends ProbeTarget {
-  [WALK_HANDLE](): RecordHandle;
 }
 
 
@@ -90,22 +85,16 @@ function planWalk(filters: readonly ProbeTarget[]): Walk {
   const asked: number[] = [];
   let arena: Arena | undefined;
   for (let i = 0; i < n; i++) {
-    const f = filters[i] as Walkable;
+    const f = filters[i];
     if (f === null || typeof f !== 'object') throw notAFilter(i, f);
-    const hook = f[WALK_HANDLE];
-    if (typeof hook !== 'function') {
+    const handle = walkHandleOf(f);
+    if (handle === undefined) {
       if (typeof f.hasDigest !== 'function') throw notAFilter(i, f);
       asked.push(i);
       continue;
     }
-    let handle: RecordHandle;
-    try {
-      handle = hook.call(f);
-    } catch (error) {
-      // A disposed filter's methods throw naming themselves: probeAll names itself instead.
-      if (isDisposed(f)) throw new BloomDisposedError('probeAll', `filters[${i}]`);
-      throw error;
-    }
+    // A disposed filter's handle has no arena: probeAll names the filter (its own hasDigest would name itself).
+    if (!handle.live) throw new BloomDisposedError('probeAll', `filters[${i}]`);
     const at = handle.walkArena();
     if (at === undefined || (arena !== undefined && at !== arena)) {
       asked.push(i);
@@ -163,7 +152,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uin
   if (arena !== undefined) {
     const { staging, x } = arena;
     const seed = filters[walkedIndex[0]].seed;
-    let len = staging.stageUtf8(item);
+    let len = staging.put(item, false);
     let lo = 0;
     let hi = 0;
     if (len < 0) {

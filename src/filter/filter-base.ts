@@ -10,7 +10,12 @@ import type { CoreEngine } from '../wasm/core-engine.js';
 import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './options.js';
 import type { BatchItems } from './items.js';
-import { checkDigest, WALK_HANDLE, type Digest } from './item-digest.js';
+import { addWalkReader, checkDigest, type Digest } from './item-digest.js';
+
+/** The engine of a filter of either class (set by BloomFilterBase's static block). @internal */
+export let coreEngineOf: (f: BloomFilterBase) => CoreEngine;
+/** Puts `engine` in place of a filter's engine: share() and the full class's filterOver. @internal */
+export let swapEngine: (f: BloomFilterBase, engine: CoreEngine) => void;
 
 /** The methods that both BloomFilter classes share. */
 export abstract class BloomFilterBase {
@@ -22,8 +27,21 @@ export abstract class BloomFilterBase {
   readonly scheme: Scheme;
   /** The XXH64 seed (0 for the other schemes). */
   readonly seed: bigint;
-  /** Not readonly: the full class's share() moves the bits of a filter that is not shared into shared memory, once. @internal */
-  protected engine: CoreEngine;
+  /**
+   * The engine: #private, since its views are live wasm memory (the class's
+   * modules reach it through coreEngineOf). Not readonly: the full class's
+   * share() moves the bits of a filter that is not shared into shared
+   * memory, once.
+   */
+  #engine: CoreEngine;
+
+  static {
+    coreEngineOf = (f) => f.#engine;
+    swapEngine = (f, engine) => {
+      f.#engine = engine;
+    };
+    addWalkReader((f) => (#engine in f ? (f as BloomFilterBase).#engine : undefined));
+  }
 
   /** A filter of `params` (checked) over `engine`, made for them. @internal */
   protected constructor(params: FilterParams, engine: CoreEngine) {
@@ -31,7 +49,7 @@ export abstract class BloomFilterBase {
     this.hashes = params.hashes;
     this.scheme = params.scheme;
     this.seed = params.seed;
-    this.engine = engine;
+    this.#engine = engine;
   }
 
   /**
@@ -44,7 +62,7 @@ export abstract class BloomFilterBase {
   dispose(): void {
     if (isDisposed(this)) return;
     // The released engine keeps nothing of the instance, and refuses every call.
-    this.engine.release();
+    this.#engine.release();
     markDisposed(this, 'BloomFilter');
   }
 
@@ -56,23 +74,23 @@ export abstract class BloomFilterBase {
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */
   add(item: string | Uint8Array): boolean {
     checkItem(item);
-    return this.engine.add(item);
+    return this.#engine.add(item);
   }
 
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
     checkItem(item);
-    return this.engine.has(item);
+    return this.#engine.has(item);
   }
 
   /** Adds each item in order; flag i is 1 when item i was certainly new (as add() would say). */
   addMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
+    return this.#engine.batch(checkBatchOf(this, 'BloomFilter.addMany', items), 0);
   }
 
   /** Tests each item; flag i is 1 when item i may have been added (as has() would say). */
   hasMany(items: BatchItems): Uint8Array {
-    return this.engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
+    return this.#engine.batch(checkBatchOf(this, 'BloomFilter.hasMany', items), 1);
   }
 
   /**
@@ -82,22 +100,17 @@ export abstract class BloomFilterBase {
    */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return this.engine.hasDigest(d.lo, d.hi);
-  }
-
-  /** The engine, for probeAll to walk this filter's record with the others of its arena. @internal */
-  [WALK_HANDLE](): CoreEngine {
-    return this.engine;
+    return this.#engine.hasDigest(d.lo, d.hi);
   }
 
   /** How many bits are 1. */
   bitsSet(): number {
-    return this.engine.bitsSet();
+    return this.#engine.bitsSet();
   }
 
   /** How many adds reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
   addedCount(): number {
     // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
-    return Math.min(this.engine.addedCount(), MAX_ADDED_COUNT);
+    return Math.min(this.#engine.addedCount(), MAX_ADDED_COUNT);
   }
 }

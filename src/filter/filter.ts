@@ -25,34 +25,39 @@ import { checkHandle, SHARED_FILTER_KIND, SHARED_FILTER_VERSION, type SharedFilt
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkDigest, type Digest } from './item-digest.js';
-import { BloomFilterBase } from './filter-base.js';
+import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
 
-/** Set once, by BloomFilter's static block. */
-let engineOfFilter: (filter: BloomFilter) => Engine;
-/** Set once, by BloomFilter's static block: a filter over an engine made elsewhere (attach). */
-let filterOver: (params: FilterParams, engine: Engine) => BloomFilter;
+/**
+ * The parameters and engine that the next construction adopts instead of
+ * making its own: set only for the length of filterOver's `new`, which
+ * gives a filter over an engine made elsewhere (attach).
+ */
+let adopted: { params: FilterParams; engine: Engine } | undefined;
+
+/** A filter over `engine`, made elsewhere for `params` (attach). */
+function filterOver(params: FilterParams, engine: Engine): BloomFilter {
+  adopted = { params, engine };
+  try {
+    return new BloomFilter(0, 0);
+  } finally {
+    adopted = undefined;
+  }
+}
 
 /** A Bloom filter of `bits` bits and `hashes` positions per item, hashed in WebAssembly. */
 export class BloomFilter extends BloomFilterBase {
-  /** The full engine (the base holds it as the lean one's part of it). @internal */
-  declare protected engine: Engine;
-
-  // Gives this module's internal helpers (engineOf, filterOver) the engine,
-  // which stays private to everyone else.
-  static {
-    engineOfFilter = (filter) => filter.engine;
-    filterOver = (params, engine) => {
-      const filter = Object.create(BloomFilter.prototype) as BloomFilter;
-      return Object.assign(filter, { bits: params.bits, hashes: params.hashes, scheme: params.scheme, seed: params.seed, engine });
-    };
-  }
-
   /**
    * Creates an empty filter; throws BloomRangeError or BloomTypeError on bad
    * arguments. With `{ shared: true }` its bits live in shared memory from
    * the start (see share()).
    */
   constructor(bits: number, hashes: number, options?: FilterOptions) {
+    if (adopted !== undefined) {
+      const { params, engine } = adopted;
+      adopted = undefined;
+      super(params, engine);
+      return;
+    }
     const o = readFilterOptions(options);
     const params = checkParams(bits, hashes, o);
     const shared = checkShared(o);
@@ -62,7 +67,7 @@ export class BloomFilter extends BloomFilterBase {
 
   /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
   get shared(): boolean {
-    return this.engine.sharedMemory !== undefined;
+    return engineOf(this).sharedMemory !== undefined;
   }
 
   /**
@@ -73,16 +78,16 @@ export class BloomFilter extends BloomFilterBase {
    * later share() returns a handle to the same memory.
    */
   share(): SharedFilterHandle {
-    if (this.engine.sharedMemory === undefined) {
+    if (engineOf(this).sharedMemory === undefined) {
       requireSharedBuild('BloomFilter.share()');
       const engine = new Engine(paramsOf(this), false, true);
-      engine.bitsView().set(this.engine.bitsView());
+      engine.bitsView().set(engineOf(this).bitsView());
       engine.setCounters(this.bitsSet(), this.addedCount());
-      this.engine.release();
-      this.engine = engine;
+      engineOf(this).release();
+      swapEngine(this, engine);
     }
     const { bits, hashes, scheme, seed } = this;
-    return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: this.engine.sharedMemory!, bits, hashes, scheme, seed };
+    return { kind: SHARED_FILTER_KIND, version: SHARED_FILTER_VERSION, memory: engineOf(this).sharedMemory!, bits, hashes, scheme, seed };
   }
 
   /**
@@ -110,35 +115,35 @@ export class BloomFilter extends BloomFilterBase {
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
-    return this.engine.addDigest(d.lo, d.hi);
+    return engineOf(this).addDigest(d.lo, d.hi);
   }
 
   /** The item's k positions, in probe order. */
   positions(item: string | Uint8Array): number[] {
     checkItem(item);
-    return this.engine.positions(item);
+    return engineOf(this).positions(item);
   }
 
   /** The shard in [0, shards) that a filter split over `shards` bitmaps (bloomwasm/redis) keeps the item in. */
   shardOf(item: string | Uint8Array, shards: number): number {
     checkItem(item);
     checkInteger('shards', shards, 1, MAX_SHARDS);
-    return this.engine.shardPositions(item, shards);
+    return engineOf(this).shardPositions(item, shards);
   }
 
   /** Zeroes every bit. */
   clear(): void {
-    this.engine.clear();
+    engineOf(this).clear();
   }
 
   /** A copy of the packed bits: bit p is bit (p & 7) of byte p >> 3. */
   bitArray(): Uint8Array {
-    return this.engine.bitsView().slice();
+    return engineOf(this).bitsView().slice();
   }
 
   /** The bits as m characters '0'/'1', bit 0 first. */
   toBitString(): string {
-    return bitString(this.engine.bitsView(), this.bits);
+    return bitString(engineOf(this).bitsView(), this.bits);
   }
 
   /** The Swamidass–Baldi estimate of distinct items added, -(m/k) ln(1 - X/m) with X = bitsSet(). */
@@ -154,8 +159,8 @@ export class BloomFilter extends BloomFilterBase {
   /** An independent copy with the same parameters, bits and counters. */
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
-    copy.engine.bitsView().set(this.engine.bitsView());
-    copy.engine.setCounters(this.bitsSet(), this.addedCount());
+    engineOf(copy).bitsView().set(engineOf(this).bitsView());
+    engineOf(copy).setCounters(this.bitsSet(), this.addedCount());
     return copy;
   }
 
@@ -194,16 +199,16 @@ export class BloomFilter extends BloomFilterBase {
   }
 
   private combine(other: BloomFilter, operation: 'union' | 'intersect', addedCount: number): void {
-    this.engine.combine(other.engine, operation);
-    this.engine.setCounters(this.bitsSet(), addedCount);
+    engineOf(this).combine(engineOf(other), operation);
+    engineOf(this).setCounters(this.bitsSet(), addedCount);
   }
 
   /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
   toBytes(): Uint8Array {
     const header = fileHeader(this);
-    const out = new Uint8Array(HEADER_BYTES + this.engine.byteLength);
+    const out = new Uint8Array(HEADER_BYTES + engineOf(this).byteLength);
     out.set(header);
-    out.set(this.engine.bitsView(), HEADER_BYTES);
+    out.set(engineOf(this).bitsView(), HEADER_BYTES);
     return out;
   }
 
@@ -221,14 +226,14 @@ export class BloomFilter extends BloomFilterBase {
     const payload = bytes.subarray(HEADER_BYTES);
     const filter = new BloomFilter(header.bits, header.hashes, { scheme: header.scheme, seed: header.seed });
     try {
-      filter.engine.bitsView().set(payload);
-      const ones = filter.engine.recountBits();
-      checkPayload(header, fileChecksum(filter.engine, bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones);
+      engineOf(filter).bitsView().set(payload);
+      const ones = engineOf(filter).recountBits();
+      checkPayload(header, fileChecksum(engineOf(filter), bytes.subarray(0, CHECKSUMMED_HEADER_BYTES)), payload[payload.length - 1], ones);
     } catch (error) {
       filter.dispose();
       throw error;
     }
-    filter.engine.setCounters(header.bitsSet, header.addedCount);
+    engineOf(filter).setCounters(header.bitsSet, header.addedCount);
     return filter;
   }
 
@@ -253,9 +258,9 @@ export class BloomFilter extends BloomFilterBase {
   static fromParquet(bitset: Uint8Array): BloomFilter {
     const bits = checkParquetBitset(bitset);
     const filter = new BloomFilter(bits, SBBF_HASHES, { scheme: 'sbbf' });
-    filter.engine.bitsView().set(bitset);
-    filter.engine.recountBits();
-    filter.engine.setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
+    engineOf(filter).bitsView().set(bitset);
+    engineOf(filter).recountBits();
+    engineOf(filter).setCounters(filter.bitsSet(), parquetAddedCount(filter.estimatedCount(), bits));
     return filter;
   }
 }
@@ -280,7 +285,7 @@ function checkOperands(operation: string, a: unknown, b: unknown): asserts b is 
 
 /** The wasm engine behind a filter; for src/node (which streams bits in and out of it) and src/wasm/lines.ts. @internal */
 export function engineOf(filter: BloomFilter): Engine {
-  return engineOfFilter(filter);
+  return coreEngineOf(filter) as Engine;
 }
 
 /** The 56-byte version-1 header of `filter`, its checksum computed in wasm over the bits in place. @internal */

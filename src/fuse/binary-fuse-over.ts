@@ -94,6 +94,9 @@ function checkFileChecksum(store: FuseStore, headerBytes: Uint8Array, expected: 
   }
 }
 
+/** Set by BinaryFuseFilterOver's static block. */
+let storeOf: (f: BinaryFuseFilterOver) => FuseStore;
+
 /** A static binary fuse filter (docs/SCHEMES.md, "Binary fuse filters"): built once from a set, then queried. */
 export class BinaryFuseFilterOver {
   /** Bits per fingerprint: 8 or 16. */
@@ -108,13 +111,18 @@ export class BinaryFuseFilterOver {
   readonly segmentCountLength: number;
   readonly arrayLength: number;
   private readonly kind: FuseKind;
-  private readonly store: FuseStore;
+  /** #private: its fingerprints are live wasm memory (this module reaches them through storeOf). */
+  readonly #store: FuseStore;
+
+  static {
+    storeOf = (f) => f.#store;
+  }
   private readonly shape: FuseShape;
   private readonly width: 1 | 2;
 
   protected constructor(init: FuseInit) {
     this.kind = init.kind;
-    this.store = init.store;
+    this.#store = init.store;
     this.shape = init.shape;
     this.width = init.width;
     this.seed = init.seed;
@@ -178,25 +186,25 @@ export class BinaryFuseFilterOver {
    * 48 when they differ; the caller disposes the filter). @internal
    */
   checkFile(headerBytes: Uint8Array, expected: bigint): void {
-    checkFileChecksum(this.store, headerBytes, expected);
+    checkFileChecksum(this.#store, headerBytes, expected);
   }
 
   /** As the reference's binary_fuse*_contain: false when the key is certainly not in the set. Takes a bigint in [0, 2^64). */
   hasKey(key: bigint): boolean {
     if (typeof key !== 'bigint') throw new BloomTypeError('key', key, 'a bigint in [0, 2^64)');
     if (key < 0n || key >= TWO_64) throw new BloomRangeError('key', key, 'a bigint in [0, 2^64)');
-    return this.store.hasKey(key);
+    return this.#store.hasKey(key);
   }
 
   /** False when the item (a string, hashed as UTF-8, or bytes) is certainly not in the set; true when it may be. */
   has(item: Item): boolean {
     checkItem(item);
-    return this.store.has(item);
+    return this.#store.has(item);
   }
 
   /** has() of each item; flag i is 1 when item i may be in the set. A bad batch throws before any test. */
   hasMany(items: BatchItems): Uint8Array {
-    return this.store.hasMany(checkBatchOf(this, `${this.kind.name}.hasMany`, items));
+    return this.#store.hasMany(checkBatchOf(this, `${this.kind.name}.hasMany`, items));
   }
 
   /** The chance that an item not in the set is reported: 2^-fingerprintBits (0 for an empty set, which answers false). */
@@ -211,7 +219,7 @@ export class BinaryFuseFilterOver {
 
   /** A copy of the fingerprints' bytes (little-endian u16 under 16 bits). */
   fingerprints(): Uint8Array {
-    return this.store.fingerprints.slice();
+    return this.#store.fingerprints.slice();
   }
 
   /**
@@ -223,14 +231,14 @@ export class BinaryFuseFilterOver {
     const header = encodeReferenceHeader({ shape: this.shape, seed: this.seed, width: this.width });
     const out = new Uint8Array(REFERENCE_HEADER_BYTES + this.arrayLength * this.width);
     out.set(header);
-    out.set(this.store.fingerprints, REFERENCE_HEADER_BYTES);
+    out.set(this.#store.fingerprints, REFERENCE_HEADER_BYTES);
     return out;
   }
 
   /** The header of toBytes(), checksum included. @internal */
   fileHeader(): Uint8Array {
     const header = encodeFuseHeader({ shape: this.shape, seed: this.seed, width: this.width });
-    setFuseChecksum(header, this.store.checksum(header.subarray(0, 48)));
+    setFuseChecksum(header, this.#store.checksum(header.subarray(0, 48)));
     return header;
   }
 
@@ -239,13 +247,13 @@ export class BinaryFuseFilterOver {
     const header = this.fileHeader();
     const out = new Uint8Array(this.byteLength);
     out.set(header);
-    out.set(this.store.fingerprints, FUSE_HEADER_BYTES);
+    out.set(this.#store.fingerprints, FUSE_HEADER_BYTES);
     return out;
   }
 
   /** Frees the fingerprints now; every later call throws BloomDisposedError. */
   dispose(): void {
-    this.store.release();
+    this.#store.release();
     markDisposed(this, this.kind.name);
   }
 
@@ -262,5 +270,5 @@ export class BinaryFuseFilterOver {
  * is handed a view of wasm memory to keep past dispose().
  */
 export function fuseFingerprintView(filter: BinaryFuseFilterOver): Uint8Array {
-  return filter['store'].fingerprints;
+  return storeOf(filter).fingerprints;
 }

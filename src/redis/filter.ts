@@ -77,9 +77,9 @@ export class RedisBloomFilter {
   readonly batchSize: number;
   private readonly send: Send;
   /** A hashing record in the shared arena (no bits): positions and shards. */
-  private readonly engine: Engine;
+  readonly #engine: Engine;
   /** What the batch streams need: this filter's keys, parameters and engine. */
-  private readonly stream: StreamContext;
+  readonly #stream: StreamContext;
 
   private constructor(client: RedisConnection, name: string, config: Config, batchSize: number) {
     this.send = senderOf(client);
@@ -94,14 +94,14 @@ export class RedisBloomFilter {
     this.capacity = config.capacity;
     this.falsePositiveRate = config.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(params, true, undefined, false, 'RedisBloomFilter');
+    this.#engine = new Engine(params, true, undefined, false, 'RedisBloomFilter');
     const head = [
       fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards, config.epoch),
       String(Math.ceil(this.shardBits / 8)),
       String(this.hashes),
     ];
-    this.stream = {
-      name, shards: this.shards, hashes: this.hashes, batchSize, head, engine: this.engine, send: this.send,
+    this.#stream = {
+      name, shards: this.shards, hashes: this.hashes, batchSize, head, engine: this.#engine, send: this.send,
       scripts: { add: ADD_SCRIPT, has: HAS_SCRIPT },
       keys: (s) => [bitmapKey(name, s), metaKey(name, s)],
       typed: (err) => typedError(err, name),
@@ -157,19 +157,19 @@ export class RedisBloomFilter {
   /** The item's k positions inside its shard, equal to BloomFilter(shardBits, hashes, { scheme, seed }).positions(item). */
   positions(item: Item): number[] {
     checkItem(item);
-    return this.engine.positions(item);
+    return this.#engine.positions(item);
   }
 
   /** The shard in [0, shards) that holds the item's bits. */
   shardOf(item: Item): number {
     checkItem(item);
-    return this.engine.shardPositions(item, this.shards);
+    return this.#engine.shardPositions(item, this.shards);
   }
 
   /** Sets the item's bits atomically; true when any was 0 (the item is new). */
   async add(item: Item): Promise<boolean> {
     checkItem(item);
-    return (await addStream(this.stream, [item], 'add'))[0] === 1;
+    return (await addStream(this.#stream, [item], 'add'))[0] === 1;
   }
 
   /**
@@ -181,7 +181,7 @@ export class RedisBloomFilter {
    * lists the uncertain items; nothing that may have run is sent again.
    */
   async addMany(items: BatchItems): Promise<Uint8Array> {
-    return addStream(this.stream, items, 'addMany');
+    return addStream(this.#stream, items, 'addMany');
   }
 
   /** False when the item was certainly never added; true when it may have been. Read-only. */
@@ -192,7 +192,7 @@ export class RedisBloomFilter {
 
   /** has() for every item, with BITFIELD_RO in a read-only script: one call per shard per batchSize items; flag i is 1 when item i may have been added. */
   async hasMany(items: BatchItems): Promise<Uint8Array> {
-    return hasStream(this.stream, items);
+    return hasStream(this.#stream, items);
   }
 
   /** The configuration with counts read from Redis: addedCount (HGET per shard) and bitsSet (BITCOUNT per shard, O(m)). */

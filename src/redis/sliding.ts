@@ -99,8 +99,8 @@ export class RedisSlidingBloomFilter {
   readonly batchSize: number;
   private readonly send: Send;
   /** A hashing record in the shared arena (no bits): its positions. */
-  private readonly engine: Engine;
-  private readonly stream: StreamContext;
+  readonly #engine: Engine;
+  readonly #stream: StreamContext;
   private readonly keys: string[];
   private readonly fingerprint: string;
 
@@ -116,7 +116,7 @@ export class RedisSlidingBloomFilter {
     this.seed = config.seed;
     this.falsePositiveRate = config.shape.falsePositiveRate;
     this.batchSize = batchSize;
-    this.engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true, undefined, false, 'RedisSlidingBloomFilter');
+    this.#engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true, undefined, false, 'RedisSlidingBloomFilter');
     this.keys = slidingKeys(name, config.shape.generations);
     this.fingerprint = slidingFingerprint(config);
     const s = config.shape;
@@ -124,8 +124,8 @@ export class RedisSlidingBloomFilter {
       this.fingerprint, String(Math.ceil(s.bits / 8)), String(s.hashes), String(s.generationCapacity),
       s.mode, String(s.windowMs), String(s.periodMs),
     ];
-    this.stream = {
-      name, shards: 1, hashes: this.hashes, batchSize, head, engine: this.engine, send: this.send,
+    this.#stream = {
+      name, shards: 1, hashes: this.hashes, batchSize, head, engine: this.#engine, send: this.send,
       scripts: { add: SLIDING_ADD_SCRIPT, has: SLIDING_HAS_SCRIPT },
       keys: () => this.keys,
       typed: (err) => slidingTypedError(err, name),
@@ -213,7 +213,7 @@ export class RedisSlidingBloomFilter {
   /** The item's k positions in every generation, equal to new BloomFilter(shape.bits, hashes, { scheme: 'xxh64', seed }).positions(item). */
   positions(item: Item): number[] {
     checkItem(item);
-    return this.engine.positions(item);
+    return this.#engine.positions(item);
   }
 
   /**
@@ -224,7 +224,7 @@ export class RedisSlidingBloomFilter {
    */
   async add(item: Item): Promise<boolean> {
     checkItem(item);
-    return (await addStream(this.stream, [item], 'add'))[0] === 1;
+    return (await addStream(this.#stream, [item], 'add'))[0] === 1;
   }
 
   /**
@@ -234,7 +234,7 @@ export class RedisSlidingBloomFilter {
    * failure rejects with RedisBloomBatchError listing the uncertain items.
    */
   async addMany(items: BatchItems): Promise<Uint8Array> {
-    return addStream(this.stream, items, 'addMany');
+    return addStream(this.#stream, items, 'addMany');
   }
 
   /** False when no live generation holds the item; true when one may. Read-only. */
@@ -245,7 +245,7 @@ export class RedisSlidingBloomFilter {
 
   /** has() for every item, in read-only script calls; flag i is 1 when item i may have been added within the window. */
   async hasMany(items: BatchItems): Promise<Uint8Array> {
-    return hasStream(this.stream, items);
+    return hasStream(this.#stream, items);
   }
 
   /** The shape, and the state read atomically on the server's clock: live generations, counts, the rate now. */

@@ -95,13 +95,13 @@ export function restoredOptions(file: SlidingFile, clock: (() => number) | undef
 export function slidingFileHeader(filter: SlidingBloomFilterOver): Uint8Array {
   const { shape } = filter;
   const header = encodeSlidingHeader(shape, filter.seed, filter['generations'].state);
-  setSlidingChecksum(header, shape.generations, filter['store'].checksum(header.subarray(0, checksumOffset(shape.generations))));
+  setSlidingChecksum(header, shape.generations, storeOf(filter).checksum(header.subarray(0, checksumOffset(shape.generations))));
   return header;
 }
 
 /** The filter's words, live: for the Node file helpers to read and write in place. @internal */
 export function slidingWordsView(filter: SlidingBloomFilterOver): Uint8Array {
-  return filter['store'].words;
+  return storeOf(filter).words;
 }
 
 /**
@@ -113,12 +113,15 @@ export function finishSlidingLoad(filter: SlidingBloomFilterOver, file: SlidingF
   const g = file.shape.generations;
   try {
     const words = slidingWordsView(filter);
-    checkSlidingPayload(file, filter['store'].checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
+    checkSlidingPayload(file, storeOf(filter).checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
   } catch (error) {
     filter.dispose();
     throw error;
   }
 }
+
+/** Set by SlidingBloomFilterOver's static block. */
+let storeOf: (f: SlidingBloomFilterOver) => SlidingWords;
 
 /**
  * A Bloom filter that remembers the last `window` adds, or the adds of the
@@ -142,7 +145,12 @@ export class SlidingBloomFilterOver {
   /** The shape: generations, their capacity and period, m per generation. */
   readonly shape: SlidingShape;
   private readonly generations: Generations;
-  private readonly store: SlidingWords;
+  /** #private: its words are live wasm memory (this module reaches them through storeOf). */
+  readonly #store: SlidingWords;
+
+  static {
+    storeOf = (f) => f.#store;
+  }
   private readonly kind: SlidingKind;
 
   /** An empty filter; throws BloomRangeError or BloomTypeError naming the option at fault, before anything is allocated. */
@@ -165,8 +173,8 @@ export class SlidingBloomFilterOver {
     this.seed = seed;
     this.kind = kind;
     this.generations = new Generations(shape, state, clock);
-    this.store = kind.create(shape, seed);
-    if (restored?.words !== undefined) this.store.words.set(restored.words);
+    this.#store = kind.create(shape, seed);
+    if (restored?.words !== undefined) this.#store.words.set(restored.words);
   }
 
   /**
@@ -179,7 +187,7 @@ export class SlidingBloomFilterOver {
     const g = this.generations;
     const now = g.now();
     this.begin(now);
-    const fresh = this.store.run(item, OP_ADD, g.state.current, this.addMask(now));
+    const fresh = this.#store.run(item, OP_ADD, g.state.current, this.addMask(now));
     g.endAdds(1, now);
     return fresh !== 0;
   }
@@ -189,7 +197,7 @@ export class SlidingBloomFilterOver {
     checkItem(item);
     const g = this.generations;
     const now = g.now();
-    return this.store.run(item, OP_HAS, g.state.current, g.liveMask(now)) !== 0;
+    return this.#store.run(item, OP_HAS, g.state.current, g.liveMask(now)) !== 0;
   }
 
   /**
@@ -207,7 +215,7 @@ export class SlidingBloomFilterOver {
       this.begin(now);
       const n = Math.min(batch.count - i, g.room());
       const part = n === batch.count ? batch : sliceBatch(batch, i, n);
-      flags.set(this.store.runBatch(part, OP_ADD, g.state.current, this.addMask(now)), i);
+      flags.set(this.#store.runBatch(part, OP_ADD, g.state.current, this.addMask(now)), i);
       g.endAdds(n, now);
       i += n;
     }
@@ -219,13 +227,13 @@ export class SlidingBloomFilterOver {
     const batch = checkBatchOf(this, `${this.kind.name}.hasMany`, items);
     const g = this.generations;
     const now = g.now();
-    return this.store.runBatch(batch, OP_HAS, g.state.current, g.liveMask(now));
+    return this.#store.runBatch(batch, OP_HAS, g.state.current, g.liveMask(now));
   }
 
   /** Ends the current generation if it is due, clearing the plane the next one takes. */
   private begin(now: number): void {
     const cleared = this.generations.beginAdds(now);
-    if (cleared >= 0) this.store.clearPlane(cleared);
+    if (cleared >= 0) this.#store.clearPlane(cleared);
   }
 
   /**
@@ -255,15 +263,15 @@ export class SlidingBloomFilterOver {
 
   /** A copy of the words' bytes: word i is byte i (8 generations) or bytes 2i, 2i + 1 little-endian (16); bit j is generation plane j. */
   words(): Uint8Array {
-    return this.store.words.slice();
+    return this.#store.words.slice();
   }
 
   /** The filter in the sliding format (docs/FORMAT.md, "Sliding filter format"): the header under magic "BLMS", then the words. */
   toBytes(): Uint8Array {
     const header = slidingFileHeader(this);
-    const out = new Uint8Array(header.length + this.store.words.length);
+    const out = new Uint8Array(header.length + this.#store.words.length);
     out.set(header);
-    out.set(this.store.words, header.length);
+    out.set(this.#store.words, header.length);
     return out;
   }
 
@@ -272,7 +280,7 @@ export class SlidingBloomFilterOver {
    * naming it. Calling it again does nothing.
    */
   dispose(): void {
-    this.store.release();
+    this.#store.release();
     markDisposed(this, this.kind.name);
   }
 

@@ -18,7 +18,6 @@ import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
 import { Arena, Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace, scratchDigest } from './checksum.js';
-import { encoder, inPlaceUnits, SHORT_STRING } from './staging.js';
 
 /** Temporaries below this many bytes are taken in the record's own arena (see above). */
 const IN_PLACE_BYTES = 4 * 1024 * 1024;
@@ -77,17 +76,12 @@ export class FuseEngine extends RegionHandle {
   readonly fingerprintsLength: number;
   /** The seed the construction settled on (or the restored one). */
   seed = 0n;
-  /** Strings up to this many units are read in place by has (-1: none); longer ones up to copyUnits are copied with encodeInto (as Engine.has). */
-  private readonly inPlaceUnits: number;
-  private readonly copyUnits: number;
 
   private constructor(shape: FuseShape, width: 1 | 2) {
     super();
     this.fingerprintsLength = shape.arrayLength * width;
     // m = ArrayLength, the xxh64 scheme with seed 0: a streamed item is hashed to its key by the shared stream exports.
     this.placeRecord({ bits: shape.arrayLength, hashes: 0, schemeId: 0, seed: 0n, wordBytes: width }, Kind.Fuse);
-    this.inPlaceUnits = this.arena.staging.readsInPlace ? inPlaceUnits() : -1;
-    this.copyUnits = this.arena.staging.maxUtf8Units;
   }
 
   /** Writes the shape and the seed into the record. */
@@ -229,20 +223,15 @@ export class FuseEngine extends RegionHandle {
     return this.checked(hasKey(this.record, this.generation, key), 'hasKey') !== 0;
   }
 
-  /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). */
+  /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). A short string is passed as it is, any other item staged (as CoreEngine.has). */
   has(item: Item): boolean {
     const a = this.enter('has');
+    const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    let v: number;
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) v = a.x.fuseHasString(item, r, g);
-    else if (typeof item === 'string' && item.length > SHORT_STRING && item.length <= this.copyUnits) {
-      v = a.x.fuseHasItem(r, g, encoder.encodeInto(item, a.staging.scratch).written);
-    } else {
-      const len = a.staging.stage(item, r, g, false);
-      v = len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g);
-    }
-    return this.checked(v, 'has') !== 0;
+    if (s.inPlace(item)) return this.checked(a.x.fuseHasString(item, r, g), 'has') !== 0;
+    const len = s.stage(item, r, g, false);
+    return this.checked(len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g), 'has') !== 0;
   }
 
   /** Tests each item of a checked batch, in order; flag i is 1 when item i may be in the set. */

@@ -93,7 +93,7 @@ export function chainHas(list: WalkList, item: Item): number | undefined {
   const engines = list.engines;
   const a = chainArena(engines, list.stamp);
   if (a === undefined) return undefined;
-  const len = a.staging.stageUtf8(item);
+  const len = a.staging.put(item, false);
   if (len < 0) return undefined;
   const hit = a.x.chainHas(engines.length, len);
   // A member's record is no longer live: the chain's list is stale.

@@ -18,7 +18,7 @@ import type { Staging } from './staging.js';
  */
 export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () => unknown): bigint {
   a.x.checksumStart();
-  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+  a.staging.feed(header, false, (len) => a.x.checksumScratch(len));
   hashPayload();
   a.x.checksumEnd();
   return scratchDigest(a.staging);
@@ -38,7 +38,7 @@ export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
 export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
   const a = engine.selected();
   a.x.checksumStart();
-  for (const part of parts) a.staging.eachChunk(part, (len) => a.x.checksumScratch(len));
+  for (const part of parts) a.staging.feed(part, false, (len) => a.x.checksumScratch(len));
   a.x.checksumEnd();
   return scratchDigest(a.staging);
 }
@@ -53,14 +53,14 @@ export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
 export function inspectBegin(engine: Engine, header: Uint8Array): void {
   const a = engine.selected();
   a.x.checksumStart();
-  a.staging.eachChunk(header, (len) => a.x.checksumScratch(len));
+  a.staging.feed(header, false, (len) => a.x.checksumScratch(len));
 }
 
 /** The next piece of a streamed inspect; returns its number of 1 bits. */
 export function inspectChunk(engine: Engine, piece: Uint8Array): number {
   const a = engine.selected();
   let ones = 0;
-  a.staging.eachChunk(piece, (len) => {
+  a.staging.feed(piece, false, (len) => {
     a.x.checksumScratch(len);
     ones += a.x.popcountScratch(len);
   });

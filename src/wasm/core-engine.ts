@@ -14,28 +14,16 @@ import { type Arena, Kind, RECORD_BYTES, REFUSED } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { Exports } from './abi.js';
-import { encoder, inPlaceUnits, SHORT_STRING, type Staging } from './staging.js';
+import type { Staging } from './staging.js';
 
 /** One filter's handle, with the item-copying logic in front of it. */
 export class CoreEngine extends RecordHandle {
   /** For BloomDisposedError: a plain filter's class, or the Redis filter's for a hashing one. */
   protected readonly owner: string;
-  /** Its exports and staging, the same as the arena's: read straight from here by add and has. */
-  protected x!: Arena['x'];
-  protected staging!: Arena['staging'];
   /** k: how many of the positions region's doubles are this filter's. */
   protected hashes = 0;
   /** Offset of the packed bits. */
   protected bitsPtr = 0;
-  /** Strings up to this many units are read in place by add and has (staging.ts, inPlaceUnits); -1 for none. */
-  private inPlaceUnits = -1;
-  /**
-   * Longer strings up to this many units are copied in by add and has with
-   * encodeInto straight into scratch: -1 under poly (it hashes code units)
-   * and in the shared build (whose scratch a browser may refuse to encode
-   * into), which go through staging.stage().
-   */
-  private copyUnits = -1;
   /** Bytes of the packed bits, ceil(bits / 8). */
   byteLength = 0;
   /** The XXH64 seed's halves, for hashing a chain's items (src/wasm/chain-walk.ts). @internal */
@@ -70,12 +58,7 @@ export class CoreEngine extends RecordHandle {
     this.seedHi = Number(params.seed >> 32n);
     if (!placed) return;
     this.placeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
-    const arena = this.arena;
-    this.x = arena.x;
-    this.staging = arena.staging;
     this.bitsPtr = this.record + RECORD_BYTES;
-    this.inPlaceUnits = arena.staging.readsInPlace ? inPlaceUnits() : -1;
-    this.copyUnits = this.units ? -1 : arena.staging.maxUtf8Units;
   }
 
   /**
@@ -85,63 +68,34 @@ export class CoreEngine extends RecordHandle {
    */
   release(): void {
     this.releaseRecord();
-    // Nothing of the instance stays reachable from a released engine.
-    this.x = undefined!;
-    this.staging = undefined!;
   }
 
-  /** Adds the item; true when a bit went from 0 to 1. */
+  /**
+   * Adds the item; true when a bit went from 0 to 1. A short string is
+   * passed to wasm as it is (Staging.inPlace); any other item is staged
+   * (Staging.stage), or streamed when longer than scratch. Kept small
+   * enough for the JIT to inline into the caller, with Staging.put's fast
+   * path inlined into it.
+   */
   add(item: Item): boolean {
-    // The hot path, kept small enough for the JIT to inline into the
-    // caller: a string is read in place or copied straight into scratch,
-    // through this engine's own references to the exports and staging.
-    // Counted with callgrind on Node 24 (a 66-character URL, sbbf has,
-    // steady state), the engine's side of a has was 119 of 1,098
-    // instructions when every item went through staging.stage(). Every
-    // call names the record; a released engine (generation -1) takes
-    // addStaged(), which refuses it. Everything else takes addStaged().
-    if (typeof item === 'string' && this.generation >= 0) {
-      const n = item.length;
-      if (n <= this.inPlaceUnits) return this.truth(this.x.addString(item, this.record, this.generation), 'add');
-      if (n > SHORT_STRING && n <= this.copyUnits) {
-        return this.truth(this.x.add(this.record, this.generation, encoder.encodeInto(item, this.staging.scratch).written, 0), 'add');
-      }
-    }
-    return this.addStaged(item);
-  }
-
-  /** add() of any item: stages the item, streams it when it is longer than scratch. */
-  private addStaged(item: Item): boolean {
-    const x = this.enter('add').x;
+    const a = this.enter('add');
+    const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.truth(x.addString(item, r, g), 'add');
-    const staging = this.staging;
-    const len = staging.stage(item, r, g, this.units);
-    return this.truth(len >= 0 ? x.add(r, g, len, staging.wide) : x.streamAdd(r, g), 'add');
+    if (s.inPlace(item)) return this.truth(a.x.addString(item, r, g), 'add');
+    const len = s.stage(item, r, g, this.units);
+    return this.truth(len >= 0 ? a.x.add(r, g, len, s.wide) : a.x.streamAdd(r, g), 'add');
   }
 
-  /** Tests the item (the hot path as add's). */
+  /** Tests the item (as add). */
   has(item: Item): boolean {
-    if (typeof item === 'string' && this.generation >= 0) {
-      const n = item.length;
-      if (n <= this.inPlaceUnits) return this.truth(this.x.hasString(item, this.record, this.generation), 'has');
-      if (n > SHORT_STRING && n <= this.copyUnits) {
-        return this.truth(this.x.has(this.record, this.generation, encoder.encodeInto(item, this.staging.scratch).written, 0), 'has');
-      }
-    }
-    return this.hasStaged(item);
-  }
-
-  /** has() of any item, as addStaged. */
-  private hasStaged(item: Item): boolean {
-    const x = this.enter('has').x;
+    const a = this.enter('has');
+    const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    if (typeof item === 'string' && item.length <= this.inPlaceUnits) return this.truth(x.hasString(item, r, g), 'has');
-    const staging = this.staging;
-    const len = staging.stage(item, r, g, this.units);
-    return this.truth(len >= 0 ? x.has(r, g, len, staging.wide) : x.streamHas(r, g), 'has');
+    if (s.inPlace(item)) return this.truth(a.x.hasString(item, r, g), 'has');
+    const len = s.stage(item, r, g, this.units);
+    return this.truth(len >= 0 ? a.x.has(r, g, len, s.wide) : a.x.streamHas(r, g), 'has');
   }
 
   /** An answer of 0 or 1 as a boolean; BloomDisposedError when the instance refused the record. */

@@ -76,8 +76,6 @@ export class Engine extends CoreEngine {
     this.record = 0;
     this.generation = 1;
     sharedCalls!.bounceWhereRefused(this.arena.staging);
-    this.x = this.arena.x;
-    this.staging = this.arena.staging;
     this.bitsPtr = x.bitsPtr();
   }
 
@@ -178,7 +176,7 @@ export class Engine extends CoreEngine {
       const source = other.bitsView();
       const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
       let offset = 0;
-      a.staging.eachChunk(source, (len) => {
+      a.staging.feed(source, false, (len) => {
         this.checked(step(r, g, offset, len), 'combine');
         offset += len;
       });

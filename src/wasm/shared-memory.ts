@@ -187,7 +187,7 @@ export function releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, wo
  * Browsers refuse TextEncoder.encodeInto into a view of shared memory, Node
  * allows it. Where it is refused, `staging`'s strings are encoded into a
  * private buffer of the scratch's size and copied over: one more copy per
- * string (Staging.encodeVia).
+ * string (Staging.bounceVia).
  */
 export function bounceWhereRefused(staging: Staging): void {
   try {
@@ -197,11 +197,11 @@ export function bounceWhereRefused(staging: Staging): void {
     // Refused: bounce.
   }
   const bounce = new Uint8Array(staging.scratchSize);
-  staging.encodeVia = (text, at) => {
+  staging.bounceVia((text, at) => {
     const written = encoder.encodeInto(text, bounce.subarray(0, staging.scratchSize - at)).written;
     staging.scratch.set(bounce.subarray(0, written), at);
     return written;
-  };
+  });
 }
 
 // The engine makes shared engines through these (src/wasm/engine.ts's useSharedCalls).

@@ -53,8 +53,10 @@ export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, le
  * The lean class refuses the scheme, so its records never ask for it.
  */
 export interface UnitsStaging {
-  /** Stages one string for record `r` of `generation`; its length in units, or -1 when streamed. */
-  stage(staging: Staging, item: string, r: number, generation: number): number;
+  /** Puts one string into scratch; its length in units, or -1 when it does not fit (nothing is written). */
+  put(staging: Staging, item: string): number;
+  /** Writes a string too long for scratch into it a piece at a time, as code units, calling `update(units)` on each piece. */
+  feed(staging: Staging, item: string, update: (len: number) => void): void;
   /** Stages strings list[first, first + n) of a batch chunk as code units, writing their byte offsets. */
   chunk(staging: Staging, list: readonly Item[], first: number, n: number): void;
 }
@@ -99,11 +101,11 @@ export const IN_PLACE_MAX = 32;
 export const IN_PLACE_MAX_SPIDERMONKEY = 24;
 
 /**
- * The longest string wasm reads in place in the filters made from now on
- * (IN_PLACE_MAX, IN_PLACE_MAX_SPIDERMONKEY in Firefox, or -1 where the
- * engine cannot: src/wasm/module.ts,
- * stringsReadInPlace). Tests set it, to at most a scratch region's
- * maxUtf8Units, to compare both paths on any string.
+ * The longest string wasm reads in place (IN_PLACE_MAX,
+ * IN_PLACE_MAX_SPIDERMONKEY in Firefox, or -1 where the engine cannot:
+ * src/wasm/module.ts's stringsReadInPlace), decided on first use. Read on
+ * every call, so that a test can set it, to at most a scratch region's
+ * maxUtf8Units, around calls to compare both paths on any string.
  */
 export const stringPath = { inPlaceUnits: Number.NaN };
 
@@ -121,7 +123,21 @@ export const MAX_HASHES = 64;
 /** The most members of a chain walked in one call (assembly/layout.ts's CHAIN_MAX). */
 export const CHAIN_MAX = 256;
 
-/** One instance's scratch region and views, and the copying of items into it. */
+/**
+ * One instance's scratch region and views, and the one way an item
+ * reaches its memory. Every family's single call stages its item here:
+ * stage() puts it into scratch (put()) or, when it is too long, streams it
+ * into the record's hash (feed()); the hashing of an item to a digest
+ * (hashItem) takes the same two. A batch chunk is staged by
+ * src/wasm/batch.ts, into the same scratch. The item is read once, before
+ * any call into wasm: a string is a value, and a byte item is read through
+ * the intrinsic %TypedArray% slots (src/wasm/typed-arrays.ts), so no
+ * caller code runs between the copy and the call that uses it.
+ *
+ * The one shortcut beside it: a family with an export that takes a short
+ * string itself (addString, hasString, fuseHasString) asks inPlace(item)
+ * first and passes the string, one crossing instead of two.
+ */
 export class Staging {
   /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
   scratch!: Uint8Array;
@@ -143,8 +159,14 @@ export class Staging {
   readonly maxUtf8Units: number;
   /** The most items per batch chunk. */
   readonly batchMax: number;
-  /** Whether this instance reads strings in place (the shared build does not: it has no stageString). */
+  /** Whether wasm can read strings in place here (stringPath): the shared build has no stageString. */
   readonly readsInPlace: boolean;
+  /**
+   * Strings longer than SHORT_STRING and stringPath's units, and up to this
+   * many, go straight into scratch with one encodeInto: put()'s fast path.
+   * maxUtf8Units, or -1 once strings are bounced (bounceVia).
+   */
+  private copyMax: number;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
   /** The instance's exports (src/wasm/units.ts streams through them). */
@@ -157,7 +179,8 @@ export class Staging {
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.batchMax = x.batchMax();
     this.readsInPlace = typeof x.stageString === 'function';
-    if (this.readsInPlace) inPlaceUnits();
+    inPlaceUnits();
+    this.copyMax = this.maxUtf8Units;
     this.refresh();
   }
 
@@ -168,9 +191,15 @@ export class Staging {
    * src/wasm/shared-memory.ts (bounceWhereRefused), so that a bundle that
    * never shares a filter does not carry it; undefined elsewhere.
    */
-  encodeVia: ((text: string, at: number) => number) | undefined;
+  private encodeVia: ((text: string, at: number) => number) | undefined;
   /** A Utf8Writer over scratch, where the entry supplied one (encodeJoined). */
   private writer: Utf8Writer | undefined;
+
+  /** Encodes every string through `encode` (see encodeVia), put()'s fast path included. */
+  bounceVia(encode: (text: string, at: number) => number): void {
+    this.encodeVia = encode;
+    this.copyMax = -1;
+  }
 
   /** Builds every view again over the current buffer: call after memory grew. */
   refresh(): void {
@@ -187,31 +216,117 @@ export class Staging {
     this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), 2 * CHAIN_MAX) : new Uint32Array(0);
   }
 
+  /** Whether wasm reads `item` in place: a string of at most stringPath's units, which a family's string export takes as it is. */
+  inPlace(item: Item): item is string {
+    return typeof item === 'string' && item.length <= stringPath.inPlaceUnits && this.readsInPlace;
+  }
+
   /**
-   * Copies `item` into scratch as bytes (a string as its UTF-8, whatever
-   * filter is selected) and returns its length, or -1 when it is too long
-   * for scratch (nothing is copied then).
+   * Stages `item` for record `r` of `generation` (whose scheme hashes
+   * strings as UTF-16 code units when `units`: poly): returns its length in
+   * scratch (in units when `wide` is 1), or -1 when it was too long and has
+   * been streamed through streamBegin/streamUpdate on that record instead
+   * (the caller then calls a stream* finisher with it).
    */
-  stageUtf8(item: Item): number {
-    if (typeof item === 'string') {
+  stage(item: Item, r: number, generation: number, units: boolean): number {
+    const len = this.put(item, units);
+    return len >= 0 ? len : this.stream(item, r, generation, units);
+  }
+
+  /**
+   * Copies `item` into scratch (a string as its UTF-8, or as code units
+   * when `units` and it is not ASCII) and returns its length, setting
+   * `wide`; -1, writing nothing, when it does not fit. The first branch is
+   * the fast path, small enough for the JIT to inline into every family's
+   * call: a string of a URL's length goes straight into scratch with one
+   * encodeInto.
+   */
+  put(item: Item, units: boolean): number {
+    if (typeof item === 'string' && !units) {
       const n = item.length;
-      if (this.readsInPlace && n <= stringPath.inPlaceUnits) return this.x.stageString(item, 0, 0);
-      return n > this.maxUtf8Units ? -1 : this.encodeAt(item, 0);
+      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= this.copyMax) {
+        this.wide = 0;
+        return encoder.encodeInto(item, this.scratch).written;
+      }
     }
-    // The length from the array's internal slot, as set() reads it (src/wasm/typed-arrays.ts).
-    const len = lengthOf(item);
-    if (len > this.scratchSize) return -1;
-    this.scratch.set(item);
-    return len;
+    return this.putOther(item, units);
+  }
+
+  /** put() of every item its fast path does not take. */
+  private putOther(item: Item, units: boolean): number {
+    if (typeof item !== 'string') {
+      // The length from the array's internal slot, as set() reads it (src/wasm/typed-arrays.ts).
+      const len = lengthOf(item);
+      if (len > this.scratchSize) return -1;
+      this.scratch.set(item);
+      this.wide = 0;
+      return len;
+    }
+    const n = item.length;
+    if (n <= stringPath.inPlaceUnits && this.readsInPlace) {
+      this.wide = units ? 1 : 0;
+      return this.x.stageString(item, 0, this.wide);
+    }
+    if (n <= SHORT_STRING) {
+      // Short ASCII: its UTF-8 bytes are its code units (so this serves poly too).
+      const scratch = this.scratch;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = item.charCodeAt(i);
+        if (c > 0x7f) break;
+        scratch[i] = c;
+      }
+      if (i === n) {
+        this.wide = 0;
+        return n;
+      }
+    }
+    if (units) return unitsStaging!.put(this, item);
+    if (n > this.maxUtf8Units) return -1;
+    this.wide = 0;
+    return this.encodeAt(item, 0);
+  }
+
+  /**
+   * Writes `item`, too long for scratch, into it a piece at a time, calling
+   * `update(len)` on each piece: UTF-8 never split inside a character, code
+   * units when `units` (poly), or the bytes given.
+   */
+  feed(item: Item, units: boolean, update: (len: number) => void): void {
+    if (typeof item !== 'string') {
+      const bytes = bytesView(item);
+      for (let at = 0; at < bytes.length; at += this.scratchSize) {
+        const len = Math.min(this.scratchSize, bytes.length - at);
+        this.scratch.set(bytes.subarray(at, at + len));
+        update(len);
+      }
+      return;
+    }
+    if (units) return unitsStaging!.feed(this, item, update);
+    for (let at = 0; at < item.length; ) {
+      let end = Math.min(item.length, at + this.maxUtf8Units);
+      // Never split a surrogate pair: both halves must reach one encodeInto.
+      const last = item.charCodeAt(end - 1);
+      if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
+      update(this.encodeAt(item.slice(at, end), 0));
+      at = end;
+    }
+  }
+
+  /** Streams `item` (put() refused it) into record `r`'s hash; returns -1, for stage(). */
+  private stream(item: Item, r: number, generation: number, units: boolean): number {
+    const x = this.x;
+    x.streamBegin(r, generation, units && typeof item === 'string' ? 1 : 0);
+    this.feed(item, units, (len) => x.streamUpdate(r, generation, len));
+    return -1;
   }
 
   /** XXH64 of `item` (its UTF-8, or the bytes given) under seed hi:lo, left in digestOut. */
   hashItem(item: Item, seedLo: number, seedHi: number): void {
-    const len = this.stageUtf8(item);
+    const len = this.put(item, false);
     if (len >= 0) return this.x.digestItem(len, seedLo, seedHi);
     this.x.digestBegin(seedLo, seedHi);
-    if (typeof item === 'string') this.feedUtf8(item, this.x.digestUpdate);
-    else this.eachChunk(item, this.x.digestUpdate);
+    this.feed(item, false, this.x.digestUpdate);
     this.x.digestStream();
   }
 
@@ -219,46 +334,6 @@ export class Staging {
   hashItemInto(item: Item, seedLo: number, seedHi: number, at: number): void {
     this.hashItem(item, seedLo, seedHi);
     new Uint32Array(this.x.memory.buffer, at, 2).set(this.digestOut);
-  }
-
-  /**
-   * Copies `item` into scratch, for record `r` of `generation` (whose scheme
-   * hashes strings as UTF-16 code units when `units`: poly), and returns
-   * its length in units, or -1 when it was too long and has been streamed
-   * through streamBegin/streamUpdate on that record instead (the caller
-   * then calls a stream* finisher with it).
-   */
-  stage(item: Item, r: number, generation: number, units: boolean): number {
-    if (typeof item === 'string') {
-      const n = item.length;
-      if (this.readsInPlace && n <= stringPath.inPlaceUnits) {
-        this.wide = units ? 1 : 0;
-        return this.x.stageString(item, 0, this.wide);
-      }
-      if (n <= SHORT_STRING) {
-        // Short ASCII: its UTF-8 bytes are its code units (so this serves poly too).
-        const scratch = this.scratch;
-        let i = 0;
-        for (; i < n; i++) {
-          const c = item.charCodeAt(i);
-          if (c > 0x7f) break;
-          scratch[i] = c;
-        }
-        if (i === n) {
-          this.wide = 0;
-          return n;
-        }
-      }
-      if (units) return unitsStaging!.stage(this, item, r, generation);
-      if (n > this.maxUtf8Units) return this.streamUtf8(item, r, generation);
-      this.wide = 0;
-      return this.encodeAt(item, 0);
-    }
-    const len = lengthOf(item);
-    if (len > this.scratchSize) return this.streamBytes(item, r, generation);
-    this.scratch.set(item);
-    this.wide = 0;
-    return len;
   }
 
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
@@ -283,41 +358,5 @@ export class Staging {
     // Made on first use after each refresh (memory grew, or the entry set makeWriter later).
     this.writer ??= makeWriter(this.scratch.buffer, this.scratch.byteOffset, this.scratchSize);
     return this.writer.write(text, 0, this.scratchSize, 'utf8');
-  }
-
-  /** Copies `bytes` into scratch one chunk at a time and calls `use(len)` on each. */
-  eachChunk(item: Uint8Array, use: (len: number) => void): void {
-    const bytes = bytesView(item);
-    for (let at = 0; at < bytes.length; at += this.scratchSize) {
-      const len = Math.min(this.scratchSize, bytes.length - at);
-      this.scratch.set(bytes.subarray(at, at + len));
-      use(len);
-    }
-  }
-
-  private streamBytes(item: Uint8Array, r: number, generation: number): number {
-    const x = this.x;
-    x.streamBegin(r, generation, 0);
-    this.eachChunk(item, (len) => x.streamUpdate(r, generation, len));
-    return -1;
-  }
-
-  private streamUtf8(item: string, r: number, generation: number): number {
-    const x = this.x;
-    x.streamBegin(r, generation, 0);
-    this.feedUtf8(item, (len) => x.streamUpdate(r, generation, len));
-    return -1;
-  }
-
-  /** Encodes `item` into scratch a piece at a time and calls `update(len)` on each. */
-  private feedUtf8(item: string, update: (len: number) => void): void {
-    for (let at = 0; at < item.length; ) {
-      let end = Math.min(item.length, at + this.maxUtf8Units);
-      // Never split a surrogate pair: both halves must reach one encodeInto.
-      const last = item.charCodeAt(end - 1);
-      if (end < item.length && last >= 0xd800 && last <= 0xdbff) end--;
-      update(this.encodeAt(item.slice(at, end), 0));
-      at = end;
-    }
   }
 }

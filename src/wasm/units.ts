@@ -9,35 +9,32 @@ import type { Item } from '../filter/items.js';
 import type { Staging, UnitsStaging } from './staging.js';
 
 /**
- * Stages `item` as UTF-16 code units, or as its bytes when every unit is
- * ASCII (then they are the same, and encodeInto is the fastest copy:
- * written === n exactly when every unit was ASCII); returns its length in
- * units, or -1 when it was streamed through streamBegin/streamUpdate.
+ * Puts `item` into scratch as UTF-16 code units, or as its bytes when every
+ * unit is ASCII (then they are the same, and encodeInto is the fastest
+ * copy: written === n exactly when every unit was ASCII); returns its
+ * length in units, or -1, writing nothing more, when it does not fit.
  */
-function stage(staging: Staging, item: string, r: number, generation: number): number {
+function put(staging: Staging, item: string): number {
   const n = item.length;
   if (n <= staging.maxUtf8Units && staging.encodeAt(item, 0) === n) {
     staging.wide = 0;
     return n;
   }
   const units = staging.scratchUnits;
-  if (n > units.length) return stream(staging, item, r, generation);
+  if (n > units.length) return -1;
   for (let i = 0; i < n; i++) units[i] = item.charCodeAt(i);
   staging.wide = 1;
   return n;
 }
 
-/** Streams a string too long for scratch into record `r`'s hash, a scratch's worth of code units at a time. */
-function stream(staging: Staging, item: string, r: number, generation: number): number {
+/** Writes a string too long for scratch into it a scratch's worth of code units at a time, calling `update(units)` on each. */
+function feed(staging: Staging, item: string, update: (len: number) => void): void {
   const units = staging.scratchUnits;
-  const x = staging.x;
-  x.streamBegin(r, generation, 1);
   for (let at = 0; at < item.length; at += units.length) {
     const n = Math.min(units.length, item.length - at);
     for (let i = 0; i < n; i++) units[i] = item.charCodeAt(at + i);
-    x.streamUpdate(r, generation, n);
+    update(n);
   }
-  return -1;
 }
 
 /**
@@ -58,4 +55,4 @@ function chunk(staging: Staging, list: readonly Item[], first: number, n: number
 }
 
 /** The poly scheme's staging, for useUnitsStaging. */
-export const unitsStaging: UnitsStaging = { stage, chunk };
+export const unitsStaging: UnitsStaging = { put, feed, chunk };

@@ -52,11 +52,13 @@ export function checkStringParity({ lib, ref, refStrings, wasm, staging }, { run
   const longest = Math.floor(x.scratchSize() / 3);
   const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-  /** Filters of `scheme` made with the given in-place limit. */
-  const made = (scheme, limit) => {
+  /** A filter of `scheme`. */
+  const made = (scheme) => scheme === 'sbbf' ? new lib.BloomFilter(4096, 8, { scheme, seed: 9n }) : new lib.BloomFilter(4099, 6, { scheme, seed: scheme === 'xxh64' ? 9n : 0n });
+  /** f() with strings up to `limit` units read in place (-1: none), the engine's limit again after. */
+  const at = (limit, f) => {
     staging.stringPath.inPlaceUnits = limit;
     try {
-      return scheme === 'sbbf' ? new lib.BloomFilter(4096, 8, { scheme, seed: 9n }) : new lib.BloomFilter(4099, 6, { scheme, seed: scheme === 'xxh64' ? 9n : 0n });
+      return f();
     } finally {
       staging.stringPath.inPlaceUnits = saved;
     }
@@ -73,18 +75,18 @@ export function checkStringParity({ lib, ref, refStrings, wasm, staging }, { run
       if (units !== s.length || !codes.every((c, i) => c === s.charCodeAt(i))) return false;
     }
     for (const scheme of SCHEMES) {
-      const inPlace = made(scheme, longest);
-      const copied = made(scheme, -1);
+      const inPlace = made(scheme);
+      const copied = made(scheme);
       const twin = scheme === 'sbbf' ? new ref.BloomFilter(4096, 8, { scheme, seed: 9n }) : new ref.BloomFilter(4099, 6, { scheme, seed: scheme === 'xxh64' ? 9n : 0n });
       for (const s of list) {
         const p = Array.from(twin.positions(s));
-        if (!same(Array.from(inPlace.positions(s)), p) || !same(Array.from(copied.positions(s)), p)) return false;
+        if (!same(Array.from(at(longest, () => inPlace.positions(s))), p) || !same(Array.from(at(-1, () => copied.positions(s))), p)) return false;
         const fresh = twin.add(s);
-        if (inPlace.add(s) !== fresh || copied.add(s) !== fresh) return false;
-        if (!inPlace.has(s) || !copied.has(s)) return false;
+        if (at(longest, () => inPlace.add(s)) !== fresh || at(-1, () => copied.add(s)) !== fresh) return false;
+        if (!at(longest, () => inPlace.has(s)) || !at(-1, () => copied.has(s))) return false;
       }
-      const batchPlace = made(scheme, longest);
-      batchPlace.addMany(list);
+      const batchPlace = made(scheme);
+      at(longest, () => batchPlace.addMany(list));
       const bits = twin.bitArray();
       if (!same(inPlace.bitArray(), bits) || !same(copied.bitArray(), bits) || !same(batchPlace.bitArray(), bits)) return false;
       inPlace.dispose();
