@@ -18,7 +18,8 @@ import {
 } from '../src/index.js';
 import { loadFile, saveFile, saveFileSync } from '../src/node/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { placementOf, sharedArenas } from '../src/wasm/placement.js';
+import { sharedArenas } from '../src/wasm/placement.js';
+import { placementOf } from '../src/wasm/record-handle.js';
 import { BIN } from './helpers/bin.js';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));

@@ -13,7 +13,7 @@ describe('line dedupe over a filter of more than 2^34 bits (its lines region lie
     const { wasmLines, LineDeduper } = await import('../src/wasm/lines.js');
     for (const [bits, hashes, scheme] of [[2 ** 34 + 800, 7, 'xxh64'], [2 ** 34 + 256 * 100, 8, 'sbbf']] as const) {
       const filter = new BloomFilter(bits, hashes, { scheme });
-      const dedupe = new LineDeduper(wasmLines(filter, false));
+      const dedupe = new LineDeduper(wasmLines(engineOf(filter), false));
       const input = new TextEncoder().encode('a\nb\na\nc\nb\n');
       dedupe.inputArea.set(input, dedupe.inputStart);
       let out = '';

@@ -9,9 +9,12 @@ import * as reference from '../src/reference/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { LineDeduper, wasmLines } from '../src/wasm/lines.js';
 import type { Arena } from '../src/wasm/arena.js';
-import { DEDICATED_BYTES, placementOf, sharedArenas } from '../src/wasm/placement.js';
+import { DEDICATED_BYTES, sharedArenas } from '../src/wasm/placement.js';
+import { placementOf } from '../src/wasm/record-handle.js';
 import type { SlidingEngine } from '../src/wasm/sliding.js';
 import type { FuseEngine } from '../src/wasm/binary-fuse.js';
+import { slidingStoreOf } from '../src/sliding/sliding-over.js';
+import { fuseStoreOf } from '../src/fuse/binary-fuse-over.js';
 
 /** The shared arena that holds `f`. */
 function arenaOf(f: wasm.BloomFilter): Arena {
@@ -100,7 +103,7 @@ describe('views after the memory grew between two calls', () => {
     const r = new reference.SlidingBloomFilter({ windowMs: 7_000, capacity: 70, falsePositiveRate: 0.01, clock: () => now });
     const anchor = new wasm.BloomFilter(64, 1);
     // The words share the anchor's instance, whose memory grow() grows.
-    expect(placementOf((w as unknown as { store: SlidingEngine }).store)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
+    expect(placementOf(slidingStoreOf(w) as SlidingEngine)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
     const round = (from: number, to: number) => {
       for (let i = from; i < to; i++) {
         expect(w.add(items[i])).toBe(r.add(items[i]));
@@ -120,7 +123,7 @@ describe('views after the memory grew between two calls', () => {
     const anchor = new wasm.BloomFilter(64, 1);
     const w = wasm.BinaryFuseFilter.from(items);
     const r = reference.BinaryFuseFilter.from(items);
-    expect(placementOf((w as unknown as { store: FuseEngine }).store)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
+    expect(placementOf(fuseStoreOf(w) as FuseEngine)!.arena).toBe(placementOf(engineOf(anchor))!.arena);
     const probes = [...items, ...items.map((i) => `${i}-absent`)];
     const round = () => {
       expect(probes.map((p) => w.has(p))).toEqual(probes.map((p) => r.has(p)));
@@ -174,7 +177,7 @@ describe('views after the memory grew between two calls', () => {
 
   it('line dedupe: chunks before and after the growth', () => {
     const filter = new wasm.BloomFilter(10_000, 4);
-    const deduper = new LineDeduper(wasmLines(filter, false));
+    const deduper = new LineDeduper(wasmLines(engineOf(filter), false));
     const out: string[] = [];
     const write = (bytes: Uint8Array, length: number) => out.push(new TextDecoder().decode(bytes.subarray(0, length)));
     const push = (text: string) => {

@@ -8,7 +8,8 @@ import { Bitmap, BloomFilter, CountingBloomFilter } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
 import { countingEngineOf } from '../src/counting/counting.js';
 import { RECORD_BYTES } from '../src/wasm/arena.js';
-import { DEDICATED_BYTES, placementOf, type Region, sharedArenas } from '../src/wasm/placement.js';
+import { DEDICATED_BYTES, type Region, sharedArenas } from '../src/wasm/placement.js';
+import { placementOf } from '../src/wasm/record-handle.js';
 import { bitmapEngineOf } from '../src/bitmap/bitmap.js';
 
 type Live = { kind: 'filter'; f: BloomFilter; item: string } | { kind: 'counting'; f: CountingBloomFilter; item: string } | { kind: 'bitmap'; f: Bitmap; value: number };

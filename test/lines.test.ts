@@ -3,8 +3,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BloomFilter } from '../src/filter/filter.js';
-import { ChainLineDeduper, LineDeduper, wasmLines, wasmSplitLines, type LinesCore } from '../src/wasm/lines.js';
+import { BloomFilter, engineOf } from '../src/filter/filter.js';
+import { LineDeduper, wasmLines, wasmSplitLines, type LinesCore } from '../src/wasm/lines.js';
+import { ChainLineDeduper } from '../src/cli/chain-deduper.js';
 import { ScalableBloomFilter } from '../src/scalable/scalable.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/filter.js';
 import { ReferenceLines } from '../src/reference/lines-filter.js';
@@ -68,7 +69,7 @@ describe('lines: wasm equals the reference twin and the spec', () => {
           const bits = exact ? 1 << 16 : 65_537;
           const wasm = new BloomFilter(bits, hashes, { scheme });
           const ref = new ReferenceFilter(bits, hashes, { scheme });
-          const a = run(wasmLines(wasm, invert, [size]), bytes, chunk);
+          const a = run(wasmLines(engineOf(wasm), invert, [size]), bytes, chunk);
           const b = run(new ReferenceLines(ref, size, invert), bytes, chunk);
           expect(counts[counts.length - 2]).toEqual(counts[counts.length - 1]);
           // Buffer.equals: toEqual walks a typed array element by element, far too slowly here.
@@ -97,7 +98,7 @@ describe('lines: wasm equals the reference twin and the spec', () => {
     const long = new Uint8Array(100_000).fill(0x78);
     const text = Buffer.concat([Buffer.from('a\r\nb\n\n'), long, Buffer.from('\r\nc')]);
     const filter = new BloomFilter(1 << 20, 7);
-    const core = wasmLines(filter, false, [4096]);
+    const core = wasmLines(engineOf(filter), false, [4096]);
     const out = run(core, text, 10_000);
     expect(Buffer.from(out).equals(Buffer.concat([text, Buffer.from('\n')]))).toBe(true);
     const check = new BloomFilter(1 << 20, 7);
@@ -140,7 +141,7 @@ describe('lines: groups of lines and digest batches decide exactly as one line a
       for (const [count, distinct] of [[200, 3], [5000, 700], [64, 64], [65, 1]]) {
         const bytes = repeats(count, distinct, count);
         const filter = new BloomFilter(1 << 16, scheme === 'sbbf' ? 8 : 7, { scheme });
-        const out = run(wasmLines(filter, false, [1 << 16]), bytes, 1 << 16);
+        const out = run(wasmLines(engineOf(filter), false, [1 << 16]), bytes, 1 << 16);
         expect(latin1(out)).toBe(latin1(firstOccurrences(bytes, false)));
         const check = new BloomFilter(1 << 16, scheme === 'sbbf' ? 8 : 7, { scheme });
         for (const line of latin1(bytes).split('\n').slice(0, -1)) check.add(Buffer.from(line, 'latin1'));

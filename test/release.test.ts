@@ -10,7 +10,8 @@ import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { BloomDisposedError } from '../src/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { placementOf, sharedArenas } from '../src/wasm/placement.js';
+import { sharedArenas } from '../src/wasm/placement.js';
+import { placementOf } from '../src/wasm/record-handle.js';
 
 const DIST = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 

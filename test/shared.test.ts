@@ -8,6 +8,7 @@ import {
   BloomAllocationError, BloomFilter, BloomTypeError, digest, loadSharedMemory, probeAll, SCHEMES, ScalableBloomFilter, type Scheme,
 } from '../src/index.js';
 import { BloomFilter as ReferenceFilter, ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
+import { engineOf } from '../src/filter/filter.js';
 import { wasmLines } from '../src/wasm/lines.js';
 import { SHARED_ABI } from '../src/wasm/abi.js';
 import { compiledSharedModule } from '../src/wasm/module.js';
@@ -301,6 +302,6 @@ describe('errors', () => {
 
   it('refuses line dedupe (bloom dedupe) over a shared filter', () => {
     const filter = new BloomFilter(1000, 3, { shared: true });
-    expect(() => wasmLines(filter, false)).toThrow(/filter must be a filter that is not shared/);
+    expect(() => wasmLines(engineOf(filter), false)).toThrow(/filter must be a filter that is not shared/);
   });
 });

@@ -14,8 +14,9 @@
 
 import { closeSync } from 'node:fs';
 import { BloomRangeError } from '../errors.js';
-import { BloomFilter } from '../filter/filter.js';
-import { ChainLineDeduper, LineDeduper, SPLIT_AREA_SIZES, wasmLines, wasmSplitLines, type SplitCore } from '../wasm/lines.js';
+import { BloomFilter, engineOf } from '../filter/filter.js';
+import { LineDeduper, SPLIT_AREA_SIZES, wasmLines, wasmSplitLines, type SplitCore } from '../wasm/lines.js';
+import { ChainLineDeduper } from './chain-deduper.js';
 import { MAX_BITS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';
 import { checkWritable, guard, intOption, parse, rateOption, UsageError } from './common.js';
@@ -170,7 +171,7 @@ export async function run(argv: string[]): Promise<number> {
     // Both run in wasm: a fixed filter splits, hashes and test-and-sets in its
     // instance; a chain's (or a sliding window's) lines are split in a small
     // instance and go to it as one batch per chunk.
-    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(filter, invert)) : new ChainLineDeduper(filter, invert, split);
+    const dedupe = filter instanceof BloomFilter ? new LineDeduper(wasmLines(engineOf(filter), invert)) : new ChainLineDeduper(filter, invert, split);
 
     const before = state === undefined ? undefined : new state.StateBefore(statePath!, loaded !== null);
     const save = (): void => {

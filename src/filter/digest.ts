@@ -13,7 +13,6 @@ import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from './dispose.js';
 import type { Arena } from '../wasm/arena.js';
 import { hashingArena } from '../wasm/placement.js';
-import type { RecordHandle } from '../wasm/record-handle.js';
 import { checkItem, checkSeed } from './options.js';
 import { readOption } from './read-options.js';
 import type { Item } from './items.js';

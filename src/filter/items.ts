@@ -6,27 +6,8 @@
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { bytesView, isBytes, isUint32s, uint32sView } from '../wasm/typed-arrays.js';
 
-/** One item: a string (hashed as UTF-8, or as UTF-16 code units under `poly`) or raw bytes. */
-export type Item = string | Uint8Array;
-
-/**
- * Items that already are bytes, packed: item i is
- * `bytes.subarray(offsets[i], offsets[i + 1])`, so `offsets` has n + 1 entries.
- */
-export interface PackedItems {
-  /** The items' bytes, back to back. */
-  bytes: Uint8Array;
-  /** n + 1 non-decreasing byte offsets into `bytes`. */
-  offsets: Uint32Array | readonly number[];
-}
-
-/** What addMany and hasMany take: an array or iterable of items, or the packed form. */
-export type BatchItems = Iterable<Item> | PackedItems;
-
-/** A checked batch: a list of items, or packed bytes with checked offsets. */
-export type CheckedBatch =
-  | { readonly packed: false; readonly list: readonly Item[]; readonly count: number }
-  | { readonly packed: true; readonly bytes: Uint8Array; readonly offsets: ArrayLike<number>; readonly count: number };
+export type { BatchItems, CheckedBatch, Item, PackedItems } from '../wasm/inputs.js';
+import type { CheckedBatch, Item, PackedItems } from '../wasm/inputs.js';
 
 const ITEMS_ALLOWED = 'an array or iterable of strings and Uint8Arrays, or { bytes: Uint8Array, offsets }';
 

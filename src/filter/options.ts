@@ -5,18 +5,8 @@ import { BloomMismatchError, BloomRangeError, BloomTypeError } from '../errors.j
 import { isBytes } from '../wasm/typed-arrays.js';
 import { readOptions, type OptionRecord } from './read-options.js';
 
-/**
- * The hash schemes. Their ids (the index here) are part of the file format
- * and match the SCHEME_* constants of assembly/scheme.ts.
- */
-export const SCHEMES = ['xxh64', 'poly', 'bytesum', 'sbbf'] as const;
-
-/**
- * A hash scheme name: `xxh64` (default), `poly` (the SeenFilter exercise),
- * `bytesum` (the SSTable command protocol) or `sbbf` (Apache Parquet's
- * split-block Bloom filter; docs/SCHEMES.md).
- */
-export type Scheme = (typeof SCHEMES)[number];
+export { SCHEMES, type FilterParams, type Scheme } from '../wasm/inputs.js';
+import { SCHEMES, type FilterParams, type Scheme } from '../wasm/inputs.js';
 
 /** The schemes that hash with XXH64 and so take a seed. */
 const SEEDED: readonly Scheme[] = ['xxh64', 'sbbf'];
@@ -74,15 +64,6 @@ export type FilterOptionRecord = OptionRecord<(typeof FILTER_OPTION_NAMES)[numbe
  */
 export function readFilterOptions(options: FilterOptions | FilterOptionRecord | undefined): FilterOptionRecord {
   return readOptions(options, FILTER_OPTION_NAMES, 'an object or undefined');
-}
-
-/** Validated filter parameters. */
-export interface FilterParams {
-  bits: number;
-  hashes: number;
-  scheme: Scheme;
-  schemeId: number;
-  seed: bigint;
 }
 
 const U64_LIMIT = 1n << 64n;

@@ -94,8 +94,8 @@ function checkFileChecksum(store: FuseStore, headerBytes: Uint8Array, expected: 
   }
 }
 
-/** Set by BinaryFuseFilterOver's static block. */
-let storeOf: (f: BinaryFuseFilterOver) => FuseStore;
+/** The store of a filter (set by BinaryFuseFilterOver's static block), for tests and this module. @internal */
+export let fuseStoreOf: (f: BinaryFuseFilterOver) => FuseStore;
 
 /** A static binary fuse filter (docs/SCHEMES.md, "Binary fuse filters"): built once from a set, then queried. */
 export class BinaryFuseFilterOver {
@@ -111,11 +111,11 @@ export class BinaryFuseFilterOver {
   readonly segmentCountLength: number;
   readonly arrayLength: number;
   private readonly kind: FuseKind;
-  /** #private: its fingerprints are live wasm memory (this module reaches them through storeOf). */
+  /** #private: its fingerprints are live wasm memory (this module reaches them through fuseStoreOf). */
   readonly #store: FuseStore;
 
   static {
-    storeOf = (f) => f.#store;
+    fuseStoreOf = (f) => f.#store;
   }
   private readonly shape: FuseShape;
   private readonly width: 1 | 2;
@@ -270,5 +270,5 @@ export class BinaryFuseFilterOver {
  * is handed a view of wasm memory to keep past dispose().
  */
 export function fuseFingerprintView(filter: BinaryFuseFilterOver): Uint8Array {
-  return storeOf(filter).fingerprints;
+  return fuseStoreOf(filter).fingerprints;
 }

@@ -9,7 +9,7 @@
 
 import { BloomTypeError } from '../errors.js';
 import { checkParams, type FilterParams, type Scheme } from '../filter/options.js';
-import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
+import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../wasm/shared-record.js';
 import { STRIPES } from './stripe.js';
 
 /** The `kind` of a handle from the reference twin's share(). */

@@ -4,9 +4,14 @@
 // the chain (src/format/chain.ts does the bytes), apart from how the chain
 // grows and answers.
 
-import { decodeChain, type DecodedChain } from '../format/chain.js';
+import { type ChainMember, type Checksum, decodeChain, type DecodedChain } from '../format/chain.js';
 import type { ScalableOptions } from './plan.js';
-import type { ChainFilter, ChainKind } from './scalable-over.js';
+
+/** What restoreChain needs of a kind of member (src/scalable/scalable-over.ts's ChainKind is one): a reader of a member's bytes, and the checksum. */
+interface MemberReader<F> {
+  fromBytes(bytes: Uint8Array): F;
+  readonly xxh64: Checksum;
+}
 
 /** Marks the constructor argument that fromBytes passes: a decoded chain to adopt. */
 const RESTORED = Symbol('restored chain');
@@ -21,12 +26,12 @@ interface Restored<F> {
  * constructor. Typed as options because that is the constructor's public
  * parameter; the symbol key (private to this module) tells them apart.
  */
-export function restoreChain<F extends ChainFilter>(bytes: Uint8Array, kind: ChainKind<F>): ScalableOptions {
+export function restoreChain<F extends ChainMember>(bytes: Uint8Array, kind: MemberReader<F>): ScalableOptions {
   return restoredFrom(decodeChain(bytes, (member) => kind.fromBytes(member), kind.xxh64));
 }
 
 /** The same argument for a chain decoded elsewhere (src/node streams one from a file). @internal */
-export function restoredFrom<F extends ChainFilter>(chain: DecodedChain<F>): ScalableOptions {
+export function restoredFrom<F extends ChainMember>(chain: DecodedChain<F>): ScalableOptions {
   const restored: Restored<F> = { [RESTORED]: chain };
   return restored as unknown as ScalableOptions;
 }

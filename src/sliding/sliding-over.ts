@@ -95,13 +95,13 @@ export function restoredOptions(file: SlidingFile, clock: (() => number) | undef
 export function slidingFileHeader(filter: SlidingBloomFilterOver): Uint8Array {
   const { shape } = filter;
   const header = encodeSlidingHeader(shape, filter.seed, filter['generations'].state);
-  setSlidingChecksum(header, shape.generations, storeOf(filter).checksum(header.subarray(0, checksumOffset(shape.generations))));
+  setSlidingChecksum(header, shape.generations, slidingStoreOf(filter).checksum(header.subarray(0, checksumOffset(shape.generations))));
   return header;
 }
 
 /** The filter's words, live: for the Node file helpers to read and write in place. @internal */
 export function slidingWordsView(filter: SlidingBloomFilterOver): Uint8Array {
-  return storeOf(filter).words;
+  return slidingStoreOf(filter).words;
 }
 
 /**
@@ -113,15 +113,15 @@ export function finishSlidingLoad(filter: SlidingBloomFilterOver, file: SlidingF
   const g = file.shape.generations;
   try {
     const words = slidingWordsView(filter);
-    checkSlidingPayload(file, storeOf(filter).checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
+    checkSlidingPayload(file, slidingStoreOf(filter).checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
   } catch (error) {
     filter.dispose();
     throw error;
   }
 }
 
-/** Set by SlidingBloomFilterOver's static block. */
-let storeOf: (f: SlidingBloomFilterOver) => SlidingWords;
+/** The store of a filter (set by SlidingBloomFilterOver's static block), for tests and this module. @internal */
+export let slidingStoreOf: (f: SlidingBloomFilterOver) => SlidingWords;
 
 /**
  * A Bloom filter that remembers the last `window` adds, or the adds of the
@@ -145,11 +145,11 @@ export class SlidingBloomFilterOver {
   /** The shape: generations, their capacity and period, m per generation. */
   readonly shape: SlidingShape;
   private readonly generations: Generations;
-  /** #private: its words are live wasm memory (this module reaches them through storeOf). */
+  /** #private: its words are live wasm memory (this module reaches them through slidingStoreOf). */
   readonly #store: SlidingWords;
 
   static {
-    storeOf = (f) => f.#store;
+    slidingStoreOf = (f) => f.#store;
   }
   private readonly kind: SlidingKind;
 

@@ -6,7 +6,7 @@
 // filter's or a sliding window's batch export, or a chain's walk
 // (assembly/chain.ts), which may stop early for JS to start a member.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from './inputs.js';
 import { lengthOf } from './typed-arrays.js';
 import type { Exports } from './abi.js';
 import { polyUnits, stringPath, type Staging } from './staging.js';

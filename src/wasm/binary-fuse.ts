@@ -13,7 +13,7 @@
 // shrinks, so temporaries in a shared arena would stay resident).
 
 import { BloomAllocationError, BloomBuildError } from '../errors.js';
-import type { CheckedBatch, Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from './inputs.js';
 import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
 import { Arena, Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';

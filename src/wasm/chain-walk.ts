@@ -3,7 +3,7 @@
 // with JS only starting new members. Beside the Engine rather than in it,
 // so that a bundle of one plain filter (bloomwasm/core) does not carry it.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from './inputs.js';
 import type { Arena } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { CoreEngine } from './core-engine.js';

@@ -4,7 +4,11 @@
 // (Arena.checkCollector, promptCollection here). Where FinalizationRegistry
 // does not exist, only dispose() frees.
 
-import type { Arena } from './arena.js';
+/** What a ticket gives a dropped record back to: its arena (src/wasm/arena.ts), named by what this file calls. */
+interface Holder {
+  release(record: number, generation: number): void;
+  reported: boolean;
+}
 
 // What the garbage collector frees. A handle holds a ticket, a small
 // object registered with the collector, whose held value is a slot of this
@@ -23,7 +27,7 @@ import type { Arena } from './arena.js';
 // small filter costs.
 
 /** Per slot: the arena, and the record to free there with its generation (record 0: nothing). */
-const slotArenas: (Arena | undefined)[] = [];
+const slotArenas: (Holder | undefined)[] = [];
 const slotRecords: number[] = [];
 const slotGenerations: number[] = [];
 /** Slots given back, to be used again. */
@@ -81,7 +85,7 @@ export function promptCollection(): void {
  * FinalizationRegistry exists): an idle one from the pool, or a new one,
  * registered. Undefined where nothing is collected.
  */
-export function ticketFor(arena: Arena, record: number, generation: number): Ticket | undefined {
+export function ticketFor(arena: Holder, record: number, generation: number): Ticket | undefined {
   if (registry === undefined) return undefined;
   let ticket = tickets.pop();
   if (ticket === undefined) {

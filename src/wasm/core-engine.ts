@@ -8,9 +8,8 @@
 // Every method names the filter's record and generation to the export it
 // calls; the instance refuses a pair that is not live.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
-import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, RECORD_BYTES, REFUSED } from './arena.js';
+import type { CheckedBatch, FilterParams, Item } from './inputs.js';
+import { Kind, RECORD_BYTES, REFUSED } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { Exports } from './abi.js';
@@ -24,6 +23,8 @@ export class CoreEngine extends RecordHandle {
   protected hashes = 0;
   /** Offset of the packed bits. */
   protected bitsPtr = 0;
+  /** m: the number of bits. */
+  readonly bits: number;
   /** Bytes of the packed bits, ceil(bits / 8). */
   byteLength = 0;
   /** The XXH64 seed's halves, for hashing a chain's items (src/wasm/chain-walk.ts). @internal */
@@ -51,6 +52,7 @@ export class CoreEngine extends RecordHandle {
   constructor(params: FilterParams, hashOnly = false, dedicated = false, owner = 'BloomFilter', placed = true) {
     super();
     this.owner = owner;
+    this.bits = params.bits;
     this.byteLength = Math.ceil(params.bits / 8);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;

@@ -3,8 +3,7 @@
 // (src/wasm/arena.ts), and the view of its counters. src/counting/counting.ts
 // holds the logic; this file holds every pointer.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
-import type { FilterParams } from '../filter/options.js';
+import type { CheckedBatch, FilterParams, Item } from './inputs.js';
 import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';

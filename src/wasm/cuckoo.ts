@@ -3,7 +3,7 @@
 // (src/wasm/arena.ts), and the view of its fingerprints. src/cuckoo/ holds
 // the logic (members, growth, the file); this file holds every pointer.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from './inputs.js';
 import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';

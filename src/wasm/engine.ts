@@ -12,17 +12,22 @@
 // record with walkRecord() and walkGeneration().
 
 import { BloomAllocationError } from '../errors.js';
-import type { Item } from '../filter/items.js';
-import type { FilterParams } from '../filter/options.js';
+import type { FilterParams, Item } from './inputs.js';
 import { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
 import type { instantiateShared } from './module.js';
-import type * as SharedMemory from './shared-memory.js';
+import type { Staging } from './staging.js';
 
-/** The calls an engine of the shared build makes into src/wasm/shared-memory.ts. */
-type SharedCalls = Pick<typeof SharedMemory, 'bounceWhereRefused' | 'claimWorkArea' | 'createSharedMemory' | 'releaseWhenCollected' | 'releaseWorkAreaNow' | 'sharedBitsBytes'> & {
+/** The calls an engine of the shared build makes into src/wasm/shared-memory.ts (which implements them there). */
+interface SharedCalls {
+  bounceWhereRefused(staging: Staging): void;
+  claimWorkArea(memory: WebAssembly.Memory, bits: number): number;
+  createSharedMemory(params: FilterParams, bytes: number): WebAssembly.Memory;
+  releaseWhenCollected(owner: object, memory: WebAssembly.Memory, workArea: number): void;
+  releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, workArea: number): void;
+  sharedBitsBytes(bits: number): number;
   instantiateShared: typeof instantiateShared;
-};
+}
 
 /**
  * Set by src/wasm/shared-memory.ts when it is imported (the full

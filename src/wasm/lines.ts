@@ -8,12 +8,9 @@
 // whenever the memory's ArrayBuffer has changed: memory.grow detaches the
 // old buffer, and a cached view would then read nothing.
 
-import { BloomAllocationError, BloomDisposedError, BloomTypeError } from '../errors.js';
-import { engineOf, type BloomFilter } from '../filter/filter.js';
-import { DIGEST_SCHEMES } from '../filter/item-digest.js';
-import type { PackedItems } from '../filter/items.js';
-import type { ScalableBloomFilter } from '../scalable/scalable.js';
+import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { LinesExports } from './abi.js';
+import type { Engine } from './engine.js';
 import { Kind, REFUSED } from './arena.js';
 import { place } from './placement.js';
 import { useCliBuild } from './lines-build.js';
@@ -158,11 +155,10 @@ export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, dig
   return bindSplit(x, size, digestSeed, record, generation);
 }
 
-/** Binds assembly/lines.ts in filter mode in the instance that holds the filter, reserving its region once. */
-export function wasmLines(filter: BloomFilter, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
-  const engine = engineOf(filter);
+/** Binds assembly/lines.ts in filter mode, for `engine`'s filter, in the instance that holds it, reserving its region once. */
+export function wasmLines(engine: Engine, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
   const size = sizes.find((s) => reserveLines(engine, s, printSeen));
-  if (size === undefined) throw new BloomAllocationError(filter.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
+  if (size === undefined) throw new BloomAllocationError(engine.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
   return bindCore(engine.selected('dedupe').x as unknown as LinesExports, size, engine.walkRecord(), engine.walkGeneration());
 }
 
@@ -228,85 +224,5 @@ export class LineDeduper {
     const piece = core.linesPiece();
     // A copy: the output area is reused by the next call.
     if (piece > 0) this.pieces.push(core.outputArea.slice(outLen, outLen + piece));
-  }
-}
-
-/** A set the split-mode deduper adds lines to as bytes: a SlidingBloomFilter. */
-export interface BytesSet {
-  add(item: Uint8Array): boolean;
-  addMany(items: PackedItems): Uint8Array;
-}
-
-/**
- * `bloom dedupe` over a ScalableBloomFilter. The lines are split in split
- * mode in one small instance of this deduper's, and each chunk's items go
- * to the chain as one batch. Under xxh64 and sbbf that instance hashes
- * each line once, where its bytes already are, and the batch is the lines'
- * digests, which the chain walks over its members in wasm
- * (ScalableBloomFilter.addDigestPairs); under poly and bytesum, whose
- * hashes depend on each member's m, it is the packed bytes (addMany), and
- * a streamed line is handed to the chain whole, once it ends.
- * A SlidingBloomFilter (`bloom dedupe --window`) is served the same way,
- * by the packed bytes: its clock and rotation live in JS.
- */
-export class ChainLineDeduper extends LineDeduper {
-  private readonly chain: ScalableBloomFilter | BytesSet;
-  private readonly split: SplitCore;
-
-  /**
-   * Splits for `chain` with `split` (by default the wasm split-mode core,
-   * digesting under the chain's seed when it is a chain whose scheme has
-   * digests); prints the lines already seen when `printSeen`.
-   */
-  constructor(chain: ScalableBloomFilter | BytesSet, printSeen: boolean, split?: SplitCore) {
-    const digests = 'scheme' in chain && DIGEST_SCHEMES.includes(chain.scheme);
-    const core = split ?? wasmSplitLines(printSeen, SPLIT_AREA_SIZES, digests ? (chain as ScalableBloomFilter).seed : null);
-    if (core.digestSeed !== null && (!digests || core.digestSeed !== (chain as ScalableBloomFilter).seed)) {
-      const target = 'scheme' in chain ? `the chain's seed ${chain.seed}n (${chain.scheme})` : 'no seed: this set takes bytes, not digests';
-      throw new BloomTypeError('split', `digests under seed ${core.digestSeed}n`, `a core that digests under ${target}`);
-    }
-    super(core);
-    this.chain = chain;
-    this.split = core;
-  }
-
-  override push(n: number, write: LinesWriter): void {
-    this.decide(this.split.linesProcess(n));
-    this.collect(this.split.linesEmit(), write);
-  }
-
-  override finish(write: LinesWriter): void {
-    const count = this.split.linesFinish();
-    if (count === 0) return this.collect(0, write);
-    this.decide(count);
-    this.collect(this.split.linesEmit(), write);
-  }
-
-  /** Writes the chain's answer for each of the `count` items into the flags area, in order. */
-  private decide(count: number): void {
-    if (count === 0) return;
-    const flags = this.split.itemFlags(count);
-    if (this.split.digestSeed !== null) {
-      // The constructor let a digesting core in only for a chain.
-      (this.chain as ScalableBloomFilter).addDigestPairs(this.split.itemDigests(count), flags);
-      return;
-    }
-    const { bytes, offsets } = this.split.packedItems(count);
-    let first = 0;
-    if (this.split.linesStreamEnd() === 3) {
-      // Item 0 ends the streamed line: the pieces are its start (their \r held back, as in the item).
-      let length = offsets[1];
-      for (const piece of this.pieces) length += piece.length;
-      const whole = new Uint8Array(length);
-      let at = 0;
-      for (const piece of this.pieces) {
-        whole.set(piece, at);
-        at += piece.length;
-      }
-      whole.set(bytes.subarray(0, offsets[1]), at);
-      flags[0] = this.chain.add(whole) ? 1 : 0;
-      first = 1;
-    }
-    if (count > first) flags.set(this.chain.addMany({ bytes, offsets: offsets.subarray(first) }), first);
   }
 }

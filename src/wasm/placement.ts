@@ -12,7 +12,6 @@
 import { BloomAllocationError } from '../errors.js';
 import { Arena, type Kind, payloadBytes, RECORD_BYTES, type RecordParams } from './arena.js';
 import { moduleEpoch } from './module.js';
-import type { RecordHandle } from './record-handle.js';
 
 /** Regions of at least this many bytes get an instance of their own (see above). */
 export const DEDICATED_BYTES = 16 * 1024 * 1024;
@@ -34,11 +33,6 @@ export function regionOf(arena: Arena, record: number): Region {
   return { arena: arena.id, start: record - BLOCK_HEADER, bytes: arena.x.heapBlockSize(record) >>> 0 };
 }
 
-/** Where `handle`'s region lies; undefined for a shared filter's, which has no record in a heap. For the heap's tests. @internal */
-export function placementOf(handle: RecordHandle): Region | undefined {
-  const arena = handle.walkArena();
-  return arena === undefined ? undefined : regionOf(arena, handle.walkRecord());
-}
 
 /** Bytes of a heap block's header (assembly/heap.ts's HEADER). */
 const BLOCK_HEADER = 16;

@@ -4,7 +4,7 @@
 import { BloomDisposedError } from '../errors.js';
 import { type Arena, type Kind, type RecordParams, REFUSED } from './arena.js';
 import { type Ticket, ticketDone, ticketFor } from './collection.js';
-import { place } from './placement.js';
+import { place, regionOf, type Region } from './placement.js';
 
 /**
  * What a released handle points at in place of its arena: no instance, no
@@ -103,4 +103,10 @@ export abstract class RecordHandle {
     this.generation = -1;
     return had;
   }
+}
+
+/** Where `handle`'s region lies; undefined for a shared filter's, which has no record in a heap. For the heap's tests. @internal */
+export function placementOf(handle: RecordHandle): Region | undefined {
+  const arena = handle.walkArena();
+  return arena === undefined ? undefined : regionOf(arena, handle.walkRecord());
 }

@@ -18,8 +18,8 @@
 // bigger (workAreaPages pages) until every thread drops the memory.
 
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
-import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from '../filter/shared.js';
-import type { FilterParams } from '../filter/options.js';
+import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from './shared-record.js';
+import type { FilterParams } from './inputs.js';
 import { compiledSharedModule, instantiateShared, sharedImports } from './module.js';
 import { useSharedCalls } from './engine.js';
 import { encoder, type Staging } from './staging.js';

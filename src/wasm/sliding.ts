@@ -4,7 +4,7 @@
 // holds the logic (which plane is current, which are live); this file holds
 // every pointer.
 
-import type { CheckedBatch, Item } from '../filter/items.js';
+import type { CheckedBatch, Item } from './inputs.js';
 import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';

@@ -26,7 +26,7 @@
 // known without a scan of its own.) A batch's joined chunk is another
 // matter: there Buffer#write (UTF-8) is the faster of the two (encodeJoined).
 
-import type { Item } from '../filter/items.js';
+import type { Item } from './inputs.js';
 import type { Exports } from './abi.js';
 import { bytesView, lengthOf } from './typed-arrays.js';
 import { spiderMonkey, stringsReadInPlace } from './module.js';

@@ -5,7 +5,7 @@
 // scheme), so this file is installed by src/wasm/full-build.ts and a bundle
 // of the lean class does not carry it (src/wasm/staging.ts, useUnitsStaging).
 
-import type { Item } from '../filter/items.js';
+import type { Item } from './inputs.js';
 import type { Staging, UnitsStaging } from './staging.js';
 
 /**
