@@ -2,9 +2,9 @@
  * bloomwasm/core: the lean BloomFilter, for a bundle that only makes
  * filters, adds, asks and disposes (README, "The lean bundle"). Its wasm is
  * the lean build (assembly/core.ts), unless the full entry is imported too,
- * in which case every new filter uses the full build.
+ * in which case every new filter uses the full build. The lean class's own
+ * module (src/filter/core-filter.ts) offers the lean build.
  */
-import './wasm/core-build.js';
 
 export { BloomFilter } from './filter/core-filter.js';
 export { probeAll } from './filter/digest.js';

@@ -8,6 +8,10 @@
 // answers every question as the full class's does, bit for bit
 // (test/lean-bundle.test.ts).
 
+// The lean build, offered by the class that runs on it: a bundler keeps what
+// a kept module imports for its effect (package.json's sideEffects lists it),
+// where it may skip an entry that only re-exports.
+import '../wasm/core-build.js';
 import { CoreEngine } from '../wasm/core-engine.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkParams, checkShared, MAX_BITS, readFilterOptions, schemeOption, type FilterOptions, type Scheme } from './options.js';

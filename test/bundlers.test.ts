@@ -1,0 +1,85 @@
+// What a user's production build keeps: a project that imports the package
+// by name (node_modules/bloomwasm, a link to this package with its
+// package.json, exports and sideEffects) is built by Vite (Rolldown,
+// minified, as `vite build` does), and the output, run in Node, answers.
+// A bundler drops a module its package calls free of side effects when
+// nothing it exports is used; every build a class runs on must be reached
+// from a module the class needs (src/filter/core-filter.ts imports the lean
+// build, the full classes the full one).
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const vite = join(root, 'node_modules/vite/dist/node/index.js');
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bloomwasm-bundlers-'));
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(root, join(dir, 'node_modules/bloomwasm'), 'dir');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds `source` as a project's entry with Vite in production mode, runs the output in Node and returns what it printed, parsed. */
+function viteRun(name: string, source: string): unknown {
+  const at = join(dir, name);
+  mkdirSync(at);
+  symlinkSync(join(dir, 'node_modules'), join(at, 'node_modules'), 'dir');
+  writeFileSync(join(at, 'entry.js'), source);
+  const build = `const { build } = await import(${JSON.stringify(vite)});
+await build({ root: process.cwd(), configFile: false, logLevel: 'silent', mode: 'production',
+  build: { outDir: 'out', minify: true, rollupOptions: { input: 'entry.js', output: { entryFileNames: 'app.js', format: 'es' } } } });`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', build], { cwd: at, stdio: 'pipe' });
+  return JSON.parse(execFileSync(process.execPath, [join(at, 'out/app.js')], { encoding: 'utf8' }));
+}
+
+describe('a Vite production build of a project that imports the package', () => {
+  it('bloomwasm/core: the lean BloomFilter runs on the build its module brings', () => {
+    expect(viteRun('core', `
+import { BloomFilter, probeAll } from 'bloomwasm/core';
+const f = BloomFilter.forCapacity(1000, 0.01);
+const g = new BloomFilter(20011, 7, { scheme: 'xxh64' });
+f.add('https://example.com/a');
+g.add('https://example.com/b');
+console.log(JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, Array.from(probeAll([f, g], 'https://example.com/b'))]));
+`)).toEqual([true, false, 9586, 7, [0, 1]]);
+  }, 120_000);
+
+  it('bloomwasm: each class imported alone runs', () => {
+    expect(viteRun('bloom', `
+import { BloomFilter } from 'bloomwasm';
+const f = new BloomFilter(9973, 5, { scheme: 'poly' });
+console.log(JSON.stringify([f.add('a'), f.add('a'), f.has('b'), f.bitsSet()]));
+`)).toEqual([true, false, false, 5]);
+    expect(viteRun('cuckoo', `
+import { CuckooFilter } from 'bloomwasm';
+const f = CuckooFilter.forCapacity(1000, 0.01);
+f.add('a');
+console.log(JSON.stringify([f.has('a'), f.has('b'), f.count('a')]));
+`)).toEqual([true, false, 1]);
+    expect(viteRun('fuse', `
+import { BinaryFuseFilter } from 'bloomwasm';
+const f = BinaryFuseFilter.from(['a', 'b', 'c']);
+console.log(JSON.stringify([f.has('a'), f.has('c'), f.size]));
+`)).toEqual([true, true, 3]);
+    expect(viteRun('others', `
+import { Bitmap, CountingBloomFilter, ScalableBloomFilter, SlidingBloomFilter } from 'bloomwasm';
+const c = new CountingBloomFilter(1000, 4);
+c.add('a');
+const s = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 });
+for (let i = 0; i < 100; i++) s.add('item ' + i);
+const w = new SlidingBloomFilter({ window: 100, falsePositiveRate: 0.01 });
+w.add('a');
+const b = new Bitmap(1000);
+b.set(7);
+console.log(JSON.stringify([c.has('a'), c.has('b'), s.has('item 99'), s.filters.length > 1, w.has('a'), b.has(7), b.has(8)]));
+`)).toEqual([true, false, true, true, true, true, false]);
+  }, 240_000);
+});
