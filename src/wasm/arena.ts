@@ -100,7 +100,7 @@ export class Arena {
     this.x = x;
     this.build = moduleEpoch;
     this.staging = new Staging(this.x);
-    this.batches = new Batches(this.x, this.staging);
+    this.batches = new Batches(this.staging);
     this.dedicated = dedicated;
     this.id = nextId++;
   }

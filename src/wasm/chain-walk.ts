@@ -7,7 +7,7 @@ import type { CheckedBatch, Item } from './inputs.js';
 import type { Arena } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { CoreEngine } from './core-engine.js';
-import { CHAIN_MAX } from './staging.js';
+import { CHAIN_MAX } from './work-area.js';
 
 /**
  * A chain's members' engines, oldest first, under a stamp that no other

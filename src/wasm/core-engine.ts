@@ -1,6 +1,6 @@
 // The part of a filter's engine that the lean BloomFilter of
 // `bloomwasm/core` uses: its record placed in an arena (src/wasm/placement.ts),
-// add and has with the item-copying logic in front of them, the batches,
+// add and has (their items staged by src/wasm/staging.ts), the batches,
 // the digest test and the counters. src/wasm/engine.ts's Engine is this
 // and the full class's calls (save and load, set algebra, positions,
 // shared memory); a bundle of the lean class carries only this file.
@@ -15,7 +15,7 @@ import type { BatchOp, ChunkRunner } from './batch.js';
 import type { Exports } from './abi.js';
 import type { Staging } from './staging.js';
 
-/** One filter's handle, with the item-copying logic in front of it. */
+/** One filter's handle: add, has, the batches and the counters over its record. */
 export class CoreEngine extends RecordHandle {
   /** For BloomDisposedError: a plain filter's class, or the Redis filter's for a hashing one. */
   protected readonly owner: string;

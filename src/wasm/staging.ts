@@ -1,33 +1,17 @@
-// The scratch region: where an item is copied before each call into wasm,
-// and the typed-array views of it and of the other regions JS reads and
-// writes (assembly/layout.ts places them).
+// The one way an item reaches wasm memory: the Staging class puts it in
+// the scratch region of its instance's work area (src/wasm/work-area.ts).
 //
-// Why views are refreshed: memory.grow detaches the ArrayBuffer behind every
-// view made before it, and a detached view reads as empty. Memory grows
-// when a new filter's region does not fit (src/wasm/arena.ts) and when
-// `bloom dedupe` reserves its lines region. After any growth the arena
-// calls refresh(), which builds every view again over the new buffer;
-// views are never rebuilt inside a hot loop.
-//
-// The views are cached so that a single add/has allocates no JS object on its
-// own (no arrays, subarrays or closures). The one object left is
-// encodeInto's { read, written } result for strings over SHORT_STRING units;
-// once the call site is optimised V8 does not allocate it (the bench counts
-// no GC over 1e6 calls).
-//
-// Why encodeInto and set(), and not the alternatives: counted with
-// callgrind on Node 20 (instructions per item, 64-70-character URLs, in an
-// optimised loop), encodeInto into wasm memory costs 673, Node's
-// Buffer#utf8Write over the same region 772 (it goes through the generic
-// C++ binding, not a fast call), so a Buffer path would be slower and is not
-// taken. For Uint8Array items of the same length, scratch.set(item) costs 260
-// and a JS byte loop 2634. The medians of interleaved wall-clock runs agree.
-// (Buffer#latin1Write is cheaper but only right for ASCII, which is not
-// known without a scan of its own.) A batch's joined chunk is another
-// matter: there Buffer#write (UTF-8) is the faster of the two (encodeJoined).
+// Why encodeInto and set() (docs/BENCHMARKS.md, "How an item is copied"):
+// encodeInto into wasm memory costs fewer instructions than Node's
+// Buffer#utf8Write, which goes through the generic C++ binding, and set()
+// of a Uint8Array a tenth of a JS byte loop. A batch's joined chunk is
+// another matter: there Buffer#write is the faster (encodeJoined). A single
+// add/has allocates nothing of its own: encodeInto's { read, written } is
+// not allocated once V8 has optimised the call site.
 
 import type { Item } from './inputs.js';
 import type { Exports } from './abi.js';
+import { WorkArea } from './work-area.js';
 import { bytesView, lengthOf } from './typed-arrays.js';
 import { spiderMonkey, stringsReadInPlace } from './module.js';
 
@@ -84,20 +68,14 @@ export const SHORT_STRING = 24;
 /**
  * Strings up to this many UTF-16 units are read in place by wasm
  * (assembly/js-string.ts) where the engine allows it; longer ones are
- * copied in with encodeInto. Counted with callgrind on Node 24, reading in
- * place costs about 17 instructions a code unit (a builtin call per unit,
- * with its checks of the string's shape), encodeInto about 600 whatever the
- * length (a call into C++ around a vectorised copy), so the copy wins on
- * long strings: timed on Node 24 and 26, the two crossed between 32 and 48
- * units (bench/where-time-goes.ts, "strings by length").
+ * copied in with encodeInto. Reading in place costs a builtin call per code
+ * unit, encodeInto one call into C++ whatever the length, so the copy wins
+ * on long strings: on Node 24 and 26 the two cross between 32 and 48 units
+ * (bench/where-time-goes.ts, "strings by length").
  */
 export const IN_PLACE_MAX = 32;
 
-/**
- * IN_PLACE_MAX for SpiderMonkey (Firefox 153, timed in the browser on the
- * raw exports): read in place, a has took 120 ns at 8 units, 220 at 16 and
- * 390 at 32; copied, 280, 290 and 310. The two cross near 24.
- */
+/** IN_PLACE_MAX for SpiderMonkey: timed in Firefox on the raw exports, the two paths cross near 24 units. */
 export const IN_PLACE_MAX_SPIDERMONKEY = 24;
 
 /**
@@ -117,11 +95,13 @@ export function inPlaceUnits(): number {
   return stringPath.inPlaceUnits;
 }
 
-/** The largest k (assembly/layout.ts's MAX_HASHES): the length of positionsOut. */
-export const MAX_HASHES = 64;
-
-/** The most members of a chain walked in one call (assembly/layout.ts's CHAIN_MAX). */
-export const CHAIN_MAX = 256;
+/**
+ * In a batch, strings up to this many units are joined and encoded in one
+ * call per chunk (Staging.joinStrings): about 4x cheaper per URL than one
+ * call per string into a fresh subarray, measured in bench/. Longer strings
+ * take the single-item path: joining would copy them once more.
+ */
+const JOIN_MAX = 256;
 
 /**
  * One instance's scratch region and views, and the one way an item
@@ -138,27 +118,9 @@ export const CHAIN_MAX = 256;
  * string itself (addString, hasString, fuseHasString) asks inPlace(item)
  * first and passes the string, one crossing instead of two.
  */
-export class Staging {
-  /** Whole-scratch byte view at scratchPtr: UTF-8 and byte items go here. */
-  scratch!: Uint8Array;
-  /** The same region as UTF-16 code units, for the poly scheme's strings. */
-  scratchUnits!: Uint16Array;
-  /** f64[MAX_HASHES] at positionsPtr: positions() writes the first k. */
-  positionsOut!: Float64Array;
-  /** u32[batchMax + 1] at batchOffsetsPtr: byte offsets of a batch chunk's items in scratch. */
-  batchOffsets!: Uint32Array;
-  /** u8[batchMax] at batchFlagsPtr: the 0/1 results of a batch chunk. */
-  batchFlags!: Uint8Array;
-  /** u32[2] at positionsPtr: where digestItem and probeRecords leave a digest (lo, hi). */
-  digestOut!: Uint32Array;
-  /** u32[2 * CHAIN_MAX] at chainRecordsPtr: a chain's members as (record, generation) pairs (assembly/chain.ts); empty in the shared build. */
-  chainRecords!: Uint32Array;
-  /** Byte length of the scratch region. */
-  readonly scratchSize: number;
+export class Staging extends WorkArea {
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
   readonly maxUtf8Units: number;
-  /** The most items per batch chunk. */
-  readonly batchMax: number;
   /** Whether wasm can read strings in place here (stringPath): the shared build has no stageString. */
   readonly readsInPlace: boolean;
   /**
@@ -169,19 +131,14 @@ export class Staging {
   private copyMax: number;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
-  /** The instance's exports (src/wasm/units.ts streams through them). */
-  readonly x: Exports;
 
   /** Binds the views of an instance. */
   constructor(x: Exports) {
-    this.x = x;
-    this.scratchSize = x.scratchSize();
+    super(x);
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
-    this.batchMax = x.batchMax();
     this.readsInPlace = typeof x.stageString === 'function';
     inPlaceUnits();
     this.copyMax = this.maxUtf8Units;
-    this.refresh();
   }
 
   /**
@@ -201,19 +158,10 @@ export class Staging {
     this.copyMax = -1;
   }
 
-  /** Builds every view again over the current buffer: call after memory grew. */
-  refresh(): void {
-    const x = this.x;
-    const buffer = x.memory.buffer;
-    const ptr = x.scratchPtr();
-    this.scratch = new Uint8Array(buffer, ptr, this.scratchSize);
+  /** WorkArea's refresh; a writer over the old scratch is dropped with it. */
+  override refresh(): void {
+    super.refresh();
     this.writer = undefined;
-    this.scratchUnits = new Uint16Array(buffer, ptr, this.scratchSize >> 1);
-    this.positionsOut = new Float64Array(buffer, x.positionsPtr(), MAX_HASHES);
-    this.batchOffsets = new Uint32Array(buffer, x.batchOffsetsPtr(), this.batchMax + 1);
-    this.batchFlags = new Uint8Array(buffer, x.batchFlagsPtr(), this.batchMax);
-    this.digestOut = new Uint32Array(buffer, x.positionsPtr(), 2);
-    this.chainRecords = typeof x.chainRecordsPtr === 'function' ? new Uint32Array(buffer, x.chainRecordsPtr(), 2 * CHAIN_MAX) : new Uint32Array(0);
   }
 
   /** Whether wasm reads `item` in place: a string of at most stringPath's units, which a family's string export takes as it is. */
@@ -336,6 +284,136 @@ export class Staging {
     new Uint32Array(this.x.memory.buffer, at, 2).set(this.digestOut);
   }
 
+  // A batch chunk (src/wasm/batch.ts cuts and runs them): items back to
+  // back in scratch, item j's end offset at batchOffsets[j + 1].
+
+  /**
+   * Copies packed items i, i + 1, ... (bytes.subarray(offsets[j],
+   * offsets[j + 1])) into scratch as one contiguous copy, as many as fit,
+   * and rebases their offsets; returns how many: 0 when item i alone is
+   * longer than scratch.
+   */
+  putPacked(bytes: Uint8Array, offsets: ArrayLike<number>, i: number, count: number): number {
+    const { scratchSize, batchMax } = this;
+    const base = offsets[i];
+    const table = this.batchOffsets;
+    let n = 0;
+    while (i + n < count && n < batchMax && offsets[i + n + 1] - base <= scratchSize) {
+      table[n + 1] = offsets[i + n + 1] - base;
+      n++;
+    }
+    if (n > 0) this.scratch.set(bytes.subarray(base, offsets[i + n]));
+    return n;
+  }
+
+  /**
+   * Takes list[from, ...) into one chunk while they fit it and are of the
+   * kind of list[from]; returns the index after the last item taken: from
+   * itself when list[from] is too long to share a chunk. Byte items are
+   * copied into scratch here; strings are joined (joinStrings) for
+   * putJoined to write. Each item's end offset goes to batchOffsets.
+   *
+   * These loops are functions of their own with nothing after them but a
+   * return: V8 (Node 20 and 24) compiles a long first batch's loop on
+   * stack, and code after such a loop, with no feedback yet, threw that
+   * code away at the end of every later batch (--trace-deopt: "Insufficient
+   * type feedback", once per call, which cost more than the batch saved).
+   */
+  putList(list: readonly Item[], from: number, count: number): number {
+    if (typeof list[from] === 'string') return this.joinStrings(list, from, count);
+    const { scratchSize, batchMax } = this;
+    // Read here, after any run before: a runner may have grown memory.
+    const table = this.batchOffsets;
+    let units = 0;
+    let i = from;
+    for (; i < count; i++) {
+      const item = list[i];
+      if (typeof item === 'string') break;
+      const size = lengthOf(item);
+      if (i - from === batchMax || units + size > scratchSize) break;
+      this.scratch.set(item, units);
+      units += size;
+      table[i - from + 1] = units;
+    }
+    return i;
+  }
+
+  /** The strings joinStrings took, joined, until putJoined writes them. */
+  private joined = '';
+
+  /**
+   * putList for a run of strings: writes each one's offset as its length
+   * (right when every unit is ASCII: putJoined checks) and joins them into
+   * `joined` in the same pass, as a rope that the one UTF-8 write of
+   * putJoined flattens (cheaper than a slice and join after the loop).
+   *
+   * A chunk takes up to scratchSize - 4 units, as if every one were ASCII,
+   * rather than the maxUtf8Units that fit whatever the characters: three
+   * times the URLs a chunk, so the rope, its flattening, the write and the
+   * crossing are paid a third as often. The 4 units of room are what make
+   * putJoined's check exact: see there. Strings over JOIN_MAX units end the
+   * chunk: joining would copy them once more.
+   */
+  private joinStrings(list: readonly Item[], from: number, count: number): number {
+    const { scratchSize, batchMax, batchOffsets: table } = this;
+    const most = scratchSize - 4;
+    let joined = '';
+    let units = 0;
+    let i = from;
+    for (; i < count; i++) {
+      const item = list[i];
+      if (typeof item !== 'string') break;
+      const size = item.length;
+      if (i - from === batchMax || units + size > most || size > JOIN_MAX) break;
+      joined += item;
+      units += size;
+      table[i - from + 1] = units;
+    }
+    this.joined = joined;
+    return i;
+  }
+
+  /**
+   * Writes the strings joinStrings took (`units` units) as UTF-8 at the
+   * start of scratch; true when every unit was ASCII, so that the offsets
+   * it wrote hold: exactly when the bytes written equal the units, since a
+   * string with another character takes more bytes than units, and a write
+   * that stops at the end of scratch has written at least scratchSize - 3
+   * bytes (it stops before a character of at most 4), more than the units.
+   */
+  putJoined(units: number): boolean {
+    const joined = this.joined;
+    // The rope is not kept past its one write.
+    this.joined = '';
+    this.batchOffsets[0] = 0;
+    return this.encodeJoined(joined) === units;
+  }
+
+  /**
+   * Puts strings list[first, ...) into scratch, as many as fit
+   * maxUtf8Units units (whose UTF-8, and UTF-16, surely fit scratch; each
+   * is at most JOIN_MAX, so at least one), each encoded on its own (read in
+   * place by wasm when it is short: a crossing, but no encodeInto call), or
+   * as UTF-16 code units under poly (`units`); returns the index after the
+   * last one taken.
+   */
+  putStrings(list: readonly Item[], first: number, end: number, units: boolean): number {
+    let stop = first;
+    for (let part = 0; stop < end && (part += (list[stop] as string).length) <= this.maxUtf8Units; stop++);
+    if (units) {
+      unitsStaging!.chunk(this, list, first, stop - first);
+      return stop;
+    }
+    const table = this.batchOffsets;
+    const inPlace = this.readsInPlace ? stringPath.inPlaceUnits : -1;
+    let at = 0;
+    for (let j = first; j < stop; j++) {
+      const s = list[j] as string;
+      table[j - first + 1] = at += s.length <= inPlace ? this.x.stageString(s, at, 0) : this.encodeAt(s, at);
+    }
+    return stop;
+  }
+
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
   encodeAt(text: string, at: number): number {
     if (this.encodeVia !== undefined) return this.encodeVia(text, at);
@@ -345,13 +423,10 @@ export class Staging {
   /**
    * Encodes a batch chunk's joined strings (at most scratchSize - 4 units)
    * as UTF-8 at the start of scratch, as much of it as fits in whole
-   * characters; returns the bytes written (src/wasm/batch.ts's runStrings
-   * tells from them whether every unit was ASCII). Timed on Node
-   * 24 and 20 over chunks of 300 URLs, the Node entry's writer
-   * (src/index.node.ts) cost 18-47 ns a URL on the joined string, join
-   * included, against 62-97 for encodeInto, whose per-call edge (see the
-   * top of this file) turns into a loss on long strings; other runtimes use
-   * encodeInto.
+   * characters; returns the bytes written (putJoined tells from them
+   * whether every unit was ASCII). The Node entry's writer
+   * (src/index.node.ts) is used where there is one: on a long joined string
+   * it beats encodeInto, whose edge is its cost per call.
    */
   encodeJoined(text: string): number {
     if (makeWriter === undefined || this.encodeVia !== undefined) return this.encodeAt(text, 0);
