@@ -14,20 +14,23 @@
 //   median over the pairs of processes, since on a shared 2-core VM the same
 //   code's time drifted by 1.5× from one minute to the next;
 // - memory: each scenario in a process of its own;
-// - callgrind: instructions per call, which load does not move: valgrind
-//   counts a process making N calls and one making 2N, after the same
-//   setup and warm-up, and the difference over N is one call's.
+// - callgrind: instructions per call, which load does not move: one process
+//   per build and runtime makes every counted case's filters, then for each
+//   case its warm-up and two segments of N calls, each segment cut out by a
+//   call to os.getPriority(), which nothing else makes and before which
+//   valgrind writes its counts (--dump-before); a call's figure is the two
+//   segments' mean over N.
 //
 // Env: BLOOMWASM_BASELINE (required); ENGINE_PARTS (default
 // `timed,memory,callgrind`); BENCH_ROUNDS (timed rounds per process,
 // default 7); BENCH_REPEAT (timed processes per build and runtime, default
-// 5); MEMORY_REPEAT (default 2); CALLGRIND_RUNTIMES (`20`, `24` or `20,24`,
+// 4); MEMORY_REPEAT (default 2); CALLGRIND_RUNTIMES (`20`, `24` or `20,24`,
 // default both); ENGINE_CASES (a substring: only the cases whose name holds
 // it); BENCH_QUICK=1 (tiny sizes, one process each, report to build/bench/).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CASES, type Library } from './engine-cases.js';
@@ -38,7 +41,7 @@ import { renderEngine, type EngineResults } from './report-engine.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 2 : 7));
-const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 5)));
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 4)));
 const MEMORY_REPEAT = Math.max(1, Number(process.env.MEMORY_REPEAT ?? (quick ? 1 : 2)));
 const PARTS = new Set((process.env.ENGINE_PARTS ?? 'timed,memory,callgrind').split(','));
 const only = process.env.ENGINE_CASES;
@@ -69,14 +72,25 @@ async function timedChild(dist: string): Promise<number[]> {
   return times.map(median);
 }
 
-/** In a callgrind child: one case at the small size, its warm-up, then `calls` calls. */
-async function countChild(dist: string, name: string, calls: number): Promise<void> {
-  const spec = CASES.find((c) => c.name === name)!;
-  const { call, reset } = spec.make(await load(dist), true);
+/** The counted cases: those with N > 0 (an absent twin walks the boundary its present case walks). */
+const countedCases = cases.filter((c) => c.counted > 0);
+
+/** In a callgrind child: every counted case at the small size; per case its warm-up, then two segments of N calls, each ended by the marker. */
+async function countChild(dist: string): Promise<void> {
+  const lib = await load(dist);
+  const made = countedCases.map((c) => c.make(lib, true));
   let sink = 0;
-  reset?.();
-  for (let j = 0; j < spec.warm; j++) sink ^= Number(call(j)) | 0;
-  for (let j = spec.warm; j < spec.warm + calls; j++) sink ^= Number(call(j)) | 0;
+  for (const [i, spec] of countedCases.entries()) {
+    const { call, reset } = made[i];
+    const n = quick ? Math.max(1, spec.counted >> 4) : spec.counted;
+    reset?.();
+    for (let j = 0; j < spec.warm; j++) sink ^= Number(call(j)) | 0;
+    getPriority();
+    for (let j = spec.warm; j < spec.warm + n; j++) sink ^= Number(call(j)) | 0;
+    getPriority();
+    for (let j = spec.warm + n; j < spec.warm + 2 * n; j++) sink ^= Number(call(j)) | 0;
+    getPriority();
+  }
   if (sink === 0.5) console.log('');
 }
 
@@ -90,7 +104,7 @@ if (role !== undefined) {
     const row = await memoryScenario(await load(dist), process.env.ENGINE_SCENARIO as MemoryScenario, wasmMB, quick);
     process.stdout.write('\n@@' + JSON.stringify(row) + '\n');
   } else {
-    await countChild(dist, process.env.ENGINE_CASE!, Number(process.env.ENGINE_CALLS));
+    await countChild(dist);
   }
   process.exit(0);
 }
@@ -163,53 +177,52 @@ if (PARTS.has('memory')) {
   }
 }
 
-/** Instructions counted by callgrind for one child, from the totals line of its output file. */
-function countOnce(node: string, dist: string, name: string, calls: number): Promise<number> {
-  const out = join(tmpdir(), `bloomwasm-engine-${process.pid}-${Math.random().toString(36).slice(2)}.callgrind`);
-  const argv = ['--tool=callgrind', `--callgrind-out-file=${out}`, node, '--single-threaded', process.argv[1]];
+/**
+ * The instructions of each segment of one counting child under callgrind:
+ * valgrind writes a file of counts (and zeroes them) on every entry into
+ * getpriority, so the files between two markers hold one segment each.
+ */
+function countSegments(node: string, dist: string): Promise<number[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'bloomwasm-engine-'));
+  const argv = ['--tool=callgrind', `--callgrind-out-file=${join(folder, 'out')}`, '--dump-before=*getpriority*', node, '--single-threaded', process.argv[1]];
   return new Promise((resolve, reject) => {
-    const job = spawn('valgrind', argv, { env: { ...process.env, ENGINE_CHILD: 'count', ENGINE_DIST: dist, ENGINE_CASE: name, ENGINE_CALLS: String(calls) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const job = spawn('valgrind', argv, { env: { ...process.env, ENGINE_CHILD: 'count', ENGINE_DIST: dist }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     job.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     job.on('close', (status) => {
-      const text = existsSync(out) ? readFileSync(out, 'utf8') : '';
-      rmSync(out, { force: true });
-      const totals = /^(?:totals|summary): (\d+)/m.exec(text);
-      if (status !== 0 || totals === null) reject(new Error(`callgrind of ${name} (${calls} calls) failed: ${stderr.slice(-2000)}`));
-      else resolve(Number(totals[1]));
+      // out.1, out.2, ...: one file per stretch between markers (a marker's own few instructions get files of their own, dropped here); `out` holds what followed the last.
+      const parts = readdirSync(folder).filter((f) => /^out\.\d+$/.test(f)).sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
+      const totals = parts.map((f) => Number(/^totals: (\d+)/m.exec(readFileSync(join(folder, f), 'utf8'))?.[1] ?? Number.NaN));
+      rmSync(folder, { recursive: true, force: true });
+      if (status !== 0) reject(new Error(`callgrind under ${node} failed: ${stderr.slice(-2000)}`));
+      else resolve(totals.filter((t) => t > 10_000));
     });
   });
 }
 
 if (PARTS.has('callgrind')) {
   const wanted = (process.env.CALLGRIND_RUNTIMES ?? '20,24').split(',');
-  // Two valgrind processes at a time, one per core: instruction counts do not depend on load.
-  const jobs: (() => Promise<void>)[] = [];
   for (const runtime of runtimes.filter((t) => wanted.some((v) => t.name.startsWith(`Node ${v}`)))) {
+    console.log(`callgrind, ${runtime.name}: both builds, side by side (the counts do not depend on load)`);
     const entry = { runtime: runtime.name, perCall: cases.map(() => [Number.NaN, Number.NaN] as [number, number]) };
     results.counted.push(entry);
-    for (const [i, spec] of cases.entries()) {
-      // The absent twin of a present case walks the same boundary: counting one of the two halves the hour valgrind takes.
-      if (spec.counted === 0) continue;
-      for (const b of [0, 1] as const) {
-        const n = quick ? Math.max(1, spec.counted >> 4) : spec.counted;
-        jobs.push(async () => {
-          try {
-            const [once, twice] = await Promise.all([countOnce(runtime.path, builds[b], spec.name, n), countOnce(runtime.path, builds[b], spec.name, 2 * n)]);
-            entry.perCall[i][b] = (twice - once) / n;
-          } catch (error) {
-            // One failed count leaves its cell empty ('-') rather than losing the run.
-            console.error(String(error));
-          }
-          console.log(`callgrind, ${runtime.name}: ${spec.name}, ${b === 0 ? 'this build' : 'the earlier build'}: ${entry.perCall[i][b].toFixed(0)} instructions a call`);
-        });
+    const segments = await Promise.all(builds.map((dist) => countSegments(runtime.path, dist).catch((error: unknown) => {
+      // A failed count leaves its cells empty ('-') rather than losing the run.
+      console.error(String(error));
+      return [] as number[];
+    })));
+    for (const b of [0, 1] as const) {
+      // Setup and the first warm-up, then per case two segments and the next case's warm-up: 3 a case, the last warm-up-free.
+      if (segments[b].length !== 3 * countedCases.length) {
+        console.error(`callgrind, ${runtime.name}: ${segments[b].length} segments for ${countedCases.length} cases; cells left empty`);
+        continue;
       }
+      countedCases.forEach((spec, k) => {
+        const n = quick ? Math.max(1, spec.counted >> 4) : spec.counted;
+        entry.perCall[cases.indexOf(spec)][b] = (segments[b][3 * k + 1] + segments[b][3 * k + 2]) / (2 * n);
+      });
     }
-  }
-  // Each job runs its two counts side by side; one job at a time.
-  for (const [j, job] of jobs.entries()) {
-    await job();
-    if (j % 8 === 7) publish();
+    publish();
   }
 }
 
