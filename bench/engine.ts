@@ -25,8 +25,8 @@
 // `timed,memory,callgrind`); BENCH_ROUNDS (timed rounds per process,
 // default 7); BENCH_REPEAT (timed processes per build and runtime, default
 // 4); MEMORY_REPEAT (default 2); CALLGRIND_RUNTIMES (`20`, `24` or `20,24`,
-// default both); ENGINE_CASES (a substring: only the cases whose name holds
-// it); BENCH_QUICK=1 (tiny sizes, one process each, report to build/bench/).
+// default both); ENGINE_CASES (substrings joined by `|`: only the cases whose
+// name holds one); BENCH_QUICK=1 (tiny sizes, one process each, report to build/bench/).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -45,7 +45,7 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? (quick ? 1 : 4)));
 const MEMORY_REPEAT = Math.max(1, Number(process.env.MEMORY_REPEAT ?? (quick ? 1 : 2)));
 const PARTS = new Set((process.env.ENGINE_PARTS ?? 'timed,memory,callgrind').split(','));
 const only = process.env.ENGINE_CASES;
-const cases = CASES.filter((c) => only === undefined || c.name.includes(only));
+const cases = CASES.filter((c) => only === undefined || only.split('|').some((part) => c.name.includes(part)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 /** Loads a build's library from its dist/ folder. */
