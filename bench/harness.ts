@@ -78,6 +78,15 @@ export function nodeRuntimes(): { name: string; path: string }[] {
   return list;
 }
 
+/** The commit a dist/ folder was built from, when it sits in a git checkout: what the report names. */
+export function commitOf(dist: string): string {
+  const done = spawnSync('git', ['-C', dist, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' });
+  if (done.status !== 0) return 'a folder outside git';
+  const [hash, ...subject] = done.stdout.trim().split(' ');
+  const text = subject.join(' ');
+  return `\`${hash}\` ("${text.length > 60 ? `${text.slice(0, 60)}...` : text}")`;
+}
+
 /** The machine, as the report names it. */
 export function describeMachine(): Machine {
   return {

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shortKeys, urls, type ItemSet } from './data.js';
 import { documentPath, writeSection } from './document.js';
-import { describeMachine, measureInterleaved, nodeRuntimes, settingsFromEnv, type Context, type Spec } from './harness.js';
+import { commitOf, describeMachine, measureInterleaved, nodeRuntimes, settingsFromEnv, type Context, type Spec } from './harness.js';
 import { formatDate, formatMachine, formatNs } from './format.js';
 import type { Row } from './results.js';
 
@@ -115,15 +115,6 @@ if (baseline === undefined || !existsSync(join(baseline, 'index.node.js'))) {
   process.exit(2);
 }
 const builds = [['this build', join(process.cwd(), 'dist')], ['baseline', baseline as string]] as const;
-
-/** The commit a dist/ folder was built from, when it sits in a git checkout: what the report names. */
-function commitOf(dist: string): string {
-  const done = spawnSync('git', ['-C', dist, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' });
-  if (done.status !== 0) return 'a folder outside git';
-  const [hash, ...subject] = done.stdout.trim().split(' ');
-  const text = subject.join(' ');
-  return `\`${hash}\` ("${text.length > 60 ? `${text.slice(0, 60)}...` : text}")`;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 const started = new Date();
