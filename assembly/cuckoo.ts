@@ -5,17 +5,8 @@
 // grows, src/cuckoo/cuckoo-over.ts); the pure-TypeScript twin is
 // src/reference/cuckoo.ts, with the same functions under the same names.
 //
-// A record of KIND_CUCKOO (assembly/record.ts) holds
-//   +0  u64 the bucket count B (any number from 1 to 2^32 - 1)
-//   +8  u64 the XXH64 seed
-//   +16 u64 fingerprints held (adds less removes)
-//   +24 u64 the kick generator's state (xorshift64*), never 0
-//   +32 u64 L, bit 0 of each of the b lanes of a bucket word (below), made by cuckooInit
-//   +40 i32 f, the fingerprint bits (1 to 32)
-//   +52 u32 b | (f << 8): b slots a bucket (2, 4 or 8)
-// and the fingerprints from +64: slot s of bucket i is the f bits from bit
-// (i * b + s) * f of the packed little-endian bit string, 0 meaning empty,
-// followed by 8 bytes of slack so that any slot is one unaligned u64 load.
+// A table is a record of KIND_CUCKOO, CuckooRecord in
+// assembly/cuckoo-record.ts, which lays out its fields and its slots.
 //
 // An item's hash h is XXH64 of its bytes (UTF-8 for strings) under the seed.
 // Its fingerprint is the top f bits of h (1 where those are 0, as the
@@ -28,15 +19,15 @@
 // i1 xor hash(fp) needs a power-of-two B, which would double the table for
 // most capacities.
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, REFUSED } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
 import { TOUCH_SINK_PTR } from "./scheme";
-import { bits, hashes, seed } from "./filter";
-import { RECORD_BYTES } from "./record";
-import { splitmix64, xxh64, xxh64Digest } from "./hash";
+import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
+import { cuckooRecord, nextRandom, slotsLengthOf } from "./cuckoo-record";
 
 export { KIND_CUCKOO } from "./record";
+export { cuckooCreate, cuckooHeld, cuckooRandomState, cuckooSetRandomState } from "./cuckoo-record";
 
 /** The most kicks one add makes before it gives up and puts everything back (the reference's kMaxCuckooCount). */
 export const MAX_KICKS: i32 = 500;
@@ -50,40 +41,46 @@ const OP_COUNT = 3;
 /** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
 const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
-/** The bound record (assembly/record.ts). */
+/** B: buckets of the bound table. */
 // @ts-ignore: decorator
-@inline function rec(): usize {
-  return bitsBase - <usize>RECORD_BYTES;
+@inline function buckets(): u64 {
+  return cuckooRecord().buckets;
 }
 
 /** b: slots a bucket. */
 // @ts-ignore: decorator
 @inline function bucketSize(): u64 {
-  return <u64>(load<u32>(rec(), 52) & 0xff);
+  return <u64>cuckooRecord().bucketSize;
 }
 
-/** Bytes of the packed fingerprints (the slack excluded): ceil(B * b * f / 8). */
+/** f: bits a fingerprint. */
+// @ts-ignore: decorator
+@inline function fingerprintBits(): u64 {
+  return <u64>cuckooRecord().fingerprintBits;
+}
+
+/** Bytes of the packed fingerprints (the slack excluded). */
 // @ts-ignore: decorator
 @inline function slotsLength(): u64 {
-  return (bits * bucketSize() * <u64>hashes + 7) >> 3;
+  return slotsLengthOf(buckets(), bucketSize(), fingerprintBits());
 }
 
 // @ts-ignore: decorator
 @inline function fingerprintMask(): u64 {
-  return (<u64>1 << <u64>hashes) - 1;
+  return (<u64>1 << fingerprintBits()) - 1;
 }
 
 /** The fingerprint in global slot `slot` (bucket * b + s). */
 // @ts-ignore: decorator
 @inline function getSlot(slot: u64): u32 {
-  const bit = slot * <u64>hashes;
+  const bit = slot * fingerprintBits();
   return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & fingerprintMask());
 }
 
 /** Writes `fp` into global slot `slot`. */
 // @ts-ignore: decorator
 @inline function setSlot(slot: u64, fp: u32): void {
-  const bit = slot * <u64>hashes;
+  const bit = slot * fingerprintBits();
   const ptr = bitsBase + <usize>(bit >> 3);
   const shift = bit & 7;
   store<u64>(ptr, (load<u64>(ptr) & ~(fingerprintMask() << shift)) | (<u64>fp << shift));
@@ -92,31 +89,22 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
 // @ts-ignore: decorator
 @inline function fingerprintOf(h: u64): u32 {
-  const fp = <u32>(h >> (64 - <u64>hashes));
+  const fp = <u32>(h >> (64 - fingerprintBits()));
   return fp == 0 ? 1 : fp;
 }
 
 /** The first bucket of hash h. */
 // @ts-ignore: decorator
 @inline function firstBucket(h: u64): u64 {
-  return ((h & 0xffffffff) * bits) >> 32;
+  return ((h & 0xffffffff) * buckets()) >> 32;
 }
 
 /** The other bucket of a fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
 // @ts-ignore: decorator
 @inline function altBucket(i: u64, fp: u32): u64 {
-  const hf = (<u64>(fp * <u32>0x9e3779b1) * bits) >> 32;
-  return hf >= i ? hf - i : hf + bits - i;
-}
-
-/** The kick generator's next value (xorshift64*, Vigna 2016). */
-function nextRandom(): u64 {
-  let x = load<u64>(rec(), 24);
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  store<u64>(rec(), x, 24);
-  return x * 0x2545f4914f6cdd1d;
+  const b = buckets();
+  const hf = (<u64>(fp * <u32>0x9e3779b1) * b) >> 32;
+  return hf >= i ? hf - i : hf + b - i;
 }
 
 // A bucket of b slots of f bits spans b * f bits; when that and the bit
@@ -133,7 +121,7 @@ function nextRandom(): u64 {
 /** Whether a bucket is one u64 load. */
 // @ts-ignore: decorator
 @inline function bucketIsWord(): bool {
-  return bucketSize() * <u64>hashes <= 57;
+  return bucketSize() * fingerprintBits() <= 57;
 }
 
 /** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when bucketIsWord(). */
@@ -145,14 +133,14 @@ function nextRandom(): u64 {
 /** The b slots of bucket `i` as the low b * f bits of a u64 (when bucketIsWord()). */
 // @ts-ignore: decorator
 @inline function bucketWord(i: u64): u64 {
-  const width = bucketSize() * <u64>hashes;
+  const width = bucketSize() * fingerprintBits();
   return wordAt(i * width, (<u64>1 << width) - 1);
 }
 
-/** L: bit 0 of each of the b lanes (stored by cuckooInit). */
+/** L: bit 0 of each of the b lanes (stored by cuckooCreate). */
 // @ts-ignore: decorator
 @inline function laneLows(): u64 {
-  return load<u64>(rec(), 32);
+  return cuckooRecord().laneLows;
 }
 
 /**
@@ -170,7 +158,7 @@ function nextRandom(): u64 {
 // @ts-ignore: decorator
 @inline function lanesHolding(word: u64, fp: u32): u64 {
   const lows = laneLows();
-  return zeroLanes(word, <u64>fp * lows, lows, lows << (<u64>hashes - 1));
+  return zeroLanes(word, <u64>fp * lows, lows, lows << (fingerprintBits() - 1));
 }
 
 /** Whether bucket `i` holds `fp`. */
@@ -185,7 +173,7 @@ function findInBucket(i: u64, fp: u32): i32 {
   const b = bucketSize();
   if (bucketIsWord()) {
     const hit = lanesHolding(bucketWord(i), fp);
-    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / <u64>hashes);
+    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / fingerprintBits());
   }
   const first = i * b;
   for (let s: u64 = 0; s < b; s++) if (getSlot(first + s) == fp) return <i32>s;
@@ -228,12 +216,12 @@ function deleteFromBucket(i: u64, fp: u32): bool {
 function addFingerprint(i1: u64, fp: u32): i32 {
   const i2 = altBucket(i1, fp);
   if (insertIntoBucket(i1, fp) || insertIntoBucket(i2, fp)) {
-    store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+    cuckooRecord().held++;
     return 1;
   }
   const b = bucketSize();
   // A refusal changes nothing, the generator included (it is in the file).
-  const state = load<u64>(rec(), 24);
+  const state = cuckooRecord().randomState;
   let i = nextRandom() >> 63 ? i2 : i1;
   let held = fp;
   for (let n = 0; n < MAX_KICKS; n++) {
@@ -244,7 +232,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     held = victim;
     i = altBucket(i, held);
     if (insertIntoBucket(i, held)) {
-      store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+      cuckooRecord().held++;
       return 1;
     }
   }
@@ -254,7 +242,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     setSlot(slot, held);
     held = placed;
   }
-  store<u64>(rec(), state, 24);
+  cuckooRecord().randomState = state;
   return 0;
 }
 
@@ -265,7 +253,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
  */
 // @ts-ignore: decorator
 @inline function hashedHas(i1: u64, fp: u32): bool {
-  const f = <u64>hashes;
+  const f = fingerprintBits();
   const width = bucketSize() * f;
   if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp), fp);
   const lows = laneLows();
@@ -285,7 +273,7 @@ function cuckooHashed(h: u64, op: i32): i32 {
   const i2 = altBucket(i1, fp);
   if (op == OP_REMOVE) {
     if (!deleteFromBucket(i1, fp) && !deleteFromBucket(i2, fp)) return 0;
-    store<u64>(rec(), load<u64>(rec(), 16) - 1, 16);
+    cuckooRecord().held--;
     return 1;
   }
   // When both buckets are one, its matches count once.
@@ -294,10 +282,10 @@ function cuckooHashed(h: u64, op: i32): i32 {
 
 /** Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item of `len` bytes in scratch. */
 function cuckooItemBound(len: u32, op: i32): i32 {
-  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, seed), op);
+  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, cuckooRecord().seed), op);
 }
 
-/** cuckooItem for a streamed item (after streamBegin and streamUpdate). */
+/** cuckooItem for a streamed item (after digestBegin with the table's seed, and digestUpdate). */
 function cuckooStreamBound(op: i32): i32 {
   return cuckooHashed(xxh64Digest(), op);
 }
@@ -307,7 +295,7 @@ const HAS_GROUP: u32 = 64;
 
 /** The hash of staged batch item i. */
 // @ts-ignore: decorator
-@inline function batchHash(i: u32): u64 {
+@inline function batchHash(i: u32, seed: u64): u64 {
   const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
   const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
   return xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
@@ -336,7 +324,8 @@ const HAS_STRIDE: usize = 24;
 function cuckooBatchBound(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (op == OP_HAS) {
-    const f = <u64>hashes;
+    const seed = cuckooRecord().seed;
+    const f = fingerprintBits();
     const width = bucketSize() * f;
     const word = width <= 57;
     const lows = laneLows();
@@ -344,7 +333,7 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
     const mask = (<u64>1 << (width & 63)) - 1;
     for (let first: u32 = 0; first < count; first += HAS_GROUP) {
       const n = min<u32>(HAS_GROUP, count - first);
-      for (let j: u32 = 0; j < n; j++) store<u64>(BATCH_PROBES_PTR + <usize>j * HAS_STRIDE, batchHash(first + j));
+      for (let j: u32 = 0; j < n; j++) store<u64>(BATCH_PROBES_PTR + <usize>j * HAS_STRIDE, batchHash(first + j, seed));
       let touched: u32 = 0;
       for (let j: u32 = 0; j < n; j++) {
         const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
@@ -377,53 +366,27 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
     }
     return count;
   }
+  const seed = cuckooRecord().seed;
   for (let i: u32 = 0; i < count; i++) {
-    const answer = cuckooHashed(batchHash(i), op);
+    const answer = cuckooHashed(batchHash(i, seed), op);
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     if (op == OP_ADD && answer == 0) return i;
   }
   return count;
 }
 
-/** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
-function cuckooInitBound(): void {
-  store<u64>(rec(), 0, 16);
-  let lows: u64 = 0;
-  for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * <u64>hashes);
-  store<u64>(rec(), lows, 32);
-  // splitmix64 maps 0 to 0, so the seed is first moved off 0 by the golden-ratio constant.
-  const state = splitmix64(seed ^ 0x9e3779b97f4a7c15);
-  store<u64>(rec(), state == 0 ? 1 : state, 24);
-}
-
-/** Fingerprints held. */
-function cuckooHeldBound(): f64 {
-  return <f64>load<u64>(rec(), 16);
-}
-
-/** The kick generator's state, low or high 32 bits. */
-function cuckooRandomStateBound(high: bool): u32 {
-  const x = load<u64>(rec(), 24);
-  return <u32>(high ? x >> 32 : x);
-}
-
-/** Sets the kick generator's state (a file's, never 0). */
-function cuckooSetRandomStateBound(lo: u32, hi: u32): void {
-  store<u64>(rec(), (<u64>hi << 32) | <u64>lo, 24);
-}
-
 /** Empties every slot; the generator goes on where it was. */
 function cuckooClearBound(): void {
   memory.fill(bitsBase, 0, <usize>slotsLength());
-  store<u64>(rec(), 0, 16);
+  cuckooRecord().held = 0;
 }
 
 /** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
 function cuckooRestoreBound(): f64 {
-  const slots = bits * bucketSize();
+  const slots = buckets() * bucketSize();
   let n: u64 = 0;
   for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot) != 0);
-  store<u64>(rec(), n, 16);
+  cuckooRecord().held = n;
   return <f64>n;
 }
 
@@ -450,33 +413,6 @@ export function cuckooStream(r: usize, generation: u32, op: i32): i32 {
 export function cuckooBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
   if (!bind(r, generation)) return REFUSED;
   return <i32>cuckooBatchBound(count, op);
-}
-
-/** cuckooInitBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooInit(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooInitBound();
-  return 0;
-}
-
-/** cuckooHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooHeld(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooHeldBound();
-}
-
-/** cuckooRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooRandomState(r: usize, generation: u32, high: bool): f64 {
-  // A half takes every u32 value, REFUSED among them as an i32: answered as a float.
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooRandomStateBound(high);
-}
-
-/** cuckooSetRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooSetRandomState(r: usize, generation: u32, lo: u32, hi: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooSetRandomStateBound(lo, hi);
-  return 0;
 }
 
 /** cuckooClearBound on record r, bound first: REFUSED when r and generation name no live record. */

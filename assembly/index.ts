@@ -231,7 +231,7 @@ export function checksumEnd(): void {
 
 // A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
 export {
-  bitmapClearAll, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
+  bitmapClearAll, bitmapCreate, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
@@ -246,8 +246,8 @@ export {
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
 
 // The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
-export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooHeld, cuckooInit, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
+export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooCreate, cuckooHeld, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
 // The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE,
 // and its construction (assembly/binary-fuse-construction.ts).
-export { fuseChecksumFingerprints, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
+export { fuseChecksumFingerprints, fuseCreate, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
 export { fuseAlloc, fuseFree, fusePopulate } from "./binary-fuse-construction";

@@ -84,8 +84,14 @@ export class FuseEngine extends RegionHandle {
   private constructor(shape: FuseShape, width: 1 | 2) {
     super();
     this.fingerprintsLength = shape.arrayLength * width;
-    // m = ArrayLength, the xxh64 scheme with seed 0: a streamed item is hashed to its key by the shared stream exports.
-    this.placeRecord({ bits: shape.arrayLength, hashes: 0, schemeId: 0, seed: 0n, wordBytes: width }, Kind.Fuse);
+    // assembly/binary-fuse.ts's FuseRecord: ArrayLength fingerprints of `width` bytes; fuseSetShape writes the rest.
+    const arrayLength = shape.arrayLength;
+    this.placeRecord({
+      kind: Kind.Fuse,
+      payloadBytes: this.fingerprintsLength,
+      size: arrayLength,
+      create: (x) => x.fuseCreate(arrayLength, width),
+    });
     this.inPlaceUnits = this.arena.staging.readsInPlace ? inPlaceUnits() : -1;
     this.copyUnits = this.arena.staging.maxUtf8Units;
   }
@@ -239,7 +245,8 @@ export class FuseEngine extends RegionHandle {
     else if (typeof item === 'string' && item.length > SHORT_STRING && item.length <= this.copyUnits) {
       v = a.x.fuseHasItem(r, g, encoder.encodeInto(item, a.staging.scratch).written);
     } else {
-      const len = a.staging.stage(item, r, g, false);
+      // An item too long for scratch is streamed to its key, XXH64 with seed 0.
+      const len = a.staging.stage(item, r, g, false, 0, 0);
       v = len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g);
     }
     return this.checked(v, 'has') !== 0;

@@ -10,7 +10,7 @@
 
 import type { CheckedBatch, Item } from '../filter/items.js';
 import type { FilterParams } from '../filter/options.js';
-import { type Arena, Kind, RECORD_BYTES, REFUSED } from './arena.js';
+import { type Arena, Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { Exports } from './abi.js';
@@ -69,7 +69,7 @@ export class CoreEngine extends RecordHandle {
     this.seedLo = Number(params.seed & 0xffffffffn);
     this.seedHi = Number(params.seed >> 32n);
     if (!placed) return;
-    this.placeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
+    this.placeRecord(schemeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter), dedicated);
     const arena = this.arena;
     this.x = arena.x;
     this.staging = arena.staging;

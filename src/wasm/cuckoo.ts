@@ -1,5 +1,5 @@
 // The cuckoo filter's side of the boundary: one table, a record of the
-// cuckoo kind (assembly/record.ts, assembly/cuckoo.ts) in an arena
+// cuckoo kind (assembly/cuckoo-record.ts, assembly/cuckoo.ts) in an arena
 // (src/wasm/arena.ts), and the view of its fingerprints. src/cuckoo/ holds
 // the logic (members, growth, the file); this file holds every pointer.
 
@@ -32,17 +32,24 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   protected readonly owner = 'CuckooFilter';
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;
+  /** The XXH64 seed's halves: an item too long for scratch is hashed through the digest exports, which take it. */
+  private readonly seedLo: number;
+  private readonly seedHi: number;
 
   /** A record for an empty table; BloomAllocationError when memory cannot be had. */
   constructor(params: CuckooTableParams) {
     super();
     this.slotsLength = Math.ceil((params.buckets * params.bucketSize * params.fingerprintBits) / 8);
-    // k carries f; the width field b | (f << 8) sizes the region (assembly/record.ts's payloadBytes).
-    this.placeRecord(
-      { bits: params.buckets, hashes: params.fingerprintBits, schemeId: 0, seed: params.seed, wordBytes: params.bucketSize | (params.fingerprintBits << 8) },
-      Kind.Cuckoo,
-    );
-    this.checked(this.enter('constructor').x.cuckooInit(this.record, this.generation), 'constructor');
+    this.seedLo = Number(params.seed & 0xffffffffn);
+    this.seedHi = Number(params.seed >> 32n);
+    // assembly/cuckoo-record.ts's CuckooRecord, empty, its generator at its start for the seed; the slots and 8 bytes of slack.
+    const { buckets, bucketSize, fingerprintBits } = params;
+    this.placeRecord({
+      kind: Kind.Cuckoo,
+      payloadBytes: this.slotsLength + 8,
+      size: buckets,
+      create: (x) => x.cuckooCreate(buckets, bucketSize, fingerprintBits, this.seedLo, this.seedHi),
+    });
   }
 
   /** The packed fingerprints, live (made again when memory grew since the last call). */
@@ -60,7 +67,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     const a = this.enter(OP_NAMES[op]);
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, false);
+    const len = a.staging.stage(item, r, g, false, this.seedLo, this.seedHi);
     return this.checked(len >= 0 ? a.x.cuckooItem(r, g, len, op) : a.x.cuckooStream(r, g, op), OP_NAMES[op]);
   }
 
