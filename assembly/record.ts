@@ -1,11 +1,13 @@
 // Many filters in one instance: each filter is a record followed by its
-// bits (or counters), one region of the heap (assembly/heap.ts).
+// payload, one region of the heap (assembly/heap.ts).
 //
 // Every export that acts on a filter takes the filter's record and its
 // generation as its first two arguments, and binds them first (bind()):
-// the call refuses a pair that is not a live record's, and otherwise loads
-// the record's parameters and counters into the globals the hashing and
-// probing code reads (assembly/filter.ts, assembly/layout.ts's bitsBase).
+// the call refuses a pair that is not a live record's, and otherwise points
+// assembly/layout.ts's bitsBase at the payload and, for a family whose
+// positions come from a scheme, loads the record's parameters and counters
+// into the globals the hashing and probing code reads (assembly/filter.ts).
+// The other families read their own records' fields where they use them.
 // An export that changes the counters writes them back before it returns
 // (saveCounters()). No call can act on another filter than the one it
 // names, whatever ran in between: what the globals hold is checked against
