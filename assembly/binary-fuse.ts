@@ -110,7 +110,7 @@ function fuseHasStringBound(s: externref): bool {
   return fuseContain(itemKey(SCRATCH_PTR, len));
 }
 
-/** Tests a streamed item (after digestBegin with seed 0, as a key is made, and digestUpdate). */
+/** Tests a streamed item (after streamBegin and streamUpdate on this record: XXH64 with seed 0, as a key is made). */
 function fuseHasStreamBound(): bool {
   return fuseContain(xxh64Digest());
 }

@@ -65,25 +65,24 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
   return slotsLengthOf(buckets(), bucketSize(), fingerprintBits());
 }
 
+// The slot helpers take f from their caller, which reads it from the
+// record once for all the slots it touches (each read of a field is a
+// load from memory).
+
+/** The fingerprint in global slot `slot` (bucket * b + s) of f-bit slots. */
 // @ts-ignore: decorator
-@inline function fingerprintMask(): u64 {
-  return (<u64>1 << fingerprintBits()) - 1;
+@inline function getSlot(slot: u64, f: u64): u32 {
+  const bit = slot * f;
+  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << f) - 1));
 }
 
-/** The fingerprint in global slot `slot` (bucket * b + s). */
+/** Writes `fp` into global slot `slot` of f-bit slots. */
 // @ts-ignore: decorator
-@inline function getSlot(slot: u64): u32 {
-  const bit = slot * fingerprintBits();
-  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & fingerprintMask());
-}
-
-/** Writes `fp` into global slot `slot`. */
-// @ts-ignore: decorator
-@inline function setSlot(slot: u64, fp: u32): void {
-  const bit = slot * fingerprintBits();
+@inline function setSlot(slot: u64, fp: u32, f: u64): void {
+  const bit = slot * f;
   const ptr = bitsBase + <usize>(bit >> 3);
   const shift = bit & 7;
-  store<u64>(ptr, (load<u64>(ptr) & ~(fingerprintMask() << shift)) | (<u64>fp << shift));
+  store<u64>(ptr, (load<u64>(ptr) & ~(((<u64>1 << f) - 1) << shift)) | (<u64>fp << shift));
 }
 
 /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
@@ -118,23 +117,10 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 // it). Otherwise the slots are read one at a time; both give the first
 // slot, so the twin's plain loop is the same rule.
 
-/** Whether a bucket is one u64 load. */
-// @ts-ignore: decorator
-@inline function bucketIsWord(): bool {
-  return bucketSize() * fingerprintBits() <= 57;
-}
-
-/** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when bucketIsWord(). */
+/** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when b * f <= 57. */
 // @ts-ignore: decorator
 @inline function wordAt(bit: u64, mask: u64): u64 {
   return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask;
-}
-
-/** The b slots of bucket `i` as the low b * f bits of a u64 (when bucketIsWord()). */
-// @ts-ignore: decorator
-@inline function bucketWord(i: u64): u64 {
-  const width = bucketSize() * fingerprintBits();
-  return wordAt(i * width, (<u64>1 << width) - 1);
 }
 
 /** L: bit 0 of each of the b lanes (stored by cuckooCreate). */
@@ -154,29 +140,25 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
   return (t - lows) & ~t & highs;
 }
 
-/** The lanes of bucket word `word` that hold `fp`, as their high bits; 0 when none does. */
-// @ts-ignore: decorator
-@inline function lanesHolding(word: u64, fp: u32): u64 {
-  const lows = laneLows();
-  return zeroLanes(word, <u64>fp * lows, lows, lows << (fingerprintBits() - 1));
-}
-
 /** Whether bucket `i` holds `fp`. */
 // @ts-ignore: decorator
 @inline function bucketHas(i: u64, fp: u32): bool {
-  if (bucketIsWord()) return lanesHolding(bucketWord(i), fp) != 0;
   return findInBucket(i, fp) >= 0;
 }
 
 /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1. */
 function findInBucket(i: u64, fp: u32): i32 {
-  const b = bucketSize();
-  if (bucketIsWord()) {
-    const hit = lanesHolding(bucketWord(i), fp);
-    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / fingerprintBits());
-  }
+  const table = cuckooRecord();
+  const b = <u64>table.bucketSize;
+  const f = <u64>table.fingerprintBits;
   const first = i * b;
-  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s) == fp) return <i32>s;
+  const width = b * f;
+  if (width <= 57) {
+    const lows = table.laneLows;
+    const hit = zeroLanes(wordAt(first * f, (<u64>1 << width) - 1), <u64>fp * lows, lows, lows << (f - 1));
+    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / f);
+  }
+  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s, f) == fp) return <i32>s;
   return -1;
 }
 
@@ -184,16 +166,18 @@ function findInBucket(i: u64, fp: u32): i32 {
 function insertIntoBucket(i: u64, fp: u32): bool {
   const s = findInBucket(i, 0);
   if (s < 0) return false;
-  setSlot(i * bucketSize() + <u64>s, fp);
+  const table = cuckooRecord();
+  setSlot(i * <u64>table.bucketSize + <u64>s, fp, <u64>table.fingerprintBits);
   return true;
 }
 
 /** Matches of `fp` in bucket `i`. */
 function countInBucket(i: u64, fp: u32): u32 {
   const b = bucketSize();
+  const f = fingerprintBits();
   const first = i * b;
   let n: u32 = 0;
-  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s) == fp);
+  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s, f) == fp);
   return n;
 }
 
@@ -201,7 +185,8 @@ function countInBucket(i: u64, fp: u32): u32 {
 function deleteFromBucket(i: u64, fp: u32): bool {
   const s = findInBucket(i, fp);
   if (s < 0) return false;
-  setSlot(i * bucketSize() + <u64>s, 0);
+  const table = cuckooRecord();
+  setSlot(i * <u64>table.bucketSize + <u64>s, 0, <u64>table.fingerprintBits);
   return true;
 }
 
@@ -220,6 +205,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     return 1;
   }
   const b = bucketSize();
+  const f = fingerprintBits();
   // A refusal changes nothing, the generator included (it is in the file).
   const state = cuckooRecord().randomState;
   let i = nextRandom() >> 63 ? i2 : i1;
@@ -227,8 +213,8 @@ function addFingerprint(i1: u64, fp: u32): i32 {
   for (let n = 0; n < MAX_KICKS; n++) {
     const slot = i * b + ((nextRandom() >> 32) & (b - 1));
     store<u64>(PATH_PTR + (<usize>n << 3), slot);
-    const victim = getSlot(slot);
-    setSlot(slot, held);
+    const victim = getSlot(slot, f);
+    setSlot(slot, held, f);
     held = victim;
     i = altBucket(i, held);
     if (insertIntoBucket(i, held)) {
@@ -238,8 +224,8 @@ function addFingerprint(i1: u64, fp: u32): i32 {
   }
   for (let n = MAX_KICKS - 1; n >= 0; n--) {
     const slot = load<u64>(PATH_PTR + (<usize>n << 3));
-    const placed = getSlot(slot);
-    setSlot(slot, held);
+    const placed = getSlot(slot, f);
+    setSlot(slot, held, f);
     held = placed;
   }
   cuckooRecord().randomState = state;
@@ -285,7 +271,7 @@ function cuckooItemBound(len: u32, op: i32): i32 {
   return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, cuckooRecord().seed), op);
 }
 
-/** cuckooItem for a streamed item (after digestBegin with the table's seed, and digestUpdate). */
+/** cuckooItem for a streamed item (after streamBegin and streamUpdate on this record: XXH64 under the table's seed). */
 function cuckooStreamBound(op: i32): i32 {
   return cuckooHashed(xxh64Digest(), op);
 }
@@ -313,7 +299,7 @@ const HAS_STRIDE: usize = 24;
  * has hashes a group of items, then reads the first byte of both buckets
  * of each before it tests any: the loads are independent, so in a table
  * larger than the cache their misses overlap (what assembly/batch.ts does
- * for a Bloom filter's positions). Where a bucket is one u64 (bucketIsWord)
+ * for a Bloom filter's positions). Where a bucket is one u64 (b * f <= 57)
  * the touch pass keeps both buckets' bit offsets and the fingerprint's
  * lanes, and the test reads both buckets and ORs Mycroft's test of each
  * without a branch: a present item is in either bucket at random, so
@@ -384,8 +370,9 @@ function cuckooClearBound(): void {
 /** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
 function cuckooRestoreBound(): f64 {
   const slots = buckets() * bucketSize();
+  const f = fingerprintBits();
   let n: u64 = 0;
-  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot) != 0);
+  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot, f) != 0);
   cuckooRecord().held = n;
   return <f64>n;
 }

@@ -132,7 +132,7 @@ export const ABI = {
   slidingChecksumWords: fn(2),
   // The cuckoo filter's table (assembly/cuckoo.ts); op: 0 add, 1 has, 2 remove, 3 count.
   cuckooItem: fn(4), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
-  cuckooStream: fn(3), // (op): the item streamed by digestBegin (the table's seed) and digestUpdate
+  cuckooStream: fn(3), // (op): the item streamed by streamBegin and streamUpdate on the table's record
   cuckooBatch: fn(4), // (count, op): op 0 or 1 on a staged batch; add stops at the first refusal and returns its index
   cuckooCreate: fn(5), // (buckets, bucketSize, fingerprintBits, seedLo, seedHi) -> an empty table's record address, or 0 when memory cannot be had
   cuckooHeld: fn(2),
@@ -150,7 +150,7 @@ export const ABI = {
   fuseHasKey: fn(3), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
   fuseHasItem: fn(3), // (len): the item in scratch
   fuseHasString: strFn(2),
-  fuseHasStream: fn(2), // the item streamed by digestBegin (seed 0) and digestUpdate
+  fuseHasStream: fn(2), // the item streamed by streamBegin and streamUpdate on the filter's record
   fuseHasBatch: fn(3), // (count): a staged batch, answers in the batch flags region
   fuseKeyBatch: proc(2), // (count, out): the staged batch's keys as u64s at out
   fuseKeyItem: proc(2), // (len, out)

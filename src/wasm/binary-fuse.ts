@@ -245,8 +245,7 @@ export class FuseEngine extends RegionHandle {
     else if (typeof item === 'string' && item.length > SHORT_STRING && item.length <= this.copyUnits) {
       v = a.x.fuseHasItem(r, g, encoder.encodeInto(item, a.staging.scratch).written);
     } else {
-      // An item too long for scratch is streamed to its key, XXH64 with seed 0.
-      const len = a.staging.stage(item, r, g, false, 0, 0);
+      const len = a.staging.stage(item, r, g, false);
       v = len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g);
     }
     return this.checked(v, 'has') !== 0;

@@ -32,23 +32,20 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   protected readonly owner = 'CuckooFilter';
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;
-  /** The XXH64 seed's halves: an item too long for scratch is hashed through the digest exports, which take it. */
-  private readonly seedLo: number;
-  private readonly seedHi: number;
 
   /** A record for an empty table; BloomAllocationError when memory cannot be had. */
   constructor(params: CuckooTableParams) {
     super();
     this.slotsLength = Math.ceil((params.buckets * params.bucketSize * params.fingerprintBits) / 8);
-    this.seedLo = Number(params.seed & 0xffffffffn);
-    this.seedHi = Number(params.seed >> 32n);
     // assembly/cuckoo-record.ts's CuckooRecord, empty, its generator at its start for the seed; the slots and 8 bytes of slack.
-    const { buckets, bucketSize, fingerprintBits } = params;
+    const { buckets, bucketSize, fingerprintBits, seed } = params;
+    const seedLo = Number(seed & 0xffffffffn);
+    const seedHi = Number(seed >> 32n);
     this.placeRecord({
       kind: Kind.Cuckoo,
       payloadBytes: this.slotsLength + 8,
       size: buckets,
-      create: (x) => x.cuckooCreate(buckets, bucketSize, fingerprintBits, this.seedLo, this.seedHi),
+      create: (x) => x.cuckooCreate(buckets, bucketSize, fingerprintBits, seedLo, seedHi),
     });
   }
 
@@ -67,7 +64,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     const a = this.enter(OP_NAMES[op]);
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, false, this.seedLo, this.seedHi);
+    const len = a.staging.stage(item, r, g, false);
     return this.checked(len >= 0 ? a.x.cuckooItem(r, g, len, op) : a.x.cuckooStream(r, g, op), OP_NAMES[op]);
   }
 

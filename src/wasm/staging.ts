@@ -225,13 +225,10 @@ export class Staging {
    * Copies `item` into scratch, for record `r` of `generation` (whose scheme
    * hashes strings as UTF-16 code units when `units`: poly), and returns
    * its length in units, or -1 when it was too long and has been streamed
-   * instead (the caller then calls a stream* finisher with it): through
-   * streamBegin/streamUpdate on that record, or, given a seed's halves
-   * (`seedLo`, `seedHi`), through digestBegin/digestUpdate under that seed,
-   * for the families whose item hash is XXH64 under a seed of their own
-   * record (cuckoo, binary fuse) rather than a scheme's.
+   * through streamBegin/streamUpdate on that record instead (the caller
+   * then calls a stream* finisher with it).
    */
-  stage(item: Item, r: number, generation: number, units: boolean, seedLo = -1, seedHi = 0): number {
+  stage(item: Item, r: number, generation: number, units: boolean): number {
     if (typeof item === 'string') {
       const n = item.length;
       if (this.readsInPlace && n <= stringPath.inPlaceUnits) {
@@ -253,12 +250,12 @@ export class Staging {
         }
       }
       if (units) return unitsStaging!.stage(this, item, r, generation);
-      if (n > this.maxUtf8Units) return this.streamUtf8(item, r, generation, seedLo, seedHi);
+      if (n > this.maxUtf8Units) return this.streamUtf8(item, r, generation);
       this.wide = 0;
       return this.encodeAt(item, 0);
     }
     const len = lengthOf(item);
-    if (len > this.scratchSize) return this.streamBytes(item, r, generation, seedLo, seedHi);
+    if (len > this.scratchSize) return this.streamBytes(item, r, generation);
     this.scratch.set(item);
     this.wide = 0;
     return len;
@@ -298,25 +295,15 @@ export class Staging {
     }
   }
 
-  private streamBytes(item: Uint8Array, r: number, generation: number, seedLo: number, seedHi: number): number {
+  private streamBytes(item: Uint8Array, r: number, generation: number): number {
     const x = this.x;
-    if (seedLo >= 0) {
-      x.digestBegin(seedLo, seedHi);
-      this.eachChunk(item, x.digestUpdate);
-      return -1;
-    }
     x.streamBegin(r, generation, 0);
     this.eachChunk(item, (len) => x.streamUpdate(r, generation, len));
     return -1;
   }
 
-  private streamUtf8(item: string, r: number, generation: number, seedLo: number, seedHi: number): number {
+  private streamUtf8(item: string, r: number, generation: number): number {
     const x = this.x;
-    if (seedLo >= 0) {
-      x.digestBegin(seedLo, seedHi);
-      this.feedUtf8(item, x.digestUpdate);
-      return -1;
-    }
     x.streamBegin(r, generation, 0);
     this.feedUtf8(item, (len) => x.streamUpdate(r, generation, len));
     return -1;
