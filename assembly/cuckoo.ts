@@ -87,21 +87,20 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
 /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
 // @ts-ignore: decorator
-@inline function fingerprintOf(h: u64): u32 {
-  const fp = <u32>(h >> (64 - fingerprintBits()));
+@inline function fingerprintOf(h: u64, f: u64): u32 {
+  const fp = <u32>(h >> (64 - f));
   return fp == 0 ? 1 : fp;
 }
 
 /** The first bucket of hash h. */
 // @ts-ignore: decorator
-@inline function firstBucket(h: u64): u64 {
-  return ((h & 0xffffffff) * buckets()) >> 32;
+@inline function firstBucket(h: u64, b: u64): u64 {
+  return ((h & 0xffffffff) * b) >> 32;
 }
 
 /** The other bucket of a fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
 // @ts-ignore: decorator
-@inline function altBucket(i: u64, fp: u32): u64 {
-  const b = buckets();
+@inline function altBucket(i: u64, fp: u32, b: u64): u64 {
   const hf = (<u64>(fp * <u32>0x9e3779b1) * b) >> 32;
   return hf >= i ? hf - i : hf + b - i;
 }
@@ -199,7 +198,7 @@ function deleteFromBucket(i: u64, fp: u32): bool {
  * before, byte for byte: 0, refused. 1 when stored.
  */
 function addFingerprint(i1: u64, fp: u32): i32 {
-  const i2 = altBucket(i1, fp);
+  const i2 = altBucket(i1, fp, buckets());
   if (insertIntoBucket(i1, fp) || insertIntoBucket(i2, fp)) {
     cuckooRecord().held++;
     return 1;
@@ -216,7 +215,7 @@ function addFingerprint(i1: u64, fp: u32): i32 {
     const victim = getSlot(slot, f);
     setSlot(slot, held, f);
     held = victim;
-    i = altBucket(i, held);
+    i = altBucket(i, held, buckets());
     if (insertIntoBucket(i, held)) {
       cuckooRecord().held++;
       return 1;
@@ -238,25 +237,28 @@ function addFingerprint(i1: u64, fp: u32): i32 {
  * the first does not answer (the hot path of has).
  */
 // @ts-ignore: decorator
-@inline function hashedHas(i1: u64, fp: u32): bool {
-  const f = fingerprintBits();
-  const width = bucketSize() * f;
-  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp), fp);
-  const lows = laneLows();
+@inline function hashedHas(i1: u64, fp: u32, f: u64, buckets: u64): bool {
+  const table = cuckooRecord();
+  const width = <u64>table.bucketSize * f;
+  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp, buckets), fp);
+  const lows = table.laneLows;
   const highs = lows << (f - 1);
   const wanted = <u64>fp * lows;
   const mask = (<u64>1 << width) - 1;
   if (zeroLanes(wordAt(i1 * width, mask), wanted, lows, highs) != 0) return true;
-  return zeroLanes(wordAt(altBucket(i1, fp) * width, mask), wanted, lows, highs) != 0;
+  return zeroLanes(wordAt(altBucket(i1, fp, buckets) * width, mask), wanted, lows, highs) != 0;
 }
 
 /** Runs `op` on the item of hash h: add 1 stored / 0 refused, has 1 / 0, remove 1 done / 0 no match, count the matches. */
 function cuckooHashed(h: u64, op: i32): i32 {
-  const fp = fingerprintOf(h);
-  const i1 = firstBucket(h);
+  const table = cuckooRecord();
+  const f = <u64>table.fingerprintBits;
+  const buckets = table.buckets;
+  const fp = fingerprintOf(h, f);
+  const i1 = firstBucket(h, buckets);
   if (op == OP_ADD) return addFingerprint(i1, fp);
-  if (op == OP_HAS) return <i32>hashedHas(i1, fp);
-  const i2 = altBucket(i1, fp);
+  if (op == OP_HAS) return <i32>hashedHas(i1, fp, f, buckets);
+  const i2 = altBucket(i1, fp, buckets);
   if (op == OP_REMOVE) {
     if (!deleteFromBucket(i1, fp) && !deleteFromBucket(i2, fp)) return 0;
     cuckooRecord().held--;
@@ -314,6 +316,7 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
     const f = fingerprintBits();
     const width = bucketSize() * f;
     const word = width <= 57;
+    const buckets = cuckooRecord().buckets;
     const lows = laneLows();
     const highs = lows << (f - 1);
     const mask = (<u64>1 << (width & 63)) - 1;
@@ -324,10 +327,10 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
       for (let j: u32 = 0; j < n; j++) {
         const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
         const h = load<u64>(at);
-        const fp = fingerprintOf(h);
-        const i1 = firstBucket(h);
+        const fp = fingerprintOf(h, f);
+        const i1 = firstBucket(h, buckets);
         const bit1 = i1 * width;
-        const bit2 = altBucket(i1, fp) * width;
+        const bit2 = altBucket(i1, fp, buckets) * width;
         // h is read again by the generic test below; the word test needs only these.
         if (word) {
           store<u64>(at, bit1);
