@@ -10,31 +10,61 @@
 // docs/SCHEMES.md, "Binary fuse filters", is the specification. The
 // pure-TypeScript twin is src/reference/binary-fuse.ts.
 //
-// A filter is a record of KIND_FUSE (assembly/record.ts) whose region holds
-// the ArrayLength fingerprints (u8, or little-endian u16), with
-//   +0  u64 ArrayLength (m)       +8  u64 0 (the XXH64 seed of items)
-//   +16 u64 Seed                  +24 u32 Size       +28 u32 SegmentLength
-//   +32 u32 SegmentCount          +36 u32 SegmentCountLength
-//   +52 u32 bytes per fingerprint (1 or 2)
+// A filter is a record of KIND_FUSE, FuseRecord below, whose payload is
+// the ArrayLength fingerprints (u8, or little-endian u16).
 // An item (string as UTF-8, or bytes) is the key XXH64(bytes, seed 0).
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, boundRecord, createRecord, KIND_FUSE, RecordHeader, REFUSED } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
-import { bits } from "./filter";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
 import { encodeUtf8 } from "./js-string";
 import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
 
-/** The record's fields, read relative to the fingerprints at bitsBase (the record is the 64 bytes before them). */
+/**
+ * A binary fuse filter's record: the fields of xor_singleheader's
+ * binary_fuse8_t and binary_fuse16_t (include/binaryfusefilter.h), under
+ * the same names, and the width of a fingerprint; the Fingerprints pointer
+ * is the payload after the record. The reference twin
+ * (src/reference/binary-fuse.ts) holds the same fields.
+ */
+@unmanaged export class FuseRecord extends RecordHeader {
+  /** Seed: mixed into each key's hash (the construction's last try). */
+  seed: u64;
+  /** Size: keys, duplicates removed (0: the empty set). */
+  size: u32;
+  /** SegmentLength, a power of two. */
+  segmentLength: u32;
+  /** SegmentCount. */
+  segmentCount: u32;
+  /** SegmentCountLength: SegmentCount * SegmentLength. */
+  segmentCountLength: u32;
+  /** ArrayLength: fingerprints. */
+  arrayLength: u32;
+  /** Bytes per fingerprint (1: binary_fuse8, 2: binary_fuse16). */
+  fingerprintBytes: u32;
+}
+
+/** The bound filter's record. */
 // @ts-ignore: decorator
-@inline function recordSeed(): u64 { return load<u64>(bitsBase - 48); }
-// @ts-ignore: decorator
-@inline function recordSegmentLength(): u32 { return load<u32>(bitsBase - 36); }
-// @ts-ignore: decorator
-@inline function recordSegmentCountLength(): u32 { return load<u32>(bitsBase - 28); }
-// @ts-ignore: decorator
-@inline function recordWidth(): u32 { return load<u32>(bitsBase - 12); }
+@inline function fuseRecord(): FuseRecord {
+  return changetype<FuseRecord>(boundRecord());
+}
+
+/**
+ * A new filter of `arrayLength` fingerprints of `fingerprintBytes` bytes,
+ * all zero, holding the empty set until fuseSetShape: its address, or 0
+ * when this instance's memory cannot hold it (assembly/record.ts's
+ * createRecord).
+ */
+export function fuseCreate(arrayLength: u32, fingerprintBytes: u32): usize {
+  const r = createRecord(KIND_FUSE, <u64>arrayLength * <u64>fingerprintBytes);
+  if (r == 0) return 0;
+  const filter = changetype<FuseRecord>(r);
+  filter.arrayLength = arrayLength;
+  filter.fingerprintBytes = fingerprintBytes;
+  return r;
+}
 
 /**
  * binary_fuse*_contain: the fingerprint of key's hash xored with the three
@@ -42,19 +72,20 @@ import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
  */
 // @ts-ignore: decorator
 @inline function fuseContain(key: u64): bool {
+  const filter = fuseRecord();
   // An empty set answers false (the reference's would answer true for 1 key in 256: docs/SCHEMES.md).
-  if (load<u32>(bitsBase - 40) == 0) return false;
-  return containHash(fuseMurmur64(key + recordSeed()), recordSegmentLength(), recordSegmentCountLength(), recordWidth());
+  if (filter.size == 0) return false;
+  return containHash(fuseMurmur64(key + filter.seed), filter.segmentLength, filter.segmentCountLength, filter.fingerprintBytes);
 }
 
-/** Writes the shape and the seed into the bound record (created with m = ArrayLength, width in +52). */
+/** Writes the shape and the seed into the bound record (made by fuseCreate with its ArrayLength and width). */
 function fuseSetShapeBound(seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): void {
-  const r = bitsBase - 64;
-  store<u64>(r, (<u64>seedHi << 32) | <u64>seedLo, 16);
-  store<u32>(r, size, 24);
-  store<u32>(r, segmentLength, 28);
-  store<u32>(r, segmentCount, 32);
-  store<u32>(r, segmentCountLength, 36);
+  const filter = fuseRecord();
+  filter.seed = (<u64>seedHi << 32) | <u64>seedLo;
+  filter.size = size;
+  filter.segmentLength = segmentLength;
+  filter.segmentCount = segmentCount;
+  filter.segmentCountLength = segmentCountLength;
 }
 
 /** binary_fuse*_contain of the u64 key (a bigint from JS), on the bound record. */
@@ -62,7 +93,7 @@ function fuseHasKeyBound(key: u64): bool {
   return fuseContain(key);
 }
 
-/** The key of the item in scratch (`len` bytes): XXH64 with seed 0. */
+/** The key of the item at `ptr` (`len` bytes): XXH64 with seed 0. */
 // @ts-ignore: decorator
 @inline function itemKey(ptr: usize, len: usize): u64 {
   return xxh64(ptr, len, 0);
@@ -79,7 +110,7 @@ function fuseHasStringBound(s: externref): bool {
   return fuseContain(itemKey(SCRATCH_PTR, len));
 }
 
-/** Tests a streamed item (after streamBegin and streamUpdate on this record, whose XXH64 seed is 0). */
+/** Tests a streamed item (after streamBegin and streamUpdate on this record: XXH64 with seed 0, as a key is made). */
 function fuseHasStreamBound(): bool {
   return fuseContain(xxh64Digest());
 }
@@ -114,14 +145,15 @@ const HAS_GROUP: u32 = 64;
  */
 function fuseHasBatchBound(count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
-  if (load<u32>(bitsBase - 40) == 0) {
+  const filter = fuseRecord();
+  if (filter.size == 0) {
     memory.fill(BATCH_FLAGS_PTR, 0, <usize>count);
     return 0;
   }
-  const seed = recordSeed();
-  const segmentLength = recordSegmentLength();
-  const segmentCountLength = recordSegmentCountLength();
-  const width = recordWidth();
+  const seed = filter.seed;
+  const segmentLength = filter.segmentLength;
+  const segmentCountLength = filter.segmentCountLength;
+  const width = filter.fingerprintBytes;
   let ones: u32 = 0;
   for (let first: u32 = 0; first < count; first += HAS_GROUP) {
     const n = min<u32>(HAS_GROUP, count - first);
@@ -162,7 +194,8 @@ export function fuseKeyStream(out: usize): void {
 
 /** Feeds the bound record's fingerprints to the file checksum, straight from memory. */
 function fuseChecksumFingerprintsBound(): void {
-  checksumUpdate(bitsBase, <usize>bits * <usize>recordWidth());
+  const filter = fuseRecord();
+  checksumUpdate(bitsBase, <usize>filter.arrayLength * <usize>filter.fingerprintBytes);
 }
 
 // The exports: each binds its record first (assembly/record.ts).

@@ -1,8 +1,8 @@
 // The integer bitmap of the bitmap article: a set of integers in [0, size), one bit
 // each (10^7 integers in [1, 10^8] take 10^8 bits, about 12 MB). A Bitmap
-// is a record of kind KIND_BITMAP (assembly/record.ts) whose m is its size;
-// its bits follow the record with the filter's layout: value v is bit
-// (v & 7) of byte bitsBase + (v >> 3).
+// is a record of kind KIND_BITMAP (BitmapRecord, below) whose bits follow
+// it with the filter's layout: value v is bit (v & 7) of byte
+// bitsBase + (v >> 3).
 // The pure-TypeScript twin is src/reference/bitmap.ts.
 //
 // Single values are set and tested by JS directly in the bits region (a
@@ -14,15 +14,32 @@
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
 // leaves the bitmap untouched.
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, boundRecord, createRecord, KIND_BITMAP, RecordHeader, REFUSED, saveCounters } from "./record";
 import { bitsBase, SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
-import { bits as size } from "./filter";
 
-/** Bytes of the bits region, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
+/** A Bitmap's record (KIND_BITMAP). Its payload is the bits, rounded up to whole u64 words (wordBytes). */
+@unmanaged export class BitmapRecord extends RecordHeader {
+  /** The values it can hold: [0, size). */
+  size: u64;
+}
+
+/** The bound Bitmap's size. */
+// @ts-ignore: decorator
+@inline function size(): u64 {
+  return changetype<BitmapRecord>(boundRecord()).size;
+}
+
+/** Bytes of the bits region of a Bitmap of `size` values, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
+// @ts-ignore: decorator
+@inline function wordBytesOf(size: u64): u64 {
+  return ((size + 63) >> 6) << 3;
+}
+
+/** Bytes of the bound Bitmap's bits region. */
 // @ts-ignore: decorator
 @inline function wordBytes(): u64 {
-  return ((size + 63) >> 6) << 3;
+  return wordBytesOf(size());
 }
 
 /** Zeroes every bit. */
@@ -35,7 +52,7 @@ function bitmapClearAllBound(): void {
  * (as i32 when `signed`, else as u32), or -1 when all are in range.
  */
 function bitmapFirstInvalidBound(n: u32, signed: bool): i32 {
-  const limit = size;
+  const limit = size();
   for (let i: u32 = 0; i < n; i++) {
     const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
     if (signed && <i32>raw < 0) return <i32>i;
@@ -60,7 +77,7 @@ function bitmapSetManyBound(n: u32): u32 {
  */
 function bitmapHasManyBound(n: u32, signed: bool): i32 {
   const out = SCRATCH_PTR + (<usize>n << 2);
-  const limit = size;
+  const limit = size();
   for (let i: u32 = 0; i < n; i++) {
     const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
     if ((signed && <i32>raw < 0) || <u64>raw >= limit) return <i32>i;
@@ -78,8 +95,9 @@ function bitmapHasManyBound(n: u32, signed: bool): i32 {
  */
 function bitmapNextValuesBound(from: f64, max: u32): u32 {
   let v = <u64>from;
-  if (v >= size || max == 0) return 0;
-  const words = (size + 63) >> 6;
+  const n = size();
+  if (v >= n || max == 0) return 0;
+  const words = (n + 63) >> 6;
   let w = v >> 6;
   // Mask off the bits below `from` in its own word.
   let word = load<u64>(bitsBase + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
@@ -96,6 +114,16 @@ function bitmapNextValuesBound(from: f64, max: u32): u32 {
     if (w >= words) return written;
     word = load<u64>(bitsBase + (<usize>w << 3));
   }
+}
+
+/**
+ * A new Bitmap of `size` values, all clear: its address, or 0 when this
+ * instance's memory cannot hold it (assembly/record.ts's createRecord).
+ */
+export function bitmapCreate(size: f64): usize {
+  const r = createRecord(KIND_BITMAP, wordBytesOf(<u64>size));
+  if (r != 0) changetype<BitmapRecord>(r).size = <u64>size;
+  return r;
 }
 
 // The exports: each binds its record first (assembly/record.ts).

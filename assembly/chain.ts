@@ -34,7 +34,7 @@ import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_
 import { bits, blocks, countAdd, hashes, scheme } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, bind, countingKind, isLive, peek, saveCounters, unpeek } from "./record";
+import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, bind, countingKind, headerOf, isLive, peek, saveCounters, schemeRecord, unpeek } from "./record";
 import { SALT0, SALT1, sbbfCheck, sbbfCheckScalar } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
 import { countingHasHash } from "./counting";
@@ -66,13 +66,15 @@ const UNWALKABLE: u32 = 1 << 24;
  */
 // @ts-ignore: decorator
 @inline export function placeFirstTwo(r: usize, h: u64, s: u64, seed: u64, at: usize): void {
-  const m = load<u64>(r);
-  const schemeId = load<i32>(r, 44);
-  const kind = load<u32>(r, 48);
+  const kind = headerOf(r).kind;
+  const record = schemeRecord(r);
+  const m = record.bits;
+  const schemeId = record.scheme;
   // KIND_COUNTING itself, not countingKind: the lean build never holds one
   // (see countingKind), and the test as written keeps the other builds'
-  // code as it was.
-  if (load<u64>(r, 8) != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF) || (kind != KIND_FILTER && kind != KIND_COUNTING)) {
+  // code as it was. The kind is tested first: only those two records have
+  // a seed and a scheme.
+  if ((kind != KIND_FILTER && kind != KIND_COUNTING) || record.seed != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF)) {
     unwalkable(at);
     return;
   }
@@ -92,7 +94,7 @@ const UNWALKABLE: u32 = 1 << 24;
     // A select: q wraps about half the time, which a branch would mispredict as often.
     q = select<u64>(q - m, q, q >= m);
     if (q == p) q = q + 1 == m ? 0 : q + 1;
-    if (load<i32>(r, 40) == 1) q = p;
+    if (schemeRecord(r).hashes == 1) q = p;
   }
   const base = <u32>(r + <usize>RECORD_BYTES);
   if (countingKind(kind)) {
@@ -157,9 +159,9 @@ const MEMBER_STATE: usize = 24;
  */
 // @ts-ignore: decorator
 @inline function nextTwoSet(i: u32, r: usize): u64 {
-  const k = load<i32>(r, 40);
+  const k = schemeRecord(r).hashes;
   if (k <= 2) return 1;
-  const m = load<u64>(r);
+  const m = schemeRecord(r).bits;
   const base = r + <usize>RECORD_BYTES;
   const at = memberState(i);
   const p0 = load<u64>(at);
@@ -199,27 +201,27 @@ function newestReporting(count: u32, h: u64): i32 {
   // loads waiting on no branch; bit i of `maybe` is member i's.
   let maybe: u64 = 0;
   const first = min<u32>(count, 64);
-  const xxh = load<i32>(member(0), 44) == SCHEME_XXH64;
+  const xxh = schemeRecord(member(0)).scheme == SCHEME_XXH64;
   if (!xxh) {
     const key = <u32>h;
     const bit0 = (key * SALT0) >> 27;
     const bit1 = (key * SALT1) >> 27;
     for (let i: u32 = 0; i < first; i++) {
       const r = member(i);
-      const block = r + <usize>RECORD_BYTES + (<usize>(((h >> 32) * (load<u64>(r) >> 8)) >> 32) << 5);
+      const block = r + <usize>RECORD_BYTES + (<usize>(((h >> 32) * (schemeRecord(r).bits >> 8)) >> 32) << 5);
       maybe |= <u64>((load<u32>(block) >> bit0) & (load<u32>(block, 4) >> bit1) & 1) << <u64>i;
     }
   } else {
     const s = splitmix64(h);
     for (let i: u32 = 0; i < first; i++) {
       const r = member(i);
-      const m = load<u64>(r);
+      const m = schemeRecord(r).bits;
       const p = h % m;
       const b = s % m;
       let q = p + b;
       q = select<u64>(q - m, q, q >= m);
       if (q == p) q = q + 1 == m ? 0 : q + 1;
-      if (load<i32>(r, 40) == 1) q = p;
+      if (schemeRecord(r).hashes == 1) q = p;
       // Member i's start state and position 1, for its later positions if it survives.
       const at = memberState(i);
       store<u64>(at, p);
@@ -248,7 +250,7 @@ function newestReporting(count: u32, h: u64): i32 {
     if (xxh) more |= nextTwoSet(<u32>i, r) << <u64>i;
     else {
       bitsBase = r + <usize>RECORD_BYTES;
-      more |= <u64>sbbfCheck(h, load<u64>(r) >> 8) << <u64>i;
+      more |= <u64>sbbfCheck(h, schemeRecord(r).bits >> 8) << <u64>i;
     }
   }
   if (!xxh) return more == 0 ? -1 : 63 - <i32>clz(more);
@@ -261,7 +263,7 @@ function newestReporting(count: u32, h: u64): i32 {
     const r = member(<u32>i);
     bitsBase = r + <usize>RECORD_BYTES;
     const at = memberState(<u32>i);
-    if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), load<u64>(r), load<i32>(r, 40), PROBES_PTR)) return i;
+    if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR)) return i;
   }
   return -1;
 }
@@ -281,7 +283,7 @@ function newestReporting(count: u32, h: u64): i32 {
  */
 export function chainHas(count: u32, len: u32): i32 {
   if (!membersLive(count)) return -2;
-  const hit = newestReporting(count, xxh64(SCRATCH_PTR, len, load<u64>(member(0), 8)));
+  const hit = newestReporting(count, xxh64(SCRATCH_PTR, len, schemeRecord(member(0)).seed));
   unpeek();
   return hit;
 }
@@ -307,7 +309,7 @@ export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: 
   const newest = CHAIN_RECORDS_PTR + (<usize>(members - 1) << 3);
   if (op == OP_ADD) bind(<usize>load<u32>(newest), load<u32>(newest, 4));
   count = min<u32>(count, BATCH_MAX);
-  const seed = load<u64>(member(0), 8);
+  const seed = schemeRecord(member(0)).seed;
   let left = <u64>room;
   for (let i = first; i < count; i++) {
     let h: u64;

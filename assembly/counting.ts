@@ -16,7 +16,7 @@
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, REFUSED, saveCounters, SchemeRecord } from "./record";
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
@@ -33,6 +33,21 @@ const OP_ADD = 0;
 const OP_HAS = 1;
 const OP_REMOVE = 2;
 const OP_COUNT = 3;
+
+/**
+ * A counting filter's record (KIND_COUNTING): the scheme's parameters (m
+ * counters) and its three tallies, which bind() loads into the globals
+ * below and saveCounters() writes back. Its payload is the counters,
+ * ceil(m / 2) bytes.
+ */
+@unmanaged export class CountingRecord extends SchemeRecord {
+  /** Counters above 0. */
+  nonzero: u64;
+  /** Counters at COUNTER_MAX. */
+  saturated: u64;
+  /** Adds less removes. */
+  held: u64;
+}
 
 /** Counters above 0 (the plain filter's bitsSet). */
 export let nonzero: u64 = 0;

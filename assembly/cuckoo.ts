@@ -5,17 +5,8 @@
 // grows, src/cuckoo/cuckoo-over.ts); the pure-TypeScript twin is
 // src/reference/cuckoo.ts, with the same functions under the same names.
 //
-// A record of KIND_CUCKOO (assembly/record.ts) holds
-//   +0  u64 the bucket count B (any number from 1 to 2^32 - 1)
-//   +8  u64 the XXH64 seed
-//   +16 u64 fingerprints held (adds less removes)
-//   +24 u64 the kick generator's state (xorshift64*), never 0
-//   +32 u64 L, bit 0 of each of the b lanes of a bucket word (below), made by cuckooInit
-//   +40 i32 f, the fingerprint bits (1 to 32)
-//   +52 u32 b | (f << 8): b slots a bucket (2, 4 or 8)
-// and the fingerprints from +64: slot s of bucket i is the f bits from bit
-// (i * b + s) * f of the packed little-endian bit string, 0 meaning empty,
-// followed by 8 bytes of slack so that any slot is one unaligned u64 load.
+// A table is a record of KIND_CUCKOO, CuckooRecord in
+// assembly/cuckoo-record.ts, which lays out its fields and its slots.
 //
 // An item's hash h is XXH64 of its bytes (UTF-8 for strings) under the seed.
 // Its fingerprint is the top f bits of h (1 where those are 0, as the
@@ -28,15 +19,15 @@
 // i1 xor hash(fp) needs a power-of-two B, which would double the table for
 // most capacities.
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, REFUSED } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
 import { TOUCH_SINK_PTR } from "./scheme";
-import { bits, hashes, seed } from "./filter";
-import { RECORD_BYTES } from "./record";
-import { splitmix64, xxh64, xxh64Digest } from "./hash";
+import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
+import { cuckooRecord, nextRandom, slotsLengthOf } from "./cuckoo-record";
 
 export { KIND_CUCKOO } from "./record";
+export { cuckooCreate, cuckooHeld, cuckooRandomState, cuckooSetRandomState } from "./cuckoo-record";
 
 /** The most kicks one add makes before it gives up and puts everything back (the reference's kMaxCuckooCount). */
 export const MAX_KICKS: i32 = 500;
@@ -50,73 +41,68 @@ const OP_COUNT = 3;
 /** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
 const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
-/** The bound record (assembly/record.ts). */
+/** B: buckets of the bound table. */
 // @ts-ignore: decorator
-@inline function rec(): usize {
-  return bitsBase - <usize>RECORD_BYTES;
+@inline function buckets(): u64 {
+  return cuckooRecord().buckets;
 }
 
 /** b: slots a bucket. */
 // @ts-ignore: decorator
 @inline function bucketSize(): u64 {
-  return <u64>(load<u32>(rec(), 52) & 0xff);
+  return <u64>cuckooRecord().bucketSize;
 }
 
-/** Bytes of the packed fingerprints (the slack excluded): ceil(B * b * f / 8). */
+/** f: bits a fingerprint. */
+// @ts-ignore: decorator
+@inline function fingerprintBits(): u64 {
+  return <u64>cuckooRecord().fingerprintBits;
+}
+
+/** Bytes of the packed fingerprints (the slack excluded). */
 // @ts-ignore: decorator
 @inline function slotsLength(): u64 {
-  return (bits * bucketSize() * <u64>hashes + 7) >> 3;
+  return slotsLengthOf(buckets(), bucketSize(), fingerprintBits());
 }
 
+// The slot helpers take f from their caller, which reads it from the
+// record once for all the slots it touches (each read of a field is a
+// load from memory).
+
+/** The fingerprint in global slot `slot` (bucket * b + s) of f-bit slots. */
 // @ts-ignore: decorator
-@inline function fingerprintMask(): u64 {
-  return (<u64>1 << <u64>hashes) - 1;
+@inline function getSlot(slot: u64, f: u64): u32 {
+  const bit = slot * f;
+  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << f) - 1));
 }
 
-/** The fingerprint in global slot `slot` (bucket * b + s). */
+/** Writes `fp` into global slot `slot` of f-bit slots. */
 // @ts-ignore: decorator
-@inline function getSlot(slot: u64): u32 {
-  const bit = slot * <u64>hashes;
-  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & fingerprintMask());
-}
-
-/** Writes `fp` into global slot `slot`. */
-// @ts-ignore: decorator
-@inline function setSlot(slot: u64, fp: u32): void {
-  const bit = slot * <u64>hashes;
+@inline function setSlot(slot: u64, fp: u32, f: u64): void {
+  const bit = slot * f;
   const ptr = bitsBase + <usize>(bit >> 3);
   const shift = bit & 7;
-  store<u64>(ptr, (load<u64>(ptr) & ~(fingerprintMask() << shift)) | (<u64>fp << shift));
+  store<u64>(ptr, (load<u64>(ptr) & ~(((<u64>1 << f) - 1) << shift)) | (<u64>fp << shift));
 }
 
 /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
 // @ts-ignore: decorator
-@inline function fingerprintOf(h: u64): u32 {
-  const fp = <u32>(h >> (64 - <u64>hashes));
+@inline function fingerprintOf(h: u64, f: u64): u32 {
+  const fp = <u32>(h >> (64 - f));
   return fp == 0 ? 1 : fp;
 }
 
 /** The first bucket of hash h. */
 // @ts-ignore: decorator
-@inline function firstBucket(h: u64): u64 {
-  return ((h & 0xffffffff) * bits) >> 32;
+@inline function firstBucket(h: u64, b: u64): u64 {
+  return ((h & 0xffffffff) * b) >> 32;
 }
 
 /** The other bucket of a fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
 // @ts-ignore: decorator
-@inline function altBucket(i: u64, fp: u32): u64 {
-  const hf = (<u64>(fp * <u32>0x9e3779b1) * bits) >> 32;
-  return hf >= i ? hf - i : hf + bits - i;
-}
-
-/** The kick generator's next value (xorshift64*, Vigna 2016). */
-function nextRandom(): u64 {
-  let x = load<u64>(rec(), 24);
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  store<u64>(rec(), x, 24);
-  return x * 0x2545f4914f6cdd1d;
+@inline function altBucket(i: u64, fp: u32, b: u64): u64 {
+  const hf = (<u64>(fp * <u32>0x9e3779b1) * b) >> 32;
+  return hf >= i ? hf - i : hf + b - i;
 }
 
 // A bucket of b slots of f bits spans b * f bits; when that and the bit
@@ -130,29 +116,16 @@ function nextRandom(): u64 {
 // it). Otherwise the slots are read one at a time; both give the first
 // slot, so the twin's plain loop is the same rule.
 
-/** Whether a bucket is one u64 load. */
-// @ts-ignore: decorator
-@inline function bucketIsWord(): bool {
-  return bucketSize() * <u64>hashes <= 57;
-}
-
-/** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when bucketIsWord(). */
+/** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when b * f <= 57. */
 // @ts-ignore: decorator
 @inline function wordAt(bit: u64, mask: u64): u64 {
   return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask;
 }
 
-/** The b slots of bucket `i` as the low b * f bits of a u64 (when bucketIsWord()). */
-// @ts-ignore: decorator
-@inline function bucketWord(i: u64): u64 {
-  const width = bucketSize() * <u64>hashes;
-  return wordAt(i * width, (<u64>1 << width) - 1);
-}
-
-/** L: bit 0 of each of the b lanes (stored by cuckooInit). */
+/** L: bit 0 of each of the b lanes (stored by cuckooCreate). */
 // @ts-ignore: decorator
 @inline function laneLows(): u64 {
-  return load<u64>(rec(), 32);
+  return cuckooRecord().laneLows;
 }
 
 /**
@@ -166,29 +139,25 @@ function nextRandom(): u64 {
   return (t - lows) & ~t & highs;
 }
 
-/** The lanes of bucket word `word` that hold `fp`, as their high bits; 0 when none does. */
-// @ts-ignore: decorator
-@inline function lanesHolding(word: u64, fp: u32): u64 {
-  const lows = laneLows();
-  return zeroLanes(word, <u64>fp * lows, lows, lows << (<u64>hashes - 1));
-}
-
 /** Whether bucket `i` holds `fp`. */
 // @ts-ignore: decorator
 @inline function bucketHas(i: u64, fp: u32): bool {
-  if (bucketIsWord()) return lanesHolding(bucketWord(i), fp) != 0;
   return findInBucket(i, fp) >= 0;
 }
 
 /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1. */
 function findInBucket(i: u64, fp: u32): i32 {
-  const b = bucketSize();
-  if (bucketIsWord()) {
-    const hit = lanesHolding(bucketWord(i), fp);
-    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / <u64>hashes);
-  }
+  const table = cuckooRecord();
+  const b = <u64>table.bucketSize;
+  const f = <u64>table.fingerprintBits;
   const first = i * b;
-  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s) == fp) return <i32>s;
+  const width = b * f;
+  if (width <= 57) {
+    const lows = table.laneLows;
+    const hit = zeroLanes(wordAt(first * f, (<u64>1 << width) - 1), <u64>fp * lows, lows, lows << (f - 1));
+    return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / f);
+  }
+  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s, f) == fp) return <i32>s;
   return -1;
 }
 
@@ -196,16 +165,18 @@ function findInBucket(i: u64, fp: u32): i32 {
 function insertIntoBucket(i: u64, fp: u32): bool {
   const s = findInBucket(i, 0);
   if (s < 0) return false;
-  setSlot(i * bucketSize() + <u64>s, fp);
+  const table = cuckooRecord();
+  setSlot(i * <u64>table.bucketSize + <u64>s, fp, <u64>table.fingerprintBits);
   return true;
 }
 
 /** Matches of `fp` in bucket `i`. */
 function countInBucket(i: u64, fp: u32): u32 {
   const b = bucketSize();
+  const f = fingerprintBits();
   const first = i * b;
   let n: u32 = 0;
-  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s) == fp);
+  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s, f) == fp);
   return n;
 }
 
@@ -213,7 +184,8 @@ function countInBucket(i: u64, fp: u32): u32 {
 function deleteFromBucket(i: u64, fp: u32): bool {
   const s = findInBucket(i, fp);
   if (s < 0) return false;
-  setSlot(i * bucketSize() + <u64>s, 0);
+  const table = cuckooRecord();
+  setSlot(i * <u64>table.bucketSize + <u64>s, 0, <u64>table.fingerprintBits);
   return true;
 }
 
@@ -226,35 +198,36 @@ function deleteFromBucket(i: u64, fp: u32): bool {
  * before, byte for byte: 0, refused. 1 when stored.
  */
 function addFingerprint(i1: u64, fp: u32): i32 {
-  const i2 = altBucket(i1, fp);
+  const i2 = altBucket(i1, fp, buckets());
   if (insertIntoBucket(i1, fp) || insertIntoBucket(i2, fp)) {
-    store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+    cuckooRecord().held++;
     return 1;
   }
   const b = bucketSize();
+  const f = fingerprintBits();
   // A refusal changes nothing, the generator included (it is in the file).
-  const state = load<u64>(rec(), 24);
+  const state = cuckooRecord().randomState;
   let i = nextRandom() >> 63 ? i2 : i1;
   let held = fp;
   for (let n = 0; n < MAX_KICKS; n++) {
     const slot = i * b + ((nextRandom() >> 32) & (b - 1));
     store<u64>(PATH_PTR + (<usize>n << 3), slot);
-    const victim = getSlot(slot);
-    setSlot(slot, held);
+    const victim = getSlot(slot, f);
+    setSlot(slot, held, f);
     held = victim;
-    i = altBucket(i, held);
+    i = altBucket(i, held, buckets());
     if (insertIntoBucket(i, held)) {
-      store<u64>(rec(), load<u64>(rec(), 16) + 1, 16);
+      cuckooRecord().held++;
       return 1;
     }
   }
   for (let n = MAX_KICKS - 1; n >= 0; n--) {
     const slot = load<u64>(PATH_PTR + (<usize>n << 3));
-    const placed = getSlot(slot);
-    setSlot(slot, held);
+    const placed = getSlot(slot, f);
+    setSlot(slot, held, f);
     held = placed;
   }
-  store<u64>(rec(), state, 24);
+  cuckooRecord().randomState = state;
   return 0;
 }
 
@@ -264,28 +237,31 @@ function addFingerprint(i1: u64, fp: u32): i32 {
  * the first does not answer (the hot path of has).
  */
 // @ts-ignore: decorator
-@inline function hashedHas(i1: u64, fp: u32): bool {
-  const f = <u64>hashes;
-  const width = bucketSize() * f;
-  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp), fp);
-  const lows = laneLows();
+@inline function hashedHas(i1: u64, fp: u32, f: u64, buckets: u64): bool {
+  const table = cuckooRecord();
+  const width = <u64>table.bucketSize * f;
+  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp, buckets), fp);
+  const lows = table.laneLows;
   const highs = lows << (f - 1);
   const wanted = <u64>fp * lows;
   const mask = (<u64>1 << width) - 1;
   if (zeroLanes(wordAt(i1 * width, mask), wanted, lows, highs) != 0) return true;
-  return zeroLanes(wordAt(altBucket(i1, fp) * width, mask), wanted, lows, highs) != 0;
+  return zeroLanes(wordAt(altBucket(i1, fp, buckets) * width, mask), wanted, lows, highs) != 0;
 }
 
 /** Runs `op` on the item of hash h: add 1 stored / 0 refused, has 1 / 0, remove 1 done / 0 no match, count the matches. */
 function cuckooHashed(h: u64, op: i32): i32 {
-  const fp = fingerprintOf(h);
-  const i1 = firstBucket(h);
+  const table = cuckooRecord();
+  const f = <u64>table.fingerprintBits;
+  const buckets = table.buckets;
+  const fp = fingerprintOf(h, f);
+  const i1 = firstBucket(h, buckets);
   if (op == OP_ADD) return addFingerprint(i1, fp);
-  if (op == OP_HAS) return <i32>hashedHas(i1, fp);
-  const i2 = altBucket(i1, fp);
+  if (op == OP_HAS) return <i32>hashedHas(i1, fp, f, buckets);
+  const i2 = altBucket(i1, fp, buckets);
   if (op == OP_REMOVE) {
     if (!deleteFromBucket(i1, fp) && !deleteFromBucket(i2, fp)) return 0;
-    store<u64>(rec(), load<u64>(rec(), 16) - 1, 16);
+    cuckooRecord().held--;
     return 1;
   }
   // When both buckets are one, its matches count once.
@@ -294,10 +270,10 @@ function cuckooHashed(h: u64, op: i32): i32 {
 
 /** Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item of `len` bytes in scratch. */
 function cuckooItemBound(len: u32, op: i32): i32 {
-  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, seed), op);
+  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, cuckooRecord().seed), op);
 }
 
-/** cuckooItem for a streamed item (after streamBegin and streamUpdate). */
+/** cuckooItem for a streamed item (after streamBegin and streamUpdate on this record: XXH64 under the table's seed). */
 function cuckooStreamBound(op: i32): i32 {
   return cuckooHashed(xxh64Digest(), op);
 }
@@ -307,7 +283,7 @@ const HAS_GROUP: u32 = 64;
 
 /** The hash of staged batch item i. */
 // @ts-ignore: decorator
-@inline function batchHash(i: u32): u64 {
+@inline function batchHash(i: u32, seed: u64): u64 {
   const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
   const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
   return xxh64(SCRATCH_PTR + <usize>start, <usize>(end - start), seed);
@@ -325,7 +301,7 @@ const HAS_STRIDE: usize = 24;
  * has hashes a group of items, then reads the first byte of both buckets
  * of each before it tests any: the loads are independent, so in a table
  * larger than the cache their misses overlap (what assembly/batch.ts does
- * for a Bloom filter's positions). Where a bucket is one u64 (bucketIsWord)
+ * for a Bloom filter's positions). Where a bucket is one u64 (b * f <= 57)
  * the touch pass keeps both buckets' bit offsets and the fingerprint's
  * lanes, and the test reads both buckets and ORs Mycroft's test of each
  * without a branch: a present item is in either bucket at random, so
@@ -336,23 +312,25 @@ const HAS_STRIDE: usize = 24;
 function cuckooBatchBound(count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (op == OP_HAS) {
-    const f = <u64>hashes;
+    const seed = cuckooRecord().seed;
+    const f = fingerprintBits();
     const width = bucketSize() * f;
     const word = width <= 57;
+    const buckets = cuckooRecord().buckets;
     const lows = laneLows();
     const highs = lows << (f - 1);
     const mask = (<u64>1 << (width & 63)) - 1;
     for (let first: u32 = 0; first < count; first += HAS_GROUP) {
       const n = min<u32>(HAS_GROUP, count - first);
-      for (let j: u32 = 0; j < n; j++) store<u64>(BATCH_PROBES_PTR + <usize>j * HAS_STRIDE, batchHash(first + j));
+      for (let j: u32 = 0; j < n; j++) store<u64>(BATCH_PROBES_PTR + <usize>j * HAS_STRIDE, batchHash(first + j, seed));
       let touched: u32 = 0;
       for (let j: u32 = 0; j < n; j++) {
         const at = BATCH_PROBES_PTR + <usize>j * HAS_STRIDE;
         const h = load<u64>(at);
-        const fp = fingerprintOf(h);
-        const i1 = firstBucket(h);
+        const fp = fingerprintOf(h, f);
+        const i1 = firstBucket(h, buckets);
         const bit1 = i1 * width;
-        const bit2 = altBucket(i1, fp) * width;
+        const bit2 = altBucket(i1, fp, buckets) * width;
         // h is read again by the generic test below; the word test needs only these.
         if (word) {
           store<u64>(at, bit1);
@@ -377,53 +355,28 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
     }
     return count;
   }
+  const seed = cuckooRecord().seed;
   for (let i: u32 = 0; i < count; i++) {
-    const answer = cuckooHashed(batchHash(i), op);
+    const answer = cuckooHashed(batchHash(i, seed), op);
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     if (op == OP_ADD && answer == 0) return i;
   }
   return count;
 }
 
-/** Sets the tally to 0 and the kick generator to its start for the seed: a new table. */
-function cuckooInitBound(): void {
-  store<u64>(rec(), 0, 16);
-  let lows: u64 = 0;
-  for (let s: u64 = 0; s < bucketSize(); s++) lows |= <u64>1 << (s * <u64>hashes);
-  store<u64>(rec(), lows, 32);
-  // splitmix64 maps 0 to 0, so the seed is first moved off 0 by the golden-ratio constant.
-  const state = splitmix64(seed ^ 0x9e3779b97f4a7c15);
-  store<u64>(rec(), state == 0 ? 1 : state, 24);
-}
-
-/** Fingerprints held. */
-function cuckooHeldBound(): f64 {
-  return <f64>load<u64>(rec(), 16);
-}
-
-/** The kick generator's state, low or high 32 bits. */
-function cuckooRandomStateBound(high: bool): u32 {
-  const x = load<u64>(rec(), 24);
-  return <u32>(high ? x >> 32 : x);
-}
-
-/** Sets the kick generator's state (a file's, never 0). */
-function cuckooSetRandomStateBound(lo: u32, hi: u32): void {
-  store<u64>(rec(), (<u64>hi << 32) | <u64>lo, 24);
-}
-
 /** Empties every slot; the generator goes on where it was. */
 function cuckooClearBound(): void {
   memory.fill(bitsBase, 0, <usize>slotsLength());
-  store<u64>(rec(), 0, 16);
+  cuckooRecord().held = 0;
 }
 
 /** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
 function cuckooRestoreBound(): f64 {
-  const slots = bits * bucketSize();
+  const slots = buckets() * bucketSize();
+  const f = fingerprintBits();
   let n: u64 = 0;
-  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot) != 0);
-  store<u64>(rec(), n, 16);
+  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot, f) != 0);
+  cuckooRecord().held = n;
   return <f64>n;
 }
 
@@ -450,33 +403,6 @@ export function cuckooStream(r: usize, generation: u32, op: i32): i32 {
 export function cuckooBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
   if (!bind(r, generation)) return REFUSED;
   return <i32>cuckooBatchBound(count, op);
-}
-
-/** cuckooInitBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooInit(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooInitBound();
-  return 0;
-}
-
-/** cuckooHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooHeld(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooHeldBound();
-}
-
-/** cuckooRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooRandomState(r: usize, generation: u32, high: bool): f64 {
-  // A half takes every u32 value, REFUSED among them as an i32: answered as a float.
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooRandomStateBound(high);
-}
-
-/** cuckooSetRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
-export function cuckooSetRandomState(r: usize, generation: u32, lo: u32, hi: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooSetRandomStateBound(lo, hi);
-  return 0;
 }
 
 /** cuckooClearBound on record r, bound first: REFUSED when r and generation name no live record. */

@@ -15,7 +15,7 @@ import {
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
 import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHashOnce, testProbed } from "./scheme";
-import { countingKind, isLive, KIND_FILTER, peek, RECORD_BYTES, unpeek } from "./record";
+import { countingKind, headerOf, isLive, KIND_FILTER, peek, RECORD_BYTES, schemeRecord, unpeek } from "./record";
 import { sbbfCheck } from "./sbbf";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
 
@@ -103,8 +103,8 @@ const LIVE_PTR: usize = SURVIVORS_PTR + (<usize>WALK_BLOCK << 1);
  */
 // @ts-ignore: decorator
 @inline function joinGroup(g: u32, r: usize, flag: u32, counting: bool, a: u64, b: u64): void {
-  const m = load<u64>(r);
-  const k = load<i32>(r, 40);
+  const m = schemeRecord(r).bits;
+  const k = schemeRecord(r).hashes;
   store<u32>(groupField(g, SLOT_BASE), <u32>(r + <usize>RECORD_BYTES));
   store<u32>(groupField(g, SLOT_K), <u32>k);
   store<u32>(groupField(g, SLOT_FLAG), flag);
@@ -211,8 +211,8 @@ function probeRecordsInTurn(count: u32, h: u64, seed: u64): u32 {
   for (let j: u32 = 0; j < count; j++) {
     const r = listed(j);
     let flag: u32 = 2;
-    if (isLive(r, load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4)) && load<u64>(r, 8) == seed && load<u32>(r, 48) == KIND_FILTER) {
-      const schemeId = load<i32>(r, 44);
+    if (isLive(r, load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4)) && headerOf(r).kind == KIND_FILTER && schemeRecord(r).seed == seed) {
+      const schemeId = schemeRecord(r).scheme;
       if (schemeId == SCHEME_XXH64 || schemeId == SCHEME_SBBF) {
         peek(r);
         flag = <u32>testHashOnce(h);
@@ -255,7 +255,7 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   let seed: u64 = 0;
   for (let j: u32 = 0; j < count; j++) {
     if (isLive(listed(j), load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4))) {
-      seed = load<u64>(listed(j), 8);
+      seed = schemeRecord(listed(j)).seed;
       break;
     }
   }
@@ -292,8 +292,8 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
     for (let t: u32 = 0; t < survivors; t++) {
       const j = <u32>load<u16>(SURVIVORS_PTR + (<usize>t << 1));
       const r = listed(first + j);
-      const counting = countingKind(load<u32>(r, 48));
-      if (load<i32>(r, 44) == SCHEME_SBBF) {
+      const counting = countingKind(headerOf(r).kind);
+      if (schemeRecord(r).scheme == SCHEME_SBBF) {
         // The block's other words share the line just read: tested in full,
         // a plain filter's without a branch (assembly/sbbf.ts's sbbfCheck).
         let holds: bool;
@@ -302,13 +302,13 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
           holds = reportsPeeked(h, true);
         } else {
           bitsBase = r + <usize>RECORD_BYTES;
-          holds = sbbfCheck(h, load<u64>(r) >> 8);
+          holds = sbbfCheck(h, schemeRecord(r).bits >> 8);
         }
         store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>holds);
         found += <u32>holds;
         continue;
       }
-      if (load<i32>(r, 40) <= 2) {
+      if (schemeRecord(r).hashes <= 2) {
         // Both of its positions are set: it holds the item.
         found++;
         continue;

@@ -7,7 +7,20 @@
 import { bitsBase, MAX_HASHES, SCRATCH_PTR, SCRATCH_SIZE, SHARED_HEADER_PTR, reserveBits } from "./layout";
 import { clearBits } from "./bit-array";
 import { andInto, orInto, popcount } from "./algebra";
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, REFUSED, saveCounters, SchemeRecord } from "./record";
+
+/**
+ * A Bloom filter's record (KIND_FILTER, and KIND_HASHING, whose bits are
+ * kept elsewhere): the scheme's parameters and the two counters, which
+ * bind() loads into setCount and addedCount and saveCounters() writes back.
+ * Its payload is the packed bits, ceil(m / 8) bytes.
+ */
+@unmanaged export class FilterRecord extends SchemeRecord {
+  /** Bits set. */
+  setCount: u64;
+  /** Adds that set a bit. */
+  addedCount: u64;
+}
 
 /** m, k, scheme and seed of the bound filter; the counters of set bits and of added items (adds that set a bit). */
 export let bits: u64 = 1;

@@ -22,7 +22,9 @@ export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme
 import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release } from "./record";
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, headerOf, KIND_CUCKOO, KIND_FILTER, REFUSED, saveCounters, schemeKind } from "./record";
+import { CuckooRecord } from "./cuckoo-record";
+import { xxh64Begin, xxh64Update } from "./hash";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
 export { chainBatch, chainHas } from "./chain";
 export { addBatch, hasBatch } from "./batch";
@@ -94,17 +96,28 @@ export function streamShardPositions(r: usize, generation: u32, shards: u32): i3
   return <i32>shardIndex(itemKey, shards);
 }
 
-/** Starts a streamed item for record r (its scheme and seed), for items longer than the scratch region. */
+/**
+ * Starts a streamed item for record r, for items longer than the scratch
+ * region: under its scheme and seed, or, for a cuckoo table or a binary
+ * fuse filter, which have no scheme, XXH64 under the family's own item
+ * seed (the table's seed; 0 for a fuse key). JS stages every family's long
+ * items the same way (src/wasm/staging.ts), so the family's record says
+ * which.
+ */
 export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
   if (!bind(r, generation)) return REFUSED;
-  streamStart(wide);
+  // The shared build holds one Bloom filter and no records (bind()).
+  const kind = ASC_FEATURE_THREADS ? KIND_FILTER : headerOf(r).kind;
+  if (schemeKind(kind)) streamStart(wide);
+  else xxh64Begin(kind == KIND_CUCKOO ? changetype<CuckooRecord>(r).seed : 0);
   return 0;
 }
 
-/** Feeds the next `len` units of a streamed item from scratch, hashed by record r's scheme. */
+/** Feeds the next `len` units of a streamed item from scratch, hashed as streamBegin began it for record r. */
 export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
   if (!bind(r, generation)) return REFUSED;
-  streamFeed(SCRATCH_PTR, len);
+  if (ASC_FEATURE_THREADS || schemeKind(headerOf(r).kind)) streamFeed(SCRATCH_PTR, len);
+  else xxh64Update(SCRATCH_PTR, len);
   return 0;
 }
 
@@ -231,7 +244,7 @@ export function checksumEnd(): void {
 
 // A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
 export {
-  bitmapClearAll, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
+  bitmapClearAll, bitmapCreate, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
 
 // Hash once, probe many (assembly/digest.ts) and the counting filter
@@ -246,8 +259,8 @@ export {
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
 
 // The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
-export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooHeld, cuckooInit, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
+export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooCreate, cuckooHeld, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
 // The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE,
 // and its construction (assembly/binary-fuse-construction.ts).
-export { fuseChecksumFingerprints, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
+export { fuseChecksumFingerprints, fuseCreate, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
 export { fuseAlloc, fuseFree, fusePopulate } from "./binary-fuse-construction";

@@ -1,11 +1,13 @@
 // Many filters in one instance: each filter is a record followed by its
-// bits (or counters), one region of the heap (assembly/heap.ts).
+// payload, one region of the heap (assembly/heap.ts).
 //
 // Every export that acts on a filter takes the filter's record and its
 // generation as its first two arguments, and binds them first (bind()):
-// the call refuses a pair that is not a live record's, and otherwise loads
-// the record's parameters and counters into the globals the hashing and
-// probing code reads (assembly/filter.ts, assembly/layout.ts's bitsBase).
+// the call refuses a pair that is not a live record's, and otherwise points
+// assembly/layout.ts's bitsBase at the payload and, for a family whose
+// positions come from a scheme, loads the record's parameters and counters
+// into the globals the hashing and probing code reads (assembly/filter.ts).
+// The other families read their own records' fields where they use them.
 // An export that changes the counters writes them back before it returns
 // (saveCounters()). No call can act on another filter than the one it
 // names, whatever ran in between: what the globals hold is checked against
@@ -16,27 +18,26 @@
 // objects): a released handle's generation matches nothing again (a region
 // reused at the same address gets a new one).
 //
-// A record, 64 bytes, 64-byte aligned:
-//   +0  u64 m (bits, counters, or a Bitmap's size)
-//   +8  u64 the XXH64 seed
-//   +16 u64 bits set (a counting filter: counters above 0)
-//   +24 u64 adds that set a bit (a counting filter: counters at 15)
-//   +32 u64 a counting filter's adds less removes
-//   +40 i32 k
-//   +44 i32 the scheme id
-//   +48 u32 the kind (KIND_*)
-//   +52 u32 a sliding filter's bytes per word (1 or 2; assembly/sliding.ts),
-//       or a binary fuse filter's bytes per fingerprint (assembly/binary-fuse.ts)
-//   +56 u32 the generation (0: not a live record)
-// and the bits (or counters) start at +64. A cuckoo table
-// (assembly/cuckoo.ts) and a binary fuse filter (assembly/binary-fuse.ts)
-// lay out their own fields before +48, and keep them in the record rather
-// than in globals.
+// A record is RECORD_BYTES, 64-byte aligned, and its payload (bits,
+// counters, words, slots or fingerprints) starts right after it. It opens
+// with RecordHeader, the fields every family shares at the same offsets
+// (what isLive, bind and release read); the rest is the family's own
+// record, declared once as an @unmanaged class that extends it and read
+// through changetype: SchemeRecord below for the families whose positions
+// come from a scheme, FilterRecord (assembly/filter.ts), CountingRecord
+// (assembly/counting.ts), SlidingRecord (assembly/sliding.ts),
+// BitmapRecord (assembly/bitmap.ts), CuckooRecord
+// (assembly/cuckoo-record.ts) and FuseRecord (assembly/binary-fuse.ts).
+// A field read compiles to one load at a constant offset, as a load<T>(r,
+// offset) would: the classes cost nothing on the hot paths (callgrind
+// counts the same instructions per has). The reference twin
+// (src/reference/) holds the same fields under the same names.
 
 import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
-import { addedCount, bits, blocks, hashes, scheme, seed, setCount } from "./filter";
+import { addedCount, bits, blocks, FilterRecord, hashes, scheme, seed, setCount } from "./filter";
 import { heapAlloc, heapFree } from "./heap";
-import { held, nonzero, saturated } from "./counting";
+import { CountingRecord, held, nonzero, saturated } from "./counting";
+import { SlidingRecord } from "./sliding";
 
 // The work area (scratch and the regions an item passes through) lies past
 // the statics, in memory the module does not declare: it is grown here, at
@@ -44,8 +45,35 @@ import { held, nonzero, saturated } from "./counting";
 const startPages = <i32>((HEAP_START + 0xffff) >> 16);
 if (memory.size() < startPages) memory.grow(startPages - memory.size());
 
-/** Bytes of a record; the bits follow it. */
+/** Bytes of a record; the payload follows it. Every family's record class fits in it. */
 export const RECORD_BYTES: u32 = 64;
+
+/** The fields every record opens with, at the same offsets in every family. */
+@unmanaged export class RecordHeader {
+  /** What the record holds (KIND_*). */
+  kind: u32;
+  /** What names it with its address (0: not a live record). */
+  generation: u32;
+  /** Bytes of the payload after the record. */
+  payloadBytes: u64;
+}
+
+/**
+ * The record of a family whose positions come from a scheme
+ * (assembly/scheme.ts): a Bloom filter's (and the hashing kind's), a
+ * counting filter's, a sliding filter's. peek() loads these fields into the
+ * globals the hashing and probing code reads.
+ */
+@unmanaged export class SchemeRecord extends RecordHeader {
+  /** m: bits, counters or words. */
+  bits: u64;
+  /** The XXH64 seed. */
+  seed: u64;
+  /** k. */
+  hashes: i32;
+  /** The scheme id (assembly/scheme.ts's SCHEME_*). */
+  scheme: i32;
+}
 
 /** What a record holds: a Bloom filter's bits, only parameters (hashing for bits kept elsewhere), 4-bit counters, a Bitmap, or a sliding filter's words. */
 export const KIND_FILTER = 0;
@@ -53,10 +81,38 @@ export const KIND_HASHING = 1;
 export const KIND_COUNTING = 2;
 export const KIND_BITMAP = 3;
 export const KIND_SLIDING = 4;
-/** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo.ts). */
+/** A cuckoo filter's table: buckets of fingerprints (assembly/cuckoo-record.ts). */
 export const KIND_CUCKOO = 5;
-/** A binary fuse filter's fingerprints (assembly/binary-fuse.ts, which lays out its record's fields). */
+/** A binary fuse filter's fingerprints (assembly/binary-fuse.ts). */
 export const KIND_FUSE = 6;
+
+/** Record `r`'s header. */
+// @ts-ignore: decorator
+@inline export function headerOf(r: usize): RecordHeader {
+  return changetype<RecordHeader>(r);
+}
+
+/** Record `r` as a scheme family's (a Bloom, counting or sliding filter's). */
+// @ts-ignore: decorator
+@inline export function schemeRecord(r: usize): SchemeRecord {
+  return changetype<SchemeRecord>(r);
+}
+
+/**
+ * Whether a record of `kind` is a scheme family's: its parameters go to
+ * the globals when it is bound. Always true in the lean build, whose
+ * instances hold Bloom filters only (see countingKind below).
+ */
+// @ts-ignore: decorator
+@inline export function schemeKind(kind: u32): bool {
+  return COUNTING_RECORDS != 0 ? kind <= <u32>KIND_COUNTING || kind == KIND_SLIDING : true;
+}
+
+/** Whether a record of `kind` is a sliding filter's; always false in the lean build (see schemeKind). */
+// @ts-ignore: decorator
+@inline export function slidingKind(kind: u32): bool {
+  return COUNTING_RECORDS != 0 ? kind == KIND_SLIDING : false;
+}
 
 /**
  * Whether a record of kind `kind` is a counting filter's. Always false in
@@ -90,21 +146,6 @@ let nextGeneration: u32 = 1;
 let madeGeneration: u32 = 0;
 
 /**
- * Bytes of the region after the record, for a record of this kind and m
- * (filter.ts's byteLength, counting.ts's countersLength, bitmap.ts's
- * wordBytes, sliding.ts's wordsLength with `width` bytes a word).
- */
-function payloadBytes(kind: u32, m: u64, width: u32): u64 {
-  if (kind == KIND_FILTER) return (m + 7) >> 3;
-  if (kind == KIND_COUNTING) return (m + 1) >> 1;
-  if (kind == KIND_BITMAP) return ((m + 63) >> 6) << 3;
-  if (kind == KIND_SLIDING || kind == KIND_FUSE) return m * <u64>width;
-  // m buckets of (width & 0xff) slots of (width >> 8) bits, and 8 bytes of slack.
-  if (kind == KIND_CUCKOO) return ((m * <u64>(width & 0xff) * <u64>(width >> 8) + 7) >> 3) + 8;
-  return 0;
-}
-
-/**
  * Whether `r` and `generation` name a live record: `r` is a 64-byte
  * aligned address in the heap whose record holds that generation. A
  * released record's generation is 0, and a reused region is zeroed before
@@ -113,22 +154,22 @@ function payloadBytes(kind: u32, m: u64, width: u32): u64 {
 export function isLive(r: usize, generation: u32): bool {
   if (generation == 0 || r < HEAP_START || (r & 63) != 0) return false;
   if (<u64>r + <u64>RECORD_BYTES > (<u64>memory.size() << 16)) return false;
-  return load<u32>(r, 56) == generation;
+  return headerOf(r).generation == generation;
 }
 
 /**
- * Binds the running export to record `r`: its parameters and counters go
- * to the globals. False, loading nothing, when `r` and `generation` do not
- * name a live record; the export then returns REFUSED. The shared build
- * holds one filter and no records (assembly/filter.ts's configure): there
- * is nothing to bind.
+ * Binds the running export to record `r`: bitsBase to its payload and, for
+ * a scheme family, its parameters and counters to the globals. False,
+ * loading nothing, when `r` and `generation` do not name a live record; the
+ * export then returns REFUSED. The shared build holds one filter and no
+ * records (assembly/filter.ts's configure): there is nothing to bind.
  */
 export function bind(r: usize, generation: u32): bool {
   if (ASC_FEATURE_THREADS) return true;
   // Calls to one filter in a row load nothing and check one field: the memo's
   // address passed isLive's checks when it was bound, and memory never
   // shrinks, so its generation alone tells whether the record still lives.
-  if (r == bound && generation == boundGeneration && generation != 0 && load<u32>(r, 56) == generation) return true;
+  if (r == bound && generation == boundGeneration && generation != 0 && headerOf(r).generation == generation) return true;
   return rebind(r, generation);
 }
 
@@ -137,17 +178,22 @@ function rebind(r: usize, generation: u32): bool {
   if (!isLive(r, generation)) return false;
   bound = r;
   boundGeneration = generation;
+  const kind = headerOf(r).kind;
+  // The other families (Bitmap, cuckoo, binary fuse) read their own records' fields where they use them.
+  if (!schemeKind(kind)) {
+    bitsBase = r + <usize>RECORD_BYTES;
+    return true;
+  }
   peek(r);
-  const kind = load<u32>(r, 48);
-  // A cuckoo table and a binary fuse filter keep their fields in the record, where the others keep counters in globals.
-  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return true;
   if (countingKind(kind)) {
-    nonzero = load<u64>(r, 16);
-    saturated = load<u64>(r, 24);
-    held = load<u64>(r, 32);
-  } else {
-    setCount = load<u64>(r, 16);
-    addedCount = load<u64>(r, 24);
+    const c = changetype<CountingRecord>(r);
+    nonzero = c.nonzero;
+    saturated = c.saturated;
+    held = c.held;
+  } else if (!slidingKind(kind)) {
+    const f = changetype<FilterRecord>(r);
+    setCount = f.setCount;
+    addedCount = f.addedCount;
   }
   return true;
 }
@@ -156,32 +202,44 @@ function rebind(r: usize, generation: u32): bool {
 export function saveCounters(): void {
   if (ASC_FEATURE_THREADS) return;
   const r = bound;
-  const kind = load<u32>(r, 48);
-  if (kind == KIND_CUCKOO || kind == KIND_FUSE) return;
+  const kind = headerOf(r).kind;
   if (countingKind(kind)) {
-    store<u64>(r, nonzero, 16);
-    store<u64>(r, saturated, 24);
-    store<u64>(r, held, 32);
-  } else {
-    store<u64>(r, setCount, 16);
-    store<u64>(r, addedCount, 24);
+    const c = changetype<CountingRecord>(r);
+    c.nonzero = nonzero;
+    c.saturated = saturated;
+    c.held = held;
+  } else if (kind <= <u32>KIND_HASHING) {
+    const f = changetype<FilterRecord>(r);
+    f.setCount = setCount;
+    f.addedCount = addedCount;
   }
 }
 
 /**
  * Points the parameter globals (m, k, scheme, seed, the bits) at record
- * `r` without binding it: for reads of many records in one call
- * (assembly/chain.ts, assembly/digest.ts), which call unpeek() before
- * anything else reads the bound record's. The counters stay as they were.
+ * `r`, a scheme family's, without binding it: for reads of many records in
+ * one call (assembly/chain.ts, assembly/digest.ts), which call unpeek()
+ * before anything else reads the bound record's. The counters stay as they
+ * were.
  */
 // @ts-ignore: decorator
 @inline export function peek(r: usize): void {
-  bits = load<u64>(r);
-  seed = load<u64>(r, 8);
-  hashes = load<i32>(r, 40);
-  scheme = load<i32>(r, 44);
+  const s = schemeRecord(r);
+  bits = s.bits;
+  seed = s.seed;
+  hashes = s.hashes;
+  scheme = s.scheme;
   blocks = bits >> 8;
   bitsBase = r + <usize>RECORD_BYTES;
+}
+
+/**
+ * The bound record, found from its payload pointer: bitsBase is a global
+ * the hot paths read already, where the memo `bound` would be one more.
+ */
+// @ts-ignore: decorator
+@inline export function boundRecord(): usize {
+  return bitsBase - <usize>RECORD_BYTES;
 }
 
 /** Points the parameter globals back at the bound record, after peek(). */
@@ -190,28 +248,55 @@ export function unpeek(): void {
 }
 
 /**
- * A new record of `kind` for m = `m`, k, scheme and seed (validated by
- * the caller), its bits zero; `width` is a sliding filter's
- * bytes per word (0 for the other kinds). Returns its address, or 0 when
- * this instance's memory cannot hold it (JS then opens another); its
- * generation is then createdGeneration().
+ * A new record of `kind` with `payload` bytes after it, all zero but its
+ * header: the first step of every family's create. Returns its address,
+ * or 0 when this instance's memory cannot hold it (JS then opens another);
+ * its generation is then createdGeneration().
  */
-export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, width: u32): usize {
-  const bytes = <u64>RECORD_BYTES + payloadBytes(kind, <u64>m, width);
+export function createRecord(kind: u32, payload: u64): usize {
+  const bytes = <u64>RECORD_BYTES + payload;
   if (bytes > 0xffff_0000) return 0;
   const r = heapAlloc(<u32>bytes);
   if (r == 0) return 0;
-  store<u64>(r, <u64>m);
-  store<u64>(r, (<u64>seedHi << 32) | <u64>seedLo, 8);
-  store<i32>(r, min(k, MAX_HASHES), 40);
-  store<i32>(r, schemeId, 44);
-  store<u32>(r, kind, 48);
-  store<u32>(r, width, 52);
+  const header = headerOf(r);
+  header.kind = kind;
+  header.payloadBytes = payload;
   const generation = nextGeneration;
   // 2^32 records later the count wraps; 0 stays "not live".
   nextGeneration = generation == 0xffff_ffff ? 1 : generation + 1;
-  store<u32>(r, generation, 56);
+  header.generation = generation;
   madeGeneration = generation;
+  return r;
+}
+
+/**
+ * Bytes of the payload of a scheme family's record of m = `m`
+ * (filter.ts's byteLength, counting.ts's countersLength, sliding.ts's
+ * wordsLength with `wordBytes` bytes a word).
+ */
+function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
+  if (kind == KIND_FILTER) return (m + 7) >> 3;
+  if (countingKind(kind)) return (m + 1) >> 1;
+  if (slidingKind(kind)) return m * <u64>wordBytes;
+  return 0;
+}
+
+/**
+ * A new record of a scheme family (`kind`: a Bloom filter, the hashing
+ * kind, a counting or a sliding filter) for m = `m`, k, scheme and seed
+ * (validated by the caller), its payload zero; `wordBytes` is a sliding
+ * filter's bytes per word (0 for the others). Returns its address, or 0
+ * (createRecord).
+ */
+export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, wordBytes: u32): usize {
+  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m, wordBytes));
+  if (r == 0) return 0;
+  const s = schemeRecord(r);
+  s.bits = <u64>m;
+  s.seed = (<u64>seedHi << 32) | <u64>seedLo;
+  s.hashes = min(k, MAX_HASHES);
+  s.scheme = schemeId;
+  if (slidingKind(kind)) changetype<SlidingRecord>(r).wordBytes = wordBytes;
   return r;
 }
 
@@ -226,7 +311,7 @@ export function createdGeneration(): u32 {
  */
 export function release(r: usize, generation: u32): i32 {
   if (!isLive(r, generation)) return 1;
-  store<u32>(r, 0, 56);
+  headerOf(r).generation = 0;
   heapFree(r);
   return 0;
 }
@@ -234,5 +319,5 @@ export function release(r: usize, generation: u32): i32 {
 /** The bytes of record `r`'s region after the record, or -1 when it is not live (for tests: regions must not overlap). */
 export function recordPayload(r: usize, generation: u32): f64 {
   if (!isLive(r, generation)) return -1;
-  return <f64>payloadBytes(load<u32>(r, 48), load<u64>(r), load<u32>(r, 52));
+  return <f64>headerOf(r).payloadBytes;
 }

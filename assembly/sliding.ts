@@ -11,7 +11,7 @@
 // (src/sliding/generations.ts) and passed to each call.
 // The pure-TypeScript twin is src/reference/sliding.ts.
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { bind, boundRecord, REFUSED, saveCounters, SchemeRecord } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { bits, hashes } from "./filter";
 import { probeItem, streamProbe } from "./scheme";
@@ -21,12 +21,20 @@ import { checksumUpdate } from "./checksum";
 const OP_HAS = 1;
 
 /**
- * Bytes of one word (1 or 2): the bound record's field at +52
- * (assembly/record.ts), which lies 12 bytes before the words at +64.
+ * A sliding filter's record (KIND_SLIDING): the scheme's parameters (m
+ * words, k) and the width of a word. Its payload is the m words, m *
+ * wordBytes bytes. Which planes are current and live is not here: JS
+ * passes it to each call.
  */
+@unmanaged export class SlidingRecord extends SchemeRecord {
+  /** Bytes of one word (1 or 2): G / 8 generations. */
+  wordBytes: u32;
+}
+
+/** Bytes of one word of the bound record. */
 // @ts-ignore: decorator
 @inline function wordBytes(): usize {
-  return <usize>load<u32>(bitsBase - 12);
+  return <usize>changetype<SlidingRecord>(boundRecord()).wordBytes;
 }
 
 /** Bytes of the words: m * wordBytes. */

@@ -16,22 +16,44 @@ import { itemBytes } from './js-string.js';
 import { fuseFingerprint, fuseMurmur64, fuseSlot, getSlot, MASK64 } from './binary-fuse-hash.js';
 import { fusePopulate, MAX_ITERATIONS, POPULATE_OK } from './binary-fuse-construction.js';
 
-/** What the query reads: the shape, the seed, the fingerprints' bytes and their width. */
+/**
+ * A binary fuse filter's record (assembly/binary-fuse.ts's FuseRecord):
+ * the fields of xor_singleheader's binary_fuse8_t and binary_fuse16_t
+ * (include/binaryfusefilter.h), under the same names, with the width of a
+ * fingerprint and the fingerprints' bytes.
+ */
 export interface FuseRecord {
-  readonly shape: FuseShape;
+  /** Seed: mixed into each key's hash (the construction's last try). */
   readonly seed: bigint;
-  readonly width: 1 | 2;
+  /** Size: keys, duplicates removed (0: the empty set). */
+  readonly size: number;
+  /** SegmentLength, a power of two. */
+  readonly segmentLength: number;
+  /** SegmentCount. */
+  readonly segmentCount: number;
+  /** SegmentCountLength: SegmentCount * SegmentLength. */
+  readonly segmentCountLength: number;
+  /** ArrayLength: fingerprints. */
+  readonly arrayLength: number;
+  /** Bytes per fingerprint (1: binary_fuse8, 2: binary_fuse16). */
+  readonly fingerprintBytes: 1 | 2;
+  /** Fingerprints: ArrayLength of them, u8 or little-endian u16. */
   readonly fingerprints: Uint8Array;
+}
+
+/** The record of a filter of `shape` and `seed` holding `fingerprints`. */
+export function fuseRecord(shape: FuseShape, fingerprintBytes: 1 | 2, seed: bigint, fingerprints: Uint8Array): FuseRecord {
+  const { size, segmentLength, segmentCount, segmentCountLength, arrayLength } = shape;
+  return { seed, size, segmentLength, segmentCount, segmentCountLength, arrayLength, fingerprintBytes, fingerprints };
 }
 
 /** binary_fuse*_contain; an empty set answers false (the reference's answers true for 1 key in 2^w). */
 export function fuseContain(r: FuseRecord, key: bigint): boolean {
-  if (r.shape.size === 0) return false;
+  if (r.size === 0) return false;
   const hash = fuseMurmur64((key + r.seed) & MASK64);
-  const { segmentLength, segmentCountLength } = r.shape;
   let f = fuseFingerprint(hash);
-  for (let index = 0; index < 3; index++) f ^= getSlot(r.fingerprints, r.width, fuseSlot(index, hash, segmentLength, segmentCountLength));
-  return (f & (r.width === 1 ? 0xff : 0xffff)) === 0;
+  for (let index = 0; index < 3; index++) f ^= getSlot(r.fingerprints, r.fingerprintBytes, fuseSlot(index, hash, r.segmentLength, r.segmentCountLength));
+  return (f & (r.fingerprintBytes === 1 ? 0xff : 0xffff)) === 0;
 }
 
 /** A reference filter's store: plain bytes, queries and checksums in TypeScript. */
@@ -40,7 +62,7 @@ class ReferenceFuseStore implements FuseStore {
   private readonly record: FuseRecord;
   constructor(shape: FuseShape, width: 1 | 2, seed: bigint, fingerprints: Uint8Array) {
     this.fingerprints = fingerprints;
-    this.record = { shape, width, seed, fingerprints };
+    this.record = fuseRecord(shape, width, seed, fingerprints);
   }
   hasKey(key: bigint): boolean {
     return fuseContain(this.record, key);

@@ -18,13 +18,12 @@
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import { CuckooFilterOver, restoreCuckoo, TableFull, type CuckooKind, type CuckooParts, type CuckooTable } from '../cuckoo/cuckoo-over.js';
 import type { CuckooOptions } from '../cuckoo/shape.js';
-import { splitmix64, xxh64 } from './hash.js';
+import { xxh64 } from './hash.js';
+import { cuckooCreate, nextRandom, type CuckooRecord } from './cuckoo-record.js';
 import { itemBytes } from './js-string.js';
 
 /** The most kicks one add makes (assembly/cuckoo.ts's MAX_KICKS). */
 export const MAX_KICKS = 500;
-
-const MASK64 = (1n << 64n) - 1n;
 
 const OP_ADD = 0;
 const OP_HAS = 1;
@@ -32,32 +31,21 @@ const OP_REMOVE = 2;
 
 /** One table in plain TypeScript. */
 export class ReferenceCuckooTable implements CuckooTable {
-  /** B, b, f and the seed. */
-  readonly buckets: number;
-  readonly bucketSize: number;
-  readonly fingerprintBits: number;
-  readonly seed: bigint;
+  /** B, b, f, the seed, the tally and the kick generator (src/reference/cuckoo-record.ts). */
+  readonly record: CuckooRecord;
   /** The packed fingerprints. */
   readonly slots: Uint8Array;
-  private heldCount = 0;
-  private state: bigint;
 
   constructor(buckets: number, bucketSize: number, fingerprintBits: number, seed: bigint) {
-    this.buckets = buckets;
-    this.bucketSize = bucketSize;
-    this.fingerprintBits = fingerprintBits;
-    this.seed = seed;
+    this.record = cuckooCreate(buckets, bucketSize, fingerprintBits, seed);
     this.slots = new Uint8Array(Math.ceil((buckets * bucketSize * fingerprintBits) / 8));
-    // cuckooInit: the generator starts at splitmix64(seed xor the golden-ratio constant), never 0.
-    const start = splitmix64(seed ^ 0x9e3779b97f4a7c15n);
-    this.state = start === 0n ? 1n : start;
   }
 
   /** The fingerprint in global slot `slot` (bucket * b + s). */
   getSlot(slot: number): number {
-    const first = slot * this.fingerprintBits;
+    const first = slot * this.record.fingerprintBits;
     let value = 0;
-    for (let k = 0; k < this.fingerprintBits; k++) {
+    for (let k = 0; k < this.record.fingerprintBits; k++) {
       const bit = first + k;
       if ((this.slots[Math.floor(bit / 8)] >> bit % 8) & 1) value += 2 ** k;
     }
@@ -66,8 +54,8 @@ export class ReferenceCuckooTable implements CuckooTable {
 
   /** Writes `fp` into global slot `slot`. */
   setSlot(slot: number, fp: number): void {
-    const first = slot * this.fingerprintBits;
-    for (let k = 0; k < this.fingerprintBits; k++) {
+    const first = slot * this.record.fingerprintBits;
+    for (let k = 0; k < this.record.fingerprintBits; k++) {
       const bit = first + k;
       const byte = Math.floor(bit / 8);
       if (Math.floor(fp / 2 ** k) % 2 === 1) this.slots[byte] |= 1 << bit % 8;
@@ -77,48 +65,38 @@ export class ReferenceCuckooTable implements CuckooTable {
 
   /** The fingerprint of hash h: its top f bits, 1 in place of 0. */
   fingerprintOf(h: bigint): number {
-    const fp = Number(h >> BigInt(64 - this.fingerprintBits));
+    const fp = Number(h >> BigInt(64 - this.record.fingerprintBits));
     return fp === 0 ? 1 : fp;
   }
 
   /** The first bucket of hash h. */
   firstBucket(h: bigint): number {
-    return Number(((h & 0xffffffffn) * BigInt(this.buckets)) >> 32n);
+    return Number(((h & 0xffffffffn) * BigInt(this.record.buckets)) >> 32n);
   }
 
   /** The other bucket of fingerprint `fp` in bucket `i`: (H(fp) - i) mod B. */
   altBucket(i: number, fp: number): number {
     const mixed = BigInt(Math.imul(fp, 0x9e3779b1) >>> 0);
-    const hf = Number((mixed * BigInt(this.buckets)) >> 32n);
-    return hf >= i ? hf - i : hf + this.buckets - i;
-  }
-
-  /** The kick generator's next value (xorshift64*, Vigna 2016). */
-  nextRandom(): bigint {
-    let x = this.state;
-    x ^= x >> 12n;
-    x ^= (x << 25n) & MASK64;
-    x ^= x >> 27n;
-    this.state = x;
-    return (x * 0x2545f4914f6cdd1dn) & MASK64;
+    const hf = Number((mixed * BigInt(this.record.buckets)) >> 32n);
+    return hf >= i ? hf - i : hf + this.record.buckets - i;
   }
 
   /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1 (assembly/cuckoo.ts finds the same slot with one SWAR step when a bucket fits a u64). */
   findInBucket(i: number, fp: number): number {
-    for (let s = 0; s < this.bucketSize; s++) if (this.getSlot(i * this.bucketSize + s) === fp) return s;
+    for (let s = 0; s < this.record.bucketSize; s++) if (this.getSlot(i * this.record.bucketSize + s) === fp) return s;
     return -1;
   }
 
   insertIntoBucket(i: number, fp: number): boolean {
     const s = this.findInBucket(i, 0);
     if (s < 0) return false;
-    this.setSlot(i * this.bucketSize + s, fp);
+    this.setSlot(i * this.record.bucketSize + s, fp);
     return true;
   }
 
   countInBucket(i: number, fp: number): number {
     let n = 0;
-    for (let s = 0; s < this.bucketSize; s++) if (this.getSlot(i * this.bucketSize + s) === fp) n++;
+    for (let s = 0; s < this.record.bucketSize; s++) if (this.getSlot(i * this.record.bucketSize + s) === fp) n++;
     return n;
   }
 
@@ -129,7 +107,7 @@ export class ReferenceCuckooTable implements CuckooTable {
   deleteFromBucket(i: number, fp: number): boolean {
     const s = this.findInBucket(i, fp);
     if (s < 0) return false;
-    this.setSlot(i * this.bucketSize + s, 0);
+    this.setSlot(i * this.record.bucketSize + s, 0);
     return true;
   }
 
@@ -137,23 +115,23 @@ export class ReferenceCuckooTable implements CuckooTable {
   addFingerprint(i1: number, fp: number): number {
     const i2 = this.altBucket(i1, fp);
     if (this.insertIntoBucket(i1, fp) || this.insertIntoBucket(i2, fp)) {
-      this.heldCount++;
+      this.record.held++;
       return 1;
     }
     // A refusal changes nothing, the generator included (it is in the file).
-    const state = this.state;
+    const state = this.record.randomState;
     const path: number[] = [];
-    let i = this.nextRandom() >> 63n ? i2 : i1;
+    let i = nextRandom(this.record) >> 63n ? i2 : i1;
     let held = fp;
     for (let n = 0; n < MAX_KICKS; n++) {
-      const slot = i * this.bucketSize + Number((this.nextRandom() >> 32n) & BigInt(this.bucketSize - 1));
+      const slot = i * this.record.bucketSize + Number((nextRandom(this.record) >> 32n) & BigInt(this.record.bucketSize - 1));
       path.push(slot);
       const victim = this.getSlot(slot);
       this.setSlot(slot, held);
       held = victim;
       i = this.altBucket(i, held);
       if (this.insertIntoBucket(i, held)) {
-        this.heldCount++;
+        this.record.held++;
         return 1;
       }
     }
@@ -162,7 +140,7 @@ export class ReferenceCuckooTable implements CuckooTable {
       this.setSlot(path[n], held);
       held = placed;
     }
-    this.state = state;
+    this.record.randomState = state;
     return 0;
   }
 
@@ -180,14 +158,14 @@ export class ReferenceCuckooTable implements CuckooTable {
     if (op === OP_HAS) return this.hashedHas(i1, fp) ? 1 : 0;
     if (op === OP_REMOVE) {
       if (!this.deleteFromBucket(i1, fp) && !this.deleteFromBucket(i2, fp)) return 0;
-      this.heldCount--;
+      this.record.held--;
       return 1;
     }
     return this.countInBucket(i1, fp) + (i2 !== i1 ? this.countInBucket(i2, fp) : 0);
   }
 
   run(item: Item, op: number): number {
-    return this.cuckooHashed(xxh64(itemBytes(item), this.seed), op);
+    return this.cuckooHashed(xxh64(itemBytes(item), this.record.seed), op);
   }
 
   hasBatch(batch: CheckedBatch): Uint8Array {
@@ -201,26 +179,26 @@ export class ReferenceCuckooTable implements CuckooTable {
   }
 
   held(): number {
-    return this.heldCount;
+    return this.record.held;
   }
 
   randomState(): bigint {
-    return this.state;
+    return this.record.randomState;
   }
 
   setRandomState(state: bigint): void {
-    this.state = state;
+    this.record.randomState = state;
   }
 
   clear(): void {
     this.slots.fill(0);
-    this.heldCount = 0;
+    this.record.held = 0;
   }
 
   restore(): number {
     let n = 0;
-    for (let slot = 0; slot < this.buckets * this.bucketSize; slot++) if (this.getSlot(slot) !== 0) n++;
-    this.heldCount = n;
+    for (let slot = 0; slot < this.record.buckets * this.record.bucketSize; slot++) if (this.getSlot(slot) !== 0) n++;
+    this.record.held = n;
     return n;
   }
 

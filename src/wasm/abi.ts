@@ -47,7 +47,7 @@ export const ABI = {
   KIND_SLIDING: global,
   KIND_CUCKOO: global,
   KIND_FUSE: global,
-  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, width) -> record address, or 0 when memory cannot be had; width: a sliding filter's bytes per word, a cuckoo table's b | (f << 8), else 0
+  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) -> a scheme family's record address (filter, hashing, counting, sliding), or 0 when memory cannot be had; wordBytes: a sliding filter's bytes per word, else 0
   createdGeneration: fn(0), // -> the generation of the record create() made last
   release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
   recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
@@ -132,9 +132,9 @@ export const ABI = {
   slidingChecksumWords: fn(2),
   // The cuckoo filter's table (assembly/cuckoo.ts); op: 0 add, 1 has, 2 remove, 3 count.
   cuckooItem: fn(4), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
-  cuckooStream: fn(3), // (op)
+  cuckooStream: fn(3), // (op): the item streamed by streamBegin and streamUpdate on the table's record
   cuckooBatch: fn(4), // (count, op): op 0 or 1 on a staged batch; add stops at the first refusal and returns its index
-  cuckooInit: fn(2), // empty tally, the generator at its start for the seed
+  cuckooCreate: fn(5), // (buckets, bucketSize, fingerprintBits, seedLo, seedHi) -> an empty table's record address, or 0 when memory cannot be had
   cuckooHeld: fn(2),
   cuckooRandomState: fn(3), // (high) -> the generator's state, low or high 32 bits
   cuckooSetRandomState: fn(4), // (lo, hi)
@@ -145,17 +145,19 @@ export const ABI = {
   fuseAlloc: fn(1), // (bytes) -> a zeroed heap region, or 0
   fuseFree: proc(1), // (region)
   fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
+  fuseCreate: fn(2), // (arrayLength, fingerprintBytes) -> a record address, or 0 when memory cannot be had
   fuseSetShape: fn(8), // (record, generation, seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the record
   fuseHasKey: fn(3), // (key: a bigint, as a wasm i64) -> binary_fuse*_contain
   fuseHasItem: fn(3), // (len): the item in scratch
   fuseHasString: strFn(2),
-  fuseHasStream: fn(2),
+  fuseHasStream: fn(2), // the item streamed by streamBegin and streamUpdate on the filter's record
   fuseHasBatch: fn(3), // (count): a staged batch, answers in the batch flags region
   fuseKeyBatch: proc(2), // (count, out): the staged batch's keys as u64s at out
   fuseKeyItem: proc(2), // (len, out)
   fuseKeyStream: proc(1), // (out)
   fuseChecksumFingerprints: fn(2),
   // The Bitmap (assembly/bitmap.ts).
+  bitmapCreate: fn(1), // (size) -> a record address, or 0 when memory cannot be had
   bitmapClearAll: fn(2),
   bitmapFirstInvalid: fn(4), // (n, signed) -> index of the first value out of range, or -1
   bitmapSetMany: fn(3), // (n) -> how many were new

@@ -23,7 +23,12 @@ import { Staging } from './staging.js';
 export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4, Cuckoo: 5, Fuse: 6 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
-/** Bytes of a record before its bits (assembly/record.ts's RECORD_BYTES). */
+/**
+ * Bytes of a record before its payload (assembly/record.ts's RECORD_BYTES).
+ * JS reads no field of a record: each family's fields are declared once,
+ * in its assembly record class, and reached through its exports; JS only
+ * views the payload, which starts here.
+ */
 export const RECORD_BYTES = 64;
 
 /** What an export that acts on a filter returns when the record and generation it was given name no live record (assembly/record.ts's REFUSED). */
@@ -36,27 +41,43 @@ const CHECK_BYTES = 1024 * 1024;
 const PROMPT_BYTES = 32 * 1024 * 1024;
 
 /**
- * Bytes after the record for a record of `kind` holding m = `bits`, with
- * `wordBytes` bytes a word for a sliding filter, or b | (f << 8) for a
- * cuckoo table (assembly/record.ts's payloadBytes).
+ * A record to make: its kind, its payload's bytes (as the family's create
+ * export computes them), and that export's call. Each family builds its
+ * own (schemeRecord below; the Bitmap, cuckoo and binary fuse engines),
+ * with its own fields.
  */
-export function payloadBytes(kind: Kind, bits: number, wordBytes = 0): number {
-  if (kind === Kind.Filter) return Math.ceil(bits / 8);
-  if (kind === Kind.Counting) return Math.ceil(bits / 2);
-  if (kind === Kind.Bitmap) return Math.ceil(bits / 64) * 8;
-  if (kind === Kind.Sliding || kind === Kind.Fuse) return bits * wordBytes;
-  // A cuckoo table: m buckets, wordBytes = b | (f << 8) (assembly/cuckoo.ts), and 8 bytes of slack.
-  if (kind === Kind.Cuckoo) return Math.ceil((bits * (wordBytes & 0xff) * (wordBytes >> 8)) / 8) + 8;
-  return 0;
+export interface RecordSpec {
+  readonly kind: Kind;
+  /** Bytes after the record. */
+  readonly payloadBytes: number;
+  /** What BloomAllocationError names as `bits`: m, the size, the buckets or the fingerprints. */
+  readonly size: number;
+  /** Calls the family's create export: the record's address, or 0 when the instance's memory cannot hold it. */
+  create(x: Exports): number;
 }
 
-/** What a record is made of: m, k, the scheme's id and the seed, and a sliding filter's bytes per word. */
-export interface RecordParams {
+/** The parameters of a scheme family's record (assembly/record.ts's SchemeRecord): m, k, the scheme's id and the seed, and a sliding filter's bytes per word. */
+export interface SchemeParams {
   readonly bits: number;
   readonly hashes: number;
   readonly schemeId: number;
   readonly seed: bigint;
   readonly wordBytes?: number;
+}
+
+/**
+ * The record of a scheme family (`kind`: a Bloom filter, the hashing kind,
+ * a counting or a sliding filter), made by the create export; its payload
+ * is assembly/record.ts's schemePayloadBytes.
+ */
+export function schemeRecord(params: SchemeParams, kind: Kind): RecordSpec {
+  const { bits, hashes, schemeId, seed } = params;
+  const wordBytes = params.wordBytes ?? 0;
+  const payloadBytes =
+    kind === Kind.Filter ? Math.ceil(bits / 8) : kind === Kind.Counting ? Math.ceil(bits / 2) : kind === Kind.Sliding ? bits * wordBytes : 0;
+  const seedLo = Number(seed & 0xffffffffn);
+  const seedHi = Number(seed >> 32n);
+  return { kind, payloadBytes, size: bits, create: (x) => x.create(bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) };
 }
 
 let nextId = 1;
@@ -110,16 +131,14 @@ export class Arena {
    * cannot hold it; its generation is then createdGeneration. Views are
    * refreshed if memory grew.
    */
-  create(params: RecordParams, kind: Kind): number {
-    const seedLo = Number(params.seed & 0xffffffffn);
-    const seedHi = Number(params.seed >> 32n);
-    const r = this.x.create(params.bits, params.hashes, params.schemeId, seedLo, seedHi, kind, params.wordBytes ?? 0) >>> 0;
+  create(spec: RecordSpec): number {
+    const r = spec.create(this.x) >>> 0;
     // Memory may have grown even when the record did not fit after all.
     this.grew();
     if (r === 0) return 0;
     this.createdGeneration = this.x.createdGeneration() >>> 0;
     this.live++;
-    this.madeBytes += RECORD_BYTES + payloadBytes(kind, params.bits, params.wordBytes);
+    this.madeBytes += RECORD_BYTES + spec.payloadBytes;
     if (this.madeBytes >= CHECK_BYTES && !this.dedicated) this.checkCollector();
     return r;
   }

@@ -80,8 +80,14 @@ export class FuseEngine extends RegionHandle {
   private constructor(shape: FuseShape, width: 1 | 2) {
     super();
     this.fingerprintsLength = shape.arrayLength * width;
-    // m = ArrayLength, the xxh64 scheme with seed 0: a streamed item is hashed to its key by the shared stream exports.
-    this.placeRecord({ bits: shape.arrayLength, hashes: 0, schemeId: 0, seed: 0n, wordBytes: width }, Kind.Fuse);
+    // assembly/binary-fuse.ts's FuseRecord: ArrayLength fingerprints of `width` bytes; fuseSetShape writes the rest.
+    const arrayLength = shape.arrayLength;
+    this.placeRecord({
+      kind: Kind.Fuse,
+      payloadBytes: this.fingerprintsLength,
+      size: arrayLength,
+      create: (x) => x.fuseCreate(arrayLength, width),
+    });
   }
 
   /** Writes the shape and the seed into the record. */

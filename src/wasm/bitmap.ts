@@ -29,7 +29,8 @@ export class BitmapEngine extends RecordHandle {
   constructor(size: number) {
     super();
     this.bytes = Math.ceil(size / 8);
-    this.placeRecord({ bits: size, hashes: 1, schemeId: 0, seed: 0n }, Kind.Bitmap);
+    // assembly/bitmap.ts's BitmapRecord: its size, and the bits in whole u64 words.
+    this.placeRecord({ kind: Kind.Bitmap, payloadBytes: Math.ceil(size / 64) * 8, size, create: (x) => x.bitmapCreate(size) });
     const scratchSize = this.arena.x.scratchSize();
     this.chunk = scratchSize >> 2;
     this.hasChunk = Math.floor(scratchSize / 5);

@@ -9,7 +9,7 @@
 // calls; the instance refuses a pair that is not live.
 
 import type { CheckedBatch, FilterParams, Item } from './inputs.js';
-import { Kind, RECORD_BYTES, REFUSED } from './arena.js';
+import { Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { Exports } from './abi.js';
@@ -59,7 +59,7 @@ export class CoreEngine extends RecordHandle {
     this.seedLo = Number(params.seed & 0xffffffffn);
     this.seedHi = Number(params.seed >> 32n);
     if (!placed) return;
-    this.placeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter, dedicated);
+    this.placeRecord(schemeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter), dedicated);
     this.bitsPtr = this.record + RECORD_BYTES;
   }
 

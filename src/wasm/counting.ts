@@ -4,7 +4,7 @@
 // holds the logic; this file holds every pointer.
 
 import type { CheckedBatch, FilterParams, Item } from './inputs.js';
-import { Kind } from './arena.js';
+import { Kind, schemeRecord } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
@@ -26,7 +26,7 @@ export class CountingEngine extends RegionHandle {
     this.countersLength = Math.ceil(params.bits / 2);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
-    this.placeRecord(params, Kind.Counting);
+    this.placeRecord(schemeRecord(params, Kind.Counting));
   }
 
   /** The packed counters, live (made again when memory grew since the last call). */

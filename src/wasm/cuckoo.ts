@@ -1,5 +1,5 @@
 // The cuckoo filter's side of the boundary: one table, a record of the
-// cuckoo kind (assembly/record.ts, assembly/cuckoo.ts) in an arena
+// cuckoo kind (assembly/cuckoo-record.ts, assembly/cuckoo.ts) in an arena
 // (src/wasm/arena.ts), and the view of its fingerprints. src/cuckoo/ holds
 // the logic (members, growth, the file); this file holds every pointer.
 
@@ -37,12 +37,16 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   constructor(params: CuckooTableParams) {
     super();
     this.slotsLength = Math.ceil((params.buckets * params.bucketSize * params.fingerprintBits) / 8);
-    // k carries f; the width field b | (f << 8) sizes the region (assembly/record.ts's payloadBytes).
-    this.placeRecord(
-      { bits: params.buckets, hashes: params.fingerprintBits, schemeId: 0, seed: params.seed, wordBytes: params.bucketSize | (params.fingerprintBits << 8) },
-      Kind.Cuckoo,
-    );
-    this.checked(this.enter('constructor').x.cuckooInit(this.record, this.generation), 'constructor');
+    // assembly/cuckoo-record.ts's CuckooRecord, empty, its generator at its start for the seed; the slots and 8 bytes of slack.
+    const { buckets, bucketSize, fingerprintBits, seed } = params;
+    const seedLo = Number(seed & 0xffffffffn);
+    const seedHi = Number(seed >> 32n);
+    this.placeRecord({
+      kind: Kind.Cuckoo,
+      payloadBytes: this.slotsLength + 8,
+      size: buckets,
+      create: (x) => x.cuckooCreate(buckets, bucketSize, fingerprintBits, seedLo, seedHi),
+    });
   }
 
   /** The packed fingerprints, live (made again when memory grew since the last call). */

@@ -11,7 +11,7 @@
 import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { LinesExports } from './abi.js';
 import type { Engine } from './engine.js';
-import { Kind, REFUSED } from './arena.js';
+import { Kind, REFUSED, schemeRecord } from './arena.js';
 import { place } from './placement.js';
 import { useCliBuild } from './lines-build.js';
 import { reserveLines } from './lines-region.js';
@@ -146,7 +146,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null, r: 
  */
 export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
   // A hashing record in an arena of its own: nothing else runs there.
-  const { arena, record, generation } = place({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing, true);
+  const { arena, record, generation } = place(schemeRecord({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing), true);
   // A new instance, so of the command line's build (useCliBuild() above).
   const x = arena.x as unknown as LinesExports;
   const digests = digestSeed === null ? 0 : 1;

@@ -10,7 +10,7 @@
 //   machine's memory, so memory alone limits the count (docs/MEMORY.md).
 
 import { BloomAllocationError } from '../errors.js';
-import { Arena, type Kind, payloadBytes, RECORD_BYTES, type RecordParams } from './arena.js';
+import { Arena, RECORD_BYTES, type RecordSpec } from './arena.js';
 import { moduleEpoch } from './module.js';
 
 /** Regions of at least this many bytes get an instance of their own (see above). */
@@ -45,37 +45,37 @@ export interface Placed {
 }
 
 /**
- * A new record of `kind` for `params`: in a shared arena, or in an arena
+ * A new record made by `spec`: in a shared arena, or in an arena
  * of its own when it is large or `dedicated` is asked (an instance whose
  * scratch and hash state nothing else touches, for work that spans
  * awaits). BloomAllocationError when no memory can be had.
  */
-export function place(params: RecordParams, kind: Kind, dedicated = false): Placed {
-  // The error names the bytes of the bits, as the file formats count them.
-  const payload = payloadBytes(kind, params.bits, params.wordBytes);
+export function place(spec: RecordSpec, dedicated = false): Placed {
+  // The error names the bytes of the payload, as the file formats count them.
+  const payload = spec.payloadBytes;
   const bytes = RECORD_BYTES + payload;
   if (dedicated || bytes >= DEDICATED_BYTES) {
-    const arena = openArena(params.bits, payload, true);
-    const record = arena.create(params, kind);
-    if (record === 0) throw new BloomAllocationError(params.bits, payload);
+    const arena = openArena(spec.size, payload, true);
+    const record = arena.create(spec);
+    if (record === 0) throw new BloomAllocationError(spec.size, payload);
     return { arena, record, generation: arena.createdGeneration };
   }
   if (newest !== undefined && !newest.dedicated && newest.build === moduleEpoch) {
-    const record = newest.create(params, kind);
+    const record = newest.create(spec);
     if (record !== 0) return { arena: newest, record, generation: newest.createdGeneration };
   }
   for (const arena of shared) {
     if (arena === newest || arena.build !== moduleEpoch) continue;
-    const record = arena.create(params, kind);
+    const record = arena.create(spec);
     if (record !== 0) {
       newest = arena;
       return { arena, record, generation: arena.createdGeneration };
     }
   }
-  const arena = openArena(params.bits, payload, false);
+  const arena = openArena(spec.size, payload, false);
   shared.push(arena);
-  const record = arena.create(params, kind);
-  if (record === 0) throw new BloomAllocationError(params.bits, payload);
+  const record = arena.create(spec);
+  if (record === 0) throw new BloomAllocationError(spec.size, payload);
   newest = arena;
   return { arena, record, generation: arena.createdGeneration };
 }

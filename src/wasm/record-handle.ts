@@ -2,7 +2,7 @@
 // record's address and its generation), and the one way in to it (enter).
 
 import { BloomDisposedError } from '../errors.js';
-import { type Arena, type Kind, type RecordParams, REFUSED } from './arena.js';
+import { type Arena, type RecordSpec, REFUSED } from './arena.js';
 import { type Ticket, ticketDone, ticketFor } from './collection.js';
 import { place, regionOf, type Region } from './placement.js';
 
@@ -38,9 +38,9 @@ export abstract class RecordHandle {
   /** The class whose handle this is, for BloomDisposedError: `BloomFilter`, `Bitmap`, ... */
   protected abstract readonly owner: string;
 
-  /** Places a new record of `kind` for `params` (place()), freed when this handle is dropped. */
-  protected placeRecord(params: RecordParams, kind: Kind, dedicated = false): void {
-    const { arena, record, generation } = place(params, kind, dedicated);
+  /** Places a new record made by `spec` (place()), freed when this handle is dropped. */
+  protected placeRecord(spec: RecordSpec, dedicated = false): void {
+    const { arena, record, generation } = place(spec, dedicated);
     this.arena = arena;
     this.record = record;
     this.generation = generation;

@@ -5,7 +5,7 @@
 // every pointer.
 
 import type { CheckedBatch, Item } from './inputs.js';
-import { Kind } from './arena.js';
+import { Kind, schemeRecord } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 
@@ -35,7 +35,7 @@ export class SlidingEngine extends RegionHandle {
     super();
     this.wordsLength = params.bits * params.wordBytes;
     // The xxh64 scheme (id 0): a sliding filter's positions are BloomFilter's under xxh64.
-    this.placeRecord({ ...params, schemeId: 0 }, Kind.Sliding);
+    this.placeRecord(schemeRecord({ ...params, schemeId: 0 }, Kind.Sliding));
   }
 
   /** The words' bytes (little-endian u16 words when 2 bytes), live (made again when memory grew since the last call). */
