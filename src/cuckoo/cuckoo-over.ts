@@ -14,7 +14,7 @@
 
 import { checkBytes } from '../wasm/typed-arrays.js';
 import { BloomFullError, BloomRemoveError } from '../errors.js';
-import { batchItem, sliceBatch, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
+import { batchItem, sliceBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { checkShape, memberShape, type BucketSize, type CuckooOptions, type CuckooShape, type MemberShape } from './shape.js';
@@ -28,33 +28,8 @@ export const OP_HAS = 1;
 export const OP_REMOVE = 2;
 export const OP_COUNT = 3;
 
-/** Thrown by a table's addBatch at the first item it refused; `index` is its place in the batch. */
-export class TableFull {
-  constructor(readonly index: number) {}
-}
-
-/** One member's table: what the wasm engine and the reference twin both provide. */
-export interface CuckooTable {
-  /** Runs op on the item: add 1 stored / 0 refused (unchanged), has 1 / 0, remove 1 / 0 (no match), count the matches. */
-  run(item: Item, op: number): number;
-  /** has of each item. */
-  hasBatch(batch: CheckedBatch): Uint8Array;
-  /** add of each item in order; throws TableFull at the first refused. */
-  addBatch(batch: CheckedBatch): void;
-  /** Fingerprints held. */
-  held(): number;
-  randomState(): bigint;
-  setRandomState(state: bigint): void;
-  clear(): void;
-  /** The packed fingerprints (live). */
-  readonly slots: Uint8Array;
-  /** After `slots` was written: recounts and sets the tally; returns it. */
-  restore(): number;
-  /** XXH64 (seed 0) of the packed fingerprints. */
-  payloadChecksum(): bigint;
-  /** Gives the table's memory back. */
-  release(): void;
-}
+export { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
+import { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
 
 /** How a kind of filter makes its tables and hashes its headers. */
 export interface CuckooKind {

@@ -9,20 +9,9 @@
 // hold it against the reference's own shapes.
 
 import { BloomRangeError } from '../errors.js';
+export { fuseTemporaryBytes, type FuseShape } from '../wasm/fuse-shape.js';
+import type { FuseShape } from '../wasm/fuse-shape.js';
 
-/** A filter's shape: the reference's struct fields other than the seed and the fingerprints. */
-export interface FuseShape {
-  /** Keys the filter was built for (Size), repeats included. */
-  readonly size: number;
-  /** SegmentLength: a power of two from 4 to 2^18. */
-  readonly segmentLength: number;
-  /** SegmentCount: segments a key's first slot can fall in. */
-  readonly segmentCount: number;
-  /** SegmentCountLength: SegmentCount * SegmentLength. */
-  readonly segmentCountLength: number;
-  /** ArrayLength: fingerprints, (SegmentCount + 2) * SegmentLength. */
-  readonly arrayLength: number;
-}
 
 /** The reference's arity: three slots per key. */
 const ARITY = 3;
@@ -51,13 +40,3 @@ export function fuseShape(size: number): FuseShape {
   return { size, segmentLength, segmentCount, segmentCountLength: segmentCount * segmentLength, arrayLength };
 }
 
-/**
- * Bytes of the construction's temporaries for `shape` (the reference's
- * reverseOrder, alone, t2count, reverseH, t2hash and startPos), besides
- * the keys (8 bytes each) and the fingerprints.
- */
-export function fuseTemporaryBytes(shape: FuseShape): number {
-  let blockBits = 1;
-  while (2 ** blockBits < shape.segmentCount) blockBits++;
-  return 8 * (shape.size + 1) + 13 * shape.arrayLength + shape.size + 4 * 2 ** blockBits;
-}

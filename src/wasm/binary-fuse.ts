@@ -14,7 +14,7 @@
 
 import { BloomAllocationError, BloomBuildError } from '../errors.js';
 import type { CheckedBatch, Item } from './inputs.js';
-import { fuseTemporaryBytes, type FuseShape } from '../fuse/shape.js';
+import { fuseTemporaryBytes, type FuseShape } from './fuse-shape.js';
 import { Arena, Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace, scratchDigest } from './checksum.js';

@@ -7,7 +7,7 @@ import type { CheckedBatch, Item } from './inputs.js';
 import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
-import { TableFull, type CuckooTable } from '../cuckoo/cuckoo-over.js';
+import { TableFull, type CuckooTable } from './cuckoo-table.js';
 
 /** What a cuckoo table is made of. */
 export interface CuckooTableParams {
