@@ -20,7 +20,7 @@
 // eight products are two i32x4.mul, and 1 << bit, which wasm SIMD has no
 // per-lane shift for, is built as the float 2^bit (exponent bits
 // (bit + 127) << 23) truncated back to an integer. Single calls, and a
-// build without SIMD (the `scalar` target in asconfig.json,
+// build without SIMD (the `scalar` target in bench/asconfig.json,
 // ASC_FEATURE_SIMD false), take the plain loop over the eight words
 // instead (sbbfCheckScalar says why); bench/where-time-goes.ts measures the
 // batches both ways (docs/SCHEMES.md has the figures).
