@@ -19,6 +19,8 @@ import {
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
+import '../filter/double-rates.js';
 
 /** Set by CountingBloomFilter's static block. */
 let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;

@@ -26,6 +26,8 @@ import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../fo
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkDigest, type Digest } from './item-digest.js';
 import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
+// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
+import './double-rates.js';
 
 /**
  * The parameters and engine that the next construction adopts instead of

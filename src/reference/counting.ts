@@ -20,6 +20,8 @@ import { probeHash } from './digest.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
+import '../filter/double-rates.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {

@@ -31,6 +31,8 @@ import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
+// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
+import '../filter/double-rates.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {

@@ -8,8 +8,6 @@ import { WASM_DEFLATED, WASM_DEFLATED_SIZE } from './bytes.generated.js';
 import { compileWithStringBuiltins, inflateBase64, offerModuleSource } from './module.js';
 import { useUnitsStaging } from './staging.js';
 import { unitsStaging } from './units.js';
-// Only this build hashes poly and bytesum, whose small filters are sized by their own rates.
-import '../filter/double-rates.js';
 
 offerModuleSource(2, () => compileWithStringBuiltins(inflateBase64(WASM_DEFLATED, WASM_DEFLATED_SIZE)));
 // Only this build hashes poly, whose strings are staged as code units.
