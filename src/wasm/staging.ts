@@ -104,15 +104,15 @@ export function inPlaceUnits(): number {
 const JOIN_MAX = 256;
 
 /**
- * One instance's scratch region and views, and the one way an item
- * reaches its memory. Every family's single call stages its item here:
- * stage() puts it into scratch (put()) or, when it is too long, streams it
- * into the record's hash (feed()); the hashing of an item to a digest
- * (hashItem) takes the same two. A batch chunk is staged by
- * src/wasm/batch.ts, into the same scratch. The item is read once, before
- * any call into wasm: a string is a value, and a byte item is read through
- * the intrinsic %TypedArray% slots (src/wasm/typed-arrays.ts), so no
- * caller code runs between the copy and the call that uses it.
+ * The one way an item reaches an instance's memory. Every family's single
+ * call stages its item here: stage() puts it into scratch (put()) or, when
+ * it is too long, streams it into the record's hash (feed()); the hashing
+ * of an item to a digest (hashItem) takes the same two, and a batch's
+ * chunks are put here too (putPacked, putList, putJoined, putStrings),
+ * which src/wasm/batch.ts cuts and runs. The item is read once, before any
+ * call into wasm: a string is a value, and a byte item is read through the
+ * intrinsic %TypedArray% slots (src/wasm/typed-arrays.ts), so no caller
+ * code runs between the copy and the call that uses it.
  *
  * The one shortcut beside it: a family with an export that takes a short
  * string itself (addString, hasString, fuseHasString) asks inPlace(item)
