@@ -50,7 +50,6 @@ function notAFilter(i: number, f: unknown): BloomTypeError {
   return new BloomTypeError(`filters[${i}]`, f, 'a filter (BloomFilter, CountingBloomFilter or ScalableBloomFilter)');
 }
 
-
 /**
  * What probeAll found out about one list of filters: which it walks (their
  * indexes and (record, generation) pairs, in one arena) and which it asks

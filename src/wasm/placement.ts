@@ -33,7 +33,6 @@ export function regionOf(arena: Arena, record: number): Region {
   return { arena: arena.id, start: record - BLOCK_HEADER, bytes: arena.x.heapBlockSize(record) >>> 0 };
 }
 
-
 /** Bytes of a heap block's header (assembly/heap.ts's HEADER). */
 const BLOCK_HEADER = 16;
 

@@ -137,6 +137,7 @@ export class Staging extends WorkArea {
     super(x);
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.readsInPlace = typeof x.stageString === 'function';
+    // Decides stringPath.inPlaceUnits now: put()'s fast path compares with it, and NaN would never take it.
     inPlaceUnits();
     this.copyMax = this.maxUtf8Units;
   }
