@@ -14,7 +14,7 @@ import {
 } from "./layout";
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHashOnce, testProbed } from "./scheme";
+import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
 import { countingKind, headerOf, isLive, KIND_FILTER, peek, RECORD_BYTES, schemeRecord, unpeek } from "./record";
 import { sbbfCheck } from "./sbbf";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
@@ -47,10 +47,7 @@ export function digestStream(): void {
 
 /** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary). */
 function hasDigestBound(lo: u32, hi: u32): bool {
-  // The lean build's one copy of a has by hash (assembly/scheme.ts).
-  if (LEAN_BY_HASH) return testHashOnce((<u64>hi << 32) | <u64>lo);
-  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
-  return testProbed(PROBES_PTR);
+  return testHash((<u64>hi << 32) | <u64>lo);
 }
 
 /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */

@@ -9,7 +9,7 @@ import {
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
-  exportProbed, insertItem, insertProbed, itemKey, probeItem, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem, testProbed,
+  exportProbed, insertItem, itemKey, probeItem, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem,
 } from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";

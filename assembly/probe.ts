@@ -18,22 +18,16 @@ import { splitmix64 } from "./hash";
  * a free spot always exists.
  */
 // @ts-ignore: decorator
-@inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize, test: bool): bool {
-  const a = h % m;
-  store<u64>(out, a);
-  if (test && !getBit(a)) return false;
-  // The lean build keeps one copy of the walk that tests, the one an xxh64
-  // batch's survivors call (assembly/batch.ts): 138 bytes of its bundle,
-  // gzipped, for a call in each single has.
-  if (test && ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(a, splitmix64(h) % m, m, k, out);
-  return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, test);
+@inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
+  enhancedDoubleFrom(h % m, splitmix64(h) % m, m, k, out, false);
 }
 
 /**
  * Enhanced double hashing from its start state a = h mod m and
  * b = splitmix64(h) mod m (position 0 is a): for a walk that has made them
  * already (assembly/chain.ts's first step), so a survivor's later positions
- * cost no remainder. Position 0 is written again and not tested.
+ * cost no remainder. Position 0 is written and not tested: a caller that
+ * tests has found it set.
  */
 // @ts-ignore: decorator
 @inline function enhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize, test: bool): bool {
@@ -70,7 +64,7 @@ export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usiz
 
 /** Writes the k positions of hash h to `out`, in probe order. */
 export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
-  enhancedDouble(h, m, k, out, false);
+  enhancedDouble(h, m, k, out);
 }
 
 /**
@@ -81,7 +75,20 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
  * first; the reference twin does that.
  */
 export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
-  return enhancedDouble(h, m, k, out, true);
+  return testEnhancedDoubleAt(h % m, h, m, k, out);
+}
+
+/**
+ * testEnhancedDouble from a = h mod m, made already (a batch's touch
+ * pass): one remainder fewer. Every has of the xxh64 scheme ends here.
+ */
+// @ts-ignore: decorator
+@inline export function testEnhancedDoubleAt(a: u64, h: u64, m: u64, k: i32, out: usize): bool {
+  if (!getBit(a)) return false;
+  // The lean build keeps one copy of the walk that tests: 138 bytes of its
+  // bundle, gzipped, for a call in each has.
+  if (ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(a, splitmix64(h) % m, m, k, out);
+  return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, true);
 }
 
 /**
@@ -102,12 +109,11 @@ export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void 
   }
 }
 
-/** has() by plain double hashing in one pass, stopping at the first clear bit; nothing is written. */
-export function testDouble(h1: u64, h2: u64, m: u64, k: i32): bool {
-  return testDoubleAt(h1 % m, h2, m, k);
-}
-
-/** testDouble from a = h1 mod m, made already (a batch's touch pass): one remainder fewer. */
+/**
+ * has() by plain double hashing in one pass, from a = h1 mod m (made
+ * already, for a batch's touch pass), stopping at the first clear bit;
+ * nothing is written. Every has of the poly and bytesum schemes ends here.
+ */
 // @ts-ignore: decorator
 @inline export function testDoubleAt(a: u64, h2: u64, m: u64, k: i32): bool {
   if (!getBit(a)) return false;

@@ -17,7 +17,7 @@ import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
-import { probeDouble, probeEnhancedDouble, testDouble, testDoubleAt, testEnhancedDouble } from "./probe";
+import { probeDouble, probeEnhancedDouble, testDoubleAt, testEnhancedDouble, testEnhancedDoubleAt } from "./probe";
 import { blockPtr, sbbfCheck, sbbfCheckScalar, sbbfInsert, sbbfInsertScalar, sbbfPositions } from "./sbbf";
 import { lockStripe, stripeOf, unlockStripe } from "./stripe";
 import { pairKey } from "./shard";
@@ -54,8 +54,8 @@ export const SCHEME_SBBF = 3;
  * The lean build (asconfig.json's `use` sets ONE_COPY_SCHEMES to 1 for its
  * target alone) calls one copy of each instead: its wasm went from 13,023
  * to 12,076 bytes, 5,708 to 5,436 deflated. hashForTest and testHashed,
- * the batch's has, stay inlined there too: one copy of them saved 14
- * bytes more and cost the lean hasMany 3 to 5% on Node 20.
+ * which the batch's has calls, stay inlined there too: one copy of them
+ * saved 14 bytes more and cost the lean hasMany 3 to 5% on Node 20.
  */
 
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
@@ -146,30 +146,6 @@ export function streamProbe(out: usize): void {
   let fresh: u32 = 0;
   for (let i = 0; i < hashes; i++) fresh += <u32>setBit(load<u64>(out + (<usize>i << 3)));
   return fresh;
-}
-
-/** True when every bit of the probe record at `out` is set; stops at the first 0. */
-// @ts-ignore: decorator
-@inline export function testProbed(out: usize): bool {
-  if (scheme == SCHEME_SBBF) return sbbfCheck(load<u64>(out), blocks);
-  for (let i = 0; i < hashes; i++) {
-    if (!getBit(load<u64>(out + (<usize>i << 3)))) return false;
-  }
-  return true;
-}
-
-/**
- * True when every bit of the probe record at `out` is set, read without an
- * early exit: the k loads do not wait on each other's branches, so their
- * cache misses overlap. The batch path uses it.
- */
-export function testProbedAll(out: usize): bool {
-  if (scheme == SCHEME_SBBF) return sbbfCheck(load<u64>(out), blocks);
-  let all: u32 = 1;
-  for (let i = 0; i < hashes; i++) {
-    all &= <u32>getBit(load<u64>(out + (<usize>i << 3)));
-  }
-  return all != 0;
 }
 
 /** Bytes of one probe record: the u64 hash under sbbf, k u64 positions otherwise. */
@@ -268,16 +244,17 @@ export function testHashOnce(h: u64): bool {
 // @ts-ignore: decorator
 @inline export function streamTest(): bool {
   if (LEAN_BY_HASH) return testHashOnce(xxh64Digest());
-  streamProbe(PROBES_PTR);
-  return testProbed(PROBES_PTR);
+  if (polySelected()) hashedForTest(polyH1, polyH2, PROBES_PTR);
+  else if (bytesumSelected()) hashedForTest(byteSum, weightedSum, PROBES_PTR);
+  else hashedForTest(xxh64Digest(), 0, PROBES_PTR);
+  return testHashed(PROBES_PTR);
 }
 
 /** The body of insertItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
 @inline function insertItemInlined(ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  // sbbf skips the probe record: the hash goes straight to its block
-  // (except in the shared build, whose stripe lock is taken from the record),
-  // word by word, the shorter chain to the answer (assembly/sbbf.ts).
+  // sbbf skips the probe record, word by word, as testHash does (except
+  // in the shared build, whose stripe lock is taken from the record).
   if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(xxh64(ptr, len, seed), blocks);
   probeItem(ptr, len, wide, out);
   return insertProbed(out);
@@ -285,30 +262,31 @@ export function testHashOnce(h: u64): bool {
 
 /**
  * What testHashed needs of the item of `len` units at `ptr`, as two u64s
- * at `out`, for a batch's has (assembly/batch.ts): the 64-bit hash and
- * position 0 under xxh64, the hash under sbbf, position 0 and h2 under poly
- * and bytesum. Returns the address its first probe reads, for the batch's
- * touch pass.
+ * at `out`: the 64-bit hash and position 0 under xxh64, the hash under
+ * sbbf, position 0 and h2 under poly and bytesum. Returns the address its
+ * first probe reads, for a batch's touch pass (assembly/batch.ts).
  */
 // @ts-ignore: decorator
 @inline export function hashForTest(ptr: usize, len: usize, wide: bool, out: usize): usize {
-  let h1: u64, h2: u64 = 0;
   if (polySelected()) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    h1 = polyH1;
-    h2 = polyH2;
-  } else if (bytesumSelected()) {
+    return hashedForTest(polyH1, polyH2, out);
+  }
+  if (bytesumSelected()) {
     bytesumBegin();
     bytesumUpdate(ptr, len, bits);
-    h1 = byteSum;
-    h2 = weightedSum;
-  } else {
-    h1 = xxh64(ptr, len, seed);
-    if (scheme == SCHEME_SBBF) {
-      store<u64>(out, h1);
-      return blockPtr(h1, blocks);
-    }
+    return hashedForTest(byteSum, weightedSum, out);
+  }
+  return hashedForTest(xxh64(ptr, len, seed), 0, out);
+}
+
+/** hashForTest from the item's hashes, made already: h1 and h2 under poly and bytesum, h1 alone under xxh64 and sbbf. */
+// @ts-ignore: decorator
+@inline function hashedForTest(h1: u64, h2: u64, out: usize): usize {
+  if (scheme == SCHEME_SBBF) {
+    store<u64>(out, h1);
+    return blockPtr(h1, blocks);
   }
   // Position 0 (h1 mod m under every scheme here) is kept for testHashed,
   // so that a batch pays no more remainders than a single has: a 64-bit
@@ -325,24 +303,36 @@ export function testHashOnce(h: u64): bool {
 }
 
 /**
- * has() from the hashes hashForTest left at `out`, stopping at the first
- * clear bit, as testItem does, under sbbf, poly and bytesum. An xxh64
- * batch is tested a position at a time instead (assembly/batch.ts).
+ * has() from the hashes hashForTest left at `out`: the one test of an item
+ * per scheme for a single, streamed or digest has (testHash) and a batch's
+ * under sbbf, poly and bytesum. Each position is tested as soon as it is
+ * made and the first clear bit answers, so an absent item skips the rest
+ * of its probes. The other shapes have a walk of their own, each measured
+ * faster for its shape than this one: an xxh64 batch's, a position at a
+ * time over a group of items (assembly/batch.ts); probeAll's, over many
+ * records (assembly/digest.ts); a chain's, over its members
+ * (assembly/chain.ts).
  */
 // @ts-ignore: decorator
 @inline export function testHashed(out: usize): bool {
   const first = load<u64>(out);
   if (scheme == SCHEME_SBBF) return sbbfCheck(first, blocks);
+  if (scheme == SCHEME_XXH64) return testEnhancedDoubleAt(load<u64>(out, 8), first, bits, hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
   return testDoubleAt(first, load<u64>(out, 8), bits, hashes);
 }
 
-/**
- * True when the item of `len` units at `ptr` may have been added. The
- * single-item has: each position is tested as soon as it is made and the
- * first 0 answers, so an absent item skips the rest of its probes (the batch
- * path reads all k instead, for overlapping misses).
- */
+/** has() of the item whose 64-bit hash is h (xxh64 and sbbf) in the bound filter: a single, streamed or digest has. */
+// @ts-ignore: decorator
+@inline export function testHash(h: u64): bool {
+  if (LEAN_BY_HASH) return testHashOnce(h);
+  // Word by word under sbbf, the shorter chain from the hash to the answer
+  // for a single has (assembly/sbbf.ts); a batch keeps the v128 check
+  // (testHashed), which overlaps many items.
+  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+}
+
+/** True when the item of `len` units at `ptr` may have been added: the single-item has. */
 // @ts-ignore: decorator
 @inline export function testItem(ptr: usize, len: usize, wide: bool, out: usize): bool {
   if (ONE_COPY_SCHEMES != 0) return testItemOnce(ptr, len, wide, out);
@@ -358,17 +348,7 @@ function testItemOnce(ptr: usize, len: usize, wide: bool, out: usize): bool {
 /** The body of testItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
 @inline function testItemInlined(ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (polySelected()) {
-    polyBegin();
-    polyUpdate(ptr, len, wide);
-    return testDouble(polyH1, polyH2, bits, hashes);
-  }
-  if (bytesumSelected()) {
-    bytesumBegin();
-    bytesumUpdate(ptr, len, bits);
-    return testDouble(byteSum, weightedSum, bits, hashes);
-  }
-  const h = xxh64(ptr, len, seed);
-  // Word by word under sbbf: the shorter chain from the hash to the answer (assembly/sbbf.ts).
-  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, out);
+  if (scheme == SCHEME_SBBF) return testHash(xxh64(ptr, len, seed));
+  hashForTest(ptr, len, wide, out);
+  return testHashed(out);
 }

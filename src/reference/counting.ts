@@ -16,9 +16,8 @@ import { CHECKSUMMED_HEADER_BYTES, checkPayload, encodeHeader, HEADER_BYTES, par
 import { COUNTING_KIND, countersAboveZero } from '../format/counting.js';
 import { checkNotShared, COUNTER_MAX, MAX_COUNTING_BITS } from '../counting/limits.js';
 import { checksum } from './checksum.js';
-import { probeHash } from './digest.js';
 import { BloomFilter } from './filter.js';
-import { itemPositions } from './scheme.js';
+import { itemPositions, probeHash } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';

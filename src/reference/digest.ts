@@ -1,22 +1,14 @@
 // The reference twin of assembly/digest.ts and src/filter/digest.ts: the
 // digest is XXH64 of the item's UTF-8 bytes, and a filter's positions from
 // it are the xxh64 scheme's enhanced double hashing or the sbbf scheme's
-// block, written plainly.
+// block (src/reference/scheme.ts's probeHash), written plainly.
 
 import { checkItem, checkSeed } from '../filter/options.js';
 import { readOption } from '../filter/read-options.js';
 import type { Item } from '../filter/items.js';
 import { Digest, probeAllWith, type DigestOptions, type ProbeTarget } from '../filter/item-digest.js';
 import { xxh64 } from './hash.js';
-import { probeEnhancedDouble } from './probe.js';
-import { sbbfPositions } from './sbbf.js';
-import type { SchemeShape } from './scheme.js';
 import { itemBytes } from './js-string.js';
-
-/** A filter's positions for a digest `h` (xxh64 or sbbf), as assembly/scheme.ts's probeHash and assembly/sbbf.ts compute them. */
-export function probeHash(f: SchemeShape, h: bigint): number[] {
-  return f.scheme === 'sbbf' ? sbbfPositions(h, f.bits) : probeEnhancedDouble(h, f.bits, f.hashes);
-}
 
 /** XXH64 of the item's UTF-8 bytes (or the bytes given) under `seed`. */
 export function digestItem(item: Item, seed: bigint): Digest {

@@ -26,9 +26,8 @@ import {
 } from './shared.js';
 import { Stripes } from './stripe.js';
 import { checksum } from './checksum.js';
-import { itemKey, itemPositions } from './scheme.js';
+import { itemKey, itemPositions, probeHash } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
-import { probeHash } from './digest.js';
 import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
@@ -146,19 +145,24 @@ export class BloomFilter {
 
   /** False when the item was certainly never added; true when it may have been. */
   has(item: string | Uint8Array): boolean {
-    return this.positions(item).every((p) => this.array.get(p));
+    return this.holdsAll(this.positions(item));
   }
 
   /** has() for the item whose digest is `d` (xxh64 and sbbf; BloomDigestError otherwise or when the seeds differ). */
   hasDigest(d: Digest): boolean {
     checkDigest(this, d, 'hasDigest');
-    return probeHash(this, d.value).every((p) => this.array.get(p));
+    return this.holdsAll(probeHash(this, d.value));
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */
   addDigest(d: Digest): boolean {
     checkDigest(this, d, 'addDigest');
     return this.setAll(probeHash(this, d.value));
+  }
+
+  /** Whether every one of the item's positions is set: the one test that has() and hasDigest() ask. */
+  private holdsAll(positions: number[]): boolean {
+    return positions.every((p) => this.array.get(p));
   }
 
   private setAll(positions: number[]): boolean {

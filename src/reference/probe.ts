@@ -1,5 +1,5 @@
 // The reference twin of assembly/probe.ts: hash values to k positions.
-// assembly/probe.ts also has testEnhancedDouble and testDouble, has() fused
+// assembly/probe.ts also has testEnhancedDoubleAt and testDoubleAt, has() fused
 // with the probe loop so that the first clear bit ends it; they give the
 // answer of testing every position, which is what the reference's has() does,
 // so they have no twin here.

@@ -37,7 +37,11 @@ export function itemPositions(f: SchemeShape, item: string | Uint8Array): number
     const { h1, h2 } = bytesum(utf8(item), f.bits);
     return probeDouble(h1, h2, f.bits, f.hashes);
   }
-  const h = xxh64(utf8(item), f.seed);
+  return probeHash(f, xxh64(utf8(item), f.seed));
+}
+
+/** A filter's positions for a 64-bit XXH64 hash `h` (xxh64 or sbbf): an item's, or a digest given (src/reference/digest.ts). */
+export function probeHash(f: SchemeShape, h: bigint): number[] {
   return f.scheme === 'sbbf' ? sbbfPositions(h, f.bits) : probeEnhancedDouble(h, f.bits, f.hashes);
 }
 
