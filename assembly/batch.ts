@@ -16,9 +16,9 @@
 // calls under xxh64 whenever the filter fitted in cache.
 
 import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { bits, countAdd, hashes, scheme } from "./filter";
+import { countAdd } from "./filter";
 import { getBit } from "./bit-array";
-import { bind, REFUSED, saveCounters } from "./record";
+import { named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { splitmix64 } from "./hash";
 import { testEnhancedDoubleFrom } from "./probe";
 import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
@@ -42,12 +42,12 @@ import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, pro
  * (assembly/scheme.ts's touchProbed).
  */
 // @ts-ignore: decorator
-@inline function probeGroup(first: u32, n: u32, wide: bool, stride: usize): void {
+@inline function probeGroup(r: usize, first: u32, n: u32, wide: bool, stride: usize): void {
   for (let j: u32 = 0; j < n; j++) {
-    probeItem(itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + <usize>j * stride);
+    probeItem(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + <usize>j * stride);
   }
   let touched: u32 = 0;
-  for (let j: u32 = 0; j < n; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
+  for (let j: u32 = 0; j < n; j++) touched += touchProbed(r, BATCH_PROBES_PTR + <usize>j * stride);
   store<u32>(TOUCH_SINK_PTR, touched);
 }
 
@@ -56,15 +56,15 @@ import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, pro
  * flag i is 1 when item i set a bit (a repeat later in the batch gets 0).
  * Returns how many items were new.
  */
-function addChunk(count: u32, wide: bool): u32 {
-  const stride = probeStride();
+function addChunk(r: usize, count: u32, wide: bool): u32 {
+  const stride = probeStride(r);
   const group = touchGroup(stride);
   let fresh: u32 = 0;
   for (let first: u32 = 0; first < count; first += group) {
     const n = min<u32>(group, count - first);
-    probeGroup(first, n, wide, stride);
+    probeGroup(r, first, n, wide, stride);
     for (let j: u32 = 0; j < n; j++) {
-      const isNew = countAdd(insertProbed(BATCH_PROBES_PTR + <usize>j * stride));
+      const isNew = countAdd(r, insertProbed(r, BATCH_PROBES_PTR + <usize>j * stride));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
       fresh += <u32>isNew;
     }
@@ -95,15 +95,17 @@ const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
  * The same answers as testHashed, item by item.
  */
 // @ts-ignore: decorator
-@inline function testXxh64Group(first: u32, n: u32): u32 {
-  const m = bits;
+@inline function testXxh64Group(r: usize, first: u32, n: u32): u32 {
+  const m = schemeRecord(r).bits;
+  const k = schemeRecord(r).hashes;
+  const base = payloadOf(r);
   let going: u32 = 0;
   for (let j: u32 = 0; j < n; j++) {
     store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), 0);
     store<u8>(SURVIVORS_PTR + <usize>going, <u8>j);
-    going += <u32>getBit(load<u64>(BATCH_PROBES_PTR + (<usize>j << 4), 8));
+    going += <u32>getBit(base, load<u64>(BATCH_PROBES_PTR + (<usize>j << 4), 8));
   }
-  if (hashes == 1) {
+  if (k == 1) {
     for (let t: u32 = 0; t < going; t++) store<u8>(BATCH_FLAGS_PTR + <usize>(first + <u32>load<u8>(SURVIVORS_PTR + <usize>t)), 1);
     return going;
   }
@@ -119,13 +121,13 @@ const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
     p = select<u64>(p - m, p, p >= m);
     p = select<u64>(select<u64>(0, a + 1, a + 1 == m), p, p == a);
     store<u8>(SURVIVORS_2_PTR + <usize>still, <u8>j);
-    still += <u32>getBit(p);
+    still += <u32>getBit(base, p);
   }
   let found: u32 = 0;
   for (let t: u32 = 0; t < still; t++) {
     const j = <u32>load<u8>(SURVIVORS_2_PTR + <usize>t);
     const slot = BATCH_PROBES_PTR + (<usize>j << 4);
-    const present = testEnhancedDoubleFrom(load<u64>(slot, 8), load<u64>(slot), m, hashes, PROBES_PTR);
+    const present = testEnhancedDoubleFrom(base, load<u64>(slot, 8), load<u64>(slot), m, k, PROBES_PTR);
     store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
     found += <u32>present;
   }
@@ -133,21 +135,21 @@ const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
 }
 
 /** Tests `count` staged items; flag i is 1 when item i may have been added. Returns how many were. */
-function hasChunk(count: u32, wide: bool): u32 {
+function hasChunk(r: usize, count: u32, wide: bool): u32 {
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += TEST_GROUP) {
     const n = min<u32>(TEST_GROUP, count - first);
     let touched: u32 = 0;
     for (let j: u32 = 0; j < n; j++) {
-      touched += <u32>load<u8>(hashForTest(itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + (<usize>j << 4)));
+      touched += <u32>load<u8>(hashForTest(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + (<usize>j << 4)));
     }
     store<u32>(TOUCH_SINK_PTR, touched);
-    if (scheme == SCHEME_XXH64) {
-      found += testXxh64Group(first, n);
+    if (schemeRecord(r).scheme == SCHEME_XXH64) {
+      found += testXxh64Group(r, first, n);
       continue;
     }
     for (let j: u32 = 0; j < n; j++) {
-      const present = testHashed(BATCH_PROBES_PTR + (<usize>j << 4));
+      const present = testHashed(r, BATCH_PROBES_PTR + (<usize>j << 4));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
       found += <u32>present;
     }
@@ -157,14 +159,15 @@ function hasChunk(count: u32, wide: bool): u32 {
 
 /** addChunk on record r: how many of the `count` staged items were new, or REFUSED. */
 export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const fresh = addChunk(count, wide);
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const fresh = addChunk(r, count, wide);
   return <i32>fresh;
 }
 
 /** hasChunk on record r: how many of the `count` staged items may have been added, or REFUSED. */
 export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>hasChunk(count, wide);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>hasChunk(r, count, wide);
 }

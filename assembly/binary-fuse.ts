@@ -14,8 +14,8 @@
 // the ArrayLength fingerprints (u8, or little-endian u16).
 // An item (string as UTF-8, or bytes) is the key XXH64(bytes, seed 0).
 
-import { bind, boundRecord, createRecord, KIND_FUSE, RecordHeader, REFUSED } from "./record";
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { createRecord, KIND_FUSE, named, payloadOf, RecordHeader, REFUSED } from "./record";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
 import { encodeUtf8 } from "./js-string";
@@ -45,10 +45,10 @@ import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
   fingerprintBytes: u32;
 }
 
-/** The bound filter's record. */
+/** Record `r` as a binary fuse filter's. */
 // @ts-ignore: decorator
-@inline function fuseRecord(): FuseRecord {
-  return changetype<FuseRecord>(boundRecord());
+@inline function fuseRecord(r: usize): FuseRecord {
+  return changetype<FuseRecord>(r);
 }
 
 /**
@@ -68,19 +68,19 @@ export function fuseCreate(arrayLength: u32, fingerprintBytes: u32): usize {
 
 /**
  * binary_fuse*_contain: the fingerprint of key's hash xored with the three
- * slots' is zero. Reads the bound record.
+ * slots' is zero. Reads record r.
  */
 // @ts-ignore: decorator
-@inline function fuseContain(key: u64): bool {
-  const filter = fuseRecord();
+@inline function fuseContain(r: usize, key: u64): bool {
+  const filter = fuseRecord(r);
   // An empty set answers false (the reference's would answer true for 1 key in 256: docs/SCHEMES.md).
   if (filter.size == 0) return false;
-  return containHash(fuseMurmur64(key + filter.seed), filter.segmentLength, filter.segmentCountLength, filter.fingerprintBytes);
+  return containHash(r, fuseMurmur64(key + filter.seed), filter.segmentLength, filter.segmentCountLength, filter.fingerprintBytes);
 }
 
-/** Writes the shape and the seed into the bound record (made by fuseCreate with its ArrayLength and width). */
-function fuseSetShapeBound(seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): void {
-  const filter = fuseRecord();
+/** Writes the shape and the seed into record r (made by fuseCreate with its ArrayLength and width). */
+function fuseSetShapeAt(r: usize, seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): void {
+  const filter = fuseRecord(r);
   filter.seed = (<u64>seedHi << 32) | <u64>seedLo;
   filter.size = size;
   filter.segmentLength = segmentLength;
@@ -88,9 +88,9 @@ function fuseSetShapeBound(seedLo: u32, seedHi: u32, size: u32, segmentLength: u
   filter.segmentCountLength = segmentCountLength;
 }
 
-/** binary_fuse*_contain of the u64 key (a bigint from JS), on the bound record. */
-function fuseHasKeyBound(key: u64): bool {
-  return fuseContain(key);
+/** binary_fuse*_contain of the u64 key (a bigint from JS), on record r. */
+function fuseHasKeyAt(r: usize, key: u64): bool {
+  return fuseContain(r, key);
 }
 
 /** The key of the item at `ptr` (`len` bytes): XXH64 with seed 0. */
@@ -100,19 +100,19 @@ function fuseHasKeyBound(key: u64): bool {
 }
 
 /** Tests the item in scratch (len bytes, UTF-8 or raw). */
-function fuseHasItemBound(len: u32): bool {
-  return fuseContain(itemKey(SCRATCH_PTR, <usize>len));
+function fuseHasItemAt(r: usize, len: u32): bool {
+  return fuseContain(r, itemKey(SCRATCH_PTR, <usize>len));
 }
 
 /** Tests the string `s`, read in place as UTF-8 (assembly/js-string.ts). */
-function fuseHasStringBound(s: externref): bool {
+function fuseHasStringAt(r: usize, s: externref): bool {
   const len = encodeUtf8(s, SCRATCH_PTR);
-  return fuseContain(itemKey(SCRATCH_PTR, len));
+  return fuseContain(r, itemKey(SCRATCH_PTR, len));
 }
 
 /** Tests a streamed item (after streamBegin and streamUpdate on this record: XXH64 with seed 0, as a key is made). */
-function fuseHasStreamBound(): bool {
-  return fuseContain(xxh64Digest());
+function fuseHasStreamAt(r: usize): bool {
+  return fuseContain(r, xxh64Digest());
 }
 
 /** Items hashed before any is probed, in fuseHasBatch: their hashes fill the batch probes region. */
@@ -120,20 +120,20 @@ const HAS_GROUP: u32 = 64;
 
 /**
  * The fingerprint check of binary_fuse*_contain for a hash (already mixed
- * with the seed), on the bound record.
+ * with the seed), on record r.
  */
 // @ts-ignore: decorator
-@inline function containHash(hash: u64, segmentLength: u32, segmentCountLength: u32, width: u32): bool {
+@inline function containHash(r: usize, hash: u64, segmentLength: u32, segmentCountLength: u32, width: u32): bool {
   const mask = <u64>(segmentLength - 1);
   const h0 = <u32>mulhi32(hash, segmentCountLength);
   const h1 = (h0 + segmentLength) ^ <u32>((hash >> 18) & mask);
   const h2 = (h0 + 2 * segmentLength) ^ <u32>(hash & mask);
   const f = fuseFingerprint(hash);
   if (width == 1) {
-    return <u8>(f ^ <u32>load<u8>(bitsBase + <usize>h0) ^ <u32>load<u8>(bitsBase + <usize>h1) ^ <u32>load<u8>(bitsBase + <usize>h2)) == 0;
+    return <u8>(f ^ <u32>load<u8>(payloadOf(r) + <usize>h0) ^ <u32>load<u8>(payloadOf(r) + <usize>h1) ^ <u32>load<u8>(payloadOf(r) + <usize>h2)) == 0;
   }
-  return <u16>(f ^ <u32>load<u16>(bitsBase + (<usize>h0 << 1)) ^ <u32>load<u16>(bitsBase + (<usize>h1 << 1)) ^
-    <u32>load<u16>(bitsBase + (<usize>h2 << 1))) == 0;
+  return <u16>(f ^ <u32>load<u16>(payloadOf(r) + (<usize>h0 << 1)) ^ <u32>load<u16>(payloadOf(r) + (<usize>h1 << 1)) ^
+    <u32>load<u16>(payloadOf(r) + (<usize>h2 << 1))) == 0;
 }
 
 /**
@@ -143,9 +143,9 @@ const HAS_GROUP: u32 = 64;
  * probes' loads, which do not depend on each other, are in flight at once.
  * Returns how many answered true.
  */
-function fuseHasBatchBound(count: u32): u32 {
+function fuseHasBatchAt(r: usize, count: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
-  const filter = fuseRecord();
+  const filter = fuseRecord(r);
   if (filter.size == 0) {
     memory.fill(BATCH_FLAGS_PTR, 0, <usize>count);
     return 0;
@@ -164,7 +164,7 @@ function fuseHasBatchBound(count: u32): u32 {
       store<u64>(BATCH_PROBES_PTR + (<usize>j << 3), fuseMurmur64(itemKey(SCRATCH_PTR + <usize>start, <usize>(end - start)) + seed));
     }
     for (let j: u32 = 0; j < n; j++) {
-      const answer = containHash(load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), segmentLength, segmentCountLength, width);
+      const answer = containHash(r, load<u64>(BATCH_PROBES_PTR + (<usize>j << 3)), segmentLength, segmentCountLength, width);
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>answer);
       ones += <u32>answer;
     }
@@ -192,54 +192,62 @@ export function fuseKeyStream(out: usize): void {
   store<u64>(out, xxh64Digest());
 }
 
-/** Feeds the bound record's fingerprints to the file checksum, straight from memory. */
-function fuseChecksumFingerprintsBound(): void {
-  const filter = fuseRecord();
-  checksumUpdate(bitsBase, <usize>filter.arrayLength * <usize>filter.fingerprintBytes);
+/** Feeds record r's fingerprints to the file checksum, straight from memory. */
+function fuseChecksumFingerprintsAt(r: usize): void {
+  const filter = fuseRecord(r);
+  checksumUpdate(payloadOf(r), <usize>filter.arrayLength * <usize>filter.fingerprintBytes);
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** fuseSetShapeBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseSetShapeAt on record r: REFUSED when r and generation name no live record. */
 export function fuseSetShape(r: usize, generation: u32, seedLo: u32, seedHi: u32, size: u32, segmentLength: u32, segmentCount: u32, segmentCountLength: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  fuseSetShapeBound(seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  fuseSetShapeAt(r, seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength);
   return 0;
 }
 
-/** fuseHasKeyBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseHasKeyAt on record r: REFUSED when r and generation name no live record. */
 export function fuseHasKey(r: usize, generation: u32, key: u64): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>fuseHasKeyBound(key);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>fuseHasKeyAt(r, key);
 }
 
-/** fuseHasItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseHasItemAt on record r: REFUSED when r and generation name no live record. */
 export function fuseHasItem(r: usize, generation: u32, len: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>fuseHasItemBound(len);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>fuseHasItemAt(r, len);
 }
 
-/** fuseHasStringBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseHasStringAt on record r: REFUSED when r and generation name no live record. */
 export function fuseHasString(s: externref, r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>fuseHasStringBound(s);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>fuseHasStringAt(r, s);
 }
 
-/** fuseHasStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseHasStreamAt on record r: REFUSED when r and generation name no live record. */
 export function fuseHasStream(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>fuseHasStreamBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>fuseHasStreamAt(r);
 }
 
-/** fuseHasBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseHasBatchAt on record r: REFUSED when r and generation name no live record. */
 export function fuseHasBatch(r: usize, generation: u32, count: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>fuseHasBatchBound(count);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>fuseHasBatchAt(r, count);
 }
 
-/** fuseChecksumFingerprintsBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** fuseChecksumFingerprintsAt on record r: REFUSED when r and generation name no live record. */
 export function fuseChecksumFingerprints(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  fuseChecksumFingerprintsBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  fuseChecksumFingerprintsAt(r);
   return 0;
 }

@@ -7,16 +7,14 @@
 // with an atomic OR on its little-endian 32-bit word (bit p is bit p & 31 of
 // word p >> 5: the same bit as bit p & 7 of byte p >> 3), and read with an
 // atomic load. The OR returns the word as it was, so exactly one thread
-// sees any given bit go from 0 to 1. bitsBase is 64-byte aligned, so every
+// sees any given bit go from 0 to 1. The bits start 64-byte aligned, so every
 // word is aligned, as wasm atomics require. docs/SHARED.md has the model.
 
-import { bitsBase } from "./layout";
-
-/** Sets bit p; returns true when it went from 0 to 1. */
+/** Sets bit p of the bits at `base`; returns true when it went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function setBit(p: u64): bool {
+@inline export function setBit(base: usize, p: u64): bool {
   if (ASC_FEATURE_THREADS) {
-    const word = bitsBase + (<usize>(p >> 5) << 2);
+    const word = base + (<usize>(p >> 5) << 2);
     const bit = <u32>1 << <u32>(p & 31);
     // A load first: in a filter that is filling up most bits are set
     // already, and a load keeps the cache line shared where the OR would
@@ -24,7 +22,7 @@ import { bitsBase } from "./layout";
     if (atomic.load<u32>(word) & bit) return false;
     return (atomic.or<u32>(word, bit) & bit) == 0;
   }
-  const ptr = bitsBase + <usize>(p >> 3);
+  const ptr = base + <usize>(p >> 3);
   const mask = <u32>1 << <u32>(p & 7);
   const byte = <u32>load<u8>(ptr);
   // Stored whether or not the bit was set: a branch on it would be a coin
@@ -33,16 +31,16 @@ import { bitsBase } from "./layout";
   return (byte & mask) == 0;
 }
 
-/** Reads bit p. */
+/** Reads bit p of the bits at `base`. */
 // @ts-ignore: decorator
-@inline export function getBit(p: u64): bool {
+@inline export function getBit(base: usize, p: u64): bool {
   if (ASC_FEATURE_THREADS) {
-    return (atomic.load<u32>(bitsBase + (<usize>(p >> 5) << 2)) >> <u32>(p & 31)) & 1 ? true : false;
+    return (atomic.load<u32>(base + (<usize>(p >> 5) << 2)) >> <u32>(p & 31)) & 1 ? true : false;
   }
-  return (<u32>load<u8>(bitsBase + <usize>(p >> 3)) >> <u32>(p & 7)) & 1 ? true : false;
+  return (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1 ? true : false;
 }
 
-/** Zeroes the first `bytes` bytes of the bit array. */
-export function clearBits(bytes: u64): void {
-  memory.fill(bitsBase, 0, <usize>bytes);
+/** Zeroes the first `bytes` bytes of the bits at `base`. */
+export function clearBits(base: usize, bytes: u64): void {
+  memory.fill(base, 0, <usize>bytes);
 }

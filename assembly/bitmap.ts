@@ -2,7 +2,7 @@
 // each (10^7 integers in [1, 10^8] take 10^8 bits, about 12 MB). A Bitmap
 // is a record of kind KIND_BITMAP (BitmapRecord, below) whose bits follow
 // it with the filter's layout: value v is bit (v & 7) of byte
-// bitsBase + (v >> 3).
+// payloadOf(r) + (v >> 3).
 // The pure-TypeScript twin is src/reference/bitmap.ts.
 //
 // Single values are set and tested by JS directly in the bits region (a
@@ -14,8 +14,8 @@
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
 // leaves the bitmap untouched.
 
-import { bind, boundRecord, createRecord, KIND_BITMAP, RecordHeader, REFUSED, saveCounters } from "./record";
-import { bitsBase, SCRATCH_PTR } from "./layout";
+import { createRecord, KIND_BITMAP, named, payloadOf, RecordHeader, REFUSED } from "./record";
+import { SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
 
 /** A Bitmap's record (KIND_BITMAP). Its payload is the bits, rounded up to whole u64 words (wordBytes). */
@@ -24,10 +24,10 @@ import { clearBits, getBit, setBit } from "./bit-array";
   size: u64;
 }
 
-/** The bound Bitmap's size. */
+/** Bitmap `r`'s size. */
 // @ts-ignore: decorator
-@inline function size(): u64 {
-  return changetype<BitmapRecord>(boundRecord()).size;
+@inline function size(r: usize): u64 {
+  return changetype<BitmapRecord>(r).size;
 }
 
 /** Bytes of the bits region of a Bitmap of `size` values, rounded up to whole u64 words so that bitmapNextValues may read word by word. */
@@ -36,23 +36,23 @@ import { clearBits, getBit, setBit } from "./bit-array";
   return ((size + 63) >> 6) << 3;
 }
 
-/** Bytes of the bound Bitmap's bits region. */
+/** Bytes of Bitmap `r`'s bits region. */
 // @ts-ignore: decorator
-@inline function wordBytes(): u64 {
-  return wordBytesOf(size());
+@inline function wordBytes(r: usize): u64 {
+  return wordBytesOf(size(r));
 }
 
 /** Zeroes every bit. */
-function bitmapClearAllBound(): void {
-  clearBits(wordBytes());
+function bitmapClearAllAt(r: usize): void {
+  clearBits(payloadOf(r), wordBytes(r));
 }
 
 /**
  * Index of the first of the n values in scratch that is outside [0, size)
  * (as i32 when `signed`, else as u32), or -1 when all are in range.
  */
-function bitmapFirstInvalidBound(n: u32, signed: bool): i32 {
-  const limit = size();
+function bitmapFirstInvalidAt(r: usize, n: u32, signed: bool): i32 {
+  const limit = size(r);
   for (let i: u32 = 0; i < n; i++) {
     const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
     if (signed && <i32>raw < 0) return <i32>i;
@@ -62,10 +62,10 @@ function bitmapFirstInvalidBound(n: u32, signed: bool): i32 {
 }
 
 /** Sets the n (validated) values in scratch; returns how many were not set before. */
-function bitmapSetManyBound(n: u32): u32 {
+function bitmapSetManyAt(r: usize, n: u32): u32 {
   let fresh: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
-    fresh += <u32>setBit(<u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)));
+    fresh += <u32>setBit(payloadOf(r), <u64>load<u32>(SCRATCH_PTR + (<usize>i << 2)));
   }
   return fresh;
 }
@@ -75,13 +75,13 @@ function bitmapSetManyBound(n: u32): u32 {
  * right after them, at SCRATCH_PTR + 4n. Returns the index of the first
  * value outside [0, size) (nothing after it is tested), or -1.
  */
-function bitmapHasManyBound(n: u32, signed: bool): i32 {
+function bitmapHasManyAt(r: usize, n: u32, signed: bool): i32 {
   const out = SCRATCH_PTR + (<usize>n << 2);
-  const limit = size();
+  const limit = size(r);
   for (let i: u32 = 0; i < n; i++) {
     const raw = load<u32>(SCRATCH_PTR + (<usize>i << 2));
     if ((signed && <i32>raw < 0) || <u64>raw >= limit) return <i32>i;
-    store<u8>(out + <usize>i, getBit(<u64>raw) ? 1 : 0);
+    store<u8>(out + <usize>i, getBit(payloadOf(r), <u64>raw) ? 1 : 0);
   }
   return -1;
 }
@@ -93,14 +93,14 @@ function bitmapHasManyBound(n: u32, signed: bool): i32 {
  * u64 word (64 values) at a time and skips empty words, so iterating a
  * sparse bitmap costs size/64 word reads plus one step per set value.
  */
-function bitmapNextValuesBound(from: f64, max: u32): u32 {
+function bitmapNextValuesAt(r: usize, from: f64, max: u32): u32 {
   let v = <u64>from;
-  const n = size();
+  const n = size(r);
   if (v >= n || max == 0) return 0;
   const words = (n + 63) >> 6;
   let w = v >> 6;
   // Mask off the bits below `from` in its own word.
-  let word = load<u64>(bitsBase + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
+  let word = load<u64>(payloadOf(r) + (<usize>w << 3)) & (~(<u64>0) << (v & 63));
   let written: u32 = 0;
   while (true) {
     while (word != 0) {
@@ -112,7 +112,7 @@ function bitmapNextValuesBound(from: f64, max: u32): u32 {
     }
     w++;
     if (w >= words) return written;
-    word = load<u64>(bitsBase + (<usize>w << 3));
+    word = load<u64>(payloadOf(r) + (<usize>w << 3));
   }
 }
 
@@ -126,35 +126,41 @@ export function bitmapCreate(size: f64): usize {
   return r;
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** bitmapClearAllBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitmapClearAllAt on record r: REFUSED when r and generation name no live record. */
 export function bitmapClearAll(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  bitmapClearAllBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  bitmapClearAllAt(r);
   return 0;
 }
 
-/** bitmapFirstInvalidBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitmapFirstInvalidAt on record r: REFUSED when r and generation name no live record. */
 export function bitmapFirstInvalid(r: usize, generation: u32, n: u32, signed: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>bitmapFirstInvalidBound(n, signed);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>bitmapFirstInvalidAt(r, n, signed);
 }
 
-/** bitmapSetManyBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitmapSetManyAt on record r: REFUSED when r and generation name no live record. */
 export function bitmapSetMany(r: usize, generation: u32, n: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>bitmapSetManyBound(n);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>bitmapSetManyAt(r, n);
 }
 
-/** bitmapHasManyBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitmapHasManyAt on record r: REFUSED when r and generation name no live record. */
 export function bitmapHasMany(r: usize, generation: u32, n: u32, signed: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>bitmapHasManyBound(n, signed);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>bitmapHasManyAt(r, n, signed);
 }
 
-/** bitmapNextValuesBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitmapNextValuesAt on record r: REFUSED when r and generation name no live record. */
 export function bitmapNextValues(r: usize, generation: u32, from: f64, max: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>bitmapNextValuesBound(from, max);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>bitmapNextValuesAt(r, from, max);
 }

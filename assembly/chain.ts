@@ -30,13 +30,13 @@
 // the hash depends on each member's m. The twin asks member by member
 // (src/scalable/scalable-over.ts); the answers are the same.
 
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR, bitsBase } from "./layout";
-import { bits, blocks, countAdd, hashes, scheme } from "./filter";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_MAX, CHAIN_RECORDS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { countAdd } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
-import { testEnhancedDouble, testEnhancedDoubleFrom } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, RECORD_BYTES, bind, countingKind, headerOf, isLive, peek, saveCounters, schemeRecord, unpeek } from "./record";
-import { SALT0, SALT1, sbbfCheck, sbbfCheckScalar } from "./sbbf";
-import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash } from "./scheme";
+import { testEnhancedDoubleFrom } from "./probe";
+import { KIND_COUNTING, KIND_FILTER, countingKind, headerOf, isLive, payloadOf, schemeRecord } from "./record";
+import { SALT0, SALT1, sbbfCheck } from "./sbbf";
+import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash, testHash } from "./scheme";
 import { countingHasHash } from "./counting";
 
 /** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask, then under xxh64 its start state a and b (u64s at +16, +24). */
@@ -96,7 +96,7 @@ const UNWALKABLE: u32 = 1 << 24;
     if (q == p) q = q + 1 == m ? 0 : q + 1;
     if (schemeRecord(r).hashes == 1) q = p;
   }
-  const base = <u32>(r + <usize>RECORD_BYTES);
+  const base = <u32>payloadOf(r);
   if (countingKind(kind)) {
     store<u32>(at, base + <u32>(p >> 1));
     store<u32>(at, base + <u32>(q >> 1), 4);
@@ -119,11 +119,10 @@ const UNWALKABLE: u32 = 1 << 24;
   return select<u32>(2, both, meta & UNWALKABLE);
 }
 
-/** Whether the record peeked at (assembly/record.ts's peek) holds every position of the item whose hash is h. */
+/** Whether record `r`, a Bloom or (when `counting`) a counting filter's, holds every position of the item whose hash is h: its own has(). */
 // @ts-ignore: decorator
-@inline export function reportsPeeked(h: u64, counting: bool): bool {
-  if (counting) return countingHasHash(h);
-  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+@inline export function reports(r: usize, h: u64, counting: bool): bool {
+  return counting ? countingHasHash(r, h) : testHash(r, h);
 }
 
 /** Member record i of the chain (oldest first): the address of pair i. */
@@ -162,7 +161,7 @@ const MEMBER_STATE: usize = 24;
   const k = schemeRecord(r).hashes;
   if (k <= 2) return 1;
   const m = schemeRecord(r).bits;
-  const base = r + <usize>RECORD_BYTES;
+  const base = payloadOf(r);
   const at = memberState(i);
   const p0 = load<u64>(at);
   const b0 = load<u64>(at, 8);
@@ -192,8 +191,7 @@ const MEMBER_STATE: usize = 24;
  * The index of the newest of the `count` members that reports the item
  * whose hash is h, or -1: the first step over every member, a second over
  * its survivors, and then the few left newest first, each as its own
- * has(). The parameter globals are left peeked at some member: the caller
- * calls unpeek().
+ * has().
  */
 function newestReporting(count: u32, h: u64): i32 {
   // A chain's members are plain filters of one scheme and seed (JS checked):
@@ -208,7 +206,7 @@ function newestReporting(count: u32, h: u64): i32 {
     const bit1 = (key * SALT1) >> 27;
     for (let i: u32 = 0; i < first; i++) {
       const r = member(i);
-      const block = r + <usize>RECORD_BYTES + (<usize>(((h >> 32) * (schemeRecord(r).bits >> 8)) >> 32) << 5);
+      const block = payloadOf(r) + (<usize>(((h >> 32) * (schemeRecord(r).bits >> 8)) >> 32) << 5);
       maybe |= <u64>((load<u32>(block) >> bit0) & (load<u32>(block, 4) >> bit1) & 1) << <u64>i;
     }
   } else {
@@ -227,14 +225,13 @@ function newestReporting(count: u32, h: u64): i32 {
       store<u64>(at, p);
       store<u64>(at, b, 8);
       store<u64>(at, q, 16);
-      const base = r + <usize>RECORD_BYTES;
+      const base = payloadOf(r);
       maybe |= <u64>(bitSet(base, p) & bitSet(base, q)) << <u64>i;
     }
   }
   // Members past the first step's 64, newest first, each as its own has().
   for (let i = <i32>count - 1; i >= 64; i--) {
-    peek(member(<u32>i));
-    if (reportsPeeked(h, false)) return i;
+    if (reports(member(<u32>i), h, false)) return i;
   }
   // The second step, over the first one's survivors (a random quarter of
   // the members for an absent item), by the set bits of `maybe` found by
@@ -248,22 +245,17 @@ function newestReporting(count: u32, h: u64): i32 {
     left ^= <u64>1 << <u64>i;
     const r = member(<u32>i);
     if (xxh) more |= nextTwoSet(<u32>i, r) << <u64>i;
-    else {
-      bitsBase = r + <usize>RECORD_BYTES;
-      more |= <u64>sbbfCheck(h, schemeRecord(r).bits >> 8) << <u64>i;
-    }
+    else more |= <u64>sbbfCheck(payloadOf(r), h, schemeRecord(r).bits >> 8) << <u64>i;
   }
   if (!xxh) return more == 0 ? -1 : 63 - <i32>clz(more);
   // The last few, newest first, each tested in full from its first step's
-  // state, without a remainder; of the globals only the bits' address is
-  // needed (unpeek() restores it).
+  // state, without a remainder.
   while (more != 0) {
     const i = 63 - <i32>clz(more);
     more ^= <u64>1 << <u64>i;
     const r = member(<u32>i);
-    bitsBase = r + <usize>RECORD_BYTES;
     const at = memberState(<u32>i);
-    if (testEnhancedDoubleFrom(load<u64>(at), load<u64>(at, 8), schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR)) return i;
+    if (testEnhancedDoubleFrom(payloadOf(r), load<u64>(at), load<u64>(at, 8), schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR)) return i;
   }
   return -1;
 }
@@ -279,13 +271,11 @@ function newestReporting(count: u32, h: u64): i32 {
  * listed as (record, generation) pairs at the chain records region (oldest
  * first, all of one seed): returns the index of the newest that reports
  * it, or -1; -2, having read nothing, when a pair does not name a live
- * record. The records are only peeked at.
+ * record.
  */
 export function chainHas(count: u32, len: u32): i32 {
   if (!membersLive(count)) return -2;
-  const hit = newestReporting(count, xxh64(SCRATCH_PTR, len, schemeRecord(member(0)).seed));
-  unpeek();
-  return hit;
+  return newestReporting(count, xxh64(SCRATCH_PTR, len, schemeRecord(member(0)).seed));
 }
 
 /** chainBatch's operations. */
@@ -297,8 +287,8 @@ const OP_ADD: u32 = 0;
  * batch offsets region), or, when `hashed`, given by their digests as u64s
  * in scratch. Flag i goes to the batch flags region: has, whether a member
  * reports item i; add, whether it was new, which is exactly when no member
- * reports it, and then it is added to the newest member (bound for the
- * call, its counters written back at the end), at most `room` of them.
+ * reports it, and then it is added to the newest member, at most `room`
+ * of them.
  * Returns where it stopped: `count`, or the first item that is new while
  * the newest member has no room left, for JS to start a member and call
  * again from there; -1, having read nothing, when a member's pair does not
@@ -306,8 +296,7 @@ const OP_ADD: u32 = 0;
  */
 export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: u32, hashed: bool): i32 {
   if (!membersLive(members)) return -1;
-  const newest = CHAIN_RECORDS_PTR + (<usize>(members - 1) << 3);
-  if (op == OP_ADD) bind(<usize>load<u32>(newest), load<u32>(newest, 4));
+  const newest = member(members - 1);
   count = min<u32>(count, BATCH_MAX);
   const seed = schemeRecord(member(0)).seed;
   let left = <u64>room;
@@ -324,17 +313,11 @@ export function chainBatch(members: u32, first: u32, count: u32, room: f64, op: 
       store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>(op != OP_ADD && hit >= 0));
       continue;
     }
-    unpeek();
-    if (left == 0) {
-      saveCounters();
-      return <i32>i;
-    }
-    probeHash(h, PROBES_PTR);
-    const fresh = countAdd(insertProbed(PROBES_PTR));
+    if (left == 0) return <i32>i;
+    probeHash(newest, h, PROBES_PTR);
+    const fresh = countAdd(newest, insertProbed(newest, PROBES_PTR));
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>fresh);
     if (fresh) left--;
   }
-  unpeek();
-  if (op == OP_ADD) saveCounters();
   return <i32>count;
 }

@@ -6,7 +6,7 @@
 // sbbf); only what happens at a position differs.
 // The pure-TypeScript twin is src/reference/counting.ts.
 //
-// Counter p lives in byte bitsBase + (p >> 1): the low nibble (bits 0-3)
+// Counter p lives in byte p >> 1 of the record's payload: the low nibble (bits 0-3)
 // when p is even, the high nibble (bits 4-7) when p is odd. A counter
 // saturates at 15 and then never changes again (not on add, not on
 // remove), so a remove can never bring an item's counter to 0 while an
@@ -16,12 +16,11 @@
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
-import { bind, REFUSED, saveCounters, SchemeRecord } from "./record";
+import { named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { bits, blocks, hashes, scheme } from "./filter";
-import { SCHEME_SBBF, SCHEME_XXH64, probeHash, probeItem, streamProbe } from "./scheme";
+import { SCHEME_SBBF, SCHEME_XXH64, blocksOf, probeHash, probeItem, streamProbe } from "./scheme";
 import { sbbfPositions } from "./sbbf";
 import { checksumUpdate } from "./checksum";
 
@@ -36,40 +35,38 @@ const OP_COUNT = 3;
 
 /**
  * A counting filter's record (KIND_COUNTING): the scheme's parameters (m
- * counters) and its three tallies, which bind() loads into the globals
- * below and saveCounters() writes back. Its payload is the counters,
- * ceil(m / 2) bytes.
+ * counters) and its three tallies, which every change of a counter keeps
+ * up to date in place. Its payload is the counters, ceil(m / 2) bytes.
  */
 @unmanaged export class CountingRecord extends SchemeRecord {
-  /** Counters above 0. */
+  /** Counters above 0 (the plain filter's bitsSet). */
   nonzero: u64;
   /** Counters at COUNTER_MAX. */
   saturated: u64;
-  /** Adds less removes. */
+  /** Adds minus successful removes, never below 0. */
   held: u64;
 }
 
-/** Counters above 0 (the plain filter's bitsSet). */
-export let nonzero: u64 = 0;
-/** Counters at COUNTER_MAX. */
-export let saturated: u64 = 0;
-/** Adds minus successful removes, never below 0. */
-export let held: u64 = 0;
+/** Record `r` as a counting filter's. */
+// @ts-ignore: decorator
+@inline function countingRecord(r: usize): CountingRecord {
+  return changetype<CountingRecord>(r);
+}
 
 /** Bytes of the packed counters: ceil(m / 2). */
 // @ts-ignore: decorator
-@inline function countersLength(): u64 {
-  return (bits + 1) >> 1;
+@inline function countersLength(r: usize): u64 {
+  return (schemeRecord(r).bits + 1) >> 1;
 }
 
 // @ts-ignore: decorator
-@inline function getCounter(p: u64): u32 {
-  return (<u32>load<u8>(bitsBase + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15;
+@inline function getCounter(r: usize, p: u64): u32 {
+  return (<u32>load<u8>(payloadOf(r) + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15;
 }
 
 // @ts-ignore: decorator
-@inline function setCounter(p: u64, value: u32): void {
-  const ptr = bitsBase + <usize>(p >> 1);
+@inline function setCounter(r: usize, p: u64, value: u32): void {
+  const ptr = payloadOf(r) + <usize>(p >> 1);
   const shift = <u32>(p & 1) << 2;
   store<u8>(ptr, (<u32>load<u8>(ptr) & ~(<u32>15 << shift)) | (value << shift));
 }
@@ -81,36 +78,37 @@ export let held: u64 = 0;
 
 /** False when position i repeats an earlier one of the same item (possible under poly and bytesum only). */
 // @ts-ignore: decorator
-@inline function isFirstAt(i: i32): bool {
-  if (scheme == SCHEME_XXH64 || scheme == SCHEME_SBBF) return true;
+@inline function isFirstAt(r: usize, i: i32): bool {
+  if (schemeRecord(r).scheme == SCHEME_XXH64 || schemeRecord(r).scheme == SCHEME_SBBF) return true;
   const p = probed(i);
   for (let j = 0; j < i; j++) if (probed(j) == p) return false;
   return true;
 }
 
 /** Raises the item's counters; true when one went from 0 (the item was certainly new). */
-function addProbed(): bool {
+function addProbed(r: usize): bool {
   let fresh = false;
-  for (let i = 0; i < hashes; i++) {
-    if (!isFirstAt(i)) continue;
+  for (let i = 0; i < schemeRecord(r).hashes; i++) {
+    if (!isFirstAt(r, i)) continue;
     const p = probed(i);
-    const c = getCounter(p);
+    const c = getCounter(r, p);
     if (c == COUNTER_MAX) continue;
     if (c == 0) {
       fresh = true;
-      nonzero++;
+      countingRecord(r).nonzero++;
     }
-    setCounter(p, c + 1);
-    if (c + 1 == COUNTER_MAX) saturated++;
+    setCounter(r, p, c + 1);
+    if (c + 1 == COUNTER_MAX) countingRecord(r).saturated++;
   }
-  held++;
+  countingRecord(r).held++;
   return fresh;
 }
 
 /** The smallest of the item's counters: 0 when it is certainly absent. */
-function countProbed(): u32 {
+function countProbed(r: usize): u32 {
+  const k = schemeRecord(r).hashes;
   let least: u32 = COUNTER_MAX;
-  for (let i = 0; i < hashes; i++) least = min<u32>(least, getCounter(probed(i)));
+  for (let i = 0; i < k; i++) least = min<u32>(least, getCounter(r, probed(i)));
   return least;
 }
 
@@ -118,96 +116,59 @@ function countProbed(): u32 {
  * Lowers the item's counters, saturated ones excepted. Returns 0 and
  * changes nothing when a counter is 0 (the item cannot be present).
  */
-function removeProbed(): i32 {
-  if (countProbed() == 0) return 0;
-  for (let i = 0; i < hashes; i++) {
-    if (!isFirstAt(i)) continue;
+function removeProbed(r: usize): i32 {
+  if (countProbed(r) == 0) return 0;
+  for (let i = 0; i < schemeRecord(r).hashes; i++) {
+    if (!isFirstAt(r, i)) continue;
     const p = probed(i);
-    const c = getCounter(p);
+    const c = getCounter(r, p);
     if (c == COUNTER_MAX) continue;
-    setCounter(p, c - 1);
-    if (c == 1) nonzero--;
+    setCounter(r, p, c - 1);
+    if (c == 1) countingRecord(r).nonzero--;
   }
-  if (held > 0) held--;
+  if (countingRecord(r).held > 0) countingRecord(r).held--;
   return 1;
 }
 
 /** Runs `op` on the probe record in PROBES_PTR. */
-function countingProbed(op: i32): i32 {
+function countingProbed(r: usize, op: i32): i32 {
   // sbbf's record is the hash; its eight positions follow from it.
-  if (scheme == SCHEME_SBBF) sbbfPositions(load<u64>(PROBES_PTR), blocks, PROBES_PTR);
-  if (op == OP_ADD) return <i32>addProbed();
-  if (op == OP_HAS) return countProbed() != 0 ? 1 : 0;
-  if (op == OP_REMOVE) return removeProbed();
-  return <i32>countProbed();
+  if (schemeRecord(r).scheme == SCHEME_SBBF) sbbfPositions(load<u64>(PROBES_PTR), blocksOf(r), PROBES_PTR);
+  if (op == OP_ADD) return <i32>addProbed(r);
+  if (op == OP_HAS) return countProbed(r) != 0 ? 1 : 0;
+  if (op == OP_REMOVE) return removeProbed(r);
+  return <i32>countProbed(r);
 }
 
-/** has() of the item whose hash is h, in the counting filter peeked at (assembly/chain.ts's walks). */
+/** has() of the item whose hash is h, in counting filter r (assembly/chain.ts's and probeAll's walks). */
 // @ts-ignore: decorator
-@inline export function countingHasHash(h: u64): bool {
-  probeHash(h, PROBES_PTR);
-  return countingProbed(OP_HAS) != 0;
-}
-
-/**
- * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch. add
- * returns 1 when the item was new, has 1 when it may be present, remove 1
- * when done and 0 when refused, count the smallest counter.
- */
-function countingItemBound(len: u32, wide: bool, op: i32): i32 {
-  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
-  return countingProbed(op);
-}
-
-/** countingItem for a streamed item (after streamBegin and streamUpdate). */
-function countingStreamBound(op: i32): i32 {
-  streamProbe(PROBES_PTR);
-  return countingProbed(op);
-}
-
-/** countingItem for an item given by its 64-bit digest (xxh64 family; the caller checked). */
-function countingDigestBound(lo: u32, hi: u32, op: i32): i32 {
-  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
-  return countingProbed(op);
-}
-
-/** Counters above 0. */
-function countingNonzeroBound(): f64 {
-  return <f64>nonzero;
-}
-
-/** Counters at 15. */
-function countingSaturatedBound(): f64 {
-  return <f64>saturated;
-}
-
-/** Adds minus successful removes. */
-function countingHeldBound(): f64 {
-  return <f64>held;
+@inline export function countingHasHash(r: usize, h: u64): bool {
+  probeHash(r, h, PROBES_PTR);
+  return countingProbed(r, OP_HAS) != 0;
 }
 
 /** Zeroes the counters and the tallies. */
-function countingClearBound(): void {
-  memory.fill(bitsBase, 0, <usize>countersLength());
-  nonzero = 0;
-  saturated = 0;
-  held = 0;
+function clearCounters(r: usize): void {
+  memory.fill(payloadOf(r), 0, <usize>countersLength(r));
+  countingRecord(r).nonzero = 0;
+  countingRecord(r).saturated = 0;
+  countingRecord(r).held = 0;
 }
 
 /**
  * Recounts the nonzero and saturated counters from memory (after counters
  * were written from JS), sets `held`, and returns the nonzero count.
  */
-function countingRestoreBound(heldItems: f64): f64 {
+function restoreTallies(r: usize, heldItems: f64): f64 {
   // Eight bytes (16 counters) per step, by SWAR: a nibble is nonzero when
   // any of its bits is, and 15 when all four are; OR-folding (or AND-folding)
   // each nibble into its low bit and counting those bits gives both tallies.
   // Byte by byte this loop read ~120 MB/s, slow for loading a large file.
   let zero: u64 = 0;
   let full: u64 = 0;
-  const end = bitsBase + <usize>countersLength();
+  const end = payloadOf(r) + <usize>countersLength(r);
   const LOW: u64 = 0x1111111111111111;
-  let ptr = bitsBase;
+  let ptr = payloadOf(r);
   for (; ptr + 8 <= end; ptr += 8) {
     const x = load<u64>(ptr);
     let any = x | (x >> 1);
@@ -223,16 +184,16 @@ function countingRestoreBound(heldItems: f64): f64 {
     full += <u64>((b & 15) == 15) + <u64>((b >> 4) == 15);
   }
   // The high nibble past an odd m is padding, always 0: not a counter.
-  if (bits & 1) zero--;
-  nonzero = bits - zero;
-  saturated = full;
-  held = <u64>heldItems;
-  return <f64>nonzero;
+  if (schemeRecord(r).bits & 1) zero--;
+  countingRecord(r).nonzero = schemeRecord(r).bits - zero;
+  countingRecord(r).saturated = full;
+  countingRecord(r).held = <u64>heldItems;
+  return <f64>countingRecord(r).nonzero;
 }
 
 /** Feeds the packed counters to the file checksum, straight from memory. */
-function countingChecksumCountersBound(): void {
-  checksumUpdate(bitsBase, <usize>countersLength());
+function checksumCounters(r: usize): void {
+  checksumUpdate(payloadOf(r), <usize>countersLength(r));
 }
 
 /**
@@ -242,16 +203,16 @@ function countingChecksumCountersBound(): void {
  * scratch (at most its size; a target in another memory takes it from
  * there).
  */
-function countingBitsChunkBound(first: u32, len: u32, to: usize): void {
+function bitsChunk(r: usize, first: u32, len: u32, to: usize): void {
   if (to == SCRATCH_PTR) len = min<u32>(len, SCRATCH_SIZE);
-  const whole = <u32>(bits >> 3); // bit bytes whose 8 counters all exist
+  const whole = <u32>(schemeRecord(r).bits >> 3); // bit bytes whose 8 counters all exist
   for (let j: u32 = 0; j < len; j++) {
     const byte = first + j;
     let out: u32 = 0;
     if (byte < whole) {
       // Eight counters are one u32; fold each nibble's "above 0" into its low
       // bit, then gather bits 0, 4, ..., 28 into bits 0..7.
-      let x = load<u32>(bitsBase + (<usize>byte << 2));
+      let x = load<u32>(payloadOf(r) + (<usize>byte << 2));
       x |= x >> 1;
       x |= x >> 2;
       x &= 0x11111111;
@@ -261,7 +222,7 @@ function countingBitsChunkBound(first: u32, len: u32, to: usize): void {
     } else {
       for (let q: u32 = 0; q < 8; q++) {
         const p = (<u64>byte << 3) + q;
-        if (p < bits && getCounter(p) != 0) out |= <u32>1 << q;
+        if (p < schemeRecord(r).bits && getCounter(r, p) != 0) out |= <u32>1 << q;
       }
     }
     store<u8>(to + <usize>j, <u8>out);
@@ -274,98 +235,107 @@ function countingBitsChunkBound(first: u32, len: u32, to: usize): void {
  * for addBatch), in order; item i's answer goes to the batch flags region.
  * Returns how many answered 1.
  */
-function countingBatchBound(count: u32, op: i32): u32 {
+function batchOf(r: usize, count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   let ones: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
-    const answer = countingProbed(op) != 0;
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    const answer = countingProbed(r, op) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;
   }
   return ones;
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** countingItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+/**
+ * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch in
+ * counting filter r. add returns 1 when the item was new, has 1 when it
+ * may be present, remove 1 when done and 0 when refused, count the
+ * smallest counter.
+ */
 export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = countingItemBound(len, wide, op);
-  saveCounters();
-  return <i32>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  return countingProbed(r, op);
 }
 
-/** countingStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** countingItem for a streamed item (after streamBegin and streamUpdate). */
 export function countingStream(r: usize, generation: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = countingStreamBound(op);
-  saveCounters();
-  return <i32>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  streamProbe(r, PROBES_PTR);
+  return countingProbed(r, op);
 }
 
-/** countingDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** countingItem for an item given by its 64-bit digest hi:lo (xxh64 family; the caller checked). */
 export function countingDigest(r: usize, generation: u32, lo: u32, hi: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = countingDigestBound(lo, hi, op);
-  saveCounters();
-  return <i32>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  probeHash(r, (<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return countingProbed(r, op);
 }
 
-/** countingNonzeroBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** Counters above 0. */
 export function countingNonzero(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>countingNonzeroBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>countingRecord(r).nonzero;
 }
 
-/** countingSaturatedBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** Counters at 15. */
 export function countingSaturated(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>countingSaturatedBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>countingRecord(r).saturated;
 }
 
-/** countingHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** Adds minus successful removes. */
 export function countingHeld(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>countingHeldBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>countingRecord(r).held;
 }
 
-/** countingClearBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** clearCounters on record r; REFUSED or 0. */
 export function countingClear(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  countingClearBound();
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  clearCounters(r);
   return 0;
 }
 
-/** countingRestoreBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** restoreTallies on record r; REFUSED or the nonzero count. */
 export function countingRestore(r: usize, generation: u32, heldItems: f64): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = countingRestoreBound(heldItems);
-  saveCounters();
-  return <f64>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return restoreTallies(r, heldItems);
 }
 
-/** countingChecksumCountersBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** checksumCounters on record r; REFUSED or 0. */
 export function countingChecksumCounters(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  countingChecksumCountersBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  checksumCounters(r);
   return 0;
 }
 
-/** countingBitsChunkBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** bitsChunk on record r; REFUSED or 0. */
 export function countingBitsChunk(r: usize, generation: u32, first: u32, len: u32, to: usize): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  countingBitsChunkBound(first, len, to);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  bitsChunk(r, first, len, to);
   return 0;
 }
 
-/** countingBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** batchOf on record r; REFUSED or how many answered 1. */
 export function countingBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = countingBatchBound(count, op);
-  saveCounters();
-  return <i32>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>batchOf(r, count, op);
 }

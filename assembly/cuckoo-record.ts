@@ -8,7 +8,7 @@
 // string, 0 meaning empty, followed by 8 bytes of slack so that any slot is
 // one unaligned u64 load.
 
-import { bind, boundRecord, createRecord, KIND_CUCKOO, RecordHeader, REFUSED } from "./record";
+import { createRecord, KIND_CUCKOO, named, RecordHeader, REFUSED } from "./record";
 import { splitmix64 } from "./hash";
 
 /** A cuckoo table's record. */
@@ -29,10 +29,10 @@ import { splitmix64 } from "./hash";
   fingerprintBits: u32;
 }
 
-/** The bound table's record. */
+/** Record `r` as a cuckoo table's. */
 // @ts-ignore: decorator
-@inline export function cuckooRecord(): CuckooRecord {
-  return changetype<CuckooRecord>(boundRecord());
+@inline export function cuckooRecord(r: usize): CuckooRecord {
+  return changetype<CuckooRecord>(r);
 }
 
 /** Bytes of the packed fingerprints of B buckets of b slots of f bits (the slack excluded): ceil(B * b * f / 8). */
@@ -70,8 +70,8 @@ export function cuckooCreate(buckets: f64, bucketSize: u32, fingerprintBits: u32
 }
 
 /** The kick generator's next value (xorshift64*, Vigna 2016). */
-export function nextRandom(): u64 {
-  const table = cuckooRecord();
+export function nextRandom(r: usize): u64 {
+  const table = cuckooRecord(r);
   let x = table.randomState;
   x ^= x >> 12;
   x ^= x << 25;
@@ -81,39 +81,43 @@ export function nextRandom(): u64 {
 }
 
 /** Fingerprints held. */
-function cuckooHeldBound(): f64 {
-  return <f64>cuckooRecord().held;
+function cuckooHeldAt(r: usize): f64 {
+  return <f64>cuckooRecord(r).held;
 }
 
 /** The kick generator's state, low or high 32 bits. */
-function cuckooRandomStateBound(high: bool): u32 {
-  const x = cuckooRecord().randomState;
+function cuckooRandomStateAt(r: usize, high: bool): u32 {
+  const x = cuckooRecord(r).randomState;
   return <u32>(high ? x >> 32 : x);
 }
 
 /** Sets the kick generator's state (a file's, never 0). */
-function cuckooSetRandomStateBound(lo: u32, hi: u32): void {
-  cuckooRecord().randomState = (<u64>hi << 32) | <u64>lo;
+function cuckooSetRandomStateAt(r: usize, lo: u32, hi: u32): void {
+  cuckooRecord(r).randomState = (<u64>hi << 32) | <u64>lo;
 }
 
-// The exports of the fields JS reads and restores: each binds its record first (assembly/record.ts).
+// The exports of the fields JS reads and restores: each names its record
+// (assembly/record.ts) and refuses a pair that names no live record with REFUSED.
 
-/** cuckooHeldBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooHeldAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooHeld(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooHeldBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>cuckooHeldAt(r);
 }
 
-/** cuckooRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooRandomStateAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooRandomState(r: usize, generation: u32, high: bool): f64 {
   // A half takes every u32 value, REFUSED among them as an i32: answered as a float.
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooRandomStateBound(high);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>cuckooRandomStateAt(r, high);
 }
 
-/** cuckooSetRandomStateBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooSetRandomStateAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooSetRandomState(r: usize, generation: u32, lo: u32, hi: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooSetRandomStateBound(lo, hi);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  cuckooSetRandomStateAt(r, lo, hi);
   return 0;
 }

@@ -19,8 +19,8 @@
 // i1 xor hash(fp) needs a power-of-two B, which would double the table for
 // most capacities.
 
-import { bind, REFUSED } from "./record";
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, SCRATCH_PTR } from "./layout";
+import { named, payloadOf, REFUSED } from "./record";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { TOUCH_SINK_PTR } from "./scheme";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
@@ -41,28 +41,28 @@ const OP_COUNT = 3;
 /** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
 const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
-/** B: buckets of the bound table. */
+/** B: buckets of table r. */
 // @ts-ignore: decorator
-@inline function buckets(): u64 {
-  return cuckooRecord().buckets;
+@inline function buckets(r: usize): u64 {
+  return cuckooRecord(r).buckets;
 }
 
 /** b: slots a bucket. */
 // @ts-ignore: decorator
-@inline function bucketSize(): u64 {
-  return <u64>cuckooRecord().bucketSize;
+@inline function bucketSize(r: usize): u64 {
+  return <u64>cuckooRecord(r).bucketSize;
 }
 
 /** f: bits a fingerprint. */
 // @ts-ignore: decorator
-@inline function fingerprintBits(): u64 {
-  return <u64>cuckooRecord().fingerprintBits;
+@inline function fingerprintBits(r: usize): u64 {
+  return <u64>cuckooRecord(r).fingerprintBits;
 }
 
 /** Bytes of the packed fingerprints (the slack excluded). */
 // @ts-ignore: decorator
-@inline function slotsLength(): u64 {
-  return slotsLengthOf(buckets(), bucketSize(), fingerprintBits());
+@inline function slotsLength(r: usize): u64 {
+  return slotsLengthOf(buckets(r), bucketSize(r), fingerprintBits(r));
 }
 
 // The slot helpers take f from their caller, which reads it from the
@@ -71,16 +71,16 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
 /** The fingerprint in global slot `slot` (bucket * b + s) of f-bit slots. */
 // @ts-ignore: decorator
-@inline function getSlot(slot: u64, f: u64): u32 {
+@inline function getSlot(r: usize, slot: u64, f: u64): u32 {
   const bit = slot * f;
-  return <u32>((load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << f) - 1));
+  return <u32>((load<u64>(payloadOf(r) + <usize>(bit >> 3)) >> (bit & 7)) & ((<u64>1 << f) - 1));
 }
 
 /** Writes `fp` into global slot `slot` of f-bit slots. */
 // @ts-ignore: decorator
-@inline function setSlot(slot: u64, fp: u32, f: u64): void {
+@inline function setSlot(r: usize, slot: u64, fp: u32, f: u64): void {
   const bit = slot * f;
-  const ptr = bitsBase + <usize>(bit >> 3);
+  const ptr = payloadOf(r) + <usize>(bit >> 3);
   const shift = bit & 7;
   store<u64>(ptr, (load<u64>(ptr) & ~(((<u64>1 << f) - 1) << shift)) | (<u64>fp << shift));
 }
@@ -118,14 +118,14 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
 /** The `mask` bits of the packed slots from bit `bit`: a bucket's word, when b * f <= 57. */
 // @ts-ignore: decorator
-@inline function wordAt(bit: u64, mask: u64): u64 {
-  return (load<u64>(bitsBase + <usize>(bit >> 3)) >> (bit & 7)) & mask;
+@inline function wordAt(r: usize, bit: u64, mask: u64): u64 {
+  return (load<u64>(payloadOf(r) + <usize>(bit >> 3)) >> (bit & 7)) & mask;
 }
 
 /** L: bit 0 of each of the b lanes (stored by cuckooCreate). */
 // @ts-ignore: decorator
-@inline function laneLows(): u64 {
-  return cuckooRecord().laneLows;
+@inline function laneLows(r: usize): u64 {
+  return cuckooRecord(r).laneLows;
 }
 
 /**
@@ -141,51 +141,51 @@ const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
 
 /** Whether bucket `i` holds `fp`. */
 // @ts-ignore: decorator
-@inline function bucketHas(i: u64, fp: u32): bool {
-  return findInBucket(i, fp) >= 0;
+@inline function bucketHas(r: usize, i: u64, fp: u32): bool {
+  return findInBucket(r, i, fp) >= 0;
 }
 
 /** The first slot s of bucket `i` holding `fp` (0 for an empty one), or -1. */
-function findInBucket(i: u64, fp: u32): i32 {
-  const table = cuckooRecord();
+function findInBucket(r: usize, i: u64, fp: u32): i32 {
+  const table = cuckooRecord(r);
   const b = <u64>table.bucketSize;
   const f = <u64>table.fingerprintBits;
   const first = i * b;
   const width = b * f;
   if (width <= 57) {
     const lows = table.laneLows;
-    const hit = zeroLanes(wordAt(first * f, (<u64>1 << width) - 1), <u64>fp * lows, lows, lows << (f - 1));
+    const hit = zeroLanes(wordAt(r, first * f, (<u64>1 << width) - 1), <u64>fp * lows, lows, lows << (f - 1));
     return hit == 0 ? -1 : <i32>(ctz<u64>(hit) / f);
   }
-  for (let s: u64 = 0; s < b; s++) if (getSlot(first + s, f) == fp) return <i32>s;
+  for (let s: u64 = 0; s < b; s++) if (getSlot(r, first + s, f) == fp) return <i32>s;
   return -1;
 }
 
 /** Puts `fp` in the first empty slot of bucket `i`; false when there is none. */
-function insertIntoBucket(i: u64, fp: u32): bool {
-  const s = findInBucket(i, 0);
+function insertIntoBucket(r: usize, i: u64, fp: u32): bool {
+  const s = findInBucket(r, i, 0);
   if (s < 0) return false;
-  const table = cuckooRecord();
-  setSlot(i * <u64>table.bucketSize + <u64>s, fp, <u64>table.fingerprintBits);
+  const table = cuckooRecord(r);
+  setSlot(r, i * <u64>table.bucketSize + <u64>s, fp, <u64>table.fingerprintBits);
   return true;
 }
 
 /** Matches of `fp` in bucket `i`. */
-function countInBucket(i: u64, fp: u32): u32 {
-  const b = bucketSize();
-  const f = fingerprintBits();
+function countInBucket(r: usize, i: u64, fp: u32): u32 {
+  const b = bucketSize(r);
+  const f = fingerprintBits(r);
   const first = i * b;
   let n: u32 = 0;
-  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(first + s, f) == fp);
+  for (let s: u64 = 0; s < b; s++) n += <u32>(getSlot(r, first + s, f) == fp);
   return n;
 }
 
 /** Empties the first slot of bucket `i` that holds `fp`; false when none does. */
-function deleteFromBucket(i: u64, fp: u32): bool {
-  const s = findInBucket(i, fp);
+function deleteFromBucket(r: usize, i: u64, fp: u32): bool {
+  const s = findInBucket(r, i, fp);
   if (s < 0) return false;
-  const table = cuckooRecord();
-  setSlot(i * <u64>table.bucketSize + <u64>s, 0, <u64>table.fingerprintBits);
+  const table = cuckooRecord(r);
+  setSlot(r, i * <u64>table.bucketSize + <u64>s, 0, <u64>table.fingerprintBits);
   return true;
 }
 
@@ -197,37 +197,37 @@ function deleteFromBucket(i: u64, fp: u32): bool {
  * generator is set back to where it was, so the record is exactly as
  * before, byte for byte: 0, refused. 1 when stored.
  */
-function addFingerprint(i1: u64, fp: u32): i32 {
-  const i2 = altBucket(i1, fp, buckets());
-  if (insertIntoBucket(i1, fp) || insertIntoBucket(i2, fp)) {
-    cuckooRecord().held++;
+function addFingerprint(r: usize, i1: u64, fp: u32): i32 {
+  const i2 = altBucket(i1, fp, buckets(r));
+  if (insertIntoBucket(r, i1, fp) || insertIntoBucket(r, i2, fp)) {
+    cuckooRecord(r).held++;
     return 1;
   }
-  const b = bucketSize();
-  const f = fingerprintBits();
+  const b = bucketSize(r);
+  const f = fingerprintBits(r);
   // A refusal changes nothing, the generator included (it is in the file).
-  const state = cuckooRecord().randomState;
-  let i = nextRandom() >> 63 ? i2 : i1;
+  const state = cuckooRecord(r).randomState;
+  let i = nextRandom(r) >> 63 ? i2 : i1;
   let held = fp;
   for (let n = 0; n < MAX_KICKS; n++) {
-    const slot = i * b + ((nextRandom() >> 32) & (b - 1));
+    const slot = i * b + ((nextRandom(r) >> 32) & (b - 1));
     store<u64>(PATH_PTR + (<usize>n << 3), slot);
-    const victim = getSlot(slot, f);
-    setSlot(slot, held, f);
+    const victim = getSlot(r, slot, f);
+    setSlot(r, slot, held, f);
     held = victim;
-    i = altBucket(i, held, buckets());
-    if (insertIntoBucket(i, held)) {
-      cuckooRecord().held++;
+    i = altBucket(i, held, buckets(r));
+    if (insertIntoBucket(r, i, held)) {
+      cuckooRecord(r).held++;
       return 1;
     }
   }
   for (let n = MAX_KICKS - 1; n >= 0; n--) {
     const slot = load<u64>(PATH_PTR + (<usize>n << 3));
-    const placed = getSlot(slot, f);
-    setSlot(slot, held, f);
+    const placed = getSlot(r, slot, f);
+    setSlot(r, slot, held, f);
     held = placed;
   }
-  cuckooRecord().randomState = state;
+  cuckooRecord(r).randomState = state;
   return 0;
 }
 
@@ -237,45 +237,45 @@ function addFingerprint(i1: u64, fp: u32): i32 {
  * the first does not answer (the hot path of has).
  */
 // @ts-ignore: decorator
-@inline function hashedHas(i1: u64, fp: u32, f: u64, buckets: u64): bool {
-  const table = cuckooRecord();
+@inline function hashedHas(r: usize, i1: u64, fp: u32, f: u64, buckets: u64): bool {
+  const table = cuckooRecord(r);
   const width = <u64>table.bucketSize * f;
-  if (width > 57) return bucketHas(i1, fp) || bucketHas(altBucket(i1, fp, buckets), fp);
+  if (width > 57) return bucketHas(r, i1, fp) || bucketHas(r, altBucket(i1, fp, buckets), fp);
   const lows = table.laneLows;
   const highs = lows << (f - 1);
   const wanted = <u64>fp * lows;
   const mask = (<u64>1 << width) - 1;
-  if (zeroLanes(wordAt(i1 * width, mask), wanted, lows, highs) != 0) return true;
-  return zeroLanes(wordAt(altBucket(i1, fp, buckets) * width, mask), wanted, lows, highs) != 0;
+  if (zeroLanes(wordAt(r, i1 * width, mask), wanted, lows, highs) != 0) return true;
+  return zeroLanes(wordAt(r, altBucket(i1, fp, buckets) * width, mask), wanted, lows, highs) != 0;
 }
 
 /** Runs `op` on the item of hash h: add 1 stored / 0 refused, has 1 / 0, remove 1 done / 0 no match, count the matches. */
-function cuckooHashed(h: u64, op: i32): i32 {
-  const table = cuckooRecord();
+function cuckooHashed(r: usize, h: u64, op: i32): i32 {
+  const table = cuckooRecord(r);
   const f = <u64>table.fingerprintBits;
   const buckets = table.buckets;
   const fp = fingerprintOf(h, f);
   const i1 = firstBucket(h, buckets);
-  if (op == OP_ADD) return addFingerprint(i1, fp);
-  if (op == OP_HAS) return <i32>hashedHas(i1, fp, f, buckets);
+  if (op == OP_ADD) return addFingerprint(r, i1, fp);
+  if (op == OP_HAS) return <i32>hashedHas(r, i1, fp, f, buckets);
   const i2 = altBucket(i1, fp, buckets);
   if (op == OP_REMOVE) {
-    if (!deleteFromBucket(i1, fp) && !deleteFromBucket(i2, fp)) return 0;
-    cuckooRecord().held--;
+    if (!deleteFromBucket(r, i1, fp) && !deleteFromBucket(r, i2, fp)) return 0;
+    cuckooRecord(r).held--;
     return 1;
   }
   // When both buckets are one, its matches count once.
-  return <i32>(countInBucket(i1, fp) + (i2 != i1 ? countInBucket(i2, fp) : 0));
+  return <i32>(countInBucket(r, i1, fp) + (i2 != i1 ? countInBucket(r, i2, fp) : 0));
 }
 
 /** Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item of `len` bytes in scratch. */
-function cuckooItemBound(len: u32, op: i32): i32 {
-  return cuckooHashed(xxh64(SCRATCH_PTR, <usize>len, cuckooRecord().seed), op);
+function cuckooItemAt(r: usize, len: u32, op: i32): i32 {
+  return cuckooHashed(r, xxh64(SCRATCH_PTR, <usize>len, cuckooRecord(r).seed), op);
 }
 
 /** cuckooItem for a streamed item (after streamBegin and streamUpdate on this record: XXH64 under the table's seed). */
-function cuckooStreamBound(op: i32): i32 {
-  return cuckooHashed(xxh64Digest(), op);
+function cuckooStreamAt(r: usize, op: i32): i32 {
+  return cuckooHashed(r, xxh64Digest(), op);
 }
 
 /** Items hashed, then touched, together in a batch has (as assembly/batch.ts's groups): the hashes fill the batch probes region. */
@@ -309,15 +309,15 @@ const HAS_STRIDE: usize = 24;
  * for half of them, and both lines are in the cache by then. Adds stay one
  * at a time: each may kick.
  */
-function cuckooBatchBound(count: u32, op: i32): u32 {
+function cuckooBatchAt(r: usize, count: u32, op: i32): u32 {
   count = min<u32>(count, BATCH_MAX);
   if (op == OP_HAS) {
-    const seed = cuckooRecord().seed;
-    const f = fingerprintBits();
-    const width = bucketSize() * f;
+    const seed = cuckooRecord(r).seed;
+    const f = fingerprintBits(r);
+    const width = bucketSize(r) * f;
     const word = width <= 57;
-    const buckets = cuckooRecord().buckets;
-    const lows = laneLows();
+    const buckets = cuckooRecord(r).buckets;
+    const lows = laneLows(r);
     const highs = lows << (f - 1);
     const mask = (<u64>1 << (width & 63)) - 1;
     for (let first: u32 = 0; first < count; first += HAS_GROUP) {
@@ -337,7 +337,7 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
           store<u64>(at, bit2, 8);
           store<u64>(at, <u64>fp * lows, 16);
         }
-        touched += <u32>load<u8>(bitsBase + <usize>(bit1 >> 3)) + <u32>load<u8>(bitsBase + <usize>(bit2 >> 3));
+        touched += <u32>load<u8>(payloadOf(r) + <usize>(bit1 >> 3)) + <u32>load<u8>(payloadOf(r) + <usize>(bit2 >> 3));
       }
       store<u32>(TOUCH_SINK_PTR, load<u32>(TOUCH_SINK_PTR) + touched);
       for (let j: u32 = 0; j < n; j++) {
@@ -345,19 +345,19 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
         let answer: u32;
         if (word) {
           const wanted = load<u64>(at, 16);
-          const one = zeroLanes(wordAt(load<u64>(at), mask), wanted, lows, highs);
-          answer = <u32>((one | zeroLanes(wordAt(load<u64>(at, 8), mask), wanted, lows, highs)) != 0);
+          const one = zeroLanes(wordAt(r, load<u64>(at), mask), wanted, lows, highs);
+          answer = <u32>((one | zeroLanes(wordAt(r, load<u64>(at, 8), mask), wanted, lows, highs)) != 0);
         } else {
-          answer = <u32>cuckooHashed(load<u64>(at), OP_HAS);
+          answer = <u32>cuckooHashed(r, load<u64>(at), OP_HAS);
         }
         store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>answer);
       }
     }
     return count;
   }
-  const seed = cuckooRecord().seed;
+  const seed = cuckooRecord(r).seed;
   for (let i: u32 = 0; i < count; i++) {
-    const answer = cuckooHashed(batchHash(i, seed), op);
+    const answer = cuckooHashed(r, batchHash(i, seed), op);
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     if (op == OP_ADD && answer == 0) return i;
   }
@@ -365,62 +365,69 @@ function cuckooBatchBound(count: u32, op: i32): u32 {
 }
 
 /** Empties every slot; the generator goes on where it was. */
-function cuckooClearBound(): void {
-  memory.fill(bitsBase, 0, <usize>slotsLength());
-  cuckooRecord().held = 0;
+function cuckooClearAt(r: usize): void {
+  memory.fill(payloadOf(r), 0, <usize>slotsLength(r));
+  cuckooRecord(r).held = 0;
 }
 
 /** Recounts the non-empty slots (after fingerprints were written from JS), sets the tally to it and returns it. */
-function cuckooRestoreBound(): f64 {
-  const slots = buckets() * bucketSize();
-  const f = fingerprintBits();
+function cuckooRestoreAt(r: usize): f64 {
+  const slots = buckets(r) * bucketSize(r);
+  const f = fingerprintBits(r);
   let n: u64 = 0;
-  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(slot, f) != 0);
-  cuckooRecord().held = n;
+  for (let slot: u64 = 0; slot < slots; slot++) n += <u64>(getSlot(r, slot, f) != 0);
+  cuckooRecord(r).held = n;
   return <f64>n;
 }
 
 /** Feeds the packed fingerprints (the slack excluded) to the file checksum, straight from memory. */
-function cuckooChecksumSlotsBound(): void {
-  checksumUpdate(bitsBase, <usize>slotsLength());
+function cuckooChecksumSlotsAt(r: usize): void {
+  checksumUpdate(payloadOf(r), <usize>slotsLength(r));
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** cuckooItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooItemAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooItem(r: usize, generation: u32, len: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>cuckooItemBound(len, op);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>cuckooItemAt(r, len, op);
 }
 
-/** cuckooStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooStreamAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooStream(r: usize, generation: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>cuckooStreamBound(op);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>cuckooStreamAt(r, op);
 }
 
-/** cuckooBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooBatchAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooBatch(r: usize, generation: u32, count: u32, op: i32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>cuckooBatchBound(count, op);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>cuckooBatchAt(r, count, op);
 }
 
-/** cuckooClearBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooClearAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooClear(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooClearBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  cuckooClearAt(r);
   return 0;
 }
 
-/** cuckooRestoreBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooRestoreAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooRestore(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>cuckooRestoreBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>cuckooRestoreAt(r);
 }
 
-/** cuckooChecksumSlotsBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** cuckooChecksumSlotsAt on record r: REFUSED when r and generation name no live record. */
 export function cuckooChecksumSlots(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  cuckooChecksumSlotsBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  cuckooChecksumSlotsAt(r);
   return 0;
 }

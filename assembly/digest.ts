@@ -8,16 +8,15 @@
 // the wrappers refuse them before calling in.
 // The pure-TypeScript twin is src/reference/digest.ts.
 
-import { bind, REFUSED, saveCounters } from "./record";
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR,
 } from "./layout";
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
 import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
-import { countingKind, headerOf, isLive, KIND_FILTER, peek, RECORD_BYTES, schemeRecord, unpeek } from "./record";
+import { countingKind, headerOf, isLive, KIND_FILTER, named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { sbbfCheck } from "./sbbf";
-import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reportsPeeked, unwalkable } from "./chain";
+import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reports, unwalkable } from "./chain";
 
 /** The seed hi:lo as one u64. */
 // @ts-ignore: decorator
@@ -45,16 +44,6 @@ export function digestStream(): void {
   store<u64>(POSITIONS_OUT_PTR, xxh64Digest());
 }
 
-/** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary). */
-function hasDigestBound(lo: u32, hi: u32): bool {
-  return testHash((<u64>hi << 32) | <u64>lo);
-}
-
-/** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
-function addDigestBound(lo: u32, hi: u32): bool {
-  probeHash((<u64>hi << 32) | <u64>lo, PROBES_PTR);
-  return countAdd(insertProbed(PROBES_PTR));
-}
 
 /** Records per block of a walk: their placed first steps fill the start of scratch. */
 const WALK_BLOCK: u32 = 512;
@@ -102,7 +91,7 @@ const LIVE_PTR: usize = SURVIVORS_PTR + (<usize>WALK_BLOCK << 1);
 @inline function joinGroup(g: u32, r: usize, flag: u32, counting: bool, a: u64, b: u64): void {
   const m = schemeRecord(r).bits;
   const k = schemeRecord(r).hashes;
-  store<u32>(groupField(g, SLOT_BASE), <u32>(r + <usize>RECORD_BYTES));
+  store<u32>(groupField(g, SLOT_BASE), <u32>payloadOf(r));
   store<u32>(groupField(g, SLOT_K), <u32>k);
   store<u32>(groupField(g, SLOT_FLAG), flag);
   store<u32>(groupField(g, SLOT_COUNTING), <u32>counting);
@@ -211,14 +200,12 @@ function probeRecordsInTurn(count: u32, h: u64, seed: u64): u32 {
     if (isLive(r, load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4)) && headerOf(r).kind == KIND_FILTER && schemeRecord(r).seed == seed) {
       const schemeId = schemeRecord(r).scheme;
       if (schemeId == SCHEME_XXH64 || schemeId == SCHEME_SBBF) {
-        peek(r);
-        flag = <u32>testHashOnce(h);
+        flag = <u32>testHashOnce(r, h);
         found += flag;
       }
     }
     store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>flag);
   }
-  unpeek();
   return found;
 }
 
@@ -293,14 +280,7 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
       if (schemeRecord(r).scheme == SCHEME_SBBF) {
         // The block's other words share the line just read: tested in full,
         // a plain filter's without a branch (assembly/sbbf.ts's sbbfCheck).
-        let holds: bool;
-        if (counting) {
-          peek(r);
-          holds = reportsPeeked(h, true);
-        } else {
-          bitsBase = r + <usize>RECORD_BYTES;
-          holds = sbbfCheck(h, schemeRecord(r).bits >> 8);
-        }
+        const holds = counting ? reports(r, h, true) : sbbfCheck(payloadOf(r), h, schemeRecord(r).bits >> 8);
         store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>holds);
         found += <u32>holds;
         continue;
@@ -321,22 +301,20 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
     }
     if (grouped > 0) found += readGroup(grouped);
   }
-  unpeek();
   return found;
 }
 
-// The exports: each binds its record first (assembly/record.ts).
-
-/** hasDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** Tests the item whose digest is hi:lo (two u32 halves: no BigInt at the boundary) in record r; REFUSED when r and generation name no live record. */
 export function hasDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>hasDigestBound(lo, hi);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>testHash(r, (<u64>hi << 32) | <u64>lo);
 }
 
-/** addDigestBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** Adds the item whose digest is hi:lo to record r: 1 when a bit went from 0 to 1; REFUSED as hasDigest. */
 export function addDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = addDigestBound(lo, hi);
-  saveCounters();
-  return <i32>result;
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  probeHash(r, (<u64>hi << 32) | <u64>lo, PROBES_PTR);
+  return <i32>countAdd(r, insertProbed(r, PROBES_PTR));
 }

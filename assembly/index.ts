@@ -1,11 +1,11 @@
 // The exported ABI of one instance, which holds many filters. JS copies an
 // item into the scratch region (assembly/layout.ts) and calls one of these
-// with the filter's record and generation, which the call binds first
-// (assembly/record.ts) and refuses with REFUSED when they name no live
-// record; the work is in the helpers they name.
+// with the filter's record and generation, which the call checks first
+// (assembly/record.ts's named()) and refuses with REFUSED when they name no
+// live record; the work is in the helpers they name, each given the record.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, SHARED_BITS_PTR,
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
@@ -22,7 +22,7 @@ export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme
 import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release } from "./record";
-import { bind, headerOf, KIND_CUCKOO, KIND_FILTER, REFUSED, saveCounters, schemeKind } from "./record";
+import { headerOf, KIND_CUCKOO, KIND_FILTER, named, payloadOf, REFUSED, schemeKind } from "./record";
 import { CuckooRecord } from "./cuckoo-record";
 import { xxh64Begin, xxh64Update } from "./hash";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
@@ -31,16 +31,17 @@ export { addBatch, hasBatch } from "./batch";
 
 /** Adds the item in scratch (len units; u16 code units when wide) to record r. Returns 1 if it was new. */
 export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const fresh = countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR));
   return <i32>fresh;
 }
 
 /** Tests the item in scratch. */
 export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 
 /**
@@ -56,43 +57,47 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
 
 /** add() of the string `s`, read in place (the poly scheme hashes its code units). */
 export function addString(s: externref, r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const wide = polySelected();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const wide = polySelected(r);
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  const fresh = countAdd(insertItem(SCRATCH_PTR, len, wide, PROBES_PTR));
-  saveCounters();
+  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR));
   return <i32>fresh;
 }
 
 /** has() of the string `s`, read in place. */
 export function hasString(s: externref, r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const wide = polySelected();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const wide = polySelected(r);
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  return <i32>testItem(SCRATCH_PTR, len, wide, PROBES_PTR);
+  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
 }
 
 /** Writes the item's positions to the positions region; REFUSED or 0. */
 export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
-  exportProbed(PROBES_PTR);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  exportProbed(r, PROBES_PTR);
   return 0;
 }
 
 /** Writes the item's positions and returns its shard in [0, shards). */
 export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
-  exportProbed(PROBES_PTR);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  exportProbed(r, PROBES_PTR);
   return <i32>shardIndex(itemKey, shards);
 }
 
 /** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
 export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  streamProbe(PROBES_PTR);
-  exportProbed(PROBES_PTR);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  streamProbe(r, PROBES_PTR);
+  exportProbed(r, PROBES_PTR);
   return <i32>shardIndex(itemKey, shards);
 }
 
@@ -105,54 +110,60 @@ export function streamShardPositions(r: usize, generation: u32, shards: u32): i3
  * which.
  */
 export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  // The shared build holds one Bloom filter and no records (bind()).
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  // The shared build holds one Bloom filter and no records (assembly/record.ts's named()).
   const kind = ASC_FEATURE_THREADS ? KIND_FILTER : headerOf(r).kind;
-  if (schemeKind(kind)) streamStart(wide);
+  if (schemeKind(kind)) streamStart(r, wide);
   else xxh64Begin(kind == KIND_CUCKOO ? changetype<CuckooRecord>(r).seed : 0);
   return 0;
 }
 
 /** Feeds the next `len` units of a streamed item from scratch, hashed as streamBegin began it for record r. */
 export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  if (ASC_FEATURE_THREADS || schemeKind(headerOf(r).kind)) streamFeed(SCRATCH_PTR, len);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  if (ASC_FEATURE_THREADS || schemeKind(headerOf(r).kind)) streamFeed(r, SCRATCH_PTR, len);
   else xxh64Update(SCRATCH_PTR, len);
   return 0;
 }
 
 /** Ends a streamed item and adds it. */
 export function streamAdd(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const fresh = countAdd(streamInsert());
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const fresh = countAdd(r, streamInsert(r));
   return <i32>fresh;
 }
 
 /** Ends a streamed item and tests it. */
 export function streamHas(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>streamTest();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>streamTest(r);
 }
 
 /** Ends a streamed item and writes its positions. */
 export function streamPositions(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  streamProbe(PROBES_PTR);
-  exportProbed(PROBES_PTR);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  streamProbe(r, PROBES_PTR);
+  exportProbed(r, PROBES_PTR);
   return 0;
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */
 export function bitsSet(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>setCountNow();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>setCountNow(r);
 }
 
 /** addedCount: the adds that set at least one bit. */
 export function addedCount(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  return <f64>addedCountNow();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <f64>addedCountNow(r);
 }
 
 /** Offset of the scratch region. */
@@ -170,9 +181,9 @@ export function positionsPtr(): usize {
   return POSITIONS_OUT_PTR;
 }
 
-/** Offset of the packed bits: the shared build's one filter's (a record's follow it, at record + 64). */
+/** Offset of the packed bits of the shared build's one filter (a record's follow it, at record + 64). */
 export function bitsPtr(): usize {
-  return bitsBase;
+  return SHARED_BITS_PTR;
 }
 
 /** Offset of the batch offsets region (u32[batchMax() + 1], byte offsets into scratch). */
@@ -197,17 +208,17 @@ export function batchMax(): u32 {
 
 /** Recounts the 1 bits exactly (popcnt over the whole array); returns the count. */
 export function recountBits(r: usize, generation: u32): f64 {
-  if (!bind(r, generation)) return REFUSED;
-  const ones = recount();
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const ones = recount(r);
   return <f64>ones;
 }
 
 /** Sets the counters of set bits and of added items (both below 2^53); REFUSED or 0. */
 export function setCounters(r: usize, generation: u32, set: f64, added: f64): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  restoreCounters(<u64>set, <u64>added);
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  restoreCounters(r, <u64>set, <u64>added);
   return 0;
 }
 
@@ -228,8 +239,9 @@ export function checksumScratch(len: u32): void {
 
 /** Feeds record r's whole packed bit array to the checksum, straight from memory; REFUSED or 0. */
 export function checksumBits(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  checksumUpdate(bitsBase, <usize>byteLength());
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  checksumUpdate(payloadOf(r), <usize>byteLength(r));
   return 0;
 }
 

@@ -66,8 +66,16 @@ export const CHAIN_MAX: u32 = 256;
 /** u32[2 * CHAIN_MAX]: a chain's members as (record, generation) pairs, oldest first (assembly/chain.ts). */
 export const CHAIN_RECORDS_PTR: usize = BATCH_PROBES_PTR + BATCH_PROBES_BYTES;
 
+/**
+ * Shared build only: the record of its one filter (assembly/record.ts's
+ * SchemeRecord; assembly/filter.ts's configure writes it), in this
+ * instance's own work area, so that the threads' instances never write
+ * each other's. The other builds keep every record in the heap.
+ */
+export const SHARED_RECORD_PTR: usize = (CHAIN_RECORDS_PTR + (<usize>CHAIN_MAX << 3) + 63) & ~63;
+
 /** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
-export const SCRATCH_PTR: usize = (CHAIN_RECORDS_PTR + (<usize>CHAIN_MAX << 3) + 63) & ~63;
+export const SCRATCH_PTR: usize = SHARED_RECORD_PTR + (ASC_FEATURE_THREADS ? 64 : 0);
 
 /** Bytes of one instance's work area, the probe positions to the end of scratch. */
 export const WORK_AREA_SIZE: usize = SCRATCH_PTR + SCRATCH_SIZE - WORK_PTR;
@@ -96,22 +104,16 @@ export const SHARED_HEADER_SIZE: usize = STRIPES_OFFSET + (<usize>STRIPES << 2);
  */
 export const HEAP_START: usize = ((SCRATCH_PTR + SCRATCH_SIZE + 63) & ~63) + 48;
 
-/**
- * The packed bit array of the bound filter: bit p is bit (p & 7) of byte
- * bitsBase + (p >> 3). A global rather than a constant, since each filter's
- * bits are a region of their own; assembly/record.ts's bind() sets it at
- * the start of every export that names a record. In the shared build there
- * is one filter, after the header.
- */
-export let bitsBase: usize = ASC_FEATURE_THREADS ? SHARED_HEADER_PTR + SHARED_HEADER_SIZE : 0;
+/** Shared build only: the packed bits of its one filter, after the header, common to every thread. */
+export const SHARED_BITS_PTR: usize = SHARED_HEADER_PTR + SHARED_HEADER_SIZE;
 
 /**
- * Shared build: grows memory so that `bytes` bytes fit at bitsBase. Returns
+ * Shared build: grows memory so that `bytes` bytes fit at SHARED_BITS_PTR. Returns
  * false when the engine refuses the growth (address space or the 4 GiB
  * wasm32 limit).
  */
 export function reserveBits(bytes: u64): bool {
-  const end: u64 = <u64>bitsBase + bytes;
+  const end: u64 = <u64>SHARED_BITS_PTR + bytes;
   if (end > 0x1_0000_0000) return false;
   const needPages = <i32>((end + 0xffff) >> 16);
   const havePages = memory.size();

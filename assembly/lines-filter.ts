@@ -5,9 +5,9 @@
 // of both modes: in split mode they hand over to assembly/lines-split.ts.
 // The pure-TypeScript twin is src/reference/lines-filter.ts (ReferenceLines).
 
-import { bind, REFUSED, saveCounters } from "./record";
+import { named, REFUSED, schemeRecord } from "./record";
 import { BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE } from "./layout";
-import { countAdd, scheme } from "./filter";
+import { countAdd } from "./filter";
 import {
   SCHEME_BYTESUM, TOUCH_SINK_PTR, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
   touchProbed,
@@ -31,29 +31,29 @@ const GROUP: i32 = 64;
 const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
 
 /** The probe record of the `len` bytes at `ptr`, hashed as add(Uint8Array) would, at `out`. */
-function probeLine(ptr: usize, len: usize, out: usize): void {
+function probeLine(r: usize, ptr: usize, len: usize, out: usize): void {
   // probeItem hashes in one call; bytesum's sums are bounded to a scratch-sized item.
-  if (scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
-    probeItem(ptr, len, false, out);
+  if (schemeRecord(r).scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
+    probeItem(r, ptr, len, false, out);
     return;
   }
-  streamBegin(false);
-  streamFeed(ptr, len);
-  streamProbe(out);
+  streamBegin(r, false);
+  streamFeed(r, ptr, len);
+  streamProbe(r, out);
 }
 
 /** Sets the bits of the probe record at `out`; true when any went from 0 to 1 (counted as an add). */
 // @ts-ignore: decorator
-@inline function addProbed(out: usize): bool {
-  return countAdd(insertProbed(out));
+@inline function addProbed(r: usize, out: usize): bool {
+  return countAdd(r, insertProbed(r, out));
 }
 
 /**
  * Filter mode: makes room for an input area of `size` bytes and an output
- * area, for the bound filter (assembly/record.ts). Returns 0, or 1 when
+ * area, for filter r (assembly/record.ts). Returns 0, or 1 when
  * memory cannot be had. Called once, before the first chunk.
  */
-function linesConfigureBound(size: u32, printSeen: bool): i32 {
+function linesConfigureAt(size: u32, printSeen: bool): i32 {
   if (!takeRegion((<u64>size << 1) + LINES_SLACK)) return 1;
   reset(<u64>region, size, printSeen, false, false);
   return 0;
@@ -67,9 +67,9 @@ function linesConfigureBound(size: u32, printSeen: bool): i32 {
  * Split mode: packs the complete lines' items and returns their count; JS
  * then writes their flags and calls linesEmit.
  */
-function linesProcessBound(n: u32): u32 {
+function linesProcessAt(r: usize, n: u32): u32 {
   const end = inPtr + <usize>carry + <usize>n;
-  if (splitMode) return splitChunk(end);
+  if (splitMode) return splitChunk(r, end);
   let p = inPtr;
   let out = outPtr;
   pieceLen = 0;
@@ -77,14 +77,14 @@ function linesProcessBound(n: u32): u32 {
   if (streaming) {
     const nl = findNewline(p, end);
     if (nl == end) {
-      feedPiece(p, end, out);
+      feedPiece(r, p, end, out);
       return 0;
     }
-    feed(p, itemEnd(p, nl) - p);
-    streamProbe(PROBES_PTR);
+    feed(r, p, itemEnd(p, nl) - p);
+    streamProbe(r, PROBES_PTR);
     streaming = false;
     lineCount++;
-    if (addProbed(PROBES_PTR) != invert) {
+    if (addProbed(r, PROBES_PTR) != invert) {
       printedCount++;
       memory.copy(out, p, nl + 1 - p);
       out += nl + 1 - p;
@@ -96,7 +96,7 @@ function linesProcessBound(n: u32): u32 {
   }
   // Printed lines that follow each other in the input are copied as one run.
   let run = p;
-  const stride = probeStride();
+  const stride = probeStride(r);
   const group = <i32>min<usize>(<usize>GROUP, BATCH_PROBES_BYTES / stride);
   while (true) {
     // A group of up to `group` lines: split and hash them all, touch their
@@ -110,20 +110,20 @@ function linesProcessBound(n: u32): u32 {
       if (nl == end) break;
       store<u32>(GROUP_PTR + (<usize>count << 2), <u32>(q - inPtr));
       store<u32>(GROUP_PTR + (<usize>(count + GROUP) << 2), <u32>(nl - inPtr));
-      probeLine(q, itemEnd(q, nl) - q, BATCH_PROBES_PTR + <usize>count * stride);
+      probeLine(r, q, itemEnd(q, nl) - q, BATCH_PROBES_PTR + <usize>count * stride);
       count++;
       q = nl + 1;
     }
     if (count == 0) break;
     // Only the loads in this loop, so that nothing else sits between the misses.
     let touched: u32 = 0;
-    for (let j = 0; j < count; j++) touched += touchProbed(BATCH_PROBES_PTR + <usize>j * stride);
+    for (let j = 0; j < count; j++) touched += touchProbed(r, BATCH_PROBES_PTR + <usize>j * stride);
     store<u32>(TOUCH_SINK_PTR, touched);
     for (let j = 0; j < count; j++) {
       const start = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>j << 2));
       const nl = inPtr + <usize>load<u32>(GROUP_PTR + (<usize>(j + GROUP) << 2));
       lineCount++;
-      if (addProbed(BATCH_PROBES_PTR + <usize>j * stride) != invert) {
+      if (addProbed(r, BATCH_PROBES_PTR + <usize>j * stride) != invert) {
         printedCount++;
       } else {
         memory.copy(out, run, start - run);
@@ -136,7 +136,7 @@ function linesProcessBound(n: u32): u32 {
   }
   memory.copy(out, run, p - run);
   out += p - run;
-  carryRest(p, end, out);
+  carryRest(r, p, end, out);
   return <u32>(out - outPtr);
 }
 
@@ -146,21 +146,21 @@ function linesProcessBound(n: u32): u32 {
  * mode packs that line as the only item and returns 1 (or 0 when there is
  * none), for JS to flag before linesEmit.
  */
-function linesFinishBound(): u32 {
+function linesFinishAt(r: usize): u32 {
   let out = outPtr;
   pieceLen = 0;
   streamEnd = 0;
   if (!streaming && carry == 0) return 0;
   const last = inPtr + <usize>carry;
-  if (splitMode) return splitFinish(last);
+  if (splitMode) return splitFinish(r, last);
   let fresh: bool;
   if (streaming) {
-    feed(inPtr, itemEnd(inPtr, last) - inPtr);
-    streamProbe(PROBES_PTR);
+    feed(r, inPtr, itemEnd(inPtr, last) - inPtr);
+    streamProbe(r, PROBES_PTR);
   } else {
-    probeLine(inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
+    probeLine(r, inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
   }
-  fresh = addProbed(PROBES_PTR);
+  fresh = addProbed(r, PROBES_PTR);
   lineCount++;
   const print = fresh != invert;
   if (print) {
@@ -176,26 +176,28 @@ function linesFinishBound(): u32 {
   return <u32>(out - outPtr);
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** linesConfigureBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** linesConfigureAt on record r: REFUSED when r and generation name no live record. */
 export function linesConfigure(r: usize, generation: u32, size: u32, printSeen: bool): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>linesConfigureBound(size, printSeen);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>linesConfigureAt(size, printSeen);
 }
 
-/** linesProcessBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** linesProcessAt on record r: REFUSED when r and generation name no live record. */
 export function linesProcess(r: usize, generation: u32, n: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = linesProcessBound(n);
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const result = linesProcessAt(r, n);
   return <i32>result;
 }
 
-/** linesFinishBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** linesFinishAt on record r: REFUSED when r and generation name no live record. */
 export function linesFinish(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  const result = linesFinishBound();
-  saveCounters();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  const result = linesFinishAt(r);
   return <i32>result;
 }

@@ -8,7 +8,7 @@
 // The pure-TypeScript twin is src/reference/lines-split.ts (ReferenceSplitLines).
 
 import { LINES_SLACK } from "./layout";
-import { seed } from "./filter";
+import { named, REFUSED, schemeRecord } from "./record";
 import { xxh64, xxh64Digest } from "./hash";
 import {
   NEWLINE, carry, carryRest, chunkEnd, digestMode, digestsPtr, feed, findNewline, finishing, flagsPtr, inPtr, invert,
@@ -43,9 +43,9 @@ export function linesConfigureSplit(size: u32, printSeen: bool, digests: bool): 
  * before `next`. Packed as bytes, or in digest mode hashed into its digest.
  */
 // @ts-ignore: decorator
-@inline function pack(ptr: usize, len: usize, next: usize): void {
+@inline function pack(r: usize, ptr: usize, len: usize, next: usize): void {
   if (digestMode) {
-    store<u64>(digestsPtr + (<usize>itemCount << 3), xxh64(ptr, len, seed));
+    store<u64>(digestsPtr + (<usize>itemCount << 3), xxh64(ptr, len, schemeRecord(r).seed));
   } else {
     const at = load<u32>(offsetsPtr + (<usize>itemCount << 2));
     memory.copy(packPtr + <usize>at, ptr, len);
@@ -60,12 +60,12 @@ export function linesConfigureSplit(size: u32, printSeen: bool, digests: bool): 
  * digest mode they finish the line's streamed hash, whose digest is the
  * item's; otherwise they are packed, and JS joins them to the pieces.
  */
-function packStreamEnd(ptr: usize, len: usize, next: usize): void {
+function packStreamEnd(r: usize, ptr: usize, len: usize, next: usize): void {
   if (!digestMode) {
-    pack(ptr, len, next);
+    pack(r, ptr, len, next);
     return;
   }
-  feed(ptr, len);
+  feed(r, ptr, len);
   store<u64>(digestsPtr, xxh64Digest());
   itemCount = 1;
   store<u32>(startsPtr + 4, <u32>(next - inPtr));
@@ -80,7 +80,7 @@ function packStreamEnd(ptr: usize, len: usize, next: usize): void {
 }
 
 /** Split mode's linesProcess: packs (or digests) the complete lines of [inPtr, end). */
-export function splitChunk(end: usize): u32 {
+export function splitChunk(r: usize, end: usize): u32 {
   let p = inPtr;
   startItems();
   streamEnd = 0;
@@ -89,7 +89,7 @@ export function splitChunk(end: usize): u32 {
     const nl = findNewline(p, end);
     if (nl != end) {
       // The streamed line ends: its last part is item 0.
-      packStreamEnd(p, itemEnd(p, nl) - p, nl + 1);
+      packStreamEnd(r, p, itemEnd(p, nl) - p, nl + 1);
       streamEnd = 3;
       p = nl + 1;
     } else {
@@ -99,7 +99,7 @@ export function splitChunk(end: usize): u32 {
   while (true) {
     const nl = findNewline(p, end);
     if (nl == end) break;
-    pack(p, itemEnd(p, nl) - p, nl + 1);
+    pack(r, p, itemEnd(p, nl) - p, nl + 1);
     p = nl + 1;
   }
   if (streamEnd == 3) streaming = false;
@@ -114,13 +114,13 @@ export function splitChunk(end: usize): u32 {
  * no \n, as the only item, and returns 1 for JS to flag before linesEmit.
  */
 // @ts-ignore: decorator
-@inline export function splitFinish(last: usize): u32 {
+@inline export function splitFinish(r: usize, last: usize): u32 {
   startItems();
   if (streaming) {
-    packStreamEnd(inPtr, itemEnd(inPtr, last) - inPtr, last);
+    packStreamEnd(r, inPtr, itemEnd(inPtr, last) - inPtr, last);
     streamEnd = 3;
   } else {
-    pack(inPtr, itemEnd(inPtr, last) - inPtr, last);
+    pack(r, inPtr, itemEnd(inPtr, last) - inPtr, last);
   }
   streaming = false;
   finishing = true;
@@ -130,9 +130,13 @@ export function splitChunk(end: usize): u32 {
 /**
  * Split mode: compacts the packed items' lines whose flag (1 = new) asks
  * for printing into the output area, then carries or streams the rest as
- * linesProcess does in filter mode. Returns the bytes of printed lines.
+ * linesProcess does in filter mode, under the seed of record r, the
+ * chain's. Returns the bytes of printed lines, or REFUSED when r and
+ * generation name no live record.
  */
-export function linesEmit(): u32 {
+export function linesEmit(r: usize, generation: u32): i32 {
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
   let out = outPtr;
   pieceLen = 0;
   let print = false;
@@ -156,10 +160,10 @@ export function linesEmit(): u32 {
     carry = 0;
     finishing = false;
   } else {
-    carryRest(splitEnd, chunkEnd, out);
+    carryRest(r, splitEnd, chunkEnd, out);
   }
   itemCount = 0;
-  return <u32>(out - outPtr);
+  return <i32>(out - outPtr);
 }
 
 /** Split mode: offsets of the packed items, their u32 offsets (count + 1), their u8 flags and (digest mode) their u64 digests. */

@@ -119,8 +119,8 @@ const RETURN: u8 = 13;
 
 /** Feeds `len` bytes at `ptr` to the streamed hash started by streamBegin. */
 // @ts-ignore: decorator
-@inline export function feed(ptr: usize, len: usize): void {
-  streamFeed(ptr, len);
+@inline export function feed(r: usize, ptr: usize, len: usize): void {
+  streamFeed(r, ptr, len);
 }
 
 /** Moves the unfinished bytes [from, end) to the start of the input area. */
@@ -141,21 +141,21 @@ const RETURN: u8 = 13;
  * (and, when this instance hashes, to the hash), holding back a last \r
  * that may end the line.
  */
-export function feedPiece(p: usize, end: usize, out: usize): void {
+export function feedPiece(r: usize, p: usize, end: usize, out: usize): void {
   let fed = end;
   if (fed > p && load<u8>(fed - 1) == RETURN) fed--;
-  if (hashing()) feed(p, fed - p);
+  if (hashing()) feed(r, p, fed - p);
   memory.copy(out, p, fed - p);
   pieceLen = <u32>(fed - p);
   keep(fed, end);
 }
 
 /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
-export function carryRest(p: usize, end: usize, out: usize): void {
+export function carryRest(r: usize, p: usize, end: usize, out: usize): void {
   if (streaming || end - p >= <usize>(capacity >> 1)) {
-    if (!streaming && hashing()) streamBegin(false);
+    if (!streaming && hashing()) streamBegin(r, false);
     streaming = true;
-    feedPiece(p, end, out);
+    feedPiece(r, p, end, out);
   } else {
     keep(p, end);
   }

@@ -19,7 +19,7 @@ import { splitmix64 } from "./hash";
  */
 // @ts-ignore: decorator
 @inline function enhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
-  enhancedDoubleFrom(h % m, splitmix64(h) % m, m, k, out, false);
+  enhancedDoubleFrom(0, h % m, splitmix64(h) % m, m, k, out, false);
 }
 
 /**
@@ -30,7 +30,7 @@ import { splitmix64 } from "./hash";
  * tests has found it set.
  */
 // @ts-ignore: decorator
-@inline function enhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize, test: bool): bool {
+@inline function enhancedDoubleFrom(base: usize, a: u64, b: u64, m: u64, k: i32, out: usize, test: bool): bool {
   store<u64>(out, a);
   // seen: bit (p & 63) is set for every position emitted so far. A clear bit
   // proves p is not among them, so the scan below is skipped for most
@@ -52,14 +52,14 @@ import { splitmix64 } from "./hash";
     }
     seen |= <u64>1 << (p & 63);
     store<u64>(out + (<usize>i << 3), p);
-    if (test && !getBit(p)) return false;
+    if (test && !getBit(base, p)) return false;
   }
   return true;
 }
 
 /** testEnhancedDouble from the start state a, b, whose position 0 (a) the caller has found set. */
-export function testEnhancedDoubleFrom(a: u64, b: u64, m: u64, k: i32, out: usize): bool {
-  return enhancedDoubleFrom(a, b, m, k, out, true);
+export function testEnhancedDoubleFrom(base: usize, a: u64, b: u64, m: u64, k: i32, out: usize): bool {
+  return enhancedDoubleFrom(base, a, b, m, k, out, true);
 }
 
 /** Writes the k positions of hash h to `out`, in probe order. */
@@ -74,8 +74,8 @@ export function probeEnhancedDouble(h: u64, m: u64, k: i32, out: usize): void {
  * written to `out`, for the repeat rule). The same answer as probing all k
  * first; the reference twin does that.
  */
-export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
-  return testEnhancedDoubleAt(h % m, h, m, k, out);
+export function testEnhancedDouble(base: usize, h: u64, m: u64, k: i32, out: usize): bool {
+  return testEnhancedDoubleAt(base, h % m, h, m, k, out);
 }
 
 /**
@@ -83,12 +83,12 @@ export function testEnhancedDouble(h: u64, m: u64, k: i32, out: usize): bool {
  * pass): one remainder fewer. Every has of the xxh64 scheme ends here.
  */
 // @ts-ignore: decorator
-@inline export function testEnhancedDoubleAt(a: u64, h: u64, m: u64, k: i32, out: usize): bool {
-  if (!getBit(a)) return false;
+@inline export function testEnhancedDoubleAt(base: usize, a: u64, h: u64, m: u64, k: i32, out: usize): bool {
+  if (!getBit(base, a)) return false;
   // The lean build keeps one copy of the walk that tests: 138 bytes of its
   // bundle, gzipped, for a call in each has.
-  if (ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(a, splitmix64(h) % m, m, k, out);
-  return enhancedDoubleFrom(a, splitmix64(h) % m, m, k, out, true);
+  if (ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(base, a, splitmix64(h) % m, m, k, out);
+  return enhancedDoubleFrom(base, a, splitmix64(h) % m, m, k, out, true);
 }
 
 /**
@@ -115,13 +115,13 @@ export function probeDouble(h1: u64, h2: u64, m: u64, k: i32, out: usize): void 
  * nothing is written. Every has of the poly and bytesum schemes ends here.
  */
 // @ts-ignore: decorator
-@inline export function testDoubleAt(a: u64, h2: u64, m: u64, k: i32): bool {
-  if (!getBit(a)) return false;
+@inline export function testDoubleAt(base: usize, a: u64, h2: u64, m: u64, k: i32): bool {
+  if (!getBit(base, a)) return false;
   const b = h2 % m;
   for (let i = 1; i < k; i++) {
     a += b;
     a = select<u64>(a - m, a, a >= m);
-    if (!getBit(a)) return false;
+    if (!getBit(base, a)) return false;
   }
   return true;
 }

@@ -2,16 +2,13 @@
 // payload, one region of the heap (assembly/heap.ts).
 //
 // Every export that acts on a filter takes the filter's record and its
-// generation as its first two arguments, and binds them first (bind()):
-// the call refuses a pair that is not a live record's, and otherwise points
-// assembly/layout.ts's bitsBase at the payload and, for a family whose
-// positions come from a scheme, loads the record's parameters and counters
-// into the globals the hashing and probing code reads (assembly/filter.ts).
-// The other families read their own records' fields where they use them.
-// An export that changes the counters writes them back before it returns
-// (saveCounters()). No call can act on another filter than the one it
-// names, whatever ran in between: what the globals hold is checked against
-// the pair on every call (bind()).
+// generation as its first two arguments and checks them first (named()):
+// the call refuses a pair that is not a live record's, and otherwise passes
+// the record down to every helper it calls, which reads the parameters
+// (m, k, scheme, seed) and the counters from the record's fields and its
+// bits from the payload after it (payloadOf()). Nothing in the instance
+// says which filter is current: no call can act on another filter than the
+// one it names, whatever ran before it or runs in between.
 //
 // A record is named by its address and its generation, a number create()
 // gives it and release() takes away (as slab allocators name their
@@ -21,7 +18,7 @@
 // A record is RECORD_BYTES, 64-byte aligned, and its payload (bits,
 // counters, words, slots or fingerprints) starts right after it. It opens
 // with RecordHeader, the fields every family shares at the same offsets
-// (what isLive, bind and release read); the rest is the family's own
+// (what isLive and release read); the rest is the family's own
 // record, declared once as an @unmanaged class that extends it and read
 // through changetype: SchemeRecord below for the families whose positions
 // come from a scheme, FilterRecord (assembly/filter.ts), CountingRecord
@@ -33,10 +30,8 @@
 // counts the same instructions per has). The reference twin
 // (src/reference/) holds the same fields under the same names.
 
-import { HEAP_START, MAX_HASHES, bitsBase } from "./layout";
-import { addedCount, bits, blocks, FilterRecord, hashes, scheme, seed, setCount } from "./filter";
+import { HEAP_START, MAX_HASHES, SHARED_BITS_PTR, SHARED_RECORD_PTR } from "./layout";
 import { heapAlloc, heapFree } from "./heap";
-import { CountingRecord, held, nonzero, saturated } from "./counting";
 import { SlidingRecord } from "./sliding";
 
 // The work area (scratch and the regions an item passes through) lies past
@@ -61,8 +56,8 @@ export const RECORD_BYTES: u32 = 64;
 /**
  * The record of a family whose positions come from a scheme
  * (assembly/scheme.ts): a Bloom filter's (and the hashing kind's), a
- * counting filter's, a sliding filter's. peek() loads these fields into the
- * globals the hashing and probing code reads.
+ * counting filter's, a sliding filter's. The hashing and probing code
+ * reads these fields from the record it is given (assembly/scheme.ts).
  */
 @unmanaged export class SchemeRecord extends RecordHeader {
   /** m: bits, counters or words. */
@@ -99,9 +94,9 @@ export const KIND_FUSE = 6;
 }
 
 /**
- * Whether a record of `kind` is a scheme family's: its parameters go to
- * the globals when it is bound. Always true in the lean build, whose
- * instances hold Bloom filters only (see countingKind below).
+ * Whether a record of `kind` is a scheme family's (a SchemeRecord). Always
+ * true in the lean build, whose instances hold Bloom filters only (see
+ * countingKind below).
  */
 // @ts-ignore: decorator
 @inline export function schemeKind(kind: u32): bool {
@@ -130,16 +125,6 @@ export const KIND_FUSE = 6;
 /** What an export returns when its record and generation do not name a live record. */
 export const REFUSED: i32 = -2;
 
-/**
- * The record and generation that the last bind() loaded into the globals.
- * A memo, never an input: every export names its record, and bind() loads
- * another's parameters whenever the pair differs. A record's parameters
- * never change while it lives, and every export that changes its counters
- * writes them back, so the globals of a pair that matches are its record's.
- */
-let bound: usize = 0;
-let boundGeneration: u32 = 0;
-
 /** The generation the next record gets (never 0). */
 let nextGeneration: u32 = 1;
 /** The generation of the record create() made last. */
@@ -158,93 +143,26 @@ export function isLive(r: usize, generation: u32): bool {
 }
 
 /**
- * Binds the running export to record `r`: bitsBase to its payload and, for
- * a scheme family, its parameters and counters to the globals. False,
- * loading nothing, when `r` and `generation` do not name a live record; the
- * export then returns REFUSED. The shared build holds one filter and no
- * records (assembly/filter.ts's configure): there is nothing to bind.
+ * The record an export acts on: `r` when `r` and `generation` name a live
+ * record, else 0, and the export returns REFUSED. The shared build holds
+ * one filter and no records: its record is this instance's own
+ * (SHARED_RECORD_PTR, which assembly/filter.ts's configure writes),
+ * whatever JS passes.
  */
-export function bind(r: usize, generation: u32): bool {
-  if (ASC_FEATURE_THREADS) return true;
-  // Calls to one filter in a row load nothing and check one field: the memo's
-  // address passed isLive's checks when it was bound, and memory never
-  // shrinks, so its generation alone tells whether the record still lives.
-  if (r == bound && generation == boundGeneration && generation != 0 && headerOf(r).generation == generation) return true;
-  return rebind(r, generation);
-}
-
-/** bind() of a pair other than the memo's: checks it and loads its record. */
-function rebind(r: usize, generation: u32): bool {
-  if (!isLive(r, generation)) return false;
-  bound = r;
-  boundGeneration = generation;
-  const kind = headerOf(r).kind;
-  // The other families (Bitmap, cuckoo, binary fuse) read their own records' fields where they use them.
-  if (!schemeKind(kind)) {
-    bitsBase = r + <usize>RECORD_BYTES;
-    return true;
-  }
-  peek(r);
-  if (countingKind(kind)) {
-    const c = changetype<CountingRecord>(r);
-    nonzero = c.nonzero;
-    saturated = c.saturated;
-    held = c.held;
-  } else if (!slidingKind(kind)) {
-    const f = changetype<FilterRecord>(r);
-    setCount = f.setCount;
-    addedCount = f.addedCount;
-  }
-  return true;
-}
-
-/** Writes the counters of the bound record back into it: the last step of an export that changed them. */
-export function saveCounters(): void {
-  if (ASC_FEATURE_THREADS) return;
-  const r = bound;
-  const kind = headerOf(r).kind;
-  if (countingKind(kind)) {
-    const c = changetype<CountingRecord>(r);
-    c.nonzero = nonzero;
-    c.saturated = saturated;
-    c.held = held;
-  } else if (kind <= <u32>KIND_HASHING) {
-    const f = changetype<FilterRecord>(r);
-    f.setCount = setCount;
-    f.addedCount = addedCount;
-  }
+// @ts-ignore: decorator
+@inline export function named(r: usize, generation: u32): usize {
+  if (ASC_FEATURE_THREADS) return SHARED_RECORD_PTR;
+  return isLive(r, generation) ? r : 0;
 }
 
 /**
- * Points the parameter globals (m, k, scheme, seed, the bits) at record
- * `r`, a scheme family's, without binding it: for reads of many records in
- * one call (assembly/chain.ts, assembly/digest.ts), which call unpeek()
- * before anything else reads the bound record's. The counters stay as they
- * were.
+ * Where record `r`'s payload (bits, counters, words, slots or
+ * fingerprints) starts: right after it, or in the shared build the one
+ * filter's bits after the shared header.
  */
 // @ts-ignore: decorator
-@inline export function peek(r: usize): void {
-  const s = schemeRecord(r);
-  bits = s.bits;
-  seed = s.seed;
-  hashes = s.hashes;
-  scheme = s.scheme;
-  blocks = bits >> 8;
-  bitsBase = r + <usize>RECORD_BYTES;
-}
-
-/**
- * The bound record, found from its payload pointer: bitsBase is a global
- * the hot paths read already, where the memo `bound` would be one more.
- */
-// @ts-ignore: decorator
-@inline export function boundRecord(): usize {
-  return bitsBase - <usize>RECORD_BYTES;
-}
-
-/** Points the parameter globals back at the bound record, after peek(). */
-export function unpeek(): void {
-  peek(bound);
+@inline export function payloadOf(r: usize): usize {
+  return ASC_FEATURE_THREADS ? SHARED_BITS_PTR : r + <usize>RECORD_BYTES;
 }
 
 /**

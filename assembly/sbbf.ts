@@ -25,8 +25,6 @@
 // instead (sbbfCheckScalar says why); bench/where-time-goes.ts measures the
 // batches both ways (docs/SCHEMES.md has the figures).
 
-import { bitsBase } from "./layout";
-
 /** The eight SALT constants of the Parquet specification (BloomFilter.md, "Algorithm"). */
 export const SALT0: u32 = 0x47b6137b;
 export const SALT1: u32 = 0x44974d91;
@@ -40,10 +38,10 @@ export const SALT7: u32 = 0x5c6bfb31;
 /** Bits per block: eight 32-bit words. */
 export const BLOCK_BITS: u64 = 256;
 
-/** Address of the block that hash `h` selects among `blocks` blocks. */
+/** Address of the block that hash `h` selects among the `blocks` blocks of the bits at `base`. */
 // @ts-ignore: decorator
-@inline export function blockPtr(h: u64, blocks: u64): usize {
-  return bitsBase + (<usize>(((h >> 32) * blocks) >> 32) << 5);
+@inline export function blockPtr(base: usize, h: u64, blocks: u64): usize {
+  return base + (<usize>(((h >> 32) * blocks) >> 32) << 5);
 }
 
 /** Which bit of word i (0..31) the key picks under `salt`. */
@@ -102,9 +100,9 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 
 /** Sets the item's eight bits; returns how many went from 0 to 1 (0..8). */
 // @ts-ignore: decorator
-@inline export function sbbfInsert(h: u64, blocks: u64): u32 {
-  if (!ASC_FEATURE_SIMD) return sbbfInsertScalar(h, blocks);
-  const ptr = blockPtr(h, blocks);
+@inline export function sbbfInsert(base: usize, h: u64, blocks: u64): u32 {
+  if (!ASC_FEATURE_SIMD) return sbbfInsertScalar(base, h, blocks);
+  const ptr = blockPtr(base, h, blocks);
   const key = i32x4.splat(<u32>h);
   const maskLo = maskOf(key, saltsLow());
   const maskHi = maskOf(key, saltsHigh());
@@ -146,9 +144,9 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 
 /** True when all eight of the item's bits are set. */
 // @ts-ignore: decorator
-@inline export function sbbfCheck(h: u64, blocks: u64): bool {
-  if (!ASC_FEATURE_SIMD) return sbbfCheckScalar(h, blocks);
-  const ptr = blockPtr(h, blocks);
+@inline export function sbbfCheck(base: usize, h: u64, blocks: u64): bool {
+  if (!ASC_FEATURE_SIMD) return sbbfCheckScalar(base, h, blocks);
+  const ptr = blockPtr(base, h, blocks);
   const key = i32x4.splat(<u32>h);
   const missing = v128.or(
     v128.andnot(maskOf(key, saltsLow()), v128.load(ptr)),
@@ -162,8 +160,8 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
  * every build, where the answer waits on this step (see sbbfCheckScalar).
  */
 // @ts-ignore: decorator
-@inline export function sbbfInsertScalar(h: u64, blocks: u64): u32 {
-  const ptr = blockPtr(h, blocks);
+@inline export function sbbfInsertScalar(base: usize, h: u64, blocks: u64): u32 {
+  const ptr = blockPtr(base, h, blocks);
   const key = <u32>h;
   // Written out word by word: a loop that picked SALT[i] per step cost 15 ns a call more.
   return setWordBit(ptr, 0, key, SALT0) + setWordBit(ptr, 4, key, SALT1) + setWordBit(ptr, 8, key, SALT2)
@@ -186,8 +184,8 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
  * overlap many items and are bound by instruction count, keep v128.
  */
 // @ts-ignore: decorator
-@inline export function sbbfCheckScalar(h: u64, blocks: u64): bool {
-  const ptr = blockPtr(h, blocks);
+@inline export function sbbfCheckScalar(base: usize, h: u64, blocks: u64): bool {
+  const ptr = blockPtr(base, h, blocks);
   const key = <u32>h;
   const missing = missingBit(ptr, 0, key, SALT0) | missingBit(ptr, 4, key, SALT1) | missingBit(ptr, 8, key, SALT2)
     | missingBit(ptr, 12, key, SALT3) | missingBit(ptr, 16, key, SALT4) | missingBit(ptr, 20, key, SALT5)

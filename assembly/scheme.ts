@@ -10,9 +10,9 @@
 // bytesum, or its 64-bit hash under sbbf, whose eight positions all follow
 // from the hash and one block (assembly/sbbf.ts).
 
-import { BATCH_PROBES_BYTES, bitsBase, POSITIONS_OUT_PTR, PROBES_PTR } from "./layout";
+import { BATCH_PROBES_BYTES, POSITIONS_OUT_PTR, PROBES_PTR } from "./layout";
 import { getBit, setBit } from "./bit-array";
-import { bits, blocks, hashes, scheme, seed } from "./filter";
+import { payloadOf, schemeRecord } from "./record";
 import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
@@ -29,21 +29,27 @@ export const SCHEME_BYTESUM = 2;
 export const SCHEME_SBBF = 3;
 
 /**
- * Whether the bound filter is of an exercise scheme, poly or bytesum.
+ * Whether record `r` is of an exercise scheme, poly or bytesum.
  * Always false in the lean build (asconfig.json's `use` sets
  * EXERCISE_SCHEMES to 0 for its target alone): its class refuses those
  * schemes (src/filter/core-filter.ts), so their hashing is compiled out
  * of its bytes, about 1 KB of the 6.8 KB it then gzipped to.
  */
 // @ts-ignore: decorator
-@inline export function polySelected(): bool {
-  return EXERCISE_SCHEMES != 0 && scheme == SCHEME_POLY;
+@inline export function polySelected(r: usize): bool {
+  return EXERCISE_SCHEMES != 0 && schemeRecord(r).scheme == SCHEME_POLY;
 }
 
 /** polySelected for bytesum. */
 // @ts-ignore: decorator
-@inline export function bytesumSelected(): bool {
-  return EXERCISE_SCHEMES != 0 && scheme == SCHEME_BYTESUM;
+@inline export function bytesumSelected(r: usize): bool {
+  return EXERCISE_SCHEMES != 0 && schemeRecord(r).scheme == SCHEME_BYTESUM;
+}
+
+/** The number of 256-bit blocks of record `r` under sbbf (assembly/sbbf.ts): m / 256. */
+// @ts-ignore: decorator
+@inline export function blocksOf(r: usize): u64 {
+  return schemeRecord(r).bits >> 8;
 }
 
 /*
@@ -65,51 +71,51 @@ let streamWide: bool = false;
 
 /** Probe positions from the poly or bytesum pair, and the pair's shard key. */
 // @ts-ignore: decorator
-@inline function probePair(h1: u64, h2: u64, key1: u64, out: usize): void {
+@inline function probePair(r: usize, h1: u64, h2: u64, key1: u64, out: usize): void {
   itemKey = pairKey(key1, h2);
-  probeDouble(h1, h2, bits, hashes, out);
+  probeDouble(h1, h2, schemeRecord(r).bits, schemeRecord(r).hashes, out);
 }
 
 /** The probe record from a finished 64-bit hash (xxh64 and sbbf); assembly/digest.ts calls it with a digest. */
 // @ts-ignore: decorator
-@inline export function probeHash(h: u64, out: usize): void {
+@inline export function probeHash(r: usize, h: u64, out: usize): void {
   itemKey = h;
-  if (scheme == SCHEME_SBBF) store<u64>(out, h);
-  else probeEnhancedDouble(h, bits, hashes, out);
+  if (schemeRecord(r).scheme == SCHEME_SBBF) store<u64>(out, h);
+  else probeEnhancedDouble(h, schemeRecord(r).bits, schemeRecord(r).hashes, out);
 }
 
 /** Hashes `len` units at `ptr` (u16 code units when `wide`) into its probe record at `out`. */
-export function probeItem(ptr: usize, len: usize, wide: bool, out: usize): void {
-  if (polySelected()) {
+export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): void {
+  if (polySelected(r)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    probePair(polyH1, polyH2, polyH1, out);
-  } else if (bytesumSelected()) {
+    probePair(r, polyH1, polyH2, polyH1, out);
+  } else if (bytesumSelected(r)) {
     bytesumBegin();
-    bytesumUpdate(ptr, len, bits);
-    probePair(byteSum, weightedSum, byteSum % bits, out);
+    bytesumUpdate(ptr, len, schemeRecord(r).bits);
+    probePair(r, byteSum, weightedSum, byteSum % schemeRecord(r).bits, out);
   } else {
-    probeHash(xxh64(ptr, len, seed), out);
+    probeHash(r, xxh64(ptr, len, schemeRecord(r).seed), out);
   }
 }
 
 /** Starts a streamed item, for items longer than the scratch region or lines split across chunks. */
-export function streamBegin(wide: bool): void {
+export function streamBegin(r: usize, wide: bool): void {
   streamWide = wide;
-  if (polySelected()) polyBegin();
-  else if (bytesumSelected()) bytesumBegin();
-  else xxh64Begin(seed);
+  if (polySelected(r)) polyBegin();
+  else if (bytesumSelected(r)) bytesumBegin();
+  else xxh64Begin(schemeRecord(r).seed);
 }
 
 /** Feeds the next `len` units at `ptr` of a streamed item. */
-export function streamFeed(ptr: usize, len: usize): void {
-  if (polySelected()) {
+export function streamFeed(r: usize, ptr: usize, len: usize): void {
+  if (polySelected(r)) {
     polyUpdate(ptr, len, streamWide);
-  } else if (bytesumSelected()) {
+  } else if (bytesumSelected(r)) {
     // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
     while (len > 0) {
       const n = min<usize>(len, 65536);
-      bytesumUpdate(ptr, n, bits);
+      bytesumUpdate(ptr, n, schemeRecord(r).bits);
       ptr += n;
       len -= n;
     }
@@ -119,39 +125,41 @@ export function streamFeed(ptr: usize, len: usize): void {
 }
 
 /** Finishes a streamed item into its probe record at `out`. */
-export function streamProbe(out: usize): void {
-  if (polySelected()) probePair(polyH1, polyH2, polyH1, out);
-  else if (bytesumSelected()) probePair(byteSum, weightedSum, byteSum % bits, out);
-  else probeHash(xxh64Digest(), out);
+export function streamProbe(r: usize, out: usize): void {
+  if (polySelected(r)) probePair(r, polyH1, polyH2, polyH1, out);
+  else if (bytesumSelected(r)) probePair(r, byteSum, weightedSum, byteSum % schemeRecord(r).bits, out);
+  else probeHash(r, xxh64Digest(), out);
 }
 
 /** Sets the bits of the probe record at `out`; returns how many went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function insertProbed(out: usize): u32 {
+@inline export function insertProbed(r: usize, out: usize): u32 {
   if (ASC_FEATURE_THREADS) {
     // The shared build: exactly once, under the item's stripe lock (assembly/stripe.ts).
     const word = stripeOf(load<u64>(out));
     lockStripe(word);
-    const fresh = insertProbedBits(out);
+    const fresh = insertProbedBits(r, out);
     unlockStripe(word);
     return fresh;
   }
-  return insertProbedBits(out);
+  return insertProbedBits(r, out);
 }
 
 /** Sets the bits of the probe record at `out`; returns how many went from 0 to 1. */
 // @ts-ignore: decorator
-@inline function insertProbedBits(out: usize): u32 {
-  if (scheme == SCHEME_SBBF) return sbbfInsert(load<u64>(out), blocks);
+@inline function insertProbedBits(r: usize, out: usize): u32 {
+  const base = payloadOf(r);
+  if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfInsert(base, load<u64>(out), blocksOf(r));
+  const k = schemeRecord(r).hashes;
   let fresh: u32 = 0;
-  for (let i = 0; i < hashes; i++) fresh += <u32>setBit(load<u64>(out + (<usize>i << 3)));
+  for (let i = 0; i < k; i++) fresh += <u32>setBit(base, load<u64>(out + (<usize>i << 3)));
   return fresh;
 }
 
 /** Bytes of one probe record: the u64 hash under sbbf, k u64 positions otherwise. */
 // @ts-ignore: decorator
-@inline export function probeStride(): usize {
-  return scheme == SCHEME_SBBF ? 8 : <usize>hashes << 3;
+@inline export function probeStride(r: usize): usize {
+  return schemeRecord(r).scheme == SCHEME_SBBF ? 8 : <usize>schemeRecord(r).hashes << 3;
 }
 
 /** Records per touched group, at most: enough loads in flight to keep every miss buffer of the core busy. */
@@ -180,26 +188,29 @@ export const TOUCH_SINK_PTR: usize = memory.data(4, 4);
  * prefetch).
  */
 // @ts-ignore: decorator
-@inline export function touchProbed(out: usize): u32 {
-  if (scheme == SCHEME_SBBF) return load<u32>(blockPtr(load<u64>(out), blocks));
+@inline export function touchProbed(r: usize, out: usize): u32 {
+  if (schemeRecord(r).scheme == SCHEME_SBBF) return load<u32>(blockPtr(payloadOf(r), load<u64>(out), blocksOf(r)));
+  const base = payloadOf(r);
+  const k = schemeRecord(r).hashes;
   let sum: u32 = 0;
-  for (let i = 0; i < hashes; i++) sum += <u32>load<u8>(bitsBase + <usize>(load<u64>(out + (<usize>i << 3)) >> 3));
+  for (let i = 0; i < k; i++) sum += <u32>load<u8>(base + <usize>(load<u64>(out + (<usize>i << 3)) >> 3));
   return sum;
 }
 
 /** Writes the positions of the probe record at `out` as doubles (exact: positions < 2^35). */
-export function exportProbed(out: usize): void {
-  if (scheme == SCHEME_SBBF) sbbfPositions(load<u64>(out), blocks, out);
-  for (let i = 0; i < hashes; i++) {
+export function exportProbed(r: usize, out: usize): void {
+  if (schemeRecord(r).scheme == SCHEME_SBBF) sbbfPositions(load<u64>(out), blocksOf(r), out);
+  const k = schemeRecord(r).hashes;
+  for (let i = 0; i < k; i++) {
     store<f64>(POSITIONS_OUT_PTR + (<usize>i << 3), <f64>load<u64>(out + (<usize>i << 3)));
   }
 }
 
 /** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function insertItem(ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(ptr, len, wide, out);
-  return insertItemInlined(ptr, len, wide, out);
+@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
+  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out);
+  return insertItemInlined(r, ptr, len, wide, out);
 }
 
 /**
@@ -210,9 +221,9 @@ export function exportProbed(out: usize): void {
 export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && EXERCISE_SCHEMES == 0 && !ASC_FEATURE_THREADS;
 
 /** insertItem as one function that every caller calls (the lean build). */
-function insertItemOnce(ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  if (LEAN_BY_HASH) return insertHashOnce(xxh64(ptr, len, seed));
-  return insertItemInlined(ptr, len, wide, out);
+function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
+  if (LEAN_BY_HASH) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return insertItemInlined(r, ptr, len, wide, out);
 }
 
 /**
@@ -221,43 +232,43 @@ function insertItemOnce(ptr: usize, len: usize, wide: bool, out: usize): u32 {
  * as testHashOnce is for has, an item's, a digest's and probeAll's walk
  * (assembly/digest.ts); returns how many bits went from 0 to 1.
  */
-function insertHashOnce(h: u64): u32 {
-  if (scheme == SCHEME_SBBF) return sbbfInsertScalar(h, blocks);
-  probeEnhancedDouble(h, bits, hashes, PROBES_PTR);
-  return insertProbedBits(PROBES_PTR);
+function insertHashOnce(r: usize, h: u64): u32 {
+  if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfInsertScalar(payloadOf(r), h, blocksOf(r));
+  probeEnhancedDouble(h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
+  return insertProbedBits(r, PROBES_PTR);
 }
 
 /** The lean build's has of the item whose 64-bit hash is h: see insertHashOnce. */
-export function testHashOnce(h: u64): bool {
-  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+export function testHashOnce(r: usize, h: u64): bool {
+  return schemeRecord(r).scheme == SCHEME_SBBF ? sbbfCheckScalar(payloadOf(r), h, blocksOf(r)) : testEnhancedDouble(payloadOf(r), h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
 }
 
 /** Finishes a streamed item and adds it; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function streamInsert(): u32 {
-  if (LEAN_BY_HASH) return insertHashOnce(xxh64Digest());
-  streamProbe(PROBES_PTR);
-  return insertProbed(PROBES_PTR);
+@inline export function streamInsert(r: usize): u32 {
+  if (LEAN_BY_HASH) return insertHashOnce(r, xxh64Digest());
+  streamProbe(r, PROBES_PTR);
+  return insertProbed(r, PROBES_PTR);
 }
 
 /** Finishes a streamed item and tests it. */
 // @ts-ignore: decorator
-@inline export function streamTest(): bool {
-  if (LEAN_BY_HASH) return testHashOnce(xxh64Digest());
-  if (polySelected()) hashedForTest(polyH1, polyH2, PROBES_PTR);
-  else if (bytesumSelected()) hashedForTest(byteSum, weightedSum, PROBES_PTR);
-  else hashedForTest(xxh64Digest(), 0, PROBES_PTR);
-  return testHashed(PROBES_PTR);
+@inline export function streamTest(r: usize): bool {
+  if (LEAN_BY_HASH) return testHashOnce(r, xxh64Digest());
+  if (polySelected(r)) hashedForTest(r, polyH1, polyH2, PROBES_PTR);
+  else if (bytesumSelected(r)) hashedForTest(r, byteSum, weightedSum, PROBES_PTR);
+  else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR);
+  return testHashed(r, PROBES_PTR);
 }
 
 /** The body of insertItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function insertItemInlined(ptr: usize, len: usize, wide: bool, out: usize): u32 {
+@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
   // sbbf skips the probe record, word by word, as testHash does (except
   // in the shared build, whose stripe lock is taken from the record).
-  if (scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(xxh64(ptr, len, seed), blocks);
-  probeItem(ptr, len, wide, out);
-  return insertProbed(out);
+  if (schemeRecord(r).scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(payloadOf(r), xxh64(ptr, len, schemeRecord(r).seed), blocksOf(r));
+  probeItem(r, ptr, len, wide, out);
+  return insertProbed(r, out);
 }
 
 /**
@@ -267,39 +278,39 @@ export function testHashOnce(h: u64): bool {
  * first probe reads, for a batch's touch pass (assembly/batch.ts).
  */
 // @ts-ignore: decorator
-@inline export function hashForTest(ptr: usize, len: usize, wide: bool, out: usize): usize {
-  if (polySelected()) {
+@inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize): usize {
+  if (polySelected(r)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    return hashedForTest(polyH1, polyH2, out);
+    return hashedForTest(r, polyH1, polyH2, out);
   }
-  if (bytesumSelected()) {
+  if (bytesumSelected(r)) {
     bytesumBegin();
-    bytesumUpdate(ptr, len, bits);
-    return hashedForTest(byteSum, weightedSum, out);
+    bytesumUpdate(ptr, len, schemeRecord(r).bits);
+    return hashedForTest(r, byteSum, weightedSum, out);
   }
-  return hashedForTest(xxh64(ptr, len, seed), 0, out);
+  return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out);
 }
 
 /** hashForTest from the item's hashes, made already: h1 and h2 under poly and bytesum, h1 alone under xxh64 and sbbf. */
 // @ts-ignore: decorator
-@inline function hashedForTest(h1: u64, h2: u64, out: usize): usize {
-  if (scheme == SCHEME_SBBF) {
+@inline function hashedForTest(r: usize, h1: u64, h2: u64, out: usize): usize {
+  if (schemeRecord(r).scheme == SCHEME_SBBF) {
     store<u64>(out, h1);
-    return blockPtr(h1, blocks);
+    return blockPtr(payloadOf(r), h1, blocksOf(r));
   }
   // Position 0 (h1 mod m under every scheme here) is kept for testHashed,
   // so that a batch pays no more remainders than a single has: a 64-bit
   // remainder is the slowest instruction of the walk.
-  const a = h1 % bits;
-  if (scheme == SCHEME_XXH64) {
+  const a = h1 % schemeRecord(r).bits;
+  if (schemeRecord(r).scheme == SCHEME_XXH64) {
     store<u64>(out, h1);
     store<u64>(out, a, 8);
   } else {
     store<u64>(out, a);
     store<u64>(out, h2, 8);
   }
-  return bitsBase + <usize>(a >> 3);
+  return payloadOf(r) + <usize>(a >> 3);
 }
 
 /**
@@ -314,41 +325,41 @@ export function testHashOnce(h: u64): bool {
  * (assembly/chain.ts).
  */
 // @ts-ignore: decorator
-@inline export function testHashed(out: usize): bool {
+@inline export function testHashed(r: usize, out: usize): bool {
   const first = load<u64>(out);
-  if (scheme == SCHEME_SBBF) return sbbfCheck(first, blocks);
-  if (scheme == SCHEME_XXH64) return testEnhancedDoubleAt(load<u64>(out, 8), first, bits, hashes, PROBES_PTR);
+  if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfCheck(payloadOf(r), first, blocksOf(r));
+  if (schemeRecord(r).scheme == SCHEME_XXH64) return testEnhancedDoubleAt(payloadOf(r), load<u64>(out, 8), first, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
-  return testDoubleAt(first, load<u64>(out, 8), bits, hashes);
+  return testDoubleAt(payloadOf(r), first, load<u64>(out, 8), schemeRecord(r).bits, schemeRecord(r).hashes);
 }
 
-/** has() of the item whose 64-bit hash is h (xxh64 and sbbf) in the bound filter: a single, streamed or digest has. */
+/** has() of the item whose 64-bit hash is h (xxh64 and sbbf) in filter `r`: a single, streamed or digest has. */
 // @ts-ignore: decorator
-@inline export function testHash(h: u64): bool {
-  if (LEAN_BY_HASH) return testHashOnce(h);
+@inline export function testHash(r: usize, h: u64): bool {
+  if (LEAN_BY_HASH) return testHashOnce(r, h);
   // Word by word under sbbf, the shorter chain from the hash to the answer
   // for a single has (assembly/sbbf.ts); a batch keeps the v128 check
   // (testHashed), which overlaps many items.
-  return scheme == SCHEME_SBBF ? sbbfCheckScalar(h, blocks) : testEnhancedDouble(h, bits, hashes, PROBES_PTR);
+  return schemeRecord(r).scheme == SCHEME_SBBF ? sbbfCheckScalar(payloadOf(r), h, blocksOf(r)) : testEnhancedDouble(payloadOf(r), h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
 }
 
 /** True when the item of `len` units at `ptr` may have been added: the single-item has. */
 // @ts-ignore: decorator
-@inline export function testItem(ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (ONE_COPY_SCHEMES != 0) return testItemOnce(ptr, len, wide, out);
-  return testItemInlined(ptr, len, wide, out);
+@inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
+  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out);
+  return testItemInlined(r, ptr, len, wide, out);
 }
 
 /** testItem as one function that every caller calls (the lean build). */
-function testItemOnce(ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (LEAN_BY_HASH) return testHashOnce(xxh64(ptr, len, seed));
-  return testItemInlined(ptr, len, wide, out);
+function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
+  if (LEAN_BY_HASH) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return testItemInlined(r, ptr, len, wide, out);
 }
 
 /** The body of testItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function testItemInlined(ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (scheme == SCHEME_SBBF) return testHash(xxh64(ptr, len, seed));
-  hashForTest(ptr, len, wide, out);
-  return testHashed(out);
+@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
+  if (schemeRecord(r).scheme == SCHEME_SBBF) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
+  hashForTest(r, ptr, len, wide, out);
+  return testHashed(r, out);
 }

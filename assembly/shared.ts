@@ -34,8 +34,9 @@ export { hasDigest } from "./digest";
 // counters are up to date when the call returns.
 
 // The shared build holds one filter and no records: the record and
-// generation every export takes (assembly/record.ts) are JS's (0, 1), and
-// bind() has nothing to do.
+// generation every export takes are JS's (0, 1), and each export acts on
+// this instance's own record of the one filter (assembly/record.ts's
+// named(), assembly/filter.ts's configure).
 
 /** Adds the item in scratch (as assembly/index.ts add). */
 export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {

@@ -11,9 +11,8 @@
 // (src/sliding/generations.ts) and passed to each call.
 // The pure-TypeScript twin is src/reference/sliding.ts.
 
-import { bind, boundRecord, REFUSED, saveCounters, SchemeRecord } from "./record";
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, bitsBase, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { bits, hashes } from "./filter";
+import { named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { probeItem, streamProbe } from "./scheme";
 import { checksumUpdate } from "./checksum";
 
@@ -31,30 +30,30 @@ const OP_HAS = 1;
   wordBytes: u32;
 }
 
-/** Bytes of one word of the bound record. */
+/** Bytes of one word of record `r`. */
 // @ts-ignore: decorator
-@inline function wordBytes(): usize {
-  return <usize>changetype<SlidingRecord>(boundRecord()).wordBytes;
+@inline function wordBytes(r: usize): usize {
+  return <usize>changetype<SlidingRecord>(r).wordBytes;
 }
 
 /** Bytes of the words: m * wordBytes. */
 // @ts-ignore: decorator
-@inline function wordsLength(): usize {
-  return <usize>bits * wordBytes();
+@inline function wordsLength(r: usize): usize {
+  return <usize>schemeRecord(r).bits * wordBytes(r);
 }
 
 // @ts-ignore: decorator
-@inline function getWord(p: u64, width: usize): u32 {
-  return width == 1 ? <u32>load<u8>(bitsBase + <usize>p) : <u32>load<u16>(bitsBase + (<usize>p << 1));
+@inline function getWord(r: usize, p: u64, width: usize): u32 {
+  return width == 1 ? <u32>load<u8>(payloadOf(r) + <usize>p) : <u32>load<u16>(payloadOf(r) + (<usize>p << 1));
 }
 
 // @ts-ignore: decorator
-@inline function orWord(p: u64, width: usize, bit: u32): void {
+@inline function orWord(r: usize, p: u64, width: usize, bit: u32): void {
   if (width == 1) {
-    const ptr = bitsBase + <usize>p;
+    const ptr = payloadOf(r) + <usize>p;
     store<u8>(ptr, <u32>load<u8>(ptr) | bit);
   } else {
-    const ptr = bitsBase + (<usize>p << 1);
+    const ptr = payloadOf(r) + (<usize>p << 1);
     store<u16>(ptr, <u32>load<u16>(ptr) | bit);
   }
 }
@@ -66,29 +65,30 @@ const OP_HAS = 1;
  * within the window). A has stops at the first word that leaves no live
  * generation standing.
  */
-function slidingProbed(op: i32, plane: u32, live: u32): i32 {
-  const width = wordBytes();
+function slidingProbed(r: usize, op: i32, plane: u32, live: u32): i32 {
+  const width = wordBytes(r);
+  const k = schemeRecord(r).hashes;
   let all: u32 = live;
-  for (let i = 0; i < hashes; i++) {
-    all &= getWord(load<u64>(PROBES_PTR + (<usize>i << 3)), width);
+  for (let i = 0; i < k; i++) {
+    all &= getWord(r, load<u64>(PROBES_PTR + (<usize>i << 3)), width);
     if (all == 0 && op == OP_HAS) return 0;
   }
   if (op == OP_HAS) return 1;
   const bit: u32 = <u32>1 << plane;
-  for (let i = 0; i < hashes; i++) orWord(load<u64>(PROBES_PTR + (<usize>i << 3)), width, bit);
+  for (let i = 0; i < k; i++) orWord(r, load<u64>(PROBES_PTR + (<usize>i << 3)), width, bit);
   return all == 0 ? 1 : 0;
 }
 
 /** Runs `op` (0 add, 1 has) on the item in scratch (len units; u16 code units when wide). */
-function slidingItemBound(len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
-  probeItem(SCRATCH_PTR, len, wide, PROBES_PTR);
-  return slidingProbed(op, plane, live);
+function slidingItemAt(r: usize, len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  return slidingProbed(r, op, plane, live);
 }
 
 /** slidingItem for a streamed item (after streamBegin and streamUpdate). */
-function slidingStreamBound(op: i32, plane: u32, live: u32): i32 {
-  streamProbe(PROBES_PTR);
-  return slidingProbed(op, plane, live);
+function slidingStreamAt(r: usize, op: i32, plane: u32, live: u32): i32 {
+  streamProbe(r, PROBES_PTR);
+  return slidingProbed(r, op, plane, live);
 }
 
 /**
@@ -96,14 +96,14 @@ function slidingStreamBound(op: i32, plane: u32, live: u32): i32 {
  * order, all with the same plane and live generations; item i's answer
  * goes to the batch flags region. Returns how many answered 1.
  */
-function slidingBatchBound(count: u32, op: i32, plane: u32, live: u32): u32 {
+function slidingBatchAt(r: usize, count: u32, op: i32, plane: u32, live: u32): u32 {
   count = min<u32>(count, BATCH_MAX);
   let ones: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
-    const answer = slidingProbed(op, plane, live) != 0;
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    const answer = slidingProbed(r, op, plane, live) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;
   }
@@ -116,11 +116,11 @@ function slidingBatchBound(count: u32, op: i32, plane: u32, live: u32): u32 {
  * with SIMD; the words start 64-byte aligned (assembly/record.ts), so the
  * bytes left after the last whole vector start on a word boundary.
  */
-function slidingClearPlaneBound(plane: u32): void {
-  const width = wordBytes();
+function slidingClearPlaneAt(r: usize, plane: u32): void {
+  const width = wordBytes(r);
   const keep: u32 = ~(<u32>1 << plane);
-  const end = bitsBase + wordsLength();
-  let ptr = bitsBase;
+  const end = payloadOf(r) + wordsLength(r);
+  let ptr = payloadOf(r);
   if (ASC_FEATURE_SIMD) {
     const mask = width == 1 ? i8x16.splat(<i8>keep) : i16x8.splat(<i16>keep);
     for (; ptr + 16 <= end; ptr += 16) v128.store(ptr, v128.and(v128.load(ptr), mask));
@@ -137,40 +137,46 @@ function slidingClearPlaneBound(plane: u32): void {
 }
 
 /** Feeds the words to the file checksum, straight from memory. */
-function slidingChecksumWordsBound(): void {
-  checksumUpdate(bitsBase, wordsLength());
+function slidingChecksumWordsAt(r: usize): void {
+  checksumUpdate(payloadOf(r), wordsLength(r));
 }
 
-// The exports: each binds its record first (assembly/record.ts).
+// The exports: each names its record (assembly/record.ts) and refuses a
+// pair that names no live record with REFUSED.
 
-/** slidingItemBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** slidingItemAt on record r: REFUSED when r and generation name no live record. */
 export function slidingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>slidingItemBound(len, wide, op, plane, live);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>slidingItemAt(r, len, wide, op, plane, live);
 }
 
-/** slidingStreamBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** slidingStreamAt on record r: REFUSED when r and generation name no live record. */
 export function slidingStream(r: usize, generation: u32, op: i32, plane: u32, live: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>slidingStreamBound(op, plane, live);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>slidingStreamAt(r, op, plane, live);
 }
 
-/** slidingBatchBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** slidingBatchAt on record r: REFUSED when r and generation name no live record. */
 export function slidingBatch(r: usize, generation: u32, count: u32, op: i32, plane: u32, live: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  return <i32>slidingBatchBound(count, op, plane, live);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  return <i32>slidingBatchAt(r, count, op, plane, live);
 }
 
-/** slidingClearPlaneBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** slidingClearPlaneAt on record r: REFUSED when r and generation name no live record. */
 export function slidingClearPlane(r: usize, generation: u32, plane: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  slidingClearPlaneBound(plane);
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  slidingClearPlaneAt(r, plane);
   return 0;
 }
 
-/** slidingChecksumWordsBound on record r, bound first: REFUSED when r and generation name no live record. */
+/** slidingChecksumWordsAt on record r: REFUSED when r and generation name no live record. */
 export function slidingChecksumWords(r: usize, generation: u32): i32 {
-  if (!bind(r, generation)) return REFUSED;
-  slidingChecksumWordsBound();
+  r = named(r, generation);
+  if (r == 0) return REFUSED;
+  slidingChecksumWordsAt(r);
   return 0;
 }

@@ -184,7 +184,7 @@ export const CLI_ABI = {
   linesRead: fn(0),
   linesPrinted: fn(0),
   linesConfigureSplit: fn(3), // (size, printSeen, digests) -> 0, or 1 when memory cannot grow: split mode, for a chain
-  linesEmit: fn(0), // split mode: compacts the flagged lines -> bytes of output
+  linesEmit: fn(2), // (record, generation) split mode: compacts the flagged lines -> bytes of output
   linesPacked: fn(0),
   linesOffsets: fn(0),
   linesFlags: fn(0),

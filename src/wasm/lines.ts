@@ -82,16 +82,18 @@ function area(x: LinesExports, ptr: number, length: number): Uint8Array {
   return new Uint8Array(x.memory.buffer, ptr >>> 0, length);
 }
 
+/** What a lines export returned, or BloomDisposedError when it refused the record as released. */
+function checked(v: number): number {
+  if (v === REFUSED) throw new BloomDisposedError('BloomFilter.dedupe');
+  return v;
+}
+
 /**
  * The filter-mode LinesCore over exports `x` whose areas hold `size` bytes,
  * adding to record `r` of `generation` (in split mode, the record whose seed
  * the digests are hashed under).
  */
 function bindCore(x: LinesExports, size: number, r: number, generation: number): LinesCore {
-  const checked = (v: number): number => {
-    if (v === REFUSED) throw new BloomDisposedError('BloomFilter.dedupe');
-    return v;
-  };
   let buffer: ArrayBufferLike | undefined;
   let input: Uint8Array = new Uint8Array(0);
   let output: Uint8Array = new Uint8Array(0);
@@ -126,7 +128,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null, r: 
   const core = bindCore(x, size, r, generation);
   return Object.assign(core, {
     digestSeed,
-    linesEmit: () => x.linesEmit(),
+    linesEmit: () => checked(x.linesEmit(r, generation)),
     packedItems: (count: number) => {
       const offsets = new Uint32Array(x.memory.buffer, x.linesOffsets() >>> 0, count + 1);
       return { bytes: area(x, x.linesPacked(), offsets[count]), offsets };
