@@ -30,13 +30,13 @@ export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () =>
  * interleave with it.
  */
 export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
-  const a = engine.selected();
+  const a = engine.liveArena();
   return checksumInPlace(a, header, () => engine.checked(a.x.checksumBits(engine.walkRecord(), engine.walkGeneration()), 'checksum'));
 }
 
 /** XXH64 (seed 0) of the concatenated `parts`, computed in wasm in `engine`'s instance. */
 export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
-  const a = engine.selected();
+  const a = engine.liveArena();
   a.x.checksumStart();
   for (const part of parts) a.staging.feed(part, false, (len) => a.x.checksumScratch(len));
   a.x.checksumEnd();
@@ -51,14 +51,14 @@ export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
  * instance, so a run that spans awaits needs an Engine of its own.
  */
 export function inspectBegin(engine: Engine, header: Uint8Array): void {
-  const a = engine.selected();
+  const a = engine.liveArena();
   a.x.checksumStart();
   a.staging.feed(header, false, (len) => a.x.checksumScratch(len));
 }
 
 /** The next piece of a streamed inspect; returns its number of 1 bits. */
 export function inspectChunk(engine: Engine, piece: Uint8Array): number {
-  const a = engine.selected();
+  const a = engine.liveArena();
   let ones = 0;
   a.staging.feed(piece, false, (len) => {
     a.x.checksumScratch(len);
@@ -69,7 +69,7 @@ export function inspectChunk(engine: Engine, piece: Uint8Array): number {
 
 /** Ends a streamed inspect: the checksum of the header and every piece. */
 export function inspectEnd(engine: Engine): bigint {
-  const a = engine.selected();
+  const a = engine.liveArena();
   a.x.checksumEnd();
   return scratchDigest(a.staging);
 }

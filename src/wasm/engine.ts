@@ -8,7 +8,7 @@
 // compiled and instantiated in module.ts; items are copied in by
 // staging.ts and batches chunked by batch.ts. The file checksum and
 // inspect calls (checksum.ts) and the line splitter's region
-// (lines-region.ts) reach the instance through selected() and name the
+// (lines-region.ts) reach the instance through liveArena() and name the
 // record with walkRecord() and walkGeneration().
 
 import { BloomAllocationError } from '../errors.js';
@@ -149,7 +149,7 @@ export class Engine extends CoreEngine {
    * and walkGeneration(): they are not on the item path, so they need no
    * handle of their own.
    */
-  selected(call = 'selected'): Arena {
+  liveArena(call = 'liveArena'): Arena {
     return this.enter(call);
   }
 

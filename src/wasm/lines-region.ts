@@ -17,7 +17,7 @@ export function reserveLines(engine: Engine, size: number, printSeen: boolean): 
   if (engine.sharedMemory !== undefined) {
     throw new BloomTypeError('filter', 'a shared filter', 'a filter that is not shared (line dedupe grows the memory that holds it)');
   }
-  const a = engine.selected();
+  const a = engine.liveArena();
   // Only an instance of the command line's build has the line splitter
   // (src/wasm/lines-build.ts): a filter made before useCliBuild() lives in
   // one of the filter build.

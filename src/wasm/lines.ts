@@ -161,7 +161,7 @@ export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, dig
 export function wasmLines(engine: Engine, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
   const size = sizes.find((s) => reserveLines(engine, s, printSeen));
   if (size === undefined) throw new BloomAllocationError(engine.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  return bindCore(engine.selected('dedupe').x as unknown as LinesExports, size, engine.walkRecord(), engine.walkGeneration());
+  return bindCore(engine.liveArena('dedupe').x as unknown as LinesExports, size, engine.walkRecord(), engine.walkGeneration());
 }
 
 /** Receives what to print: the first `length` bytes of `bytes` (valid only during the call). */
