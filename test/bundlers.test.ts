@@ -1,7 +1,8 @@
 // What a user's production build keeps: a project that imports the package
 // by name (node_modules/bloomwasm, a link to this package with its
 // package.json, exports and sideEffects) is built by Vite (Rolldown,
-// minified, as `vite build` does), and the output, run in Node, answers.
+// minified, as `vite build` does) and run in Node, and a page is built by
+// Vite and by webpack in production mode and run in headless Chromium.
 // A bundler drops a module its package calls free of side effects when
 // nothing it exports is used; every build a class runs on must be reached
 // from a module the class needs (src/filter/core-filter.ts imports the lean
@@ -13,9 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, describeBrowser } from './helpers/chromium.js';
+import { waitForValue, type TestPage } from './helpers/browsers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const vite = join(root, 'node_modules/vite/dist/node/index.js');
+const webpack = join(root, 'node_modules/webpack/lib/index.js');
 
 let dir: string;
 
@@ -29,10 +33,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds `source` as a project's entry with Vite in production mode, runs the output in Node and returns what it printed, parsed. */
 function viteRun(name: string, source: string): unknown {
-  const at = join(dir, name);
-  mkdirSync(at);
-  symlinkSync(join(dir, 'node_modules'), join(at, 'node_modules'), 'dir');
-  writeFileSync(join(at, 'entry.js'), source);
+  const at = project(name, source);
   const build = `const { build } = await import(${JSON.stringify(vite)});
 await build({ root: process.cwd(), configFile: false, logLevel: 'silent', mode: 'production',
   build: { outDir: 'out', minify: true, rollupOptions: { input: 'entry.js', output: { entryFileNames: 'app.js', format: 'es' } } } });`;
@@ -82,4 +83,105 @@ b.set(7);
 console.log(JSON.stringify([c.has('a'), c.has('b'), s.has('item 99'), s.filters.length > 1, w.has('a'), b.has(7), b.has(8)]));
 `)).toEqual([true, false, true, true, true, true, false]);
   }, 240_000);
+});
+
+/** A project directory `name` with `source` as its entry and the package linked into its node_modules. */
+function project(name: string, source: string): string {
+  const at = join(dir, name);
+  mkdirSync(at);
+  symlinkSync(join(dir, 'node_modules'), join(at, 'node_modules'), 'dir');
+  writeFileSync(join(at, 'entry.js'), source);
+  return at;
+}
+
+/** Builds a page of `source` with Vite in production mode into `<project>/out` (an ES module script); returns the directory. */
+function vitePage(name: string, source: string): string {
+  const at = project(name, source);
+  writeFileSync(join(at, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script type="module" src="./entry.js"></script>');
+  const build = `const { build } = await import(${JSON.stringify(vite)});
+await build({ root: process.cwd(), configFile: false, logLevel: 'silent', mode: 'production', build: { outDir: 'out', minify: true } });`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', build], { cwd: at, stdio: 'pipe' });
+  return join(at, 'out');
+}
+
+/** Builds a page of `source` with webpack in production mode into `<project>/out` (a classic script); returns the directory. */
+function webpackPage(name: string, source: string): string {
+  const at = project(name, source);
+  const build = `const webpack = require(${JSON.stringify(webpack)});
+webpack({ mode: 'production', context: process.cwd(), entry: './entry.js', target: 'web',
+  output: { path: require('node:path').join(process.cwd(), 'out'), filename: 'app.js' } }, (error, stats) => {
+  if (error || stats.hasErrors()) { console.error(error ?? stats.toString('errors-only')); process.exit(1); }
+});`;
+  execFileSync(process.execPath, ['-e', build], { cwd: at, stdio: 'pipe' });
+  writeFileSync(join(at, 'out/index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script src="app.js"></script>');
+  return join(at, 'out');
+}
+
+// What each page does and must show: the three classes a user imports
+// alone, and the lean entry with its probeAll.
+const PAGES = {
+  bloomwasm: {
+    source: `import { BloomFilter } from 'bloomwasm';
+const f = BloomFilter.forCapacity(1000, 0.01);
+f.add('https://example.com/a');
+document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, f.addedCount()]);
+f.dispose();
+`,
+    expected: [true, false, 9586, 7, 1],
+  },
+  'bloomwasm (CuckooFilter)': {
+    source: `import { CuckooFilter } from 'bloomwasm';
+const f = CuckooFilter.forCapacity(1000, 0.01);
+f.add('a');
+f.add('b');
+const removed = f.remove('b');
+document.body.dataset.result = JSON.stringify([f.has('a'), f.has('b'), removed, f.count('a')]);
+f.dispose();
+`,
+    expected: [true, false, true, 1],
+  },
+  'bloomwasm (BinaryFuseFilter)': {
+    source: `import { BinaryFuseFilter } from 'bloomwasm';
+const f = BinaryFuseFilter.from(['a', 'b', 'c']);
+document.body.dataset.result = JSON.stringify([f.has('a'), f.has('c'), f.size]);
+f.dispose();
+`,
+    expected: [true, true, 3],
+  },
+  'bloomwasm/core': {
+    source: `import { BloomFilter, probeAll } from 'bloomwasm/core';
+const f = BloomFilter.forCapacity(1000, 0.01);
+const g = new BloomFilter(20011, 7, { scheme: 'xxh64' });
+f.add('https://example.com/a');
+g.add('https://example.com/b');
+document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, Array.from(probeAll([f, g], 'https://example.com/b'))]);
+`,
+    expected: [true, false, 9586, 7, [0, 1]],
+  },
+} as const;
+
+describeBrowser('Vite and webpack production builds of a page that imports the package, in headless Chromium', () => {
+  const builders = { Vite: vitePage, webpack: webpackPage };
+  for (const [bundler, buildPage] of Object.entries(builders)) {
+    for (const [entry, { source, expected }] of Object.entries(PAGES)) {
+      it(`${bundler}: ${entry} answers`, async () => {
+        const out = buildPage(`${bundler}-${entry.replace(/\W+/g, '-')}`, source);
+        const { startServer } = await import('../dist/cli/serve.js');
+        const server = await startServer(0, out);
+        const browser = await launchChromium();
+        try {
+          const page = (await browser.context.newPage()) as unknown as TestPage;
+          const errors: string[] = [];
+          page.on('pageerror', (e) => errors.push(String(e)));
+          await page.goto(server.url);
+          const result = await waitForValue(page, () => document.body.dataset.result);
+          expect(errors).toEqual([]);
+          expect(JSON.parse(result)).toEqual(expected);
+        } finally {
+          await browser.close();
+          await server.close();
+        }
+      }, 180_000);
+    }
+  }
 });
