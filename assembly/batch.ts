@@ -15,13 +15,13 @@
 // its k positions, and reading all of them made a batch slower than single
 // calls under xxh64 whenever the filter fitted in cache.
 
-import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, PROBES_PTR, SCRATCH_PTR, TOUCH_SINK_PTR } from "./layout";
 import { countAdd } from "./filter";
 import { getBit } from "./bit-array";
 import { named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { splitmix64 } from "./hash";
 import { testEnhancedDoubleFrom } from "./probe";
-import { SCHEME_XXH64, TOUCH_SINK_PTR, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
+import { SCHEME_XXH64, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
 
 /** Start of batch item i, as an address. */
 // @ts-ignore: decorator

@@ -5,7 +5,7 @@
 // order give the same fingerprints: its seeds (splitmix64 from
 // 0x726b2b9d438b9d4d), its bucketing of the hashes by their top bits, its
 // counts and xors per slot, its peeling order and its retries. JS passes the
-// shape (src/fuse/shape.ts) and the keys in, in heap regions from fuseAlloc.
+// shape (src/fuse/shape.ts) and the keys in, in heap regions from regionAlloc (assembly/heap.ts).
 // The pure-TypeScript twin is src/reference/binary-fuse-construction.ts.
 
 import { SCRATCH_PTR } from "./layout";
@@ -265,13 +265,3 @@ export function fusePopulate(
   return POPULATE_OK;
 }
 
-/** A zeroed heap region of `bytes` bytes for a construction's keys or fingerprints, or 0. */
-export function fuseAlloc(bytes: f64): usize {
-  if (bytes > <f64>0xffff0000) return 0;
-  return heapAlloc(<u32>bytes);
-}
-
-/** Frees a region from fuseAlloc. */
-export function fuseFree(ptr: usize): void {
-  heapFree(ptr);
-}

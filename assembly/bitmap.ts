@@ -14,7 +14,8 @@
 // a whole batch with bitmapFirstInvalid before any bit changes, so a bad value
 // leaves the bitmap untouched.
 
-import { createRecord, KIND_BITMAP, named, payloadOf, RecordHeader, REFUSED } from "./record";
+import { KIND_BITMAP, named, payloadOf, RecordHeader, REFUSED } from "./record";
+import { createRecord } from "./record-life";
 import { SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
 

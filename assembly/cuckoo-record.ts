@@ -8,7 +8,8 @@
 // string, 0 meaning empty, followed by 8 bytes of slack so that any slot is
 // one unaligned u64 load.
 
-import { createRecord, KIND_CUCKOO, named, RecordHeader, REFUSED } from "./record";
+import { KIND_CUCKOO, named, RecordHeader, REFUSED } from "./record";
+import { createRecord } from "./record-life";
 import { splitmix64 } from "./hash";
 
 /** A cuckoo table's record. */

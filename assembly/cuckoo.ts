@@ -21,7 +21,7 @@
 
 import { named, payloadOf, REFUSED } from "./record";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { TOUCH_SINK_PTR } from "./scheme";
+import { TOUCH_SINK_PTR } from "./layout";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
 import { cuckooRecord, nextRandom, slotsLengthOf } from "./cuckoo-record";

@@ -345,3 +345,18 @@ export function heapCheck(): usize {
   }
   return listed == free ? 0 : heapEnd;
 }
+
+/**
+ * A zeroed heap region of `bytes` bytes that is not a record, or 0: a
+ * binary fuse construction's keys or fingerprints, the command line's
+ * lines region (JS frees it with regionFree).
+ */
+export function regionAlloc(bytes: f64): usize {
+  if (bytes > <f64>0xffff0000) return 0;
+  return heapAlloc(<u32>bytes);
+}
+
+/** Frees a region from regionAlloc. */
+export function regionFree(ptr: usize): void {
+  heapFree(ptr);
+}

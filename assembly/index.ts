@@ -21,11 +21,12 @@ import { copyUnits, encodeUtf8 } from "./js-string";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING, create, createdGeneration, recordPayload, release } from "./record";
+export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
+export { create, createdGeneration, recordPayload, release } from "./record-life";
 import { headerOf, KIND_CUCKOO, KIND_FILTER, named, payloadOf, REFUSED, schemeKind } from "./record";
 import { CuckooRecord } from "./cuckoo-record";
 import { xxh64Begin, xxh64Update } from "./hash";
-export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes } from "./heap";
+export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes, regionAlloc, regionFree } from "./heap";
 export { chainBatch, chainHas } from "./chain";
 export { addBatch, hasBatch } from "./batch";
 
@@ -275,4 +276,4 @@ export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooCreat
 // The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE,
 // and its construction (assembly/binary-fuse-construction.ts).
 export { fuseChecksumFingerprints, fuseCreate, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
-export { fuseAlloc, fuseFree, fusePopulate } from "./binary-fuse-construction";
+export { fusePopulate } from "./binary-fuse-construction";

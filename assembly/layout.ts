@@ -3,8 +3,8 @@
 // filter's record and bits are a region of the heap (assembly/heap.ts,
 // assembly/record.ts).
 //
-//   [AssemblyScript statics][probe positions u64[64]][positions out f64[64]]
-//   [xxh64 stripe buffer 32 B][batch offsets u32[4097]][batch flags u8[4096]]
+//   [AssemblyScript statics, below STATICS_END][probe positions u64[64]][positions out f64[64]]
+//   [xxh64 stripe buffer 32 B][touch sink 32 B][batch offsets u32[4097]][batch flags u8[4096]]
 //   [batch probes u64[8 * 64]][chain records u32[2 * 256]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
 // The heap comes last, so that growing memory is all it takes to make room
@@ -24,8 +24,23 @@
 // @ts-ignore: decorator
 @external("env", "workArea") declare const workArea: usize;
 
-/** Start of this instance's work area: right after the statics, or where JS put it in the shared build. */
-const WORK_PTR: usize = ASC_FEATURE_THREADS ? workArea : (__heap_base + 15) & ~15;
+/**
+ * The end of the statics of every module that shares a memory: the core
+ * module (assembly/index.ts) keeps its statics below it, and the family
+ * modules that import the core's memory (assembly/lines-module.ts) have
+ * none, so that instantiating one writes nothing into the core's memory.
+ */
+export const STATICS_END: usize = 16384;
+
+/**
+ * Start of this instance's work area: STATICS_END, an address every module
+ * of one memory agrees on, or where JS put it in the shared build.
+ */
+const WORK_PTR: usize = ASC_FEATURE_THREADS ? workArea : STATICS_END;
+
+// A module whose statics outgrew STATICS_END would overlap its own work
+// area: it refuses to start.
+if (!ASC_FEATURE_THREADS && __heap_base > STATICS_END) unreachable();
 
 /** The largest k any scheme accepts; sizes the two position regions. */
 export const MAX_HASHES: i32 = 64;
@@ -48,8 +63,11 @@ export const BATCH_MAX: u32 = 4096;
 /** Sizes the batch probes region: this many records of MAX_HASHES positions (or 64 of fewer, assembly/scheme.ts's touchGroup). */
 export const BATCH_GROUP: u32 = 8;
 
+/** 4 bytes: where a touch pass leaves the sum of what it read (assembly/scheme.ts's touchProbed), so that its loads stay. */
+export const TOUCH_SINK_PTR: usize = STRIPE_PTR + 32;
+
 /** u32[BATCH_MAX + 1]: byte offsets into scratch; batch item i is [offsets[i], offsets[i+1]). */
-export const BATCH_OFFSETS_PTR: usize = STRIPE_PTR + 32;
+export const BATCH_OFFSETS_PTR: usize = TOUCH_SINK_PTR + 32;
 
 /** u8[BATCH_MAX]: one 0/1 result per batch item. */
 export const BATCH_FLAGS_PTR: usize = BATCH_OFFSETS_PTR + ((<usize>BATCH_MAX + 1) << 2);

@@ -6,10 +6,10 @@
 // The pure-TypeScript twin is src/reference/lines-filter.ts (ReferenceLines).
 
 import { named, REFUSED, schemeRecord } from "./record";
-import { BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE } from "./layout";
+import { BATCH_OFFSETS_PTR, BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, TOUCH_SINK_PTR } from "./layout";
 import { countAdd } from "./filter";
 import {
-  SCHEME_BYTESUM, TOUCH_SINK_PTR, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
+  SCHEME_BYTESUM, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
   touchProbed,
 } from "./scheme";
 import {
@@ -27,8 +27,8 @@ import { splitChunk, splitFinish } from "./lines-split";
  * load took 1.5 s.
  */
 const GROUP: i32 = 64;
-/** u32[GROUP] line starts and u32[GROUP] \n offsets of one group. */
-const GROUP_PTR: usize = memory.data(GROUP * 8, 8);
+/** u32[GROUP] line starts and u32[GROUP] \n offsets of one group: the batch offsets region, which no line call uses otherwise. */
+const GROUP_PTR: usize = BATCH_OFFSETS_PTR;
 
 /** The probe record of the `len` bytes at `ptr`, hashed as add(Uint8Array) would, at `out`. */
 function probeLine(r: usize, ptr: usize, len: usize, out: usize): void {

@@ -34,7 +34,7 @@
 // The pure-TypeScript twin is src/reference/lines.ts, with
 // src/reference/lines-filter.ts and src/reference/lines-split.ts.
 
-import { heapAlloc, heapFree } from "./heap";
+import { regionAlloc, regionFree } from "./core-calls";
 import { streamBegin, streamFeed } from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
@@ -180,16 +180,17 @@ export function reset(base: u64, size: u32, printSeen: bool, split: bool, digest
 }
 
 /**
- * The lines region, a region of the heap (assembly/heap.ts) that is this
- * instance's, not any filter's: one dedupe runs per instance at a time,
- * and a new configure gives the last one's region back.
+ * The lines region, a region of the core instance's heap (taken through
+ * assembly/core-calls.ts) that is this module instance's, not any
+ * filter's: one dedupe runs per instance at a time, and a new configure
+ * gives the last one's region back.
  */
 export let region: usize = 0;
 
 /** Takes a lines region of `bytes` bytes in place of the last one; false when memory cannot be had. */
 export function takeRegion(bytes: u64): bool {
-  if (region != 0) heapFree(region);
-  region = bytes > 0xffff_0000 ? 0 : heapAlloc(<u32>bytes);
+  if (region != 0) regionFree(region);
+  region = regionAlloc(<f64>bytes);
   return region != 0;
 }
 

@@ -80,10 +80,11 @@ export function testEnhancedDouble(base: usize, h: u64, m: u64, k: i32, out: usi
 
 /**
  * testEnhancedDouble from a = h mod m, made already (a batch's touch
- * pass): one remainder fewer. Every has of the xxh64 scheme ends here.
+ * pass): one remainder fewer. Every has of the xxh64 scheme ends here. A
+ * call, not inlined: the walk is long, and its callers (every single,
+ * streamed and digest has) would each carry a copy.
  */
-// @ts-ignore: decorator
-@inline export function testEnhancedDoubleAt(base: usize, a: u64, h: u64, m: u64, k: i32, out: usize): bool {
+export function testEnhancedDoubleAt(base: usize, a: u64, h: u64, m: u64, k: i32, out: usize): bool {
   if (!getBit(base, a)) return false;
   // The lean build keeps one copy of the walk that tests: 138 bytes of its
   // bundle, gzipped, for a call in each has.

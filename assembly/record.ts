@@ -11,7 +11,8 @@
 // one it names, whatever ran before it or runs in between.
 //
 // A record is named by its address and its generation, a number create()
-// gives it and release() takes away (as slab allocators name their
+// gives it and release() takes away (assembly/record-life.ts, in the core
+// module alone) (as slab allocators name their
 // objects): a released handle's generation matches nothing again (a region
 // reused at the same address gets a new one).
 //
@@ -30,15 +31,7 @@
 // counts the same instructions per has). The reference twin
 // (src/reference/) holds the same fields under the same names.
 
-import { HEAP_START, MAX_HASHES, SHARED_BITS_PTR, SHARED_RECORD_PTR } from "./layout";
-import { heapAlloc, heapFree } from "./heap";
-import { SlidingRecord } from "./sliding";
-
-// The work area (scratch and the regions an item passes through) lies past
-// the statics, in memory the module does not declare: it is grown here, at
-// start, so that JS can make its views before the first record.
-const startPages = <i32>((HEAP_START + 0xffff) >> 16);
-if (memory.size() < startPages) memory.grow(startPages - memory.size());
+import { HEAP_START, SHARED_BITS_PTR, SHARED_RECORD_PTR } from "./layout";
 
 /** Bytes of a record; the payload follows it. Every family's record class fits in it. */
 export const RECORD_BYTES: u32 = 64;
@@ -125,11 +118,6 @@ export const KIND_FUSE = 6;
 /** What an export returns when its record and generation do not name a live record. */
 export const REFUSED: i32 = -2;
 
-/** The generation the next record gets (never 0). */
-let nextGeneration: u32 = 1;
-/** The generation of the record create() made last. */
-let madeGeneration: u32 = 0;
-
 /**
  * Whether `r` and `generation` name a live record: `r` is a 64-byte
  * aligned address in the heap whose record holds that generation. A
@@ -163,79 +151,4 @@ export function isLive(r: usize, generation: u32): bool {
 // @ts-ignore: decorator
 @inline export function payloadOf(r: usize): usize {
   return ASC_FEATURE_THREADS ? SHARED_BITS_PTR : r + <usize>RECORD_BYTES;
-}
-
-/**
- * A new record of `kind` with `payload` bytes after it, all zero but its
- * header: the first step of every family's create. Returns its address,
- * or 0 when this instance's memory cannot hold it (JS then opens another);
- * its generation is then createdGeneration().
- */
-export function createRecord(kind: u32, payload: u64): usize {
-  const bytes = <u64>RECORD_BYTES + payload;
-  if (bytes > 0xffff_0000) return 0;
-  const r = heapAlloc(<u32>bytes);
-  if (r == 0) return 0;
-  const header = headerOf(r);
-  header.kind = kind;
-  header.payloadBytes = payload;
-  const generation = nextGeneration;
-  // 2^32 records later the count wraps; 0 stays "not live".
-  nextGeneration = generation == 0xffff_ffff ? 1 : generation + 1;
-  header.generation = generation;
-  madeGeneration = generation;
-  return r;
-}
-
-/**
- * Bytes of the payload of a scheme family's record of m = `m`
- * (filter.ts's byteLength, counting.ts's countersLength, sliding.ts's
- * wordsLength with `wordBytes` bytes a word).
- */
-function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
-  if (kind == KIND_FILTER) return (m + 7) >> 3;
-  if (countingKind(kind)) return (m + 1) >> 1;
-  if (slidingKind(kind)) return m * <u64>wordBytes;
-  return 0;
-}
-
-/**
- * A new record of a scheme family (`kind`: a Bloom filter, the hashing
- * kind, a counting or a sliding filter) for m = `m`, k, scheme and seed
- * (validated by the caller), its payload zero; `wordBytes` is a sliding
- * filter's bytes per word (0 for the others). Returns its address, or 0
- * (createRecord).
- */
-export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, wordBytes: u32): usize {
-  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m, wordBytes));
-  if (r == 0) return 0;
-  const s = schemeRecord(r);
-  s.bits = <u64>m;
-  s.seed = (<u64>seedHi << 32) | <u64>seedLo;
-  s.hashes = min(k, MAX_HASHES);
-  s.scheme = schemeId;
-  if (slidingKind(kind)) changetype<SlidingRecord>(r).wordBytes = wordBytes;
-  return r;
-}
-
-/** The generation of the record that create() made last. */
-export function createdGeneration(): u32 {
-  return madeGeneration;
-}
-
-/**
- * Gives record `r`'s region back to the heap. Returns 0, or 1 (and frees
- * nothing) when `r` and `generation` do not name a live record.
- */
-export function release(r: usize, generation: u32): i32 {
-  if (!isLive(r, generation)) return 1;
-  headerOf(r).generation = 0;
-  heapFree(r);
-  return 0;
-}
-
-/** The bytes of record `r`'s region after the record, or -1 when it is not live (for tests: regions must not overlap). */
-export function recordPayload(r: usize, generation: u32): f64 {
-  if (!isLive(r, generation)) return -1;
-  return <f64>headerOf(r).payloadBytes;
 }

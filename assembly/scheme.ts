@@ -175,9 +175,6 @@ const TOUCH_GROUP: u32 = 64;
   return <u32>min<usize>(<usize>TOUCH_GROUP, BATCH_PROBES_BYTES / stride);
 }
 
-/** Where touch passes leave the sum of what touchProbed read: a store keeps their loads from being optimised away. */
-export const TOUCH_SINK_PTR: usize = memory.data(4, 4);
-
 /**
  * Reads the memory that the probe record at `out` will test and set, and
  * returns what it read (for the caller to fold into a sink, so that the

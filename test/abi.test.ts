@@ -3,19 +3,45 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
-import { ABI, CLI_ABI } from '../src/wasm/abi.js';
-import { WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE } from '../src/wasm/cli-bytes.generated.js';
+import { ABI, LINES_ABI } from '../src/wasm/abi.js';
+import { WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE } from '../src/wasm/lines-bytes.generated.js';
 import { WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT } from '../src/wasm/core-bytes.generated.js';
 import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports, textBytes } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** The command line's build (assembly/cli.ts), compiled from its embedded bytes. */
-const cliModule = compileWithStringBuiltins(inflateBase64(WASM_CLI_DEFLATED, WASM_CLI_DEFLATED_SIZE));
+/** The line dedupe module (assembly/lines-module.ts), compiled from its embedded bytes. */
+const linesModule = new WebAssembly.Module(inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE));
+
+/** A new instance of the filter build. */
+const coreInstance = () => new WebAssembly.Instance(compiledModule(), moduleImports(compiledModule()));
+
+/** A new instance of `module`: the line dedupe module over a new core instance's memory, as src/wasm/lines-module.ts makes it. */
+function instanceOf(module: WebAssembly.Module): WebAssembly.Instance {
+  if (module !== linesModule) return new WebAssembly.Instance(module, moduleImports(module));
+  const core = coreInstance().exports;
+  return new WebAssembly.Instance(module, { env: { memory: core.memory }, core: { regionAlloc: core.regionAlloc, regionFree: core.regionFree } });
+}
+
+/** The ids of the sections of wasm `bytes`, in order. */
+function sectionIds(bytes: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (let at = 8; at < bytes.length; ) {
+    ids.push(bytes[at++]);
+    let size = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      size += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) break;
+    }
+    at += size;
+  }
+  return ids;
+}
 
 describe.each([
   ['ABI', 'the filter build (assembly/index.ts)', ABI, compiledModule()],
-  ['CLI_ABI', "the command line's build (assembly/cli.ts)", CLI_ABI, cliModule],
+  ['LINES_ABI', 'the line dedupe module (assembly/lines-module.ts)', LINES_ABI, linesModule],
 ] as const)('src/wasm/abi.ts: %s', (_, built, abi, module) => {
   it(`lists exactly the exports of ${built}, with their kinds`, () => {
     const listed = Object.entries(abi).map(([name, entry]) => ({ name, kind: entry.kind }));
@@ -24,7 +50,7 @@ describe.each([
   });
 
   it("gives each function its parameter count", () => {
-    const exports = new WebAssembly.Instance(module, moduleImports(module)).exports;
+    const exports = instanceOf(module).exports;
     const listed: Record<string, number> = {};
     const counted: Record<string, number> = {};
     for (const [name, entry] of Object.entries(abi)) {
@@ -32,25 +58,39 @@ describe.each([
       listed[name] = entry.params;
       counted[name] = (exports[name] as (...args: number[]) => unknown).length;
     }
-    expect(Object.keys(listed).length).toBeGreaterThan(40);
+    expect(Object.keys(listed).length).toBeGreaterThan(15);
     expect(listed).toEqual(counted);
   });
 });
 
-describe("the filter build and the command line's", () => {
-  it('differ by line dedupe alone, which the library never reaches', () => {
-    const names = (module: WebAssembly.Module) => WebAssembly.Module.exports(module).map((e) => e.name);
-    const extra = names(cliModule).filter((name) => !names(compiledModule()).includes(name));
-    expect(extra.every((name) => name.startsWith('lines'))).toBe(true);
-    expect(extra).toContain('linesProcess');
-    expect(names(compiledModule()).filter((name) => !names(cliModule).includes(name))).toEqual([]);
-  });
-
+describe('the filter build', () => {
   it('imports only the JS String Builtins, which the engine supplies where it has them', () => {
     const imports = WebAssembly.Module.imports(compiledModule());
     // Either none (the engine supplied them) or exactly these two.
     for (const entry of imports) expect(entry.module).toBe('wasm:js-string');
     expect(imports.map((entry) => entry.name).sort()).toEqual(imports.length === 0 ? [] : ['charCodeAt', 'length']);
+  });
+});
+
+describe('the line dedupe module (assembly/lines-module.ts)', () => {
+  it("imports the core instance's memory and its regionAlloc and regionFree, and exports line dedupe alone", () => {
+    expect(WebAssembly.Module.imports(linesModule).map(({ module, name, kind }) => `${module}.${name} ${kind}`).sort()).toEqual([
+      'core.regionAlloc function',
+      'core.regionFree function',
+      'env.memory memory',
+    ]);
+    expect(WebAssembly.Module.exports(linesModule).every(({ name }) => name.startsWith('lines'))).toBe(true);
+  });
+
+  it("has no data and no start function: instantiating it writes nothing into the core's memory", () => {
+    const bytes = inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE);
+    expect(sectionIds(bytes)).not.toContain(11); // data
+    expect(sectionIds(bytes)).not.toContain(8); // start
+    const core = coreInstance().exports;
+    const memory = core.memory as WebAssembly.Memory;
+    const before = new Uint8Array(memory.buffer).slice();
+    new WebAssembly.Instance(linesModule, { env: { memory }, core: { regionAlloc: core.regionAlloc, regionFree: core.regionFree } });
+    expect(Buffer.from(new Uint8Array(memory.buffer)).equals(Buffer.from(before))).toBe(true);
   });
 });
 

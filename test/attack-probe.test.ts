@@ -9,14 +9,10 @@ import * as reference from '../src/reference/index.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 import { engineOf } from '../src/filter/filter.js';
 import { twins } from './helpers/twins.js';
-import { useCliBuild } from '../src/wasm/lines-build.js';
 import { reserveLines } from '../src/wasm/lines-region.js';
 
 // The shared-memory build loads on first use (src/wasm/shared-build.ts).
 await wasm.loadSharedMemory();
-// One test reserves line dedupe's region in filters, which only instances of
-// the command line's build have: every instance of this file is of it.
-useCliBuild();
 
 type Lib = typeof wasm;
 

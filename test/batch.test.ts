@@ -8,13 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, type Scheme } from '../src/index.js';
 import { BloomFilter as ReferenceFilter } from '../src/reference/index.js';
 import { engineOf } from '../src/filter/filter.js';
-import { useCliBuild } from '../src/wasm/lines-build.js';
 import { reserveLines } from '../src/wasm/lines-region.js';
 
-// One test grows a filter's memory by reserving line dedupe's region, which
-// only instances of the command line's build have: every instance of this
-// file is of it (the same filter code, plus the line splitter).
-useCliBuild();
 
 const SCHEMES: Scheme[] = ['xxh64', 'poly', 'bytesum'];
 const encoder = new TextEncoder();

@@ -87,7 +87,7 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
     expect(core).toBeLessThanOrEqual(50 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(55 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(56 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);
@@ -124,7 +124,7 @@ describe('a bundler building an application on the package', () => {
     expect(Object.keys(main[1].inputs)).not.toContain('src/wasm/shared-bytes.generated.ts');
     expect(Object.keys(lazy[1].inputs)).toEqual(['src/wasm/shared-bytes.generated.ts']);
     for (const [, output] of outputs) {
-      for (const input of Object.keys(output.inputs)) expect(input).not.toMatch(/cli-bytes|lines/);
+      for (const input of Object.keys(output.inputs)) expect(input).not.toMatch(/lines-bytes|lines/);
     }
   });
 });

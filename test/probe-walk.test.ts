@@ -12,14 +12,9 @@ import * as reference from '../src/reference/index.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
 import { twins } from './helpers/twins.js';
 import { engineOf } from '../src/filter/filter.js';
-import { useCliBuild } from '../src/wasm/lines-build.js';
 import { reserveLines } from '../src/wasm/lines-region.js';
 import { chainParts } from '../src/scalable/scalable.js';
 
-// One test grows a filter's memory by reserving line dedupe's region, which
-// only instances of the command line's build have: every instance of this
-// file is of it (the same filter code, plus the line splitter).
-useCliBuild();
 await wasm.loadSharedMemory();
 
 type Lib = typeof wasm;

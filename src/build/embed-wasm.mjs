@@ -11,9 +11,9 @@
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
 //   first use;
-// - src/wasm/cli-bytes.generated.ts: the command line's build
-//   (assembly/cli.ts, the filter plus line-by-line dedupe), imported only
-//   by the CLI (src/wasm/lines-build.ts).
+// - src/wasm/lines-bytes.generated.ts: the line dedupe module
+//   (assembly/lines-module.ts), which imports a core instance's memory,
+//   imported only by `bloom dedupe` (src/wasm/lines-module.ts).
 // The large builds are stored as base64 of their raw DEFLATE stream,
 // inflated by src/wasm/inflate.ts: that gzips smaller than base64 of the
 // bytes or the bytes as a string. The lean build is stored as text instead
@@ -112,7 +112,7 @@ export const ${name}_FREQUENT = '${hex}';
 embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module');
 embedText('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_TEXT', 'The lean build: the Bloom filter alone (assembly/core.ts)');
 embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
-embed('build/bloom-cli.wasm', 'src/wasm/cli-bytes.generated.ts', 'WASM_CLI_DEFLATED', 'The command line\'s build: the filter plus line-by-line dedupe (assembly/cli.ts)');
+embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory');
 
 // The filter build as a file, for src/workerd.ts, which imports it as a
 // module (Cloudflare Workers compile it ahead of time): dist/wasm/bloom.wasm.

@@ -55,6 +55,8 @@ export const ABI = {
   heapCheck: fn(0), // -> 0 when the heap is consistent, else the address of the first bad block
   heapUsedBytes: fn(0),
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
+  regionAlloc: fn(1), // (bytes) -> a zeroed heap region that is not a record (a fuse construction's, the lines region), or 0
+  regionFree: proc(1), // (region)
   // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
   chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
   chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
@@ -141,9 +143,7 @@ export const ABI = {
   cuckooClear: fn(2),
   cuckooRestore: fn(2), // -> non-empty slots, recounted (and set as the tally)
   cuckooChecksumSlots: fn(2),
-  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions, queries on a record.
-  fuseAlloc: fn(1), // (bytes) -> a zeroed heap region, or 0
-  fuseFree: proc(1), // (region)
+  // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions (regionAlloc), queries on a record.
   fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
   fuseCreate: fn(2), // (arrayLength, fingerprintBytes) -> a record address, or 0 when memory cannot be had
   fuseSetShape: fn(8), // (record, generation, seedLo, seedHi, size, segmentLength, segmentCount, segmentCountLength) into the record
@@ -166,14 +166,13 @@ export const ABI = {
 } as const;
 
 /**
- * Every export of the command line's build (assembly/cli.ts): the filter's
- * above, plus line-by-line dedupe, which the library's module leaves out
- * (src/wasm/lines-build.ts).
+ * Every export of the line dedupe module (assembly/lines-module.ts), which
+ * imports the memory of the core instance that holds the filter, and its
+ * regionAlloc and regionFree (src/wasm/lines-module.ts).
  */
-export const CLI_ABI = {
-  ...ABI,
+export const LINES_ABI = {
   // Line-by-line dedupe (assembly/lines.ts).
-  linesConfigure: fn(4), // (size, printSeen) -> 0, or 1 when memory cannot grow
+  linesConfigure: fn(4), // (record, generation, size, printSeen) -> 0, or 1 when memory cannot grow
   linesProcess: fn(3),
   linesFinish: fn(2),
   linesInput: fn(0),
@@ -211,30 +210,8 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
-/** The exports of one instance of the command line's build. */
-export type CliExports = { readonly [K in keyof typeof CLI_ABI]: ExportOf<(typeof CLI_ABI)[K]> };
-
-/** The exports used by the line splitter of src/wasm/lines.ts. */
-export type LinesExports = Pick<
-  CliExports,
-  | 'memory'
-  | 'linesProcess'
-  | 'linesFinish'
-  | 'linesInput'
-  | 'linesOutput'
-  | 'linesCarry'
-  | 'linesPiece'
-  | 'linesStreamEnd'
-  | 'linesRead'
-  | 'linesPrinted'
-  | 'linesConfigureSplit'
-  | 'linesEmit'
-  | 'linesPacked'
-  | 'linesOffsets'
-  | 'linesFlags'
-  | 'linesDigests'
-  | 'linesCount'
->;
+/** The exports of one instance of the line dedupe module, with the memory it imports (the core instance's). */
+export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(typeof LINES_ABI)[K]> } & { readonly memory: WebAssembly.Memory };
 
 /**
  * Exports the shared build leaves out: the Bitmap, the counting and sliding

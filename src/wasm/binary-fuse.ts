@@ -148,7 +148,7 @@ export class FuseEngine extends RegionHandle {
    */
   private buildIn(a: Arena, source: FuseKeys, shape: FuseShape, width: 1 | 2, inPlace: boolean): bigint {
     const n = shape.size;
-    const keysPtr = a.x.fuseAlloc(Math.max(8 * n, 8)) >>> 0;
+    const keysPtr = a.x.regionAlloc(Math.max(8 * n, 8)) >>> 0;
     a.grew();
     if (keysPtr === 0) throw new BloomAllocationError(shape.arrayLength, 8 * n, 'no wasm memory for the keys');
     let outPtr = 0;
@@ -159,7 +159,7 @@ export class FuseEngine extends RegionHandle {
         this.hashItems(a, source.items, keysPtr);
       }
       if (!inPlace) {
-        outPtr = a.x.fuseAlloc(this.fingerprintsLength) >>> 0;
+        outPtr = a.x.regionAlloc(this.fingerprintsLength) >>> 0;
         a.grew();
         if (outPtr === 0) throw new BloomAllocationError(shape.arrayLength, this.fingerprintsLength, 'no wasm memory for the fingerprints');
       }
@@ -181,8 +181,8 @@ export class FuseEngine extends RegionHandle {
       if (!inPlace) this.fingerprints.set(new Uint8Array(a.x.memory.buffer, outPtr, this.fingerprintsLength));
       return seed;
     } finally {
-      a.x.fuseFree(keysPtr);
-      if (outPtr !== 0) a.x.fuseFree(outPtr);
+      a.x.regionFree(keysPtr);
+      if (outPtr !== 0) a.x.regionFree(outPtr);
     }
   }
 
@@ -266,7 +266,7 @@ let hasher: { a: Arena; keysPtr: number } | undefined;
 export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: number): void {
   if (hasher === undefined) {
     const a = new Arena(true);
-    const keysPtr = a.x.fuseAlloc(8 * a.staging.batchMax) >>> 0;
+    const keysPtr = a.x.regionAlloc(8 * a.staging.batchMax) >>> 0;
     a.grew();
     hasher = { a, keysPtr };
   }

@@ -13,12 +13,8 @@ import type { LinesExports } from './abi.js';
 import type { Engine } from './engine.js';
 import { Kind, REFUSED, schemeRecord } from './arena.js';
 import { place } from './placement.js';
-import { useCliBuild } from './lines-build.js';
+import { linesModuleOf } from './lines-module.js';
 import { reserveLines } from './lines-region.js';
-
-// The line splitter is in the command line's build only: every instance
-// made from here on is of that build (src/wasm/lines-build.ts).
-useCliBuild();
 
 /** The line-splitting core: assembly/lines.ts's exports in filter mode (assembly/lines-filter.ts), or the reference twin in src/reference/lines-filter.ts. */
 export interface LinesCore {
@@ -149,8 +145,7 @@ function bindSplit(x: LinesExports, size: number, digestSeed: bigint | null, r: 
 export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, digestSeed: bigint | null = null): SplitCore {
   // A hashing record in an arena of its own: nothing else runs there.
   const { arena, record, generation } = place(schemeRecord({ bits: 8, hashes: 1, schemeId: 0, seed: digestSeed ?? 0n }, Kind.Hashing), true);
-  // A new instance, so of the command line's build (useCliBuild() above).
-  const x = arena.x as unknown as LinesExports;
+  const x = linesModuleOf(arena);
   const digests = digestSeed === null ? 0 : 1;
   const size = sizes.find((s) => x.linesConfigureSplit(s, printSeen ? 1 : 0, digests) === 0);
   if (size === undefined) throw new BloomAllocationError(8, 19 * sizes[sizes.length - 1]);
@@ -161,7 +156,7 @@ export function wasmSplitLines(printSeen: boolean, sizes = SPLIT_AREA_SIZES, dig
 export function wasmLines(engine: Engine, printSeen: boolean, sizes = LINES_AREA_SIZES): LinesCore {
   const size = sizes.find((s) => reserveLines(engine, s, printSeen));
   if (size === undefined) throw new BloomAllocationError(engine.bits, engine.byteLength + 2 * sizes[sizes.length - 1]);
-  return bindCore(engine.liveArena('dedupe').x as unknown as LinesExports, size, engine.walkRecord(), engine.walkGeneration());
+  return bindCore(linesModuleOf(engine.liveArena('dedupe')), size, engine.walkRecord(), engine.walkGeneration());
 }
 
 /** Receives what to print: the first `length` bytes of `bytes` (valid only during the call). */

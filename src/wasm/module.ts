@@ -4,21 +4,19 @@
 //
 // Which build new instances use is offered, not imported here, so that a
 // bundle carries only the bytes of the builds it can reach: the lean build
-// (assembly/core.ts, src/wasm/core-build.ts, for `bloomwasm/core`), the
+// (assembly/core.ts, src/wasm/core-build.ts, for `bloomwasm/core`) or the
 // full one (assembly/index.ts, src/wasm/full-build.ts, imported by every
-// filter family and entry point), the command line's. A build that is a
-// superset wins over the ones below it (offerModuleSource's rank).
+// filter family and entry point). The full build, a superset, wins over
+// the lean one (offerModuleSource's rank).
 //
-// Two builds are not embedded here, so that a bundle carries them only
-// where they are used:
-// - the shared build (assembly/shared.ts), whose instances import one
-//   shared memory, one instance per thread (src/wasm/shared-memory.ts). It
-//   comes in through loadSharedMemory() (src/wasm/shared-build.ts), a
-//   dynamic import that bundlers split into a chunk of its own, or eagerly
-//   in the Node entry (src/index.node.ts);
-// - the command line's build (assembly/cli.ts: the filter plus line
-//   dedupe), which src/wasm/lines-build.ts makes the module of every
-//   instance made after it, in `bloom` only.
+// Not embedded here, so that a bundle carries them only where they are
+// used: the shared build (assembly/shared.ts), whose instances import one
+// shared memory, one instance per thread (src/wasm/shared-memory.ts), which
+// comes in through loadSharedMemory() (src/wasm/shared-build.ts), a dynamic
+// import that bundlers split into a chunk of its own, or eagerly in the
+// Node entry (src/index.node.ts); and the line dedupe module
+// (src/wasm/lines-module.ts), which `bloom dedupe` instantiates over an
+// instance's memory.
 
 import { BloomNotLoadedError } from '../errors.js';
 import type { Exports, SharedExports } from './abi.js';
@@ -29,7 +27,7 @@ let compiled: WebAssembly.Module | undefined;
 let builtins = false;
 /** Where the module comes from on first use: the highest-ranked build offered so far (offerModuleSource). */
 let source: (() => WebAssembly.Module) | undefined;
-/** The rank of `source`: 0 none, 1 the lean build, 2 the full build, 3 the command line's. */
+/** The rank of `source`: 0 none, 1 the lean build, 2 the full build. */
 let sourceRank = 0;
 /** Raised whenever the source changes, so that an arena of an older build takes no new records (arena.ts). */
 export let moduleEpoch = 0;
@@ -52,19 +50,9 @@ export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.
 }
 
 /**
- * Makes `compile` the source of the module that instances made from now on
- * use, compiled on first use (src/wasm/lines-build.ts: the command line's
- * build, a superset of the filter's exports). Instances made before keep
- * theirs.
- */
-export function useModuleSource(compile: () => WebAssembly.Module): void {
-  offerModuleSource(3, compile);
-}
-
-/**
  * Makes `compile` the source of the module of instances made from now on
  * when `rank` is above the current source's (1 the lean build, 2 the full
- * build, 3 the command line's: each a superset of the one below); else
+ * build, a superset of the lean one); else
  * does nothing. Instances made before keep theirs, and take no new records.
  */
 export function offerModuleSource(rank: number, compile: () => WebAssembly.Module): void {
