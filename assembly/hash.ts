@@ -3,7 +3,7 @@
 // digest) for longer ones; both give the same value for the same input.
 // The pure-TypeScript twin is src/reference/hash.ts.
 
-import { STRIPE_PTR } from "./layout";
+import { STREAM_PTR, STRIPE_PTR } from "./layout";
 
 // ---------------------------------------------------------------- XXH64
 // XXH64 as specified in https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md
@@ -80,62 +80,82 @@ export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
   return finishTail(h + <u64>len, ptr, end - ptr);
 }
 
-// Streamed XXH64: the four lanes, the total length, and a partial stripe
-// kept at STRIPE_PTR between updates.
-let streamV1: u64 = 0;
-let streamV2: u64 = 0;
-let streamV3: u64 = 0;
-let streamV4: u64 = 0;
-let streamSeed: u64 = 0;
-let streamTotal: u64 = 0;
-let stripeLen: usize = 0;
+/**
+ * A streamed XXH64's state between updates: the four lanes, the seed, the
+ * total length and the bytes of the partial stripe kept at STRIPE_PTR. It
+ * lives in the work area (STREAM_PTR), not in globals, so that any module
+ * of the memory can carry on a stream another began.
+ */
+@unmanaged class XxhStream {
+  v1: u64;
+  v2: u64;
+  v3: u64;
+  v4: u64;
+  seed: u64;
+  total: u64;
+  stripeLen: u64;
+}
+
+/** The one stream of this work area. */
+// @ts-ignore: decorator
+@inline function stream(): XxhStream {
+  return changetype<XxhStream>(STREAM_PTR);
+}
 
 /** Starts a streamed XXH64. */
 export function xxh64Begin(seed: u64): void {
-  streamSeed = seed;
-  streamV1 = seed + PRIME64_1 + PRIME64_2;
-  streamV2 = seed + PRIME64_2;
-  streamV3 = seed;
-  streamV4 = seed - PRIME64_1;
-  streamTotal = 0;
-  stripeLen = 0;
-}
-
-// @ts-ignore: decorator
-@inline function consumeStripe(ptr: usize): void {
-  streamV1 = round(streamV1, load<u64>(ptr));
-  streamV2 = round(streamV2, load<u64>(ptr, 8));
-  streamV3 = round(streamV3, load<u64>(ptr, 16));
-  streamV4 = round(streamV4, load<u64>(ptr, 24));
+  const s = stream();
+  s.seed = seed;
+  s.v1 = seed + PRIME64_1 + PRIME64_2;
+  s.v2 = seed + PRIME64_2;
+  s.v3 = seed;
+  s.v4 = seed - PRIME64_1;
+  s.total = 0;
+  s.stripeLen = 0;
 }
 
 /** Feeds `len` more bytes at `ptr` into the streamed XXH64. */
 export function xxh64Update(ptr: usize, len: usize): void {
-  streamTotal += <u64>len;
+  const s = stream();
+  s.total += <u64>len;
   const end = ptr + len;
+  // The lanes in locals for the loop, written back once.
+  let v1 = s.v1, v2 = s.v2, v3 = s.v3, v4 = s.v4;
+  let stripeLen = <usize>s.stripeLen;
   if (stripeLen > 0) {
     const take = min<usize>(32 - stripeLen, len);
     memory.copy(STRIPE_PTR + stripeLen, ptr, take);
     stripeLen += take;
     ptr += take;
-    if (stripeLen < 32) return;
-    consumeStripe(STRIPE_PTR);
-    stripeLen = 0;
+    if (stripeLen < 32) {
+      s.stripeLen = stripeLen;
+      return;
+    }
+    v1 = round(v1, load<u64>(STRIPE_PTR));
+    v2 = round(v2, load<u64>(STRIPE_PTR, 8));
+    v3 = round(v3, load<u64>(STRIPE_PTR, 16));
+    v4 = round(v4, load<u64>(STRIPE_PTR, 24));
   }
   while (ptr + 32 <= end) {
-    consumeStripe(ptr);
+    v1 = round(v1, load<u64>(ptr));
+    v2 = round(v2, load<u64>(ptr, 8));
+    v3 = round(v3, load<u64>(ptr, 16));
+    v4 = round(v4, load<u64>(ptr, 24));
     ptr += 32;
   }
-  stripeLen = end - ptr;
-  memory.copy(STRIPE_PTR, ptr, stripeLen);
+  s.v1 = v1;
+  s.v2 = v2;
+  s.v3 = v3;
+  s.v4 = v4;
+  s.stripeLen = end - ptr;
+  memory.copy(STRIPE_PTR, ptr, end - ptr);
 }
 
 /** Finishes the streamed XXH64 and returns the hash. */
 export function xxh64Digest(): u64 {
-  const h = streamTotal >= 32
-    ? convergeLanes(streamV1, streamV2, streamV3, streamV4)
-    : streamSeed + PRIME64_5;
-  return finishTail(h + streamTotal, STRIPE_PTR, stripeLen);
+  const s = stream();
+  const h = s.total >= 32 ? convergeLanes(s.v1, s.v2, s.v3, s.v4) : s.seed + PRIME64_5;
+  return finishTail(h + s.total, STRIPE_PTR, <usize>s.stripeLen);
 }
 
 /** splitmix64's output function (Steele, Lea and Flood, 2014): the second, independent-looking hash. */

@@ -4,7 +4,7 @@
 // assembly/record.ts).
 //
 //   [AssemblyScript statics, below STATICS_END][probe positions u64[64]][positions out f64[64]]
-//   [xxh64 stripe buffer 32 B][touch sink 32 B][batch offsets u32[4097]][batch flags u8[4096]]
+//   [xxh64 stream state 64 B][its stripe buffer 32 B][touch sink 32 B][batch offsets u32[4097]][batch flags u8[4096]]
 //   [batch probes u64[8 * 64]][chain records u32[2 * 256]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
 // The heap comes last, so that growing memory is all it takes to make room
@@ -54,8 +54,15 @@ export const PROBES_PTR: usize = WORK_PTR;
 /** f64[MAX_HASHES]: the same positions as doubles, for JS to read without BigInt. */
 export const POSITIONS_OUT_PTR: usize = PROBES_PTR + (<usize>MAX_HASHES << 3);
 
+/**
+ * 64 bytes: the state of a streamed XXH64 (assembly/hash.ts's XxhStream),
+ * in memory rather than in the instance's globals, so that a stream that
+ * one module of the memory begins another can feed and finish.
+ */
+export const STREAM_PTR: usize = POSITIONS_OUT_PTR + (<usize>MAX_HASHES << 3);
+
 /** 32 bytes: the partial stripe of a streamed XXH64 input. */
-export const STRIPE_PTR: usize = POSITIONS_OUT_PTR + (<usize>MAX_HASHES << 3);
+export const STRIPE_PTR: usize = STREAM_PTR + 64;
 
 /** The most items in one batch chunk (one call into wasm). */
 export const BATCH_MAX: u32 = 4096;

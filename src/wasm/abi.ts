@@ -215,18 +215,18 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
 
 /**
  * Exports the shared build leaves out: the Bitmap, the counting and sliding
- * filters, the records and the walks and copies over many of them (its
+ * filters, the records, the heap's regions and the walks and copies over many of them (its
  * memory holds one filter; digests are hashed in a shared arena), and
  * strings read in place (its instances are made per thread by
  * src/wasm/shared-memory.ts, which copies strings in).
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|KIND_|chain|digest|create$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|region|KIND_|chain|digest|create$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
