@@ -11,10 +11,10 @@
 // one it names, whatever ran before it or runs in between.
 //
 // A record is named by its address and its generation, a number create()
-// gives it and release() takes away (assembly/record-life.ts, in the core
-// module alone) (as slab allocators name their
-// objects): a released handle's generation matches nothing again (a region
-// reused at the same address gets a new one).
+// gives it and release() takes away, as slab allocators name their
+// objects (assembly/record-life.ts, in the core module alone): a released
+// handle's generation matches nothing again (a region reused at the same
+// address gets a new one).
 //
 // A record is RECORD_BYTES, 64-byte aligned, and its payload (bits,
 // counters, words, slots or fingerprints) starts right after it. It opens
