@@ -3,7 +3,9 @@
 // record followed by its bits, a region of the instance's heap
 // (assembly/heap.ts, assembly/record.ts). Objects hold a handle
 // (src/wasm/record-handle.ts: their arena and the record's address) and
-// never a view of their own that could outlive a growth: see `epoch`.
+// make a view of their region where they use it (a Bitmap keeps the view
+// of its bits, src/wasm/bitmap.ts says why): memory.grow detaches every
+// view made before it.
 //
 // A record is named by its address and its generation (assembly/record.ts),
 // which every call that acts on it passes: the instance refuses a pair that
@@ -103,13 +105,6 @@ export class Arena {
   private madeBytes = 0;
   /** The heap's bytes in use when the collector last reported or was prompted (checkCollector()). */
   private baseline = 0;
-  /**
-   * Bumped each time memory grew. A view of a region (bits, counters) is
-   * good while the epoch it was made in is the arena's epoch; after a
-   * growth it is detached and must be made again.
-   */
-  epoch = 0;
-
   /** The module source this arena's instance came from (module.ts's moduleEpoch): an older build takes no new records. */
   readonly build: number;
 
@@ -128,8 +123,8 @@ export class Arena {
 
   /**
    * A new record (zeroed bits), or 0 when this instance's memory
-   * cannot hold it; its generation is then createdGeneration. Views are
-   * refreshed if memory grew.
+   * cannot hold it; its generation is then createdGeneration. The work
+   * area's views are made again if memory grew.
    */
   create(spec: RecordSpec): number {
     const r = spec.create(this.x) >>> 0;
@@ -177,12 +172,9 @@ export class Arena {
     promptCollection();
   }
 
-  /** Refreshes every view when memory grew (memory.grow detaches the old buffer). */
+  /** Makes the work area's views again when memory grew (memory.grow detaches the old buffer). */
   grew(): void {
-    if (this.staging.scratch.buffer !== this.x.memory.buffer) {
-      this.staging.refresh();
-      this.epoch++;
-    }
+    if (this.staging.scratch.buffer !== this.x.memory.buffer) this.staging.refresh();
   }
 
   /**

@@ -212,7 +212,7 @@ export class FuseEngine extends RegionHandle {
     if (done !== batch.count) throw new Error(`hashItems: ${done} keys for ${batch.count} items`);
   }
 
-  /** The fingerprints' bytes (little-endian u16 under 16 bits), live. */
+  /** The fingerprints' bytes (little-endian u16 under 16 bits), live: a view made at each use (RegionHandle). */
   get fingerprints(): Uint8Array {
     return this.regionView(this.fingerprintsLength, 'fingerprints');
   }

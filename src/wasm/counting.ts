@@ -29,7 +29,7 @@ export class CountingEngine extends RegionHandle {
     this.placeRecord(schemeRecord(params, Kind.Counting));
   }
 
-  /** The packed counters, live (made again when memory grew since the last call). */
+  /** The packed counters, live: a view made at each use (RegionHandle). */
   get counters(): Uint8Array {
     return this.regionView(this.countersLength, 'counters');
   }

@@ -49,7 +49,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     });
   }
 
-  /** The packed fingerprints, live (made again when memory grew since the last call). */
+  /** The packed fingerprints, live: a view made at each use (RegionHandle). */
   get slots(): Uint8Array {
     return this.regionView(this.slotsLength, 'slots');
   }

@@ -38,7 +38,7 @@ export class SlidingEngine extends RegionHandle {
     this.placeRecord(schemeRecord({ ...params, schemeId: 0 }, Kind.Sliding));
   }
 
-  /** The words' bytes (little-endian u16 words when 2 bytes), live (made again when memory grew since the last call). */
+  /** The words' bytes (little-endian u16 words when 2 bytes), live: a view made at each use (RegionHandle). */
   get words(): Uint8Array {
     return this.regionView(this.wordsLength, 'words');
   }
