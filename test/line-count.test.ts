@@ -68,7 +68,7 @@ describe('inputLines', () => {
   const linesOf = (names: string[]) => {
     const inputs = openInputs(names);
     try {
-      return inputLines(inputs, wasm.inputArea, (n) => wasm.linesCount(n));
+      return inputLines(inputs, () => wasm.inputArea, (n) => wasm.linesCount(n));
     } finally {
       for (const i of inputs) closeSync(i.fd);
     }
@@ -88,7 +88,7 @@ describe('inputLines', () => {
     const path = file('offset.txt', 'a\nb\nc\n');
     const inputs = openInputs([path]);
     try {
-      expect(inputLines(inputs, wasm.inputArea, (n) => wasm.linesCount(n)).lines).toBe(3);
+      expect(inputLines(inputs, () => wasm.inputArea, (n) => wasm.linesCount(n)).lines).toBe(3);
       const into = new Uint8Array(16);
       expect(Buffer.from(into.subarray(0, readSync(inputs[0].fd, into))).toString()).toBe('a\nb\nc\n');
     } finally {
@@ -101,13 +101,13 @@ describe('inputLines', () => {
       throw new Error('counted');
     };
     // A pipe: no size, so nothing to count or estimate from.
-    expect(inputLines([{ name: '-', fd: -1, regular: false, size: NaN }], wasm.inputArea, never)).toEqual({ lines: 0, exact: false });
+    expect(inputLines([{ name: '-', fd: -1, regular: false, size: NaN }], () => wasm.inputArea, never)).toEqual({ lines: 0, exact: false });
     // A file said to be past the limit: sampled, not counted. Only the window at byte 0 holds bytes
     // (1,000 lines of 2 bytes), so the estimate is the claimed size over 2.
     const inputs = openInputs([file('sampled.txt', 'a\n'.repeat(1000))]);
     try {
       const big = { ...inputs[0], size: COUNT_LIMIT + 2 };
-      expect(inputLines([big], wasm.inputArea, never)).toEqual({ lines: COUNT_LIMIT / 2 + 1, exact: false });
+      expect(inputLines([big], () => wasm.inputArea, never)).toEqual({ lines: COUNT_LIMIT / 2 + 1, exact: false });
     } finally {
       closeSync(inputs[0].fd);
     }

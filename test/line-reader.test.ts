@@ -18,9 +18,10 @@ afterEach(() => vi.restoreAllMocks());
 function pipeOf(bytes: Uint8Array, per: number): Input {
   let at = 0;
   const reader = {
-    async read(into: Uint8Array, offset = 0): Promise<number> {
-      const n = Math.min(per, into.length - offset, bytes.length - at);
-      into.set(bytes.subarray(at, at + n), offset);
+    async read(into: () => Uint8Array, offset = 0): Promise<number> {
+      const target = into();
+      const n = Math.min(per, target.length - offset, bytes.length - at);
+      target.set(bytes.subarray(at, at + n), offset);
       at += n;
       return n;
     },

@@ -164,7 +164,7 @@ export async function run(argv: string[]): Promise<number> {
       // dedupe's schemes (xxh64, sbbf) have digests; a new chain's seed is 0.
       split = wasmSplitLines(invert, SPLIT_AREA_SIZES, 0n);
       const core = split;
-      const lines = inputLines(inputs, core.inputArea, (n) => core.linesCount(n));
+      const lines = inputLines(inputs, () => core.inputArea, (n) => core.linesCount(n));
       const { ScalableBloomFilter } = await import('../scalable/scalable.js');
       filter = chainFor(ScalableBloomFilter, chainShape(lines, statePath === undefined), fpp, values.fpp, scheme);
     }
@@ -206,15 +206,16 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
 
+    // The input area is asked for where bytes are read into it, after any await (StreamReader.read).
+    const inputArea = (): Uint8Array => dedupe.inputArea;
     try {
       let lastSave = performance.now();
       let lastYield = lastSave;
       for (const input of inputs) {
         const stream = input.regular ? null : await StreamReader.open(input);
         for (;;) {
-          const area = dedupe.inputArea;
           const start = dedupe.inputStart;
-          const n = stream === null ? readRegular(input, area, start) : await stream.read(area, start);
+          const n = stream === null ? readRegular(input, dedupe.inputArea, start) : await stream.read(inputArea, start);
           if (n === 0) break;
           bytesRead += n;
           dedupe.push(n, writeOut);

@@ -119,11 +119,15 @@ export class StreamReader {
     }
   }
 
-  /** Copies the next bytes into `into` from byte `at` on; 0 at the end of the stream. */
-  async read(into: Uint8Array, at = 0): Promise<number> {
+  /**
+   * Copies the next bytes into `into()` from byte `at` on; 0 at the end of
+   * the stream. `into` is asked for the buffer where the bytes are written,
+   * after any wait: a view of wasm memory is never kept across an await.
+   */
+  async read(into: () => Uint8Array, at = 0): Promise<number> {
     if (this.socket !== null) {
       if (this.start === this.end && !this.ended && this.failed === null) {
-        const direct = this.readReady(into, at);
+        const direct = this.readReady(into(), at);
         if (direct >= 0) return direct;
       }
       while (this.start === this.end) {
@@ -134,8 +138,9 @@ export class StreamReader {
           this.socket!.resume();
         });
       }
-      const n = Math.min(into.length - at, this.end - this.start);
-      into.set(this.buffer.subarray(this.start, this.start + n), at);
+      const target = into();
+      const n = Math.min(target.length - at, this.end - this.start);
+      target.set(this.buffer.subarray(this.start, this.start + n), at);
       this.start += n;
       return n;
     }
@@ -144,8 +149,9 @@ export class StreamReader {
       if (next.done) return 0;
       this.left = next.value;
     }
-    const n = Math.min(into.length - at, this.left.length);
-    into.set(this.left.subarray(0, n), at);
+    const target = into();
+    const n = Math.min(target.length - at, this.left.length);
+    target.set(this.left.subarray(0, n), at);
     this.left = this.left.subarray(n);
     return n;
   }
@@ -179,24 +185,26 @@ export interface InputLines {
 /**
  * How many lines the inputs hold. Regular files of at most COUNT_LIMIT
  * bytes in all are counted exactly: `count(n)` counts the newlines of the
- * first n bytes of `area`, where each file's bytes up to its size at open
+ * first n bytes of `area()`, where each file's bytes up to its size at open
  * are read by positioned reads (so each descriptor's offset stays where it
  * was, and a file that grows meanwhile is not chased), and a last line
  * without \n counts too. Otherwise the lines are estimated (estimateLines;
- * pipes and terminals count 0) and not exact.
+ * pipes and terminals count 0) and not exact. `area` is asked for the
+ * buffer at each read, whose view is not kept across `count`.
  */
-export function inputLines(inputs: readonly Input[], area: Uint8Array, count: (n: number) => number): InputLines {
+export function inputLines(inputs: readonly Input[], area: () => Uint8Array, count: (n: number) => number): InputLines {
   const total = inputs.reduce((sum, input) => sum + input.size, 0);
   if (!inputs.every((input) => input.regular) || total > COUNT_LIMIT) return { lines: estimateLines(inputs), exact: false };
   let lines = 0;
   for (const input of inputs) {
     let last = NEWLINE;
     for (let at = 0; at < input.size; ) {
-      const n = readSync(input.fd, area, 0, Math.min(area.length, input.size - at), at);
+      const into = area();
+      const n = readSync(input.fd, into, 0, Math.min(into.length, input.size - at), at);
       // Truncated since it was opened: what is left is all there is.
       if (n === 0) break;
+      last = into[n - 1];
       lines += count(n);
-      last = area[n - 1];
       at += n;
     }
     if (last !== NEWLINE) lines++;

@@ -31,6 +31,7 @@ export interface LineChunk {
  */
 export async function* readLines(inputs: readonly Input[]): AsyncGenerator<LineChunk> {
   let buffer = new Uint8Array(CHUNK);
+  const into = (): Uint8Array => buffer;
   let bytesRead = 0;
   for (const input of inputs) {
     const stream = input.regular ? null : await StreamReader.open(input);
@@ -42,7 +43,7 @@ export async function* readLines(inputs: readonly Input[]): AsyncGenerator<LineC
         bigger.set(buffer);
         buffer = bigger;
       }
-      const n = stream === null ? readRegular(input, buffer, held) : await stream.read(buffer, held);
+      const n = stream === null ? readRegular(input, buffer, held) : await stream.read(into, held);
       const end = held + n;
       bytesRead += n;
       const chunk: LineChunk = { items: [], buffer, starts: [], ends: [], bytesRead };

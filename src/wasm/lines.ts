@@ -4,9 +4,12 @@
 // in order. Lines stay bytes from end to end: nothing here decodes them into
 // strings.
 //
-// Views into wasm memory are taken through `area()`, which rebuilds them
-// whenever the memory's ArrayBuffer has changed: memory.grow detaches the
-// old buffer, and a cached view would then read nothing.
+// Views into wasm memory are taken through `area()`. The input and output
+// areas' views are kept from chunk to chunk, so that a chunk of filter mode
+// allocates nothing (LineDeduper), and made again whenever the memory's
+// ArrayBuffer has changed: memory.grow detaches the old buffer, and a kept
+// view would then read nothing. The other views are made where they are
+// used.
 
 import { BloomAllocationError, BloomDisposedError } from '../errors.js';
 import type { LinesExports } from './abi.js';
@@ -93,7 +96,10 @@ function bindCore(x: LinesExports, size: number, r: number, generation: number):
   let buffer: ArrayBufferLike | undefined;
   let input: Uint8Array = new Uint8Array(0);
   let output: Uint8Array = new Uint8Array(0);
-  // Rebuilt only when memory has grown (a new ArrayBuffer), never per chunk.
+  // Rebuilt only when memory has grown (a new ArrayBuffer), never per chunk:
+  // two views made per chunk cost a run over 10^7 URLs (a file, --capacity)
+  // a second scavenge, which grew the young generation, and the peak RSS
+  // rose by 0.4 to 0.5 MB (of 75) on average.
   const refresh = (): void => {
     if (buffer === x.memory.buffer) return;
     buffer = x.memory.buffer;
