@@ -54,12 +54,13 @@ function notAFilter(i: number, f: unknown): BloomTypeError {
  * What probeAll found out about one list of filters: which it walks (their
  * indexes and (record, generation) pairs, in one arena) and which it asks
  * itself. Kept by the array's identity, so that asking the same array for
- * key after key reads each filter's handle once; a call checks only that
- * the array holds the same filters. A pair whose record was since released
- * (dispose(), share()) is refused by the walk itself (assembly/record.ts's
- * generations) and asked, or refused by name, here. Only walks in a shared
- * arena are kept: an arena of its own (a large filter's) must not be held
- * past its filter's dispose().
+ * key after key reads each filter's handle once (planned on every call, a
+ * probeAll over 200 filters cost twice the instructions); a call checks
+ * only that the array holds the same filters. A pair whose record was
+ * since released (dispose(), share()) is refused by the walk itself
+ * (assembly/record.ts's generations) and asked, or refused by name, here.
+ * Only walks in a shared arena are kept: an arena of its own (a large
+ * filter's) must not be held past its filter's dispose().
  */
 interface Walk {
   readonly filters: readonly ProbeTarget[];

@@ -29,7 +29,12 @@ let builtins = false;
 let source: (() => WebAssembly.Module) | undefined;
 /** The rank of `source`: 0 none, 1 the lean build, 2 the full build. */
 let sourceRank = 0;
-/** Raised whenever the source changes, so that an arena of an older build takes no new records (arena.ts). */
+/**
+ * Raised whenever the source changes, so that an arena of an older build
+ * takes no new records (arena.ts, placement.ts): an older build may lack
+ * the exports a new record needs (the lean build has no counting filter),
+ * which no generation check would catch.
+ */
 export let moduleEpoch = 0;
 let compiledShared: WebAssembly.Module | undefined;
 /** Where the shared build comes from on first use, once it is loaded (useSharedSource). */
