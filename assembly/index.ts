@@ -252,8 +252,8 @@ export function checksumEnd(): void {
 }
 
 // Line-by-line dedupe (assembly/lines.ts) is not here: only the command
-// line uses it, and it has a build of its own (assembly/cli.ts), so the
-// library's module does not carry it.
+// line uses it, and it is a module of its own over this module's memory
+// (assembly/lines-module.ts), so the library's module does not carry it.
 
 // A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
 export {
