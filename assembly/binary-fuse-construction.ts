@@ -91,6 +91,35 @@ export function fuseSortAndRemoveDup(keys: usize, n: u32): u32 {
   return j;
 }
 
+/**
+ * The bucket a hash of bucket `b` goes to: the first one from `b` on
+ * (cyclically) whose next place in reverseOrder is free, as the
+ * reference's linear walk finds it. Under 8 bits the truncated bucket
+ * starts wrap past bucket 2^32 / Size and land in buckets already filled,
+ * so for large sets that walk passes hundreds of full buckets a key. A
+ * bucket whose next place is taken stays full for the rest of the pass
+ * (its start moves only when a hash goes to it, and a place once taken is
+ * never freed), so `skip` links each bucket found full to the one after
+ * it, and each walk follows and shortens those links (union-find with path
+ * compression, Tarjan 1975): the same bucket, at about one look a hash.
+ */
+// @ts-ignore: decorator
+@inline function nextFreeBucket(b: u32, startPos: usize, skip: usize, reverseOrder: usize, mask: u32): u32 {
+  let root = b;
+  for (;;) {
+    root = b;
+    for (let up = load<u32>(skip + (<usize>root << 2)); up != root; up = load<u32>(skip + (<usize>root << 2))) root = up;
+    for (let at = b; at != root;) {
+      const up = load<u32>(skip + (<usize>at << 2));
+      store<u32>(skip + (<usize>at << 2), root);
+      at = up;
+    }
+    if (load<u64>(reverseOrder + (<usize>load<u32>(startPos + (<usize>root << 2)) << 3)) == 0) break;
+    store<u32>(skip + (<usize>root << 2), (root + 1) & mask);
+  }
+  return root;
+}
+
 /** Frees the construction's temporaries (any may be 0). */
 function freeAll(a: usize, b: usize, c: usize, d: usize, e: usize, f: usize): void {
   if (a != 0) heapFree(a);
@@ -126,11 +155,13 @@ export function fusePopulate(
   let blockBits: u32 = 1;
   while ((<u32>1 << blockBits) < segmentCount) blockBits++;
   const block: u32 = <u32>1 << blockBits;
-  const startPos = heapAlloc(block << 2);
+  // startPos, then skip (block u32s each): see nextFreeBucket.
+  const startPos = heapAlloc(block << 3);
   if (reverseOrder == 0 || alone == 0 || t2count == 0 || reverseH == 0 || t2hash == 0 || startPos == 0) {
     freeAll(reverseOrder, alone, t2count, reverseH, t2hash, startPos);
     return POPULATE_NO_MEMORY;
   }
+  const skip = startPos + (<usize>block << 2);
   const mask = <u64>(segmentLength - 1);
   store<u64>(reverseOrder + (<usize>size << 3), 1);
   for (let loop = 0; ; ++loop) {
@@ -144,14 +175,11 @@ export function fusePopulate(
     for (let i: u32 = 0; i < block; i++) {
       const product = <u64>i * <u64>size;
       store<u32>(startPos + (<usize>i << 2), width == 1 ? (<u32>product) >> blockBits : <u32>(product >> blockBits));
+      store<u32>(skip + (<usize>i << 2), i);
     }
-    const maskBlock = <u64>(block - 1);
     for (let i: u32 = 0; i < size; i++) {
       const hash = fuseMurmur64(load<u64>(keys + (<usize>i << 3)) + seed);
-      let segmentIndex = hash >> (64 - <u64>blockBits);
-      while (load<u64>(reverseOrder + (<usize>load<u32>(startPos + (<usize>segmentIndex << 2)) << 3)) != 0) {
-        segmentIndex = (segmentIndex + 1) & maskBlock;
-      }
+      const segmentIndex = nextFreeBucket(<u32>(hash >> (64 - <u64>blockBits)), startPos, skip, reverseOrder, block - 1);
       const at = startPos + (<usize>segmentIndex << 2);
       const p = load<u32>(at);
       store<u64>(reverseOrder + (<usize>p << 3), hash);
