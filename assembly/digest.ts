@@ -13,7 +13,7 @@ import {
 } from "./layout";
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { insertProbed, LEAN_BY_HASH, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
+import { insertProbed, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
 import { countingKind, headerOf, isLive, KIND_FILTER, named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { sbbfCheck } from "./sbbf";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reports, unwalkable } from "./chain";

@@ -11,7 +11,7 @@
 // from the hash and one block (assembly/sbbf.ts).
 
 import { BATCH_PROBES_BYTES, POSITIONS_OUT_PTR, PROBES_PTR } from "./layout";
-import { getBit, setBit } from "./bit-array";
+import { setBit } from "./bit-array";
 import { payloadOf, schemeRecord } from "./record";
 import {
   byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
