@@ -9,7 +9,7 @@
 // The pure-TypeScript twin is src/reference/binary-fuse-construction.ts.
 
 import { SCRATCH_PTR } from "./layout";
-import { heapAlloc, heapFree } from "./heap";
+import { regionAlloc, regionFree } from "./core-calls";
 import { fuseFingerprint, fuseMurmur64, fuseSlot } from "./binary-fuse-hash";
 
 /** The reference's XOR_MAX_ITERATIONS: seeds tried before construction gives up. */
@@ -122,12 +122,12 @@ export function fuseSortAndRemoveDup(keys: usize, n: u32): u32 {
 
 /** Frees the construction's temporaries (any may be 0). */
 function freeAll(a: usize, b: usize, c: usize, d: usize, e: usize, f: usize): void {
-  if (a != 0) heapFree(a);
-  if (b != 0) heapFree(b);
-  if (c != 0) heapFree(c);
-  if (d != 0) heapFree(d);
-  if (e != 0) heapFree(e);
-  if (f != 0) heapFree(f);
+  if (a != 0) regionFree(a);
+  if (b != 0) regionFree(b);
+  if (c != 0) regionFree(c);
+  if (d != 0) regionFree(d);
+  if (e != 0) regionFree(e);
+  if (f != 0) regionFree(f);
 }
 
 /**
@@ -145,18 +145,18 @@ export function fusePopulate(
   rngState = RNG_START;
   let seed = fuseNextSeed();
   const capacity = arrayLength;
-  // The reference's temporaries, zeroed (heapAlloc zeroes): 8 (size + 1)
+  // The reference's temporaries, zeroed (regionAlloc zeroes): 8 (size + 1)
   // + 13 capacity + size bytes, and 4 bytes a block of startPos.
-  const reverseOrder = heapAlloc(<u32>min<u64>((<u64>size + 1) << 3, 0xffffffff));
-  const alone = heapAlloc(<u32>min<u64>(<u64>capacity << 2, 0xffffffff));
-  const t2count = heapAlloc(max<u32>(capacity, 1));
-  const reverseH = heapAlloc(max<u32>(size, 1));
-  const t2hash = heapAlloc(<u32>min<u64>(<u64>capacity << 3, 0xffffffff));
+  const reverseOrder = regionAlloc(<f64><u32>min<u64>((<u64>size + 1) << 3, 0xffffffff));
+  const alone = regionAlloc(<f64><u32>min<u64>(<u64>capacity << 2, 0xffffffff));
+  const t2count = regionAlloc(<f64>max<u32>(capacity, 1));
+  const reverseH = regionAlloc(<f64>max<u32>(size, 1));
+  const t2hash = regionAlloc(<f64><u32>min<u64>(<u64>capacity << 3, 0xffffffff));
   let blockBits: u32 = 1;
   while ((<u32>1 << blockBits) < segmentCount) blockBits++;
   const block: u32 = <u32>1 << blockBits;
   // startPos, then skip (block u32s each): see nextFreeBucket.
-  const startPos = heapAlloc(block << 3);
+  const startPos = regionAlloc(<f64>(block << 3));
   if (reverseOrder == 0 || alone == 0 || t2count == 0 || reverseH == 0 || t2hash == 0 || startPos == 0) {
     freeAll(reverseOrder, alone, t2count, reverseH, t2hash, startPos);
     return POPULATE_NO_MEMORY;

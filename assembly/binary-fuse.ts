@@ -15,7 +15,7 @@
 // An item (string as UTF-8, or bytes) is the key XXH64(bytes, seed 0).
 
 import { KIND_FUSE, named, payloadOf, RecordHeader, REFUSED } from "./record";
-import { createRecord } from "./record-life";
+import { createRecord } from "./core-calls";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";

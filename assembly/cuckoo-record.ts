@@ -9,7 +9,7 @@
 // one unaligned u64 load.
 
 import { KIND_CUCKOO, named, RecordHeader, REFUSED } from "./record";
-import { createRecord } from "./record-life";
+import { createRecord } from "./core-calls";
 import { splitmix64 } from "./hash";
 
 /** A cuckoo table's record. */

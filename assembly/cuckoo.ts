@@ -20,8 +20,7 @@
 // most capacities.
 
 import { named, payloadOf, REFUSED } from "./record";
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { TOUCH_SINK_PTR } from "./layout";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, KICK_PATH_PTR, SCRATCH_PTR, TOUCH_SINK_PTR } from "./layout";
 import { xxh64, xxh64Digest } from "./hash";
 import { checksumUpdate } from "./checksum";
 import { cuckooRecord, nextRandom, slotsLengthOf } from "./cuckoo-record";
@@ -38,8 +37,9 @@ const OP_HAS = 1;
 const OP_REMOVE = 2;
 const OP_COUNT = 3;
 
-/** u64[MAX_KICKS]: the slots an add's kicks went through, to undo them when it fails. */
-const PATH_PTR: usize = memory.data(MAX_KICKS << 3, 8);
+// The slots an add's kicks went through, to undo them when it fails, are
+// kept at the work area's KICK_PATH_PTR, which has KICK_PATH_SLOTS of
+// room: no fewer than MAX_KICKS.
 
 /** B: buckets of table r. */
 // @ts-ignore: decorator
@@ -211,7 +211,7 @@ function addFingerprint(r: usize, i1: u64, fp: u32): i32 {
   let held = fp;
   for (let n = 0; n < MAX_KICKS; n++) {
     const slot = i * b + ((nextRandom(r) >> 32) & (b - 1));
-    store<u64>(PATH_PTR + (<usize>n << 3), slot);
+    store<u64>(KICK_PATH_PTR + (<usize>n << 3), slot);
     const victim = getSlot(r, slot, f);
     setSlot(r, slot, held, f);
     held = victim;
@@ -222,7 +222,7 @@ function addFingerprint(r: usize, i1: u64, fp: u32): i32 {
     }
   }
   for (let n = MAX_KICKS - 1; n >= 0; n--) {
-    const slot = load<u64>(PATH_PTR + (<usize>n << 3));
+    const slot = load<u64>(KICK_PATH_PTR + (<usize>n << 3));
     const placed = getSlot(r, slot, f);
     setSlot(r, slot, held, f);
     held = placed;

@@ -21,8 +21,8 @@ import { copyUnits, encodeUtf8 } from "./js-string";
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
 import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
-export { KIND_BITMAP, KIND_COUNTING, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
-export { create, createdGeneration, recordPayload, release } from "./record-life";
+export { KIND_BITMAP, KIND_COUNTING, KIND_CUCKOO, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
+export { create, createdGeneration, createRecord, recordPayload, release } from "./record-life";
 import { headerOf, KIND_CUCKOO, KIND_FILTER, named, payloadOf, REFUSED, schemeKind } from "./record";
 import { CuckooRecord } from "./cuckoo-record";
 import { xxh64Begin, xxh64Update } from "./hash";
@@ -271,9 +271,6 @@ export {
 // The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
 
-// The cuckoo filter (assembly/cuckoo.ts), a record of KIND_CUCKOO.
-export { KIND_CUCKOO, cuckooBatch, cuckooChecksumSlots, cuckooClear, cuckooCreate, cuckooHeld, cuckooItem, cuckooRandomState, cuckooRestore, cuckooSetRandomState, cuckooStream } from "./cuckoo";
-// The static binary fuse filter (assembly/binary-fuse.ts), a record of KIND_FUSE,
-// and its construction (assembly/binary-fuse-construction.ts).
-export { fuseChecksumFingerprints, fuseCreate, fuseHasBatch, fuseHasItem, fuseHasKey, fuseHasStream, fuseHasString, fuseKeyBatch, fuseKeyItem, fuseKeyStream, fuseSetShape } from "./binary-fuse";
-export { fusePopulate } from "./binary-fuse-construction";
+// The cuckoo filter and the binary fuse filter are modules of their own
+// (assembly/cuckoo-module.ts, fuse-module.ts) over this instance's memory;
+// they make their records with createRecord.

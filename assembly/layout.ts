@@ -5,7 +5,7 @@
 //
 //   [AssemblyScript statics, below STATICS_END][probe positions u64[64]][positions out f64[64]]
 //   [xxh64 stream state 64 B][its stripe buffer 32 B][touch sink 32 B][batch offsets u32[4097]][batch flags u8[4096]]
-//   [batch probes u64[8 * 64]][chain records u32[2 * 256]][scratch 64 KiB][heap: record, bits | record, bits | ...]
+//   [batch probes u64[8 * 64]][chain records u32[2 * 256]][kick path u64[512]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
 // The heap comes last, so that growing memory is all it takes to make room
 // for more filters.
@@ -27,8 +27,8 @@
 /**
  * The end of the statics of every module that shares a memory: the core
  * module (assembly/index.ts) keeps its statics below it, and the family
- * modules that import the core's memory (assembly/lines-module.ts) have
- * none, so that instantiating one writes nothing into the core's memory.
+ * modules that import the core's memory (assembly/cuckoo-module.ts,
+ * fuse-module.ts, lines-module.ts) have none, so that instantiating one writes nothing into the core's memory.
  */
 export const STATICS_END: usize = 16384;
 
@@ -92,12 +92,22 @@ export const CHAIN_MAX: u32 = 256;
 export const CHAIN_RECORDS_PTR: usize = BATCH_PROBES_PTR + BATCH_PROBES_BYTES;
 
 /**
+ * u64[KICK_PATH_SLOTS]: the slots a cuckoo add's kicks went through
+ * (assembly/cuckoo.ts), to undo them when it fails. In the work area, not
+ * the cuckoo module's statics: a family module has none (STATICS_END).
+ */
+export const KICK_PATH_PTR: usize = CHAIN_RECORDS_PTR + (<usize>CHAIN_MAX << 3);
+
+/** Slots of the kick path: at least assembly/cuckoo.ts's MAX_KICKS. */
+export const KICK_PATH_SLOTS: i32 = 512;
+
+/**
  * Shared build only: the record of its one filter (assembly/record.ts's
  * SchemeRecord; assembly/filter.ts's configure writes it), in this
  * instance's own work area, so that the threads' instances never write
  * each other's. The other builds keep every record in the heap.
  */
-export const SHARED_RECORD_PTR: usize = (CHAIN_RECORDS_PTR + (<usize>CHAIN_MAX << 3) + 63) & ~63;
+export const SHARED_RECORD_PTR: usize = (KICK_PATH_PTR + (<usize>KICK_PATH_SLOTS << 3) + 63) & ~63;
 
 /** The scratch region: items, chunks of long items, or a batch chunk are copied here. */
 export const SCRATCH_PTR: usize = SHARED_RECORD_PTR + (ASC_FEATURE_THREADS ? 64 : 0);

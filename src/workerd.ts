@@ -2,17 +2,23 @@
 // package.json). Workers refuse to compile WebAssembly from bytes at run
 // time ("Wasm code generation disallowed by embedder"): the platform
 // compiles the .wasm files a worker imports as modules, ahead of time. So
-// this entry imports the filter build's .wasm file and hands the module to
-// the boundary before anything else can compile; the API is the package's
-// own. Workers have no threads and no shared memory, so `{ shared: true }`,
+// this entry imports the filter build's .wasm file and those of the family
+// modules (src/wasm/family-module.ts) and hands the modules to the boundary
+// before anything else can compile; the API is the package's own. Workers have no threads and no shared memory, so `{ shared: true }`,
 // share() and attach() are not for them, and the shared-memory build is not
 // provided here: loadSharedMemory() compiles it from bytes, which Workers
 // refuse (docs/RUNTIMES.md). The command line's build never reaches a
 // worker.
 
 import filterModule from './wasm/bloom.wasm';
+import cuckooWasm from './wasm/bloom-cuckoo.wasm';
+import fuseWasm from './wasm/bloom-fuse.wasm';
 import { provideModules } from './wasm/module.js';
+import { cuckooModule } from './wasm/cuckoo.js';
+import { fuseModule } from './wasm/binary-fuse.js';
 
 provideModules(filterModule);
+cuckooModule.provide(cuckooWasm);
+fuseModule.provide(fuseWasm);
 
 export * from './index.js';

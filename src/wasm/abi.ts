@@ -47,6 +47,7 @@ export const ABI = {
   KIND_SLIDING: global,
   KIND_CUCKOO: global,
   KIND_FUSE: global,
+  createRecord: fn(2), // (kind, payload bytes as a wasm i64) -> a record's address, or 0: what the family modules import to make their records (assembly/core-calls.ts)
   create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) -> a scheme family's record address (filter, hashing, counting, sliding), or 0 when memory cannot be had; wordBytes: a sliding filter's bytes per word, else 0
   createdGeneration: fn(0), // -> the generation of the record create() made last
   release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
@@ -132,6 +133,21 @@ export const ABI = {
   slidingBatch: fn(6), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
   slidingClearPlane: fn(3), // (plane): clears that bit of every word
   slidingChecksumWords: fn(2),
+  // The Bitmap (assembly/bitmap.ts).
+  bitmapCreate: fn(1), // (size) -> a record address, or 0 when memory cannot be had
+  bitmapClearAll: fn(2),
+  bitmapFirstInvalid: fn(4), // (n, signed) -> index of the first value out of range, or -1
+  bitmapSetMany: fn(3), // (n) -> how many were new
+  bitmapHasMany: fn(4), // (n, signed) -> index of the first value out of range, or -1
+  bitmapNextValues: fn(4), // (from, max) -> how many set values were written to scratch
+} as const;
+
+/**
+ * Every export of the cuckoo filter's module (assembly/cuckoo-module.ts),
+ * which imports the memory of the core instance that holds its tables, and
+ * the core's createRecord (src/wasm/family-module.ts).
+ */
+export const CUCKOO_ABI = {
   // The cuckoo filter's table (assembly/cuckoo.ts); op: 0 add, 1 has, 2 remove, 3 count.
   cuckooItem: fn(4), // (len, op) -> add 1 stored / 0 refused (table unchanged), has 1 / 0, remove 1 / 0 (no match), count
   cuckooStream: fn(3), // (op): the item streamed by streamBegin and streamUpdate on the table's record
@@ -143,6 +159,15 @@ export const ABI = {
   cuckooClear: fn(2),
   cuckooRestore: fn(2), // -> non-empty slots, recounted (and set as the tally)
   cuckooChecksumSlots: fn(2),
+} as const;
+
+/**
+ * Every export of the binary fuse filter's module
+ * (assembly/fuse-module.ts), which imports the memory of the core instance
+ * that holds its records, and the core's createRecord, regionAlloc and
+ * regionFree (src/wasm/family-module.ts).
+ */
+export const FUSE_ABI = {
   // The binary fuse filter (assembly/binary-fuse.ts): construction into heap regions (regionAlloc), queries on a record.
   fusePopulate: fn(8), // (keys, size, out, width, segmentLength, segmentCount, segmentCountLength, arrayLength) -> 0, 1 (no memory) or 2 (gave up); the seed in scratch
   fuseCreate: fn(2), // (arrayLength, fingerprintBytes) -> a record address, or 0 when memory cannot be had
@@ -156,13 +181,6 @@ export const ABI = {
   fuseKeyItem: proc(2), // (len, out)
   fuseKeyStream: proc(1), // (out)
   fuseChecksumFingerprints: fn(2),
-  // The Bitmap (assembly/bitmap.ts).
-  bitmapCreate: fn(1), // (size) -> a record address, or 0 when memory cannot be had
-  bitmapClearAll: fn(2),
-  bitmapFirstInvalid: fn(4), // (n, signed) -> index of the first value out of range, or -1
-  bitmapSetMany: fn(3), // (n) -> how many were new
-  bitmapHasMany: fn(4), // (n, signed) -> index of the first value out of range, or -1
-  bitmapNextValues: fn(4), // (from, max) -> how many set values were written to scratch
 } as const;
 
 /**
@@ -210,6 +228,12 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
+/** The exports of one instance of the cuckoo filter's module. */
+export type CuckooExports = { readonly [K in keyof typeof CUCKOO_ABI]: ExportOf<(typeof CUCKOO_ABI)[K]> };
+
+/** The exports of one instance of the binary fuse filter's module. */
+export type FuseExports = { readonly [K in keyof typeof FUSE_ABI]: ExportOf<(typeof FUSE_ABI)[K]> };
+
 /** The exports of one instance of the line dedupe module, with the memory it imports (the core instance's). */
 export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(typeof LINES_ABI)[K]> } & { readonly memory: WebAssembly.Memory };
 
@@ -222,11 +246,11 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `cuckoo${string}` | `fuse${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|cuckoo|fuse|heap|region|KIND_|chain|digest|create$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

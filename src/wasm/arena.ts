@@ -54,8 +54,8 @@ export interface RecordSpec {
   readonly payloadBytes: number;
   /** What BloomAllocationError names as `bits`: m, the size, the buckets or the fingerprints. */
   readonly size: number;
-  /** Calls the family's create export: the record's address, or 0 when the instance's memory cannot hold it. */
-  create(x: Exports): number;
+  /** Calls the family's create export in arena `a` (the core's, or its family module's over it): the record's address, or 0 when the instance's memory cannot hold it. */
+  create(a: Arena): number;
 }
 
 /** The parameters of a scheme family's record (assembly/record.ts's SchemeRecord): m, k, the scheme's id and the seed, and a sliding filter's bytes per word. */
@@ -79,7 +79,7 @@ export function schemeRecord(params: SchemeParams, kind: Kind): RecordSpec {
     kind === Kind.Filter ? Math.ceil(bits / 8) : kind === Kind.Counting ? Math.ceil(bits / 2) : kind === Kind.Sliding ? bits * wordBytes : 0;
   const seedLo = Number(seed & 0xffffffffn);
   const seedHi = Number(seed >> 32n);
-  return { kind, payloadBytes, size: bits, create: (x) => x.create(bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) };
+  return { kind, payloadBytes, size: bits, create: (a) => a.x.create(bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) };
 }
 
 let nextId = 1;
@@ -127,7 +127,7 @@ export class Arena {
    * area's views are made again if memory grew.
    */
   create(spec: RecordSpec): number {
-    const r = spec.create(this.x) >>> 0;
+    const r = spec.create(this) >>> 0;
     // Memory may have grown even when the record did not fit after all.
     this.grew();
     if (r === 0) return 0;

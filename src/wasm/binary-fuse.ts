@@ -18,6 +18,16 @@ import { fuseTemporaryBytes, type FuseShape } from './fuse-shape.js';
 import { Arena, Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace, scratchDigest } from './checksum.js';
+import type { FuseExports } from './abi.js';
+import { FamilyModule, type FamilyExports } from './family-module.js';
+import { WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE } from './fuse-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The binary fuse filter's module (assembly/fuse-module.ts), instantiated over each arena that holds or builds one. */
+export const fuseModule = /* @__PURE__ */ new FamilyModule<FuseExports>(() => inflateBase64(WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE));
+
+/** What a released engine holds in place of its arena's module: nothing to call. */
+const RELEASED = Object.freeze({}) as FamilyExports<FuseExports>;
 
 /** Temporaries below this many bytes are taken in the record's own arena (see above). */
 const IN_PLACE_BYTES = 4 * 1024 * 1024;
@@ -76,6 +86,8 @@ export class FuseEngine extends RegionHandle {
   readonly fingerprintsLength: number;
   /** The seed the construction settled on (or the restored one). */
   seed = 0n;
+  /** The fuse module over the record's arena (RELEASED once released). */
+  private fx: FamilyExports<FuseExports>;
 
   private constructor(shape: FuseShape, width: 1 | 2) {
     super();
@@ -86,15 +98,16 @@ export class FuseEngine extends RegionHandle {
       kind: Kind.Fuse,
       payloadBytes: this.fingerprintsLength,
       size: arrayLength,
-      create: (x) => x.fuseCreate(arrayLength, width),
+      create: (a) => fuseModule.of(a).fuseCreate(arrayLength, width),
     });
+    this.fx = fuseModule.of(this.arena);
   }
 
   /** Writes the shape and the seed into the record. */
   private setShape(shape: FuseShape, seed: bigint): void {
     this.seed = seed;
-    const x = this.enter('fromBytes').x;
-    this.checked(x.fuseSetShape(
+    this.enter('fromBytes');
+    this.checked(this.fx.fuseSetShape(
       this.record, this.generation, Number(seed & 0xffffffffn), Number(seed >> 32n), shape.size, shape.segmentLength, shape.segmentCount, shape.segmentCountLength,
     ), 'fromBytes');
   }
@@ -165,7 +178,7 @@ export class FuseEngine extends RegionHandle {
       }
       // In place, the record's region is the output: its address is the record's plus 64 (assembly/record.ts).
       const out = inPlace ? this.fingerprintsPtr() : outPtr;
-      const status = a.x.fusePopulate(
+      const status = fuseModule.of(a).fusePopulate(
         keysPtr, n, out, width, shape.segmentLength, shape.segmentCount, shape.segmentCountLength, shape.arrayLength,
       );
       a.grew();
@@ -194,9 +207,10 @@ export class FuseEngine extends RegionHandle {
   /** Hashes the items into keys at keysPtr in `a`, a chunk of staged items at a time (XXH64, seed 0, strings as UTF-8). */
   private hashItems(a: Arena, batch: CheckedBatch, keysPtr: number): void {
     let done = 0;
+    const fx = fuseModule.of(a);
     a.batches.run(batch, {
       chunk: (count) => {
-        a.x.fuseKeyBatch(count, keysPtr + 8 * done);
+        fx.fuseKeyBatch(count, keysPtr + 8 * done);
         done += count;
         return count;
       },
@@ -220,12 +234,14 @@ export class FuseEngine extends RegionHandle {
   /** Gives the region back at once (dispose()); the engine must not be used again. */
   release(): void {
     this.releaseRecord();
+    this.fx = RELEASED;
   }
 
   /** binary_fuse*_contain of a u64 key (checked by the caller). */
   hasKey(key: bigint): boolean {
     // A wasm i64 parameter takes the bigint as it is (JS BigInt integration): no split into halves.
-    const hasKey = this.enter('hasKey').x.fuseHasKey as unknown as (r: number, generation: number, key: bigint) => number;
+    this.enter('hasKey');
+    const hasKey = this.fx.fuseHasKey as unknown as (r: number, generation: number, key: bigint) => number;
     return this.checked(hasKey(this.record, this.generation, key), 'hasKey') !== 0;
   }
 
@@ -235,27 +251,28 @@ export class FuseEngine extends RegionHandle {
     const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    if (s.inPlace(item)) return this.checked(a.x.fuseHasString(item, r, g), 'has') !== 0;
+    const fx = this.fx;
+    if (s.inPlace(item)) return this.checked(fx.fuseHasString(item, r, g), 'has') !== 0;
     const len = s.stage(item, r, g, false);
-    return this.checked(len >= 0 ? a.x.fuseHasItem(r, g, len) : a.x.fuseHasStream(r, g), 'has') !== 0;
+    return this.checked(len >= 0 ? fx.fuseHasItem(r, g, len) : fx.fuseHasStream(r, g), 'has') !== 0;
   }
 
   /** Tests each item of a checked batch, in order; flag i is 1 when item i may be in the set. */
   hasMany(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
-    const chunk = (n: number) => (this.checked(a.x.fuseHasBatch(this.record, this.generation, n), 'hasMany'), n);
+    const chunk = (n: number) => (this.checked(this.fx.fuseHasBatch(this.record, this.generation, n), 'hasMany'), n);
     return a.batches.run(batch, { chunk, one: (item) => (this.has(item) ? 1 : 0), wide: false, units: false });
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the fingerprints, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('toBytes');
-    return checksumInPlace(a, header, () => this.checked(a.x.fuseChecksumFingerprints(this.record, this.generation), 'toBytes'));
+    return checksumInPlace(a, header, () => this.checked(this.fx.fuseChecksumFingerprints(this.record, this.generation), 'toBytes'));
   }
 }
 
 /** The instance that hashes items to keys for itemKeysInto, and its key region (made on first use). */
-let hasher: { a: Arena; keysPtr: number } | undefined;
+let hasher: { a: Arena; fx: FuseExports; keysPtr: number } | undefined;
 
 /**
  * Writes the keys of a checked batch's items (XXH64, seed 0, strings as
@@ -268,9 +285,9 @@ export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: numbe
     const a = new Arena(true);
     const keysPtr = a.x.regionAlloc(8 * a.staging.batchMax) >>> 0;
     a.grew();
-    hasher = { a, keysPtr };
+    hasher = { a, fx: fuseModule.of(a), keysPtr };
   }
-  const { a, keysPtr } = hasher;
+  const { a, fx, keysPtr } = hasher;
   let done = at;
   const copy = (n: number): void => {
     out.set(new BigUint64Array(a.x.memory.buffer, keysPtr, n), done);
@@ -278,7 +295,7 @@ export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: numbe
   };
   a.batches.run(batch, {
     chunk: (n) => {
-      a.x.fuseKeyBatch(n, keysPtr);
+      fx.fuseKeyBatch(n, keysPtr);
       copy(n);
       return n;
     },

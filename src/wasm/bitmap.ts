@@ -31,7 +31,7 @@ export class BitmapEngine extends RecordHandle {
     super();
     this.bytes = Math.ceil(size / 8);
     // assembly/bitmap.ts's BitmapRecord: its size, and the bits in whole u64 words.
-    this.placeRecord({ kind: Kind.Bitmap, payloadBytes: Math.ceil(size / 64) * 8, size, create: (x) => x.bitmapCreate(size) });
+    this.placeRecord({ kind: Kind.Bitmap, payloadBytes: Math.ceil(size / 64) * 8, size, create: (a) => a.x.bitmapCreate(size) });
     const scratchSize = this.arena.x.scratchSize();
     this.chunk = scratchSize >> 2;
     this.hasChunk = Math.floor(scratchSize / 5);

@@ -8,6 +8,16 @@ import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import { TableFull, type CuckooTable } from './cuckoo-table.js';
+import type { CuckooExports } from './abi.js';
+import { FamilyModule, type FamilyExports } from './family-module.js';
+import { WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE } from './cuckoo-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The cuckoo filter's module (assembly/cuckoo-module.ts), instantiated over each arena that holds a table. */
+export const cuckooModule = /* @__PURE__ */ new FamilyModule<CuckooExports>(() => inflateBase64(WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE));
+
+/** What a released engine holds in place of its arena's module: nothing to call. */
+const RELEASED = Object.freeze({}) as FamilyExports<CuckooExports>;
 
 /** What a cuckoo table is made of. */
 export interface CuckooTableParams {
@@ -32,6 +42,8 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   protected readonly owner = 'CuckooFilter';
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;
+  /** The cuckoo module over the record's arena (RELEASED once released). */
+  private fx: FamilyExports<CuckooExports>;
 
   /** A record for an empty table; BloomAllocationError when memory cannot be had. */
   constructor(params: CuckooTableParams) {
@@ -45,8 +57,9 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
       kind: Kind.Cuckoo,
       payloadBytes: this.slotsLength + 8,
       size: buckets,
-      create: (x) => x.cuckooCreate(buckets, bucketSize, fingerprintBits, seedLo, seedHi),
+      create: (a) => cuckooModule.of(a).cuckooCreate(buckets, bucketSize, fingerprintBits, seedLo, seedHi),
     });
+    this.fx = cuckooModule.of(this.arena);
   }
 
   /** The packed fingerprints, live: a view made at each use (RegionHandle). */
@@ -57,6 +70,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   /** Gives the table's region back at once (dispose()); the engine must not be used again. */
   release(): void {
     this.releaseRecord();
+    this.fx = RELEASED;
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/cuckoo.ts for the answers. */
@@ -65,13 +79,13 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     const r = this.record;
     const g = this.generation;
     const len = a.staging.stage(item, r, g, false);
-    return this.checked(len >= 0 ? a.x.cuckooItem(r, g, len, op) : a.x.cuckooStream(r, g, op), OP_NAMES[op]);
+    return this.checked(len >= 0 ? this.fx.cuckooItem(r, g, len, op) : this.fx.cuckooStream(r, g, op), OP_NAMES[op]);
   }
 
   /** has() of each item of a checked batch, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   hasBatch(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
-    const chunk = (n: number) => (this.checked(a.x.cuckooBatch(this.record, this.generation, n, 1), 'hasMany'), n);
+    const chunk = (n: number) => (this.checked(this.fx.cuckooBatch(this.record, this.generation, n, 1), 'hasMany'), n);
     return a.batches.run(batch, { chunk, one: (item) => this.run(item, 1), wide: false, units: false });
   }
 
@@ -84,7 +98,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     const a = this.enter('addMany');
     // A chunk's add stops at its first refusal and returns that index: the batch ends there.
     a.batches.run(batch, {
-      chunk: (n) => this.checked(a.x.cuckooBatch(this.record, this.generation, n, 0), 'addMany'),
+      chunk: (n) => this.checked(this.fx.cuckooBatch(this.record, this.generation, n, 0), 'addMany'),
       one: (item) => (this.run(item, 0) === 0 ? -1 : 1),
       wide: false,
       units: false,
@@ -94,12 +108,14 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
 
   /** Fingerprints held. */
   held(): number {
-    return this.checked(this.enter('addedCount').x.cuckooHeld(this.record, this.generation), 'addedCount');
+    this.enter('addedCount');
+    return this.checked(this.fx.cuckooHeld(this.record, this.generation), 'addedCount');
   }
 
   /** The kick generator's state. */
   randomState(): bigint {
-    const x = this.enter('randomState').x;
+    this.enter('randomState');
+    const x = this.fx;
     const high = this.checked(x.cuckooRandomState(this.record, this.generation, 1), 'randomState');
     const low = this.checked(x.cuckooRandomState(this.record, this.generation, 0), 'randomState');
     return (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
@@ -107,23 +123,26 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
 
   /** Sets the kick generator's state (nonzero). */
   setRandomState(state: bigint): void {
-    const x = this.enter('setRandomState').x;
+    this.enter('setRandomState');
+    const x = this.fx;
     this.checked(x.cuckooSetRandomState(this.record, this.generation, Number(state & 0xffffffffn), Number(state >> 32n)), 'setRandomState');
   }
 
   /** Empties every slot. */
   clear(): void {
-    this.checked(this.enter('clear').x.cuckooClear(this.record, this.generation), 'clear');
+    this.enter('clear');
+    this.checked(this.fx.cuckooClear(this.record, this.generation), 'clear');
   }
 
   /** After fingerprints were written into `slots`: recounts the non-empty slots, sets the tally, returns it. */
   restore(): number {
-    return this.checked(this.enter('restore').x.cuckooRestore(this.record, this.generation), 'restore');
+    this.enter('restore');
+    return this.checked(this.fx.cuckooRestore(this.record, this.generation), 'restore');
   }
 
   /** XXH64 (seed 0) of the packed fingerprints, read in place (the file's payload checksum). */
   payloadChecksum(): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, EMPTY, () => this.checked(a.x.cuckooChecksumSlots(this.record, this.generation), 'checksum'));
+    return checksumInPlace(a, EMPTY, () => this.checked(this.fx.cuckooChecksumSlots(this.record, this.generation), 'checksum'));
   }
 }

@@ -1,0 +1,51 @@
+// A family module: the wasm of one filter family (assembly/cuckoo-module.ts,
+// fuse-module.ts, lines-module.ts), apart from the core module that holds
+// the heap and the records (assembly/index.ts), so that a bundle carries a
+// family's bytes only when it imports that family. It imports the memory
+// of a core instance and the core's createRecord, regionAlloc and
+// regionFree, and writes nothing into that memory when instantiated (it has
+// no statics: assembly/layout.ts's STATICS_END). Compiled once, on first
+// use (or handed over compiled: src/workerd.ts); instantiated once per
+// arena, over the arena's memory.
+
+import type { Arena } from './arena.js';
+import { compileWithStringBuiltins, moduleImports } from './module.js';
+
+/** A family module's exports over one arena, with that arena's memory as `memory`. */
+export type FamilyExports<X> = X & { readonly memory: WebAssembly.Memory };
+
+export class FamilyModule<X extends object> {
+  private compiled: WebAssembly.Module | undefined;
+  private readonly instances = new WeakMap<Arena, FamilyExports<X>>();
+
+  /** A family module whose bytes `bytes` gives (inflated from the embedded ones) when it is first compiled. */
+  constructor(private readonly bytes: () => Uint8Array<ArrayBuffer>) {}
+
+  /**
+   * Hands over the module compiled by the platform, for runtimes that
+   * refuse to compile wasm from bytes at run time (src/workerd.ts).
+   */
+  provide(module: WebAssembly.Module): void {
+    this.compiled = module;
+  }
+
+  /** The module's exports over arena `a`'s memory, instantiated on first use. */
+  of(a: Arena): FamilyExports<X> {
+    let exports = this.instances.get(a);
+    if (exports === undefined) {
+      // With the JS String Builtins where the engine has them, as the core
+      // module: a family that reads strings in place (the binary fuse
+      // filter's has) takes the path the core's staging chose.
+      this.compiled ??= compileWithStringBuiltins(this.bytes());
+      const core = a.x;
+      const instance = new WebAssembly.Instance(this.compiled, {
+        ...moduleImports(this.compiled),
+        env: { memory: core.memory },
+        core: { createRecord: core.createRecord, regionAlloc: core.regionAlloc, regionFree: core.regionFree },
+      });
+      exports = Object.freeze({ ...(instance.exports as unknown as X), memory: core.memory });
+      this.instances.set(a, exports);
+    }
+    return exports;
+  }
+}
