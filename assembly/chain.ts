@@ -34,10 +34,9 @@ import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, CHAIN_
 import { countAdd } from "./filter";
 import { splitmix64, xxh64 } from "./hash";
 import { testEnhancedDoubleFrom } from "./probe";
-import { KIND_COUNTING, KIND_FILTER, countingKind, headerOf, isLive, payloadOf, schemeRecord } from "./record";
+import { KIND_FILTER, headerOf, isLive, payloadOf, schemeRecord } from "./record";
 import { SALT0, SALT1, sbbfCheck } from "./sbbf";
 import { SCHEME_SBBF, SCHEME_XXH64, insertProbed, probeHash, testHash } from "./scheme";
-import { countingHasHash } from "./counting";
 
 /** Bytes per record of placeFirstTwo's output: two byte addresses and their shifts and mask, then under xxh64 its start state a and b (u64s at +16, +24). */
 export const PLACED_BYTES: usize = 32;
@@ -56,8 +55,8 @@ const UNWALKABLE: u32 = 1 << 24;
 /**
  * The first step's arithmetic for record `r` and the item whose hash is h
  * (s = splitmix64(h)), written to `at`: the byte addresses of its first
- * two positions, and per position the shift and mask that isolate it (a
- * bit, or a 4-bit counter of a counting filter). Under xxh64 the first two
+ * two positions, and per position the shift and mask that isolate its
+ * bit. Under xxh64 the first two
  * of enhanced double hashing (assembly/probe.ts: a = h mod m, then
  * a + (s mod m) mod m, moved by one if it repeats a; k = 1 reads a twice;
  * a and b = s mod m are kept for a survivor's later positions), under sbbf the bits of words 0
@@ -70,11 +69,10 @@ const UNWALKABLE: u32 = 1 << 24;
   const record = schemeRecord(r);
   const m = record.bits;
   const schemeId = record.scheme;
-  // KIND_COUNTING itself, not countingKind: the lean build never holds one
-  // (see countingKind), and the test as written keeps the other builds'
-  // code as it was. The kind is tested first: only those two records have
-  // a seed and a scheme.
-  if ((kind != KIND_FILTER && kind != KIND_COUNTING) || record.seed != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF)) {
+  // The kind is tested first: a record of another kind may have no seed
+  // or scheme. A counting filter's counters are its module's to read
+  // (assembly/counting-module.ts): JS asks it.
+  if (kind != KIND_FILTER || record.seed != seed || (schemeId != SCHEME_XXH64 && schemeId != SCHEME_SBBF)) {
     unwalkable(at);
     return;
   }
@@ -97,15 +95,9 @@ const UNWALKABLE: u32 = 1 << 24;
     if (schemeRecord(r).hashes == 1) q = p;
   }
   const base = <u32>payloadOf(r);
-  if (countingKind(kind)) {
-    store<u32>(at, base + <u32>(p >> 1));
-    store<u32>(at, base + <u32>(q >> 1), 4);
-    store<u32>(at, (<u32>(p & 1) << 2) | (<u32>(q & 1) << 10) | (15 << 16), 8);
-  } else {
-    store<u32>(at, base + <u32>(p >> 3));
-    store<u32>(at, base + <u32>(q >> 3), 4);
-    store<u32>(at, <u32>(p & 7) | (<u32>(q & 7) << 8) | (1 << 16), 8);
-  }
+  store<u32>(at, base + <u32>(p >> 3));
+  store<u32>(at, base + <u32>(q >> 3), 4);
+  store<u32>(at, <u32>(p & 7) | (<u32>(q & 7) << 8) | (1 << 16), 8);
 }
 
 /** The first step's reads for the record placed at `at`: 1 when both positions are set, 0 when not, 2 when it is UNWALKABLE. No branch. */
@@ -117,12 +109,6 @@ const UNWALKABLE: u32 = 1 << 24;
   const two = (<u32>load<u8>(<usize>load<u32>(at, 4)) >> ((meta >> 8) & 7)) & mask;
   const both = <u32>(one != 0) & <u32>(two != 0);
   return select<u32>(2, both, meta & UNWALKABLE);
-}
-
-/** Whether record `r`, a Bloom or (when `counting`) a counting filter's, holds every position of the item whose hash is h: its own has(). */
-// @ts-ignore: decorator
-@inline export function reports(r: usize, h: u64, counting: bool): bool {
-  return counting ? countingHasHash(r, h) : testHash(r, h);
 }
 
 /** Member record i of the chain (oldest first): the address of pair i. */
@@ -231,7 +217,7 @@ function newestReporting(count: u32, h: u64): i32 {
   }
   // Members past the first step's 64, newest first, each as its own has().
   for (let i = <i32>count - 1; i >= 64; i--) {
-    if (reports(member(<u32>i), h, false)) return i;
+    if (testHash(member(<u32>i), h)) return i;
   }
   // The second step, over the first one's survivors (a random quarter of
   // the members for an absent item), by the set bits of `maybe` found by

@@ -16,7 +16,8 @@
 // positions are distinct already; under poly and bytesum a position may
 // repeat, and a repeat neither adds nor removes a second time.
 
-import { named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
+import { KIND_COUNTING, named, payloadOf, REFUSED, SchemeRecord, schemeRecord, writeSchemeFields } from "./record";
+import { createRecord } from "./core-calls";
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
@@ -140,13 +141,6 @@ function countingProbed(r: usize, op: i32): i32 {
   return <i32>countProbed(r);
 }
 
-/** has() of the item whose hash is h, in counting filter r (assembly/chain.ts's and probeAll's walks). */
-// @ts-ignore: decorator
-@inline export function countingHasHash(r: usize, h: u64): bool {
-  probeHash(r, h, PROBES_PTR);
-  return countingProbed(r, OP_HAS) != 0;
-}
-
 /** Zeroes the counters and the tallies. */
 function clearCounters(r: usize): void {
   memory.fill(payloadOf(r), 0, <usize>countersLength(r));
@@ -251,6 +245,19 @@ function batchOf(r: usize, count: u32, op: i32): u32 {
 
 // The exports: each names its record (assembly/record.ts) and refuses a
 // pair that names no live record with REFUSED.
+
+/**
+ * A new counting filter of m = `m` counters, k, scheme and seed (validated
+ * by the caller), every counter 0: its record's address, or 0 when the
+ * instance's memory cannot hold it (assembly/record-life.ts's
+ * createRecord, in the core).
+ */
+export function countingCreate(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): usize {
+  const r = createRecord(KIND_COUNTING, (<u64>m + 1) >> 1);
+  if (r == 0) return 0;
+  writeSchemeFields(r, m, k, schemeId, seedLo, seedHi);
+  return r;
+}
 
 /**
  * Runs `op` (0 add, 1 has, 2 remove, 3 count) on the item in scratch in

@@ -14,9 +14,9 @@ import {
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
 import { insertProbed, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
-import { countingKind, headerOf, isLive, KIND_FILTER, named, payloadOf, REFUSED, schemeRecord } from "./record";
+import { headerOf, isLive, KIND_FILTER, named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { sbbfCheck } from "./sbbf";
-import { PLACED_BYTES, placeFirstTwo, readFirstTwo, reports, unwalkable } from "./chain";
+import { PLACED_BYTES, placeFirstTwo, readFirstTwo, unwalkable } from "./chain";
 
 /** The seed hi:lo as one u64. */
 // @ts-ignore: decorator
@@ -59,11 +59,10 @@ const GROUP_SLOT: usize = 48;
 const GROUP_PTR: usize = SCRATCH_PTR + <usize>WALK_BLOCK * PLACED_BYTES;
 const GROUP_POSITIONS_PTR: usize = GROUP_PTR + <usize>GROUP * GROUP_SLOT;
 
-/** A group slot's fields: its bits' address, k, its flag's index, whether its positions are counters (u32s); m, a, b and the seen mask (u64s). */
+/** A group slot's fields: its bits' address, k and its flag's index (u32s); m, a, b and the seen mask (u64s). */
 const SLOT_BASE: usize = 0;
 const SLOT_K: usize = 4;
 const SLOT_FLAG: usize = 8;
-const SLOT_COUNTING: usize = 12;
 const SLOT_M: usize = 16;
 const SLOT_A: usize = 24;
 const SLOT_B: usize = 32;
@@ -88,13 +87,12 @@ const LIVE_PTR: usize = SURVIVORS_PTR + (<usize>WALK_BLOCK << 1);
  * time by readGroup, only as far as its bits stay set.
  */
 // @ts-ignore: decorator
-@inline function joinGroup(g: u32, r: usize, flag: u32, counting: bool, a: u64, b: u64): void {
+@inline function joinGroup(g: u32, r: usize, flag: u32, a: u64, b: u64): void {
   const m = schemeRecord(r).bits;
   const k = schemeRecord(r).hashes;
   store<u32>(groupField(g, SLOT_BASE), <u32>payloadOf(r));
   store<u32>(groupField(g, SLOT_K), <u32>k);
   store<u32>(groupField(g, SLOT_FLAG), flag);
-  store<u32>(groupField(g, SLOT_COUNTING), <u32>counting);
   store<u64>(groupField(g, SLOT_M), m);
   // Position 1: a + b mod m, moved by one where it repeats position 0 (the
   // first step read it so); the state goes on from a + b, b + 1.
@@ -140,14 +138,11 @@ const LIVE_PTR: usize = SURVIVORS_PTR + (<usize>WALK_BLOCK << 1);
   return p;
 }
 
-/** Whether position p of group member g is set (a bit, or a nonzero 4-bit counter), as 1 or 0. */
+/** Whether position p of group member g is set, as 1 or 0. */
 // @ts-ignore: decorator
 @inline function groupBit(g: u32, p: u64): u32 {
   const base = <usize>load<u32>(groupField(g, SLOT_BASE));
-  const counting = COUNTING_RECORDS != 0 ? load<u32>(groupField(g, SLOT_COUNTING)) : 0;
-  return counting
-    ? <u32>(((<u32>load<u8>(base + <usize>(p >> 1)) >> (<u32>(p & 1) << 2)) & 15) != 0)
-    : (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
+  return (<u32>load<u8>(base + <usize>(p >> 3)) >> <u32>(p & 7)) & 1;
 }
 
 /**
@@ -189,8 +184,7 @@ function readGroup(n: u32): u32 {
  * The blocked and grouped walk below is 2,400 bytes of wasm, 950 gzipped,
  * more than a tenth of what a user of `bloomwasm/core` ships
  * (test/lean-bundle.test.ts); its speed is the full build's, the one
- * `bloomwasm` users and the bench's probeAll get. The lean build holds no
- * counting filters (assembly/record.ts's countingKind).
+ * `bloomwasm` users and the bench's probeAll get.
  */
 function probeRecordsInTurn(count: u32, h: u64, seed: u64): u32 {
   let found: u32 = 0;
@@ -222,8 +216,8 @@ export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
  * probeAll over `count` records (at most PROBE_RECORDS_MAX) listed as
  * (record, generation) pairs at the batch offsets region: flag j (batch
  * flags region) is 1 when record j may hold the item, 0 when it surely
- * does not, and 2 when the record is not a live filter or counting filter
- * of the xxh64 family with the first record's seed (JS asks those itself,
+ * does not, and 2 when the record is not a live Bloom filter of the xxh64
+ * family with the first record's seed (JS asks those itself,
  * and a released one refuses by name). The item is the `len` bytes in scratch,
  * hashed here under the first record's seed, or when `len` is negative the
  * digest hi:lo; its digest is left at positionsPtr as digestItem leaves
@@ -276,11 +270,10 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
     for (let t: u32 = 0; t < survivors; t++) {
       const j = <u32>load<u16>(SURVIVORS_PTR + (<usize>t << 1));
       const r = listed(first + j);
-      const counting = countingKind(headerOf(r).kind);
       if (schemeRecord(r).scheme == SCHEME_SBBF) {
         // The block's other words share the line just read: tested in full,
         // a plain filter's without a branch (assembly/sbbf.ts's sbbfCheck).
-        const holds = counting ? reports(r, h, true) : sbbfCheck(payloadOf(r), h, schemeRecord(r).bits >> 8);
+        const holds = sbbfCheck(payloadOf(r), h, schemeRecord(r).bits >> 8);
         store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>holds);
         found += <u32>holds;
         continue;
@@ -293,7 +286,7 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), 0);
       // From the first step's start state (assembly/chain.ts's placeFirstTwo): no remainder again.
       const placed = SCRATCH_PTR + <usize>j * PLACED_BYTES;
-      joinGroup(grouped, r, first + j, counting, load<u64>(placed, 16), load<u64>(placed, 24));
+      joinGroup(grouped, r, first + j, load<u64>(placed, 16), load<u64>(placed, 24));
       if (++grouped == GROUP) {
         found += readGroup(grouped);
         grouped = 0;

@@ -3,7 +3,7 @@
 // digest) for longer ones; both give the same value for the same input.
 // The pure-TypeScript twin is src/reference/hash.ts.
 
-import { STREAM_PTR, STRIPE_PTR } from "./layout";
+import { STREAM_PTR, STRIPE_PTR, SUMS_PTR } from "./layout";
 
 // ---------------------------------------------------------------- XXH64
 // XXH64 as specified in https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md
@@ -190,13 +190,55 @@ const POLY_POW6_2: u64 = 2_565_726_409;
 const POLY_POW12_1: u64 = (POLY_POW6_1 * POLY_POW6_1) % POLY_MOD_1;
 const POLY_POW12_2: u64 = ((POLY_POW6_2 % POLY_MOD_2) * (POLY_POW6_2 % POLY_MOD_2)) % POLY_MOD_2;
 
-export let polyH1: u64 = 0;
-export let polyH2: u64 = 0;
+/**
+ * The running state of a poly hash (h1, h2) or a bytesum hash (the sum,
+ * the weighted sum and the index of the next byte), and whether a streamed
+ * item is u16 code units (assembly/scheme.ts's streamBegin). It lives in
+ * the work area (SUMS_PTR), not in globals, for the reason XxhStream does:
+ * a stream that the core module begins and feeds, a family module that
+ * imports its memory finishes (assembly/counting.ts's countingStream).
+ */
+@unmanaged class SumState {
+  h1: u64;
+  h2: u64;
+  index: u64;
+  wide: u32;
+}
+
+/** The one poly or bytesum state of this work area. */
+// @ts-ignore: decorator
+@inline function sums(): SumState {
+  return changetype<SumState>(SUMS_PTR);
+}
+
+/** The poly hash's h1 (mod 1,000,000,007) so far. */
+// @ts-ignore: decorator
+@inline export function polyH1(): u64 {
+  return sums().h1;
+}
+
+/** The poly hash's h2 (mod 1,000,000,009) so far. */
+// @ts-ignore: decorator
+@inline export function polyH2(): u64 {
+  return sums().h2;
+}
+
+/** Whether the streamed item is u16 code units (poly only). */
+// @ts-ignore: decorator
+@inline export function streamWide(): bool {
+  return sums().wide != 0;
+}
+
+/** Sets streamWide. */
+// @ts-ignore: decorator
+@inline export function setStreamWide(wide: bool): void {
+  sums().wide = <u32>wide;
+}
 
 /** Starts a poly hash. */
 export function polyBegin(): void {
-  polyH1 = 0;
-  polyH2 = 0;
+  sums().h1 = 0;
+  sums().h2 = 0;
 }
 
 /** c0*31^5 + c1*31^4 + ... + c5, below 2^41 for c < 2^16. */
@@ -215,8 +257,8 @@ export function polyBegin(): void {
 // @ts-ignore: decorator
 @inline function polyFeed<T>(ptr: usize, count: usize): void {
   const unit = sizeof<T>();
-  let h1 = polyH1;
-  let h2 = polyH2;
+  let h1 = sums().h1;
+  let h2 = sums().h2;
   let i: usize = 0;
   for (; i + 12 <= count; i += 12) {
     const p = ptr + i * unit;
@@ -241,8 +283,8 @@ export function polyBegin(): void {
     h1 = (h1 * 31 + c) % POLY_MOD_1;
     h2 = (h2 * 37 + c) % POLY_MOD_2;
   }
-  polyH1 = h1;
-  polyH2 = h2;
+  sums().h1 = h1;
+  sums().h2 = h2;
 }
 
 /** Feeds `count` codes at `ptr` (u16 code units when `wide`, else bytes). */
@@ -255,15 +297,23 @@ export function polyUpdate(ptr: usize, count: usize, wide: bool): void {
 // The SSTable exercise's hashes over UTF-8 bytes: h1 = sum(b) mod m and
 // h2 = sum((index+1) * b) mod m.
 
-export let byteSum: u64 = 0;
-export let weightedSum: u64 = 0;
-let byteIndex: u64 = 0;
+/** The bytesum hash's sum of bytes so far. */
+// @ts-ignore: decorator
+@inline export function byteSum(): u64 {
+  return sums().h1;
+}
+
+/** The bytesum hash's weighted sum (mod m) so far. */
+// @ts-ignore: decorator
+@inline export function weightedSum(): u64 {
+  return sums().h2;
+}
 
 /** Starts a bytesum hash. */
 export function bytesumBegin(): void {
-  byteSum = 0;
-  weightedSum = 0;
-  byteIndex = 0;
+  sums().h1 = 0;
+  sums().h2 = 0;
+  sums().index = 0;
 }
 
 /**
@@ -272,16 +322,17 @@ export function bytesumBegin(): void {
  * such terms stay below 2^59 and the u64 cannot overflow in between.
  */
 export function bytesumUpdate(ptr: usize, len: usize, m: u64): void {
-  let s1 = byteSum;
+  const state = sums();
+  let s1 = state.h1;
   let s2: u64 = 0;
-  let index = byteIndex;
+  let index = state.index;
   for (let i: usize = 0; i < len; i++) {
     const b = <u64>load<u8>(ptr + i);
     index++;
     s1 += b;
     s2 += index * b;
   }
-  byteSum = s1;
-  weightedSum = (weightedSum + s2 % m) % m;
-  byteIndex = index;
+  state.h1 = s1;
+  state.h2 = (state.h2 + s2 % m) % m;
+  state.index = index;
 }

@@ -260,17 +260,13 @@ export {
   bitmapClearAll, bitmapCreate, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
 } from "./bitmap";
 
-// Hash once, probe many (assembly/digest.ts) and the counting filter
-// (assembly/counting.ts), a record of KIND_COUNTING.
+// Hash once, probe many (assembly/digest.ts).
 export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
-export {
-  countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingDigest, countingHeld,
-  countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
-} from "./counting";
 
 // The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
 export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
 
-// The cuckoo filter and the binary fuse filter are modules of their own
-// (assembly/cuckoo-module.ts, fuse-module.ts) over this instance's memory;
-// they make their records with createRecord.
+// The counting filter, the cuckoo filter and the binary fuse filter are
+// modules of their own (assembly/counting-module.ts, cuckoo-module.ts,
+// fuse-module.ts) over this instance's memory; they make their records
+// with createRecord.

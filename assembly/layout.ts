@@ -4,7 +4,7 @@
 // assembly/record.ts).
 //
 //   [AssemblyScript statics, below STATICS_END][probe positions u64[64]][positions out f64[64]]
-//   [xxh64 stream state 64 B][its stripe buffer 32 B][touch sink 32 B][batch offsets u32[4097]][batch flags u8[4096]]
+//   [xxh64 stream state 64 B][its stripe buffer 32 B][touch sink 32 B][poly or bytesum state 32 B][batch offsets u32[4097]][batch flags u8[4096]]
 //   [batch probes u64[8 * 64]][chain records u32[2 * 256]][kick path u64[512]][scratch 64 KiB][heap: record, bits | record, bits | ...]
 //
 // The heap comes last, so that growing memory is all it takes to make room
@@ -73,8 +73,16 @@ export const BATCH_GROUP: u32 = 8;
 /** 4 bytes: where a touch pass leaves the sum of what it read (assembly/scheme.ts's touchProbed), so that its loads stay. */
 export const TOUCH_SINK_PTR: usize = STRIPE_PTR + 32;
 
+/**
+ * 32 bytes: the state of a poly or bytesum hash (assembly/hash.ts's
+ * SumState) and whether a streamed item is code units, in memory as the
+ * XXH64 stream's is (STREAM_PTR), so that a stream one module begins
+ * another can finish.
+ */
+export const SUMS_PTR: usize = TOUCH_SINK_PTR + 32;
+
 /** u32[BATCH_MAX + 1]: byte offsets into scratch; batch item i is [offsets[i], offsets[i+1]). */
-export const BATCH_OFFSETS_PTR: usize = TOUCH_SINK_PTR + 32;
+export const BATCH_OFFSETS_PTR: usize = SUMS_PTR + 32;
 
 /** u8[BATCH_MAX]: one 0/1 result per batch item. */
 export const BATCH_FLAGS_PTR: usize = BATCH_OFFSETS_PTR + ((<usize>BATCH_MAX + 1) << 2);

@@ -3,9 +3,9 @@
 // holds the heap, makes and releases records; a family module that imports
 // its memory names records and reads them (assembly/record.ts).
 
-import { HEAP_START, MAX_HASHES } from "./layout";
+import { HEAP_START } from "./layout";
 import { heapAlloc, heapFree } from "./heap";
-import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, countingKind, schemeRecord, slidingKind } from "./record";
+import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, slidingKind, writeSchemeFields } from "./record";
 import { SlidingRecord } from "./sliding";
 
 // The work area (scratch and the regions an item passes through) lies past
@@ -43,19 +43,19 @@ export function createRecord(kind: u32, payload: u64): usize {
 
 /**
  * Bytes of the payload of a scheme family's record of m = `m`
- * (filter.ts's byteLength, counting.ts's countersLength, sliding.ts's
- * wordsLength with `wordBytes` bytes a word).
+ * (filter.ts's byteLength, sliding.ts's wordsLength with `wordBytes` bytes
+ * a word). A counting filter's record is its module's to make
+ * (assembly/counting.ts's countingCreate).
  */
 function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
-  if (countingKind(kind)) return (m + 1) >> 1;
   if (slidingKind(kind)) return m * <u64>wordBytes;
   return 0;
 }
 
 /**
  * A new record of a scheme family (`kind`: a Bloom filter, the hashing
- * kind, a counting or a sliding filter) for m = `m`, k, scheme and seed
+ * kind or a sliding filter) for m = `m`, k, scheme and seed
  * (validated by the caller), its payload zero; `wordBytes` is a sliding
  * filter's bytes per word (0 for the others). Returns its address, or 0
  * (createRecord).
@@ -63,11 +63,7 @@ function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
 export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, wordBytes: u32): usize {
   const r = createRecord(kind, schemePayloadBytes(kind, <u64>m, wordBytes));
   if (r == 0) return 0;
-  const s = schemeRecord(r);
-  s.bits = <u64>m;
-  s.seed = (<u64>seedHi << 32) | <u64>seedLo;
-  s.hashes = min(k, MAX_HASHES);
-  s.scheme = schemeId;
+  writeSchemeFields(r, m, k, schemeId, seedLo, seedHi);
   if (slidingKind(kind)) changetype<SlidingRecord>(r).wordBytes = wordBytes;
   return r;
 }

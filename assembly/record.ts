@@ -31,7 +31,7 @@
 // counts the same instructions per has). The reference twin
 // (src/reference/) holds the same fields under the same names.
 
-import { HEAP_START, SHARED_BITS_PTR, SHARED_RECORD_PTR } from "./layout";
+import { HEAP_START, MAX_HASHES, SHARED_BITS_PTR, SHARED_RECORD_PTR } from "./layout";
 
 /** Bytes of a record; the payload follows it. Every family's record class fits in it. */
 export const RECORD_BYTES: u32 = 64;
@@ -63,6 +63,21 @@ export const RECORD_BYTES: u32 = 64;
   scheme: i32;
 }
 
+/**
+ * Writes the scheme fields of the new record `r` (m, k at most MAX_HASHES,
+ * the scheme's id and the seed hi:lo, validated by the caller): what the
+ * core's create and a family module's create (assembly/counting.ts's
+ * countingCreate) write after createRecord.
+ */
+// @ts-ignore: decorator
+@inline export function writeSchemeFields(r: usize, m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32): void {
+  const s = schemeRecord(r);
+  s.bits = <u64>m;
+  s.seed = (<u64>seedHi << 32) | <u64>seedLo;
+  s.hashes = min(k, MAX_HASHES);
+  s.scheme = schemeId;
+}
+
 /** What a record holds: a Bloom filter's bits, only parameters (hashing for bits kept elsewhere), 4-bit counters, a Bitmap, or a sliding filter's words. */
 export const KIND_FILTER = 0;
 export const KIND_HASHING = 1;
@@ -88,8 +103,9 @@ export const KIND_FUSE = 6;
 
 /**
  * Whether a record of `kind` is a scheme family's (a SchemeRecord). Always
- * true in the lean build, whose instances hold Bloom filters only (see
- * countingKind below).
+ * true in the lean build, whose instances hold Bloom filters only: the
+ * lean class makes no other kind, and an instance of an older build takes
+ * no new records once the full build is loaded (src/wasm/placement.ts).
  */
 // @ts-ignore: decorator
 @inline export function schemeKind(kind: u32): bool {
@@ -100,19 +116,6 @@ export const KIND_FUSE = 6;
 // @ts-ignore: decorator
 @inline export function slidingKind(kind: u32): bool {
   return COUNTING_RECORDS != 0 ? kind == KIND_SLIDING : false;
-}
-
-/**
- * Whether a record of kind `kind` is a counting filter's. Always false in
- * the lean build (asconfig.json's `use` sets COUNTING_RECORDS to 0 for its
- * target alone): its instances hold Bloom filters only, since the lean
- * class makes no other kind and an instance of an older build takes no
- * new records once the full build is loaded (src/wasm/placement.ts), so
- * its walks carry no counter reads.
- */
-// @ts-ignore: decorator
-@inline export function countingKind(kind: u32): bool {
-  return COUNTING_RECORDS != 0 ? kind == KIND_COUNTING : false;
 }
 
 /** What an export returns when its record and generation do not name a live record. */

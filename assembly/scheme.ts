@@ -14,7 +14,7 @@ import { BATCH_PROBES_BYTES, POSITIONS_OUT_PTR, PROBES_PTR } from "./layout";
 import { setBit } from "./bit-array";
 import { payloadOf, schemeRecord } from "./record";
 import {
-  byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate,
+  byteSum, bytesumBegin, bytesumUpdate, polyBegin, polyH1, polyH2, polyUpdate, setStreamWide, streamWide,
   weightedSum, xxh64, xxh64Begin, xxh64Digest, xxh64Update,
 } from "./hash";
 import { probeDouble, probeEnhancedDouble, testDoubleAt, testEnhancedDouble, testEnhancedDoubleAt } from "./probe";
@@ -66,8 +66,6 @@ export const SCHEME_SBBF = 3;
 
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
 export let itemKey: u64 = 0;
-/** Whether the streamed item is u16 code units (poly only). */
-let streamWide: bool = false;
 
 /** Probe positions from the poly or bytesum pair, and the pair's shard key. */
 // @ts-ignore: decorator
@@ -89,11 +87,11 @@ export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usi
   if (polySelected(r)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    probePair(r, polyH1, polyH2, polyH1, out);
+    probePair(r, polyH1(), polyH2(), polyH1(), out);
   } else if (bytesumSelected(r)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
-    probePair(r, byteSum, weightedSum, byteSum % schemeRecord(r).bits, out);
+    probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
   } else {
     probeHash(r, xxh64(ptr, len, schemeRecord(r).seed), out);
   }
@@ -101,7 +99,7 @@ export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usi
 
 /** Starts a streamed item, for items longer than the scratch region or lines split across chunks. */
 export function streamBegin(r: usize, wide: bool): void {
-  streamWide = wide;
+  setStreamWide(wide);
   if (polySelected(r)) polyBegin();
   else if (bytesumSelected(r)) bytesumBegin();
   else xxh64Begin(schemeRecord(r).seed);
@@ -110,7 +108,7 @@ export function streamBegin(r: usize, wide: bool): void {
 /** Feeds the next `len` units at `ptr` of a streamed item. */
 export function streamFeed(r: usize, ptr: usize, len: usize): void {
   if (polySelected(r)) {
-    polyUpdate(ptr, len, streamWide);
+    polyUpdate(ptr, len, streamWide());
   } else if (bytesumSelected(r)) {
     // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
     while (len > 0) {
@@ -126,8 +124,8 @@ export function streamFeed(r: usize, ptr: usize, len: usize): void {
 
 /** Finishes a streamed item into its probe record at `out`. */
 export function streamProbe(r: usize, out: usize): void {
-  if (polySelected(r)) probePair(r, polyH1, polyH2, polyH1, out);
-  else if (bytesumSelected(r)) probePair(r, byteSum, weightedSum, byteSum % schemeRecord(r).bits, out);
+  if (polySelected(r)) probePair(r, polyH1(), polyH2(), polyH1(), out);
+  else if (bytesumSelected(r)) probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
   else probeHash(r, xxh64Digest(), out);
 }
 
@@ -252,8 +250,8 @@ export function testHashOnce(r: usize, h: u64): bool {
 // @ts-ignore: decorator
 @inline export function streamTest(r: usize): bool {
   if (LEAN_BY_HASH) return testHashOnce(r, xxh64Digest());
-  if (polySelected(r)) hashedForTest(r, polyH1, polyH2, PROBES_PTR);
-  else if (bytesumSelected(r)) hashedForTest(r, byteSum, weightedSum, PROBES_PTR);
+  if (polySelected(r)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR);
+  else if (bytesumSelected(r)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR);
   else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR);
   return testHashed(r, PROBES_PTR);
 }
@@ -279,12 +277,12 @@ export function testHashOnce(r: usize, h: u64): bool {
   if (polySelected(r)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    return hashedForTest(r, polyH1, polyH2, out);
+    return hashedForTest(r, polyH1(), polyH2(), out);
   }
   if (bytesumSelected(r)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
-    return hashedForTest(r, byteSum, weightedSum, out);
+    return hashedForTest(r, byteSum(), weightedSum(), out);
   }
   return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out);
 }

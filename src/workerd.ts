@@ -11,13 +11,16 @@
 // worker.
 
 import filterModule from './wasm/bloom.wasm';
+import countingWasm from './wasm/bloom-counting.wasm';
 import cuckooWasm from './wasm/bloom-cuckoo.wasm';
 import fuseWasm from './wasm/bloom-fuse.wasm';
 import { provideModules } from './wasm/module.js';
+import { countingModule } from './wasm/counting.js';
 import { cuckooModule } from './wasm/cuckoo.js';
 import { fuseModule } from './wasm/binary-fuse.js';
 
 provideModules(filterModule);
+countingModule.provide(countingWasm);
 cuckooModule.provide(cuckooWasm);
 fuseModule.provide(fuseWasm);
 

@@ -11,10 +11,11 @@
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
 //   first use;
-// - src/wasm/cuckoo-bytes.generated.ts and fuse-bytes.generated.ts: the
-//   cuckoo and binary fuse filters' modules (assembly/cuckoo-module.ts,
+// - src/wasm/counting-bytes.generated.ts, cuckoo-bytes.generated.ts and
+//   fuse-bytes.generated.ts: the counting, cuckoo and binary fuse
+//   filters' modules (assembly/counting-module.ts, cuckoo-module.ts,
 //   fuse-module.ts), which import a core instance's memory, imported only
-//   by their families (src/wasm/cuckoo.ts, binary-fuse.ts);
+//   by their families (src/wasm/counting.ts, cuckoo.ts, binary-fuse.ts);
 // - src/wasm/lines-bytes.generated.ts: the line dedupe module
 //   (assembly/lines-module.ts), which imports a core instance's memory,
 //   imported only by `bloom dedupe` (src/wasm/lines-module.ts).
@@ -116,12 +117,13 @@ export const ${name}_FREQUENT = '${hex}';
 embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module');
 embedText('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_TEXT', 'The lean build: the Bloom filter alone (assembly/core.ts)');
 embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
+embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory');
 embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory');
 embed('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_DEFLATED', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory');
 embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory');
 
 // The filter build and the family modules as files, for src/workerd.ts,
 // which imports them as modules (Cloudflare Workers compile them ahead of
-// time): dist/wasm/bloom.wasm, bloom-cuckoo.wasm and bloom-fuse.wasm.
+// time): dist/wasm/bloom.wasm and the family modules' bloom-*.wasm.
 mkdirSync(root + 'dist/wasm', { recursive: true });
-for (const file of ['bloom.wasm', 'bloom-cuckoo.wasm', 'bloom-fuse.wasm']) copyFileSync(root + 'build/' + file, root + 'dist/wasm/' + file);
+for (const file of ['bloom.wasm', 'bloom-counting.wasm', 'bloom-cuckoo.wasm', 'bloom-fuse.wasm']) copyFileSync(root + 'build/' + file, root + 'dist/wasm/' + file);

@@ -9,7 +9,7 @@ import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { addWalkReader, checkDigest, type Digest } from '../filter/item-digest.js';
+import { checkDigest, type Digest } from '../filter/item-digest.js';
 import type { BatchItems, Item } from '../filter/items.js';
 import { checkItem, checkParams, readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
@@ -40,7 +40,6 @@ export class CountingBloomFilter {
 
   static {
     engineOfCounting = (f) => f.#engine;
-    addWalkReader((f) => (#engine in f ? (f as CountingBloomFilter).#engine : undefined));
   }
 
   /** Creates an empty filter; throws BloomRangeError or BloomTypeError on bad arguments. */

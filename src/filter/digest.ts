@@ -120,13 +120,13 @@ function walkHolds(walk: Walk, filters: readonly ProbeTarget[]): boolean {
 
 /**
  * Asks every filter about one item; flag i is 1 when filters[i] may hold it.
- * The wasm BloomFilters and CountingBloomFilters of the arena of the first
- * such filter are walked in one call into it, which hashes the item once
- * (assembly/digest.ts's probeRecords); the walk answers those of the
- * xxh64 family with the first one's seed. Any other filter is asked with
- * hasDigest (reference filters, chains, filters in another arena or of a
- * second seed, the digest computed once per seed) or has (poly, bytesum:
- * their hash depends on m).
+ * The wasm BloomFilters of the arena of the first such filter are walked
+ * in one call into it, which hashes the item once (assembly/digest.ts's
+ * probeRecords); the walk answers those of the xxh64 family with the first
+ * one's seed. Any other filter is asked with hasDigest (counting filters,
+ * whose counters their own module reads, reference filters, chains,
+ * filters in another arena or of a second seed, the digest computed once
+ * per seed) or has (poly, bytesum: their hash depends on m).
  *
  * The answers go to `into` when it is given (a Uint8Array of exactly
  * filters.length elements; every element is written, and `into` is

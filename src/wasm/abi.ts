@@ -115,18 +115,6 @@ export const ABI = {
   hasDigest: fn(4), // (lo, hi)
   addDigest: fn(4), // (lo, hi)
   probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
-  // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
-  countingItem: fn(5), // (len, wide, op)
-  countingBatch: fn(4), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
-  countingStream: fn(3), // (op)
-  countingDigest: fn(5), // (lo, hi, op)
-  countingNonzero: fn(2),
-  countingSaturated: fn(2),
-  countingHeld: fn(2),
-  countingClear: fn(2),
-  countingRestore: fn(3), // (held) -> counters above 0, recounted
-  countingChecksumCounters: fn(2),
-  countingBitsChunk: fn(5), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
   // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
   slidingItem: fn(7), // (len, wide, op, plane, live)
   slidingStream: fn(5), // (op, plane, live)
@@ -140,6 +128,28 @@ export const ABI = {
   bitmapSetMany: fn(3), // (n) -> how many were new
   bitmapHasMany: fn(4), // (n, signed) -> index of the first value out of range, or -1
   bitmapNextValues: fn(4), // (from, max) -> how many set values were written to scratch
+} as const;
+
+/**
+ * Every export of the counting filter's module
+ * (assembly/counting-module.ts), which imports the memory of the core
+ * instance that holds its records, and the core's createRecord
+ * (src/wasm/family-module.ts).
+ */
+export const COUNTING_ABI = {
+  // The counting filter (assembly/counting.ts); op: 0 add, 1 has, 2 remove, 3 count.
+  countingCreate: fn(5), // (counters, hashes, schemeId, seedLo, seedHi) -> a record address, or 0 when memory cannot be had
+  countingItem: fn(5), // (len, wide, op)
+  countingBatch: fn(4), // (count, op): op 0 or 1 on a staged batch (UTF-8 or bytes), answers in the batch flags region
+  countingStream: fn(3), // (op)
+  countingDigest: fn(5), // (lo, hi, op)
+  countingNonzero: fn(2),
+  countingSaturated: fn(2),
+  countingHeld: fn(2),
+  countingClear: fn(2),
+  countingRestore: fn(3), // (held) -> counters above 0, recounted
+  countingChecksumCounters: fn(2),
+  countingBitsChunk: fn(5), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
 } as const;
 
 /**
@@ -228,6 +238,9 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
+/** The exports of one instance of the counting filter's module. */
+export type CountingExports = { readonly [K in keyof typeof COUNTING_ABI]: ExportOf<(typeof COUNTING_ABI)[K]> };
+
 /** The exports of one instance of the cuckoo filter's module. */
 export type CuckooExports = { readonly [K in keyof typeof CUCKOO_ABI]: ExportOf<(typeof CUCKOO_ABI)[K]> };
 
@@ -246,11 +259,11 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `counting${string}` | `sliding${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `bitmap${string}` | `sliding${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|counting|sliding|heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(bitmap|sliding|heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

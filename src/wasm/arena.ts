@@ -68,15 +68,16 @@ export interface SchemeParams {
 }
 
 /**
- * The record of a scheme family (`kind`: a Bloom filter, the hashing kind,
- * a counting or a sliding filter), made by the create export; its payload
- * is assembly/record.ts's schemePayloadBytes.
+ * The record of a scheme family the core makes (`kind`: a Bloom filter,
+ * the hashing kind or a sliding filter), made by the create export; its
+ * payload is assembly/record-life.ts's schemePayloadBytes. A counting
+ * filter's record is its module's (src/wasm/counting.ts).
  */
 export function schemeRecord(params: SchemeParams, kind: Kind): RecordSpec {
   const { bits, hashes, schemeId, seed } = params;
   const wordBytes = params.wordBytes ?? 0;
   const payloadBytes =
-    kind === Kind.Filter ? Math.ceil(bits / 8) : kind === Kind.Counting ? Math.ceil(bits / 2) : kind === Kind.Sliding ? bits * wordBytes : 0;
+    kind === Kind.Filter ? Math.ceil(bits / 8) : kind === Kind.Sliding ? bits * wordBytes : 0;
   const seedLo = Number(seed & 0xffffffffn);
   const seedHi = Number(seed >> 32n);
   return { kind, payloadBytes, size: bits, create: (a) => a.x.create(bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) };

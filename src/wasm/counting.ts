@@ -4,11 +4,20 @@
 // holds the logic; this file holds every pointer.
 
 import type { CheckedBatch, FilterParams, Item } from './inputs.js';
-import { Kind, schemeRecord } from './arena.js';
+import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
+import type { CountingExports } from './abi.js';
+import { FamilyModule, type FamilyExports } from './family-module.js';
+import { WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE } from './counting-bytes.generated.js';
+import { inflateBase64 } from './module.js';
 
+/** The counting filter's module (assembly/counting-module.ts), instantiated over each arena that holds one. */
+export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(() => inflateBase64(WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE));
+
+/** What a released engine holds in place of its arena's module: nothing to call. */
+const RELEASED = Object.freeze({}) as FamilyExports<CountingExports>;
 
 /** The calls of each op, for BloomDisposedError. */
 const OPS = ['add', 'has', 'remove', 'count'];
@@ -19,6 +28,8 @@ export class CountingEngine extends RegionHandle {
   private readonly hashes: number;
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
+  /** The counting module over the record's arena (RELEASED once released). */
+  private fx: FamilyExports<CountingExports>;
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
@@ -26,7 +37,17 @@ export class CountingEngine extends RegionHandle {
     this.countersLength = Math.ceil(params.bits / 2);
     this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
-    this.placeRecord(schemeRecord(params, Kind.Counting));
+    // assembly/counting.ts's CountingRecord: the scheme's fields and the tallies; the counters after it.
+    const { bits, hashes, schemeId, seed } = params;
+    const seedLo = Number(seed & 0xffffffffn);
+    const seedHi = Number(seed >> 32n);
+    this.placeRecord({
+      kind: Kind.Counting,
+      payloadBytes: this.countersLength,
+      size: bits,
+      create: (a) => countingModule.of(a).countingCreate(bits, hashes, schemeId, seedLo, seedHi),
+    });
+    this.fx = countingModule.of(this.arena);
   }
 
   /** The packed counters, live: a view made at each use (RegionHandle). */
@@ -37,6 +58,7 @@ export class CountingEngine extends RegionHandle {
   /** Gives the counters' region back at once (dispose()); any later call throws BloomDisposedError. */
   release(): void {
     this.releaseRecord();
+    this.fx = RELEASED;
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
@@ -45,22 +67,22 @@ export class CountingEngine extends RegionHandle {
     const r = this.record;
     const g = this.generation;
     const len = a.staging.stage(item, r, g, this.units);
-    return this.checked(len >= 0 ? a.x.countingItem(r, g, len, a.staging.wide, op) : a.x.countingStream(r, g, op), OPS[op]);
+    return this.checked(len >= 0 ? this.fx.countingItem(r, g, len, a.staging.wide, op) : this.fx.countingStream(r, g, op), OPS[op]);
   }
 
   /** Runs op 0 (add) or 1 (has) on a checked batch, in order, a chunk of staged items per wasm call (src/wasm/batch.ts). */
   runBatch(batch: CheckedBatch, op: 0 | 1): Uint8Array {
     const call = op === 0 ? 'addMany' : 'hasMany';
     const a = this.enter(call);
-    const chunk = (n: number) => (this.checked(a.x.countingBatch(this.record, this.generation, n, op), call), n);
+    const chunk = (n: number) => (this.checked(this.fx.countingBatch(this.record, this.generation, n, op), call), n);
     return a.batches.run(batch, { chunk, one: (item) => this.run(item, op), wide: false, units: this.units });
   }
 
   /** Runs op on the item whose digest is hi:lo (the caller checked the scheme and seed). */
   runDigest(lo: number, hi: number, op: number): number {
     const call = `${OPS[op]}Digest`;
-    const a = this.enter(call);
-    return this.checked(a.x.countingDigest(this.record, this.generation, lo, hi, op), call);
+    this.enter(call);
+    return this.checked(this.fx.countingDigest(this.record, this.generation, lo, hi, op), call);
   }
 
   /** The item's positions in probe order. */
@@ -75,33 +97,38 @@ export class CountingEngine extends RegionHandle {
 
   /** Counters above 0. */
   nonzero(): number {
-    return this.checked(this.enter('nonzero').x.countingNonzero(this.record, this.generation), 'nonzero');
+    this.enter('nonzero');
+    return this.checked(this.fx.countingNonzero(this.record, this.generation), 'nonzero');
   }
 
   /** Counters at 15. */
   saturated(): number {
-    return this.checked(this.enter('saturated').x.countingSaturated(this.record, this.generation), 'saturated');
+    this.enter('saturated');
+    return this.checked(this.fx.countingSaturated(this.record, this.generation), 'saturated');
   }
 
   /** Adds minus successful removes. */
   held(): number {
-    return this.checked(this.enter('held').x.countingHeld(this.record, this.generation), 'held');
+    this.enter('held');
+    return this.checked(this.fx.countingHeld(this.record, this.generation), 'held');
   }
 
   /** Zeroes the counters and the tallies. */
   clear(): void {
-    this.checked(this.enter('clear').x.countingClear(this.record, this.generation), 'clear');
+    this.enter('clear');
+    this.checked(this.fx.countingClear(this.record, this.generation), 'clear');
   }
 
   /** After counters were written into `counters`: recounts them and sets the items held; returns the counters above 0. */
   restore(held: number): number {
-    return this.checked(this.enter('restore').x.countingRestore(this.record, this.generation, held), 'restore');
+    this.enter('restore');
+    return this.checked(this.fx.countingRestore(this.record, this.generation, held), 'restore');
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the counters, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, header, () => this.checked(a.x.countingChecksumCounters(this.record, this.generation), 'checksum'));
+    return checksumInPlace(a, header, () => this.checked(this.fx.countingChecksumCounters(this.record, this.generation), 'checksum'));
   }
 
   /**
@@ -114,7 +141,7 @@ export class CountingEngine extends RegionHandle {
     const at = target.bitsIn(a);
     const length = target.byteLength;
     if (at >= 0) {
-      this.checked(a.x.countingBitsChunk(this.record, this.generation, 0, length, at), 'writeBits');
+      this.checked(this.fx.countingBitsChunk(this.record, this.generation, 0, length, at), 'writeBits');
       return;
     }
     const bits = target.bitsView();
@@ -122,7 +149,7 @@ export class CountingEngine extends RegionHandle {
     const to = scratch.byteOffset;
     for (let first = 0; first < length; first += scratch.length) {
       const len = Math.min(scratch.length, length - first);
-      this.checked(a.x.countingBitsChunk(this.record, this.generation, first, len, to), 'writeBits');
+      this.checked(this.fx.countingBitsChunk(this.record, this.generation, first, len, to), 'writeBits');
       bits.set(a.staging.scratch.subarray(0, len), first);
     }
   }
