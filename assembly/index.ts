@@ -255,11 +255,6 @@ export function checksumEnd(): void {
 // line uses it, and it is a module of its own over this module's memory
 // (assembly/lines-module.ts), so the library's module does not carry it.
 
-// A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
-export {
-  bitmapClearAll, bitmapCreate, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
-} from "./bitmap";
-
 // Hash once, probe many (assembly/digest.ts) and the counting filter
 // (assembly/counting.ts), a record of KIND_COUNTING.
 export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
@@ -268,9 +263,9 @@ export {
   countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
 } from "./counting";
 
-// The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
-export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
-
-// The cuckoo filter and the binary fuse filter are modules of their own
-// (assembly/cuckoo-module.ts, fuse-module.ts) over this instance's memory;
-// they make their records with createRecord.
+// The sliding-window filter, the Bitmap, the cuckoo filter and the binary
+// fuse filter are modules of their own (assembly/sliding-module.ts,
+// bitmap-module.ts, cuckoo-module.ts, fuse-module.ts) over this instance's
+// memory; they make their records with createRecord. A long item still
+// begins its stream here (streamBegin, streamUpdate) whatever its family,
+// and the sliding, cuckoo or fuse module finishes it.

@@ -5,8 +5,7 @@
 
 import { HEAP_START, MAX_HASHES } from "./layout";
 import { heapAlloc, heapFree } from "./heap";
-import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, countingKind, schemeRecord, slidingKind } from "./record";
-import { SlidingRecord } from "./sliding";
+import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, countingKind, schemeRecord } from "./record";
 
 // The work area (scratch and the regions an item passes through) lies past
 // the statics, in memory the module does not declare: it is grown here, at
@@ -43,32 +42,29 @@ export function createRecord(kind: u32, payload: u64): usize {
 
 /**
  * Bytes of the payload of a scheme family's record of m = `m`
- * (filter.ts's byteLength, counting.ts's countersLength, sliding.ts's
- * wordsLength with `wordBytes` bytes a word).
+ * (filter.ts's byteLength, counting.ts's countersLength).
  */
-function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
+function schemePayloadBytes(kind: u32, m: u64): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
   if (countingKind(kind)) return (m + 1) >> 1;
-  if (slidingKind(kind)) return m * <u64>wordBytes;
   return 0;
 }
 
 /**
  * A new record of a scheme family (`kind`: a Bloom filter, the hashing
- * kind, a counting or a sliding filter) for m = `m`, k, scheme and seed
- * (validated by the caller), its payload zero; `wordBytes` is a sliding
- * filter's bytes per word (0 for the others). Returns its address, or 0
- * (createRecord).
+ * kind or a counting filter) for m = `m`, k, scheme and seed (validated by
+ * the caller), its payload zero. Returns its address, or 0 (createRecord).
+ * The sliding filter, a scheme family too, is made by its own module
+ * (assembly/sliding.ts's slidingCreate).
  */
-export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, wordBytes: u32): usize {
-  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m, wordBytes));
+export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32): usize {
+  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m));
   if (r == 0) return 0;
   const s = schemeRecord(r);
   s.bits = <u64>m;
   s.seed = (<u64>seedHi << 32) | <u64>seedLo;
   s.hashes = min(k, MAX_HASHES);
   s.scheme = schemeId;
-  if (slidingKind(kind)) changetype<SlidingRecord>(r).wordBytes = wordBytes;
   return r;
 }
 
