@@ -15,7 +15,7 @@
 // leaves the bitmap untouched.
 
 import { KIND_BITMAP, named, payloadOf, RecordHeader, REFUSED } from "./record";
-import { createRecord } from "./record-life";
+import { createRecord } from "./core-calls";
 import { SCRATCH_PTR } from "./layout";
 import { clearBits, getBit, setBit } from "./bit-array";
 
@@ -119,7 +119,7 @@ function bitmapNextValuesAt(r: usize, from: f64, max: u32): u32 {
 
 /**
  * A new Bitmap of `size` values, all clear: its address, or 0 when this
- * instance's memory cannot hold it (assembly/record.ts's createRecord).
+ * instance's memory cannot hold it (assembly/record-life.ts's createRecord).
  */
 export function bitmapCreate(size: f64): usize {
   const r = createRecord(KIND_BITMAP, wordBytesOf(<u64>size));

@@ -1,9 +1,9 @@
 // What a family module calls in the core module whose memory it imports
-// (assembly/cuckoo-module.ts, fuse-module.ts, lines-module.ts): the heap
-// and the records' generations live in the core's instance
-// (assembly/heap.ts, record-life.ts), so a region or a record is taken and
-// given back there. JS passes the core instance's exports as the "core"
-// imports.
+// (assembly/bitmap-module.ts, cuckoo-module.ts, fuse-module.ts,
+// lines-module.ts, sliding-module.ts): the heap and the records'
+// generations live in the core's instance (assembly/heap.ts,
+// record-life.ts), so a region or a record is taken and given back there.
+// JS passes the core instance's exports as the "core" imports.
 
 /** A zeroed heap region of `bytes` bytes, or 0 (assembly/heap.ts's regionAlloc). */
 // @ts-ignore: decorator

@@ -255,18 +255,13 @@ export function checksumEnd(): void {
 // line uses it, and it is a module of its own over this module's memory
 // (assembly/lines-module.ts), so the library's module does not carry it.
 
-// A Bitmap (the bitmap article's set of integers) is a record of KIND_BITMAP; see assembly/bitmap.ts.
-export {
-  bitmapClearAll, bitmapCreate, bitmapFirstInvalid, bitmapHasMany, bitmapNextValues, bitmapSetMany,
-} from "./bitmap";
-
 // Hash once, probe many (assembly/digest.ts).
 export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
 
-// The sliding-window filter (assembly/sliding.ts), a record of KIND_SLIDING.
-export { slidingBatch, slidingChecksumWords, slidingClearPlane, slidingItem, slidingStream } from "./sliding";
-
-// The counting filter, the cuckoo filter and the binary fuse filter are
-// modules of their own (assembly/counting-module.ts, cuckoo-module.ts,
-// fuse-module.ts) over this instance's memory; they make their records
-// with createRecord.
+// The counting filter, the sliding-window filter, the Bitmap, the cuckoo
+// filter and the binary fuse filter are modules of their own
+// (assembly/counting-module.ts, sliding-module.ts, bitmap-module.ts,
+// cuckoo-module.ts, fuse-module.ts) over this instance's memory; they make
+// their records with createRecord. A long item still begins its stream
+// here (streamBegin, streamUpdate) whatever its family, and its family's
+// module finishes it.

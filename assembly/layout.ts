@@ -27,8 +27,10 @@
 /**
  * The end of the statics of every module that shares a memory: the core
  * module (assembly/index.ts) keeps its statics below it, and the family
- * modules that import the core's memory (assembly/cuckoo-module.ts,
- * fuse-module.ts, lines-module.ts) have none, so that instantiating one writes nothing into the core's memory.
+ * modules that import the core's memory (assembly/bitmap-module.ts,
+ * cuckoo-module.ts, fuse-module.ts, lines-module.ts, sliding-module.ts)
+ * have none, so that instantiating one writes nothing into the core's
+ * memory.
  */
 export const STATICS_END: usize = 16384;
 

@@ -5,8 +5,7 @@
 
 import { HEAP_START } from "./layout";
 import { heapAlloc, heapFree } from "./heap";
-import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, slidingKind, writeSchemeFields } from "./record";
-import { SlidingRecord } from "./sliding";
+import { headerOf, isLive, KIND_FILTER, RECORD_BYTES, writeSchemeFields } from "./record";
 
 // The work area (scratch and the regions an item passes through) lies past
 // the statics, in memory the module does not declare: it is grown here, at
@@ -43,28 +42,24 @@ export function createRecord(kind: u32, payload: u64): usize {
 
 /**
  * Bytes of the payload of a scheme family's record of m = `m`
- * (filter.ts's byteLength, sliding.ts's wordsLength with `wordBytes` bytes
- * a word). A counting filter's record is its module's to make
- * (assembly/counting.ts's countingCreate).
+ * (filter.ts's byteLength). A counting or sliding filter's record is its
+ * module's to make (assembly/counting.ts's countingCreate, sliding.ts's
+ * slidingCreate).
  */
-function schemePayloadBytes(kind: u32, m: u64, wordBytes: u32): u64 {
+function schemePayloadBytes(kind: u32, m: u64): u64 {
   if (kind == KIND_FILTER) return (m + 7) >> 3;
-  if (slidingKind(kind)) return m * <u64>wordBytes;
   return 0;
 }
 
 /**
  * A new record of a scheme family (`kind`: a Bloom filter, the hashing
- * kind or a sliding filter) for m = `m`, k, scheme and seed
- * (validated by the caller), its payload zero; `wordBytes` is a sliding
- * filter's bytes per word (0 for the others). Returns its address, or 0
- * (createRecord).
+ * kind) for m = `m`, k, scheme and seed (validated by the caller), its
+ * payload zero. Returns its address, or 0 (createRecord).
  */
-export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32, wordBytes: u32): usize {
-  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m, wordBytes));
+export function create(m: f64, k: i32, schemeId: i32, seedLo: u32, seedHi: u32, kind: u32): usize {
+  const r = createRecord(kind, schemePayloadBytes(kind, <u64>m));
   if (r == 0) return 0;
   writeSchemeFields(r, m, k, schemeId, seedLo, seedHi);
-  if (slidingKind(kind)) changetype<SlidingRecord>(r).wordBytes = wordBytes;
   return r;
 }
 

@@ -112,12 +112,6 @@ export const KIND_FUSE = 6;
   return COUNTING_RECORDS != 0 ? kind <= <u32>KIND_COUNTING || kind == KIND_SLIDING : true;
 }
 
-/** Whether a record of `kind` is a sliding filter's; always false in the lean build (see schemeKind). */
-// @ts-ignore: decorator
-@inline export function slidingKind(kind: u32): bool {
-  return COUNTING_RECORDS != 0 ? kind == KIND_SLIDING : false;
-}
-
 /** What an export returns when its record and generation do not name a live record. */
 export const REFUSED: i32 = -2;
 

@@ -11,9 +11,10 @@
 // (src/sliding/generations.ts) and passed to each call.
 // The pure-TypeScript twin is src/reference/sliding.ts.
 
-import { named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
-import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { probeItem, streamProbe } from "./scheme";
+import { KIND_SLIDING, named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
+import { createRecord } from "./core-calls";
+import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, MAX_HASHES, PROBES_PTR, SCRATCH_PTR } from "./layout";
+import { probeItem, SCHEME_XXH64, streamProbe } from "./scheme";
 import { checksumUpdate } from "./checksum";
 
 /** The op of slidingItem, slidingStream and slidingBatch that only tests; the other, 0, adds. */
@@ -139,6 +140,28 @@ function slidingClearPlaneAt(r: usize, plane: u32): void {
 /** Feeds the words to the file checksum, straight from memory. */
 function slidingChecksumWordsAt(r: usize): void {
   checksumUpdate(payloadOf(r), wordsLength(r));
+}
+
+/**
+ * A new sliding filter of m = `m` words of `wordBytes` bytes (1 or 2), k
+ * and seed hi:lo (validated by the caller), its words zero: its address,
+ * or 0 when this instance's memory cannot hold it (assembly/record-life.ts's
+ * createRecord). Its scheme is always xxh64: a long item's stream is begun
+ * by the core's streamBegin and finished here (slidingStream), and XXH64
+ * alone keeps its stream's state in memory (assembly/layout.ts's
+ * STREAM_PTR), where both instances see it; poly and bytesum keep theirs
+ * in the globals of the instance that began it.
+ */
+export function slidingCreate(m: f64, k: i32, seedLo: u32, seedHi: u32, wordBytes: u32): usize {
+  const r = createRecord(KIND_SLIDING, <u64>m * <u64>wordBytes);
+  if (r == 0) return 0;
+  const s = changetype<SlidingRecord>(r);
+  s.bits = <u64>m;
+  s.seed = (<u64>seedHi << 32) | <u64>seedLo;
+  s.hashes = min(k, MAX_HASHES);
+  s.scheme = SCHEME_XXH64;
+  s.wordBytes = wordBytes;
+  return r;
 }
 
 // The exports: each names its record (assembly/record.ts) and refuses a

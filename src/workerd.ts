@@ -14,14 +14,20 @@ import filterModule from './wasm/bloom.wasm';
 import countingWasm from './wasm/bloom-counting.wasm';
 import cuckooWasm from './wasm/bloom-cuckoo.wasm';
 import fuseWasm from './wasm/bloom-fuse.wasm';
+import slidingWasm from './wasm/bloom-sliding.wasm';
+import bitmapWasm from './wasm/bloom-bitmap.wasm';
 import { provideModules } from './wasm/module.js';
 import { countingModule } from './wasm/counting.js';
 import { cuckooModule } from './wasm/cuckoo.js';
 import { fuseModule } from './wasm/binary-fuse.js';
+import { slidingModule } from './wasm/sliding.js';
+import { bitmapModule } from './wasm/bitmap.js';
 
 provideModules(filterModule);
 countingModule.provide(countingWasm);
 cuckooModule.provide(cuckooWasm);
 fuseModule.provide(fuseWasm);
+slidingModule.provide(slidingWasm);
+bitmapModule.provide(bitmapWasm);
 
 export * from './index.js';

@@ -11,11 +11,14 @@
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
 //   first use;
-// - src/wasm/counting-bytes.generated.ts, cuckoo-bytes.generated.ts and
-//   fuse-bytes.generated.ts: the counting, cuckoo and binary fuse
-//   filters' modules (assembly/counting-module.ts, cuckoo-module.ts,
-//   fuse-module.ts), which import a core instance's memory, imported only
-//   by their families (src/wasm/counting.ts, cuckoo.ts, binary-fuse.ts);
+// - src/wasm/counting-bytes.generated.ts, cuckoo-bytes.generated.ts,
+//   fuse-bytes.generated.ts, sliding-bytes.generated.ts and
+//   bitmap-bytes.generated.ts: the counting, cuckoo, binary fuse and
+//   sliding-window filters' modules and the Bitmap's
+//   (assembly/counting-module.ts, cuckoo-module.ts, fuse-module.ts,
+//   sliding-module.ts, bitmap-module.ts), which import a core instance's
+//   memory, imported only by their families (src/wasm/counting.ts,
+//   cuckoo.ts, binary-fuse.ts, sliding.ts, bitmap.ts);
 // - src/wasm/lines-bytes.generated.ts: the line dedupe module
 //   (assembly/lines-module.ts), which imports a core instance's memory,
 //   imported only by `bloom dedupe` (src/wasm/lines-module.ts).
@@ -25,8 +28,8 @@
 // (embedText), so that the lean bundle carries no inflater, which weighs
 // more than the text costs (docs/BENCHMARKS.md, "The lean build as a
 // string", has the sizes).
-// The filter build is also copied to dist/wasm/ for the workerd entry
-// (src/workerd.ts).
+// The filter build and the library's family modules are also copied to
+// dist/wasm/ for the workerd entry (src/workerd.ts).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
@@ -120,10 +123,14 @@ embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHA
 embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory');
 embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory');
 embed('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_DEFLATED', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory');
+embed('build/bloom-sliding.wasm', 'src/wasm/sliding-bytes.generated.ts', 'WASM_SLIDING_DEFLATED', 'The sliding-window filter\'s module (assembly/sliding-module.ts), over a core instance\'s memory');
+embed('build/bloom-bitmap.wasm', 'src/wasm/bitmap-bytes.generated.ts', 'WASM_BITMAP_DEFLATED', 'The Bitmap\'s module (assembly/bitmap-module.ts), over a core instance\'s memory');
 embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory');
 
-// The filter build and the family modules as files, for src/workerd.ts,
-// which imports them as modules (Cloudflare Workers compile them ahead of
-// time): dist/wasm/bloom.wasm and the family modules' bloom-*.wasm.
+// The filter build and the library's family modules as files, for
+// src/workerd.ts, which imports them as modules (Cloudflare Workers
+// compile them ahead of time): dist/wasm/bloom.wasm and bloom-<family>.wasm.
 mkdirSync(root + 'dist/wasm', { recursive: true });
-for (const file of ['bloom.wasm', 'bloom-counting.wasm', 'bloom-cuckoo.wasm', 'bloom-fuse.wasm']) copyFileSync(root + 'build/' + file, root + 'dist/wasm/' + file);
+for (const family of ['', '-counting', '-cuckoo', '-fuse', '-sliding', '-bitmap']) {
+  copyFileSync(root + `build/bloom${family}.wasm`, root + `dist/wasm/bloom${family}.wasm`);
+}

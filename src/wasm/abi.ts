@@ -48,7 +48,7 @@ export const ABI = {
   KIND_CUCKOO: global,
   KIND_FUSE: global,
   createRecord: fn(2), // (kind, payload bytes as a wasm i64) -> a record's address, or 0: what the family modules import to make their records (assembly/core-calls.ts)
-  create: fn(7), // (bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) -> a scheme family's record address (filter, hashing, counting, sliding), or 0 when memory cannot be had; wordBytes: a sliding filter's bytes per word, else 0
+  create: fn(6), // (bits, hashes, schemeId, seedLo, seedHi, kind) -> a scheme family's record address (filter, hashing, counting), or 0 when memory cannot be had
   createdGeneration: fn(0), // -> the generation of the record create() made last
   release: fn(2), // (record, generation) -> 0, its region went back to the heap; 1, freeing nothing, when the pair names no live record
   recordPayload: fn(2), // (record, generation) -> bytes of its bits or counters, or -1 when not live
@@ -115,12 +115,30 @@ export const ABI = {
   hasDigest: fn(4), // (lo, hi)
   addDigest: fn(4), // (lo, hi)
   probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
+} as const;
+
+/**
+ * Every export of the sliding-window filter's module
+ * (assembly/sliding-module.ts), which imports the memory of the core
+ * instance that holds its records, and the core's createRecord
+ * (src/wasm/family-module.ts).
+ */
+export const SLIDING_ABI = {
   // The sliding-window filter (assembly/sliding.ts); op: 0 add, 1 has; plane: the current generation's bit; live: the mask of live generations.
+  slidingCreate: fn(5), // (bits, hashes, seedLo, seedHi, wordBytes) -> a record address under the xxh64 scheme, or 0 when memory cannot be had
   slidingItem: fn(7), // (len, wide, op, plane, live)
-  slidingStream: fn(5), // (op, plane, live)
+  slidingStream: fn(5), // (op, plane, live): the item streamed by streamBegin and streamUpdate on the filter's record
   slidingBatch: fn(6), // (count, op, plane, live): a staged batch (UTF-8 or bytes), answers in the batch flags region
   slidingClearPlane: fn(3), // (plane): clears that bit of every word
   slidingChecksumWords: fn(2),
+} as const;
+
+/**
+ * Every export of the Bitmap's module (assembly/bitmap-module.ts), which
+ * imports the memory of the core instance that holds its records, and the
+ * core's createRecord (src/wasm/family-module.ts).
+ */
+export const BITMAP_ABI = {
   // The Bitmap (assembly/bitmap.ts).
   bitmapCreate: fn(1), // (size) -> a record address, or 0 when memory cannot be had
   bitmapClearAll: fn(2),
@@ -247,29 +265,34 @@ export type CuckooExports = { readonly [K in keyof typeof CUCKOO_ABI]: ExportOf<
 /** The exports of one instance of the binary fuse filter's module. */
 export type FuseExports = { readonly [K in keyof typeof FUSE_ABI]: ExportOf<(typeof FUSE_ABI)[K]> };
 
+/** The exports of one instance of the sliding-window filter's module. */
+export type SlidingExports = { readonly [K in keyof typeof SLIDING_ABI]: ExportOf<(typeof SLIDING_ABI)[K]> };
+
+/** The exports of one instance of the Bitmap's module. */
+export type BitmapExports = { readonly [K in keyof typeof BITMAP_ABI]: ExportOf<(typeof BITMAP_ABI)[K]> };
+
 /** The exports of one instance of the line dedupe module, with the memory it imports (the core instance's). */
 export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(typeof LINES_ABI)[K]> } & { readonly memory: WebAssembly.Memory };
 
 /**
- * Exports the shared build leaves out: the Bitmap, the counting and sliding
- * filters, the records, the heap's regions and the walks and copies over many of them (its
+ * Exports the shared build leaves out: the counting filter, the records,
+ * the heap's regions and the walks and copies over many of them (its
  * memory holds one filter; digests are hashed in a shared arena), and
  * strings read in place (its instances are made per thread by
  * src/wasm/shared-memory.ts, which copies strings in).
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `bitmap${string}` | `sliding${string}` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(bitmap|sliding|heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
- * above without the Bitmap, the counting and sliding filters, the records
- * and strings read in place, plus configure (its one filter), and the two
- * that locate the
+ * above without the counting filter, the records and strings read in
+ * place, plus configure (its one filter), and the two that locate the
  * shared header and size a work area.
  */
 export const SHARED_ABI = {

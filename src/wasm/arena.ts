@@ -45,8 +45,8 @@ const PROMPT_BYTES = 32 * 1024 * 1024;
 /**
  * A record to make: its kind, its payload's bytes (as the family's create
  * export computes them), and that export's call. Each family builds its
- * own (schemeRecord below; the Bitmap, cuckoo and binary fuse engines),
- * with its own fields.
+ * own (schemeRecord below; the Bitmap, sliding, cuckoo and binary fuse
+ * engines), with its own fields.
  */
 export interface RecordSpec {
   readonly kind: Kind;
@@ -58,29 +58,27 @@ export interface RecordSpec {
   create(a: Arena): number;
 }
 
-/** The parameters of a scheme family's record (assembly/record.ts's SchemeRecord): m, k, the scheme's id and the seed, and a sliding filter's bytes per word. */
+/** The parameters of a scheme family's record (assembly/record.ts's SchemeRecord): m, k, the scheme's id and the seed. */
 export interface SchemeParams {
   readonly bits: number;
   readonly hashes: number;
   readonly schemeId: number;
   readonly seed: bigint;
-  readonly wordBytes?: number;
 }
 
 /**
- * The record of a scheme family the core makes (`kind`: a Bloom filter,
- * the hashing kind or a sliding filter), made by the create export; its
- * payload is assembly/record-life.ts's schemePayloadBytes. A counting
- * filter's record is its module's (src/wasm/counting.ts).
+ * The record of a scheme family made by the core's create export (`kind`:
+ * a Bloom filter or the hashing kind); its payload is
+ * assembly/record-life.ts's schemePayloadBytes. The counting and sliding
+ * filters' are made by their own modules (src/wasm/counting.ts,
+ * sliding.ts).
  */
 export function schemeRecord(params: SchemeParams, kind: Kind): RecordSpec {
   const { bits, hashes, schemeId, seed } = params;
-  const wordBytes = params.wordBytes ?? 0;
-  const payloadBytes =
-    kind === Kind.Filter ? Math.ceil(bits / 8) : kind === Kind.Sliding ? bits * wordBytes : 0;
+  const payloadBytes = kind === Kind.Filter ? Math.ceil(bits / 8) : 0;
   const seedLo = Number(seed & 0xffffffffn);
   const seedHi = Number(seed >> 32n);
-  return { kind, payloadBytes, size: bits, create: (a) => a.x.create(bits, hashes, schemeId, seedLo, seedHi, kind, wordBytes) };
+  return { kind, payloadBytes, size: bits, create: (a) => a.x.create(bits, hashes, schemeId, seedLo, seedHi, kind) };
 }
 
 let nextId = 1;

@@ -6,6 +6,16 @@
 
 import { type Arena, Kind, RECORD_BYTES } from './arena.js';
 import { RecordHandle } from './record-handle.js';
+import type { BitmapExports } from './abi.js';
+import { FamilyModule, type FamilyExports } from './family-module.js';
+import { WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE } from './bitmap-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The Bitmap's module (assembly/bitmap-module.ts), instantiated over each arena that holds one. */
+export const bitmapModule = /* @__PURE__ */ new FamilyModule<BitmapExports>(() => inflateBase64(WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE));
+
+/** What a released engine holds in place of its arena's module: nothing to call. */
+const RELEASED = Object.freeze({}) as FamilyExports<BitmapExports>;
 
 /** One Bitmap's handle, and the view of its bits that single values use. */
 export class BitmapEngine extends RecordHandle {
@@ -25,13 +35,16 @@ export class BitmapEngine extends RecordHandle {
   readonly chunk: number;
   /** Values per hasMany chunk: 4 bytes in, 1 byte out each, within the scratch. */
   readonly hasChunk: number;
+  /** The Bitmap module over the record's arena (RELEASED once released). */
+  private fx: FamilyExports<BitmapExports>;
 
   /** A bit array of `size` bits; BloomAllocationError when memory cannot be had. */
   constructor(size: number) {
     super();
     this.bytes = Math.ceil(size / 8);
     // assembly/bitmap.ts's BitmapRecord: its size, and the bits in whole u64 words.
-    this.placeRecord({ kind: Kind.Bitmap, payloadBytes: Math.ceil(size / 64) * 8, size, create: (a) => a.x.bitmapCreate(size) });
+    this.placeRecord({ kind: Kind.Bitmap, payloadBytes: Math.ceil(size / 64) * 8, size, create: (a) => bitmapModule.of(a).bitmapCreate(size) });
+    this.fx = bitmapModule.of(this.arena);
     const scratchSize = this.arena.x.scratchSize();
     this.chunk = scratchSize >> 2;
     this.hasChunk = Math.floor(scratchSize / 5);
@@ -59,11 +72,13 @@ export class BitmapEngine extends RecordHandle {
   release(): void {
     this.releaseRecord();
     this.bitsView = new Uint8Array(0);
+    this.fx = RELEASED;
   }
 
   /** Zeroes every bit. */
   clearAll(): void {
-    this.checked(this.enter('clearAll').x.bitmapClearAll(this.record, this.generation), 'clearAll');
+    this.enter('clearAll');
+    this.checked(this.fx.bitmapClearAll(this.record, this.generation), 'clearAll');
   }
 
   /** Copies batch[at, end) into scratch and returns its length (at most `chunk`). */
@@ -76,12 +91,14 @@ export class BitmapEngine extends RecordHandle {
 
   /** The index of the first staged value out of range, or -1. */
   firstInvalid(len: number, signed: boolean): number {
-    return this.checked(this.enter('firstInvalid').x.bitmapFirstInvalid(this.record, this.generation, len, signed ? 1 : 0), 'firstInvalid');
+    this.enter('firstInvalid');
+    return this.checked(this.fx.bitmapFirstInvalid(this.record, this.generation, len, signed ? 1 : 0), 'firstInvalid');
   }
 
   /** Sets the `len` staged values; returns how many were not set before. */
   setMany(len: number): number {
-    return this.checked(this.enter('setMany').x.bitmapSetMany(this.record, this.generation, len), 'setMany');
+    this.enter('setMany');
+    return this.checked(this.fx.bitmapSetMany(this.record, this.generation, len), 'setMany');
   }
 
   /**
@@ -89,7 +106,8 @@ export class BitmapEngine extends RecordHandle {
    * first one out of range, or -1 when the answers are in hasResults(len).
    */
   hasMany(len: number, signed: boolean): number {
-    return this.checked(this.enter('hasMany').x.bitmapHasMany(this.record, this.generation, len, signed ? 1 : 0), 'hasMany');
+    this.enter('hasMany');
+    return this.checked(this.fx.bitmapHasMany(this.record, this.generation, len, signed ? 1 : 0), 'hasMany');
   }
 
   /** The 0/1 answers of the last hasMany of `len` values (valid until the next call). */
@@ -100,7 +118,7 @@ export class BitmapEngine extends RecordHandle {
   /** Up to `max` (at most `chunk`) set values from `from` on, ascending (valid until the next call). */
   nextValues(from: number, max: number): Uint32Array {
     const a = this.enter('nextValues');
-    const count = this.checked(a.x.bitmapNextValues(this.record, this.generation, from, max), 'nextValues');
+    const count = this.checked(this.fx.bitmapNextValues(this.record, this.generation, from, max), 'nextValues');
     return this.scratchView(Uint32Array, a, count);
   }
 }

@@ -1,5 +1,6 @@
-// A family module: the wasm of one filter family (assembly/cuckoo-module.ts,
-// fuse-module.ts, lines-module.ts), apart from the core module that holds
+// A family module: the wasm of one filter family
+// (assembly/bitmap-module.ts, cuckoo-module.ts, fuse-module.ts,
+// lines-module.ts, sliding-module.ts), apart from the core module that holds
 // the heap and the records (assembly/index.ts), so that a bundle carries a
 // family's bytes only when it imports that family. It imports the memory
 // of a core instance and the core's createRecord, regionAlloc and

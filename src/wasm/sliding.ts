@@ -5,9 +5,19 @@
 // every pointer.
 
 import type { CheckedBatch, Item } from './inputs.js';
-import { Kind, schemeRecord } from './arena.js';
+import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
+import type { SlidingExports } from './abi.js';
+import { FamilyModule, type FamilyExports } from './family-module.js';
+import { WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE } from './sliding-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The sliding-window filter's module (assembly/sliding-module.ts), instantiated over each arena that holds one. */
+export const slidingModule = /* @__PURE__ */ new FamilyModule<SlidingExports>(() => inflateBase64(WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE));
+
+/** What a released engine holds in place of its arena's module: nothing to call. */
+const RELEASED = Object.freeze({}) as FamilyExports<SlidingExports>;
 
 /** What a sliding record is made of. */
 export interface SlidingParams {
@@ -29,13 +39,24 @@ export class SlidingEngine extends RegionHandle {
   protected readonly owner = 'SlidingBloomFilter';
   /** Bytes of the words: m * wordBytes. */
   readonly wordsLength: number;
+  /** The sliding module over the record's arena (RELEASED once released). */
+  private fx: FamilyExports<SlidingExports>;
 
   /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
   constructor(params: SlidingParams) {
     super();
     this.wordsLength = params.bits * params.wordBytes;
-    // The xxh64 scheme (id 0): a sliding filter's positions are BloomFilter's under xxh64.
-    this.placeRecord(schemeRecord({ ...params, schemeId: 0 }, Kind.Sliding));
+    // assembly/sliding.ts's SlidingRecord, its words zero, under the xxh64 scheme (slidingCreate sets it): its positions are BloomFilter's under xxh64.
+    const { bits, hashes, seed, wordBytes } = params;
+    const seedLo = Number(seed & 0xffffffffn);
+    const seedHi = Number(seed >> 32n);
+    this.placeRecord({
+      kind: Kind.Sliding,
+      payloadBytes: this.wordsLength,
+      size: bits,
+      create: (a) => slidingModule.of(a).slidingCreate(bits, hashes, seedLo, seedHi, wordBytes),
+    });
+    this.fx = slidingModule.of(this.arena);
   }
 
   /** The words' bytes (little-endian u16 words when 2 bytes), live: a view made at each use (RegionHandle). */
@@ -46,6 +67,7 @@ export class SlidingEngine extends RegionHandle {
   /** Gives the words' region back at once (dispose()); any later call throws BloomDisposedError. */
   release(): void {
     this.releaseRecord();
+    this.fx = RELEASED;
   }
 
   /** Runs op (0 add, 1 has) on the item with the current plane and the live mask; see assembly/sliding.ts for the answers. */
@@ -54,7 +76,7 @@ export class SlidingEngine extends RegionHandle {
     const r = this.record;
     const g = this.generation;
     const len = a.staging.stage(item, r, g, false);
-    const v = len >= 0 ? a.x.slidingItem(r, g, len, a.staging.wide, op, plane, live) : a.x.slidingStream(r, g, op, plane, live);
+    const v = len >= 0 ? this.fx.slidingItem(r, g, len, a.staging.wide, op, plane, live) : this.fx.slidingStream(r, g, op, plane, live);
     return this.checked(v, OPS[op]);
   }
 
@@ -62,18 +84,19 @@ export class SlidingEngine extends RegionHandle {
   runBatch(batch: CheckedBatch, op: 0 | 1, plane: number, live: number): Uint8Array {
     const call = op === 0 ? 'addMany' : 'hasMany';
     const a = this.enter(call);
-    const chunk = (n: number) => (this.checked(a.x.slidingBatch(this.record, this.generation, n, op, plane, live), call), n);
+    const chunk = (n: number) => (this.checked(this.fx.slidingBatch(this.record, this.generation, n, op, plane, live), call), n);
     return a.batches.run(batch, { chunk, one: (item) => this.run(item, op, plane, live), wide: false, units: false });
   }
 
   /** Clears bit `plane` of every word. */
   clearPlane(plane: number): void {
-    this.checked(this.enter('clearPlane').x.slidingClearPlane(this.record, this.generation, plane), 'clearPlane');
+    this.enter('clearPlane');
+    this.checked(this.fx.slidingClearPlane(this.record, this.generation, plane), 'clearPlane');
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the words, read in place. */
   checksum(header: Uint8Array): bigint {
     const a = this.enter('checksum');
-    return checksumInPlace(a, header, () => this.checked(a.x.slidingChecksumWords(this.record, this.generation), 'checksum'));
+    return checksumInPlace(a, header, () => this.checked(this.fx.slidingChecksumWords(this.record, this.generation), 'checksum'));
   }
 }
