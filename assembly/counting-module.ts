@@ -4,15 +4,15 @@
 // the counting filter carries it. Like every family module
 // (assembly/lines-module.ts says how), it imports the core instance's
 // memory and the core's createRecord (assembly/core-calls.ts) and has no
-// statics (assembly/layout.ts's STATICS_END). An item streamed into a
-// counting filter is begun and fed by the core's streamBegin and
-// streamUpdate, whose state is in memory (assembly/hash.ts), and finished
-// here (countingStream). The core's walks over many records (probeAll,
+// statics (assembly/layout.ts's STATICS_END). It hashes every scheme,
+// poly and bytesum included, which the core leaves out: an item streamed
+// into a counting filter is begun, fed and finished here. The core's walks over many records (probeAll,
 // assembly/digest.ts) leave counting filters to JS, which asks each here.
 // src/wasm/counting.ts instantiates it, once per core instance, at a
 // counting filter's first record there.
 
 export {
   countingBatch, countingBitsChunk, countingChecksumCounters, countingClear, countingCreate, countingDigest, countingHeld,
-  countingItem, countingNonzero, countingRestore, countingSaturated, countingStream,
+  countingItem, countingNonzero, countingPositions, countingRestore, countingSaturated, countingStream, countingStreamBegin,
+  countingStreamPositions, countingStreamUpdate,
 } from "./counting";

@@ -18,6 +18,7 @@
 
 import { KIND_COUNTING, named, payloadOf, REFUSED, SchemeRecord, schemeRecord, writeSchemeFields } from "./record";
 import { createRecord } from "./core-calls";
+import { positionsCall, streamBeginCall, streamPositionsCall, streamUpdateCall } from "./bloom-calls";
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
@@ -235,7 +236,7 @@ function batchOf(r: usize, count: u32, op: i32): u32 {
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, true);
     const answer = countingProbed(r, op) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;
@@ -268,7 +269,7 @@ export function countingCreate(m: f64, k: i32, schemeId: i32, seedLo: u32, seedH
 export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, true);
   return countingProbed(r, op);
 }
 
@@ -276,7 +277,7 @@ export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op
 export function countingStream(r: usize, generation: u32, op: i32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR);
+  streamProbe(r, PROBES_PTR, true);
   return countingProbed(r, op);
 }
 
@@ -345,4 +346,29 @@ export function countingBatch(r: usize, generation: u32, count: u32, op: i32): i
   r = named(r, generation);
   if (r == 0) return REFUSED;
   return <i32>batchOf(r, count, op);
+}
+
+// A counting filter's positions and the start of its streamed items are
+// hashed here, not in the core, which leaves poly and bytesum out
+// (assembly/bloom-calls.ts): the core's calls of the same names, for any
+// scheme.
+
+/** The core's positions, for a counting filter of any scheme. */
+export function countingPositions(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return positionsCall(r, generation, len, wide, true);
+}
+
+/** The core's streamPositions, for a counting filter of any scheme. */
+export function countingStreamPositions(r: usize, generation: u32): i32 {
+  return streamPositionsCall(r, generation, true);
+}
+
+/** The core's streamBegin, for a counting filter of any scheme. */
+export function countingStreamBegin(r: usize, generation: u32, wide: bool): i32 {
+  return streamBeginCall(r, generation, wide, true);
+}
+
+/** The core's streamUpdate, for a counting filter of any scheme. */
+export function countingStreamUpdate(r: usize, generation: u32, len: u32): i32 {
+  return streamUpdateCall(r, generation, len, true);
 }

@@ -9,8 +9,9 @@ import {
 } from "./layout";
 import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
 import {
-  exportProbed, insertItem, itemKey, probeItem, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem,
-} from "./scheme";
+  addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
+  streamBeginCall, streamHasCall, streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
+} from "./bloom-calls";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
@@ -19,7 +20,6 @@ import { copyUnits, encodeUtf8 } from "./js-string";
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
-import { polySelected } from "./scheme";
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_CUCKOO, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
 export { create, createdGeneration, createRecord, recordPayload, release } from "./record-life";
@@ -28,22 +28,6 @@ import { CuckooRecord } from "./cuckoo-record";
 import { xxh64Begin, xxh64Update } from "./hash";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes, regionAlloc, regionFree } from "./heap";
 export { chainBatch, chainHas } from "./chain";
-export { addBatch, hasBatch } from "./batch";
-
-/** Adds the item in scratch (len units; u16 code units when wide) to record r. Returns 1 if it was new. */
-export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR));
-  return <i32>fresh;
-}
-
-/** Tests the item in scratch. */
-export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
-}
 
 /**
  * Copies the string `s` (an externref, read in place: assembly/js-string.ts)
@@ -56,101 +40,63 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
   return <u32>(units ? copyUnits(s, ptr) : encodeUtf8(s, ptr));
 }
 
-/** add() of the string `s`, read in place (the poly scheme hashes its code units). */
+// The calls on one item and on a batch (assembly/bloom-calls.ts), for
+// filters of the xxh64 family: filters of the exercise schemes, poly and
+// bytesum, are the exercise module's (assembly/exercise.ts).
+export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return addCall(r, generation, len, wide, false);
+}
+
+export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return hasCall(r, generation, len, wide, false);
+}
+
 export function addString(s: externref, r: usize, generation: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  const wide = polySelected(r);
-  const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR));
-  return <i32>fresh;
+  return addStringCall(s, r, generation, false);
 }
 
-/** has() of the string `s`, read in place. */
 export function hasString(s: externref, r: usize, generation: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  const wide = polySelected(r);
-  const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  return hasStringCall(s, r, generation, false);
 }
 
-/** Writes the item's positions to the positions region; REFUSED or 0. */
 export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
-  exportProbed(r, PROBES_PTR);
-  return 0;
+  return positionsCall(r, generation, len, wide, false);
 }
 
-/** Writes the item's positions and returns its shard in [0, shards). */
 export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
-  exportProbed(r, PROBES_PTR);
-  return <i32>shardIndex(itemKey, shards);
+  return shardPositionsCall(r, generation, len, wide, shards, false);
 }
 
-/** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
 export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR);
-  exportProbed(r, PROBES_PTR);
-  return <i32>shardIndex(itemKey, shards);
+  return streamShardPositionsCall(r, generation, shards, false);
 }
 
-/**
- * Starts a streamed item for record r, for items longer than the scratch
- * region: under its scheme and seed, or, for a cuckoo table or a binary
- * fuse filter, which have no scheme, XXH64 under the family's own item
- * seed (the table's seed; 0 for a fuse key). JS stages every family's long
- * items the same way (src/wasm/staging.ts), so the family's record says
- * which.
- */
 export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  // The shared build holds one Bloom filter and no records (assembly/record.ts's named()).
-  const kind = ASC_FEATURE_THREADS ? KIND_FILTER : headerOf(r).kind;
-  if (schemeKind(kind)) streamStart(r, wide);
-  else xxh64Begin(kind == KIND_CUCKOO ? changetype<CuckooRecord>(r).seed : 0);
-  return 0;
+  return streamBeginCall(r, generation, wide, false);
 }
 
-/** Feeds the next `len` units of a streamed item from scratch, hashed as streamBegin began it for record r. */
 export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  if (ASC_FEATURE_THREADS || schemeKind(headerOf(r).kind)) streamFeed(r, SCRATCH_PTR, len);
-  else xxh64Update(SCRATCH_PTR, len);
-  return 0;
+  return streamUpdateCall(r, generation, len, false);
 }
 
-/** Ends a streamed item and adds it. */
 export function streamAdd(r: usize, generation: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  const fresh = countAdd(r, streamInsert(r));
-  return <i32>fresh;
+  return streamAddCall(r, generation, false);
 }
 
-/** Ends a streamed item and tests it. */
 export function streamHas(r: usize, generation: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  return <i32>streamTest(r);
+  return streamHasCall(r, generation, false);
 }
 
-/** Ends a streamed item and writes its positions. */
 export function streamPositions(r: usize, generation: u32): i32 {
-  r = named(r, generation);
-  if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR);
-  exportProbed(r, PROBES_PTR);
-  return 0;
+  return streamPositionsCall(r, generation, false);
+}
+
+export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  return addBatchCall(r, generation, count, wide, false);
+}
+
+export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  return hasBatchCall(r, generation, count, wide, false);
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */

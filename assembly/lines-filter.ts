@@ -34,12 +34,12 @@ const GROUP_PTR: usize = BATCH_OFFSETS_PTR;
 function probeLine(r: usize, ptr: usize, len: usize, out: usize): void {
   // probeItem hashes in one call; bytesum's sums are bounded to a scratch-sized item.
   if (schemeRecord(r).scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
-    probeItem(r, ptr, len, false, out);
+    probeItem(r, ptr, len, false, out, true);
     return;
   }
-  streamBegin(r, false);
-  streamFeed(r, ptr, len);
-  streamProbe(r, out);
+  streamBegin(r, false, true);
+  streamFeed(r, ptr, len, true);
+  streamProbe(r, out, true);
 }
 
 /** Sets the bits of the probe record at `out`; true when any went from 0 to 1 (counted as an add). */
@@ -81,7 +81,7 @@ function linesProcessAt(r: usize, n: u32): u32 {
       return 0;
     }
     feed(r, p, itemEnd(p, nl) - p);
-    streamProbe(r, PROBES_PTR);
+    streamProbe(r, PROBES_PTR, true);
     streaming = false;
     lineCount++;
     if (addProbed(r, PROBES_PTR) != invert) {
@@ -156,7 +156,7 @@ function linesFinishAt(r: usize): u32 {
   let fresh: bool;
   if (streaming) {
     feed(r, inPtr, itemEnd(inPtr, last) - inPtr);
-    streamProbe(r, PROBES_PTR);
+    streamProbe(r, PROBES_PTR, true);
   } else {
     probeLine(r, inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
   }

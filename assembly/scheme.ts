@@ -28,22 +28,30 @@ export const SCHEME_POLY = 1;
 export const SCHEME_BYTESUM = 2;
 export const SCHEME_SBBF = 3;
 
-/**
- * Whether record `r` is of an exercise scheme, poly or bytesum.
- * Always false in the lean build (asconfig.json's `use` sets
- * EXERCISE_SCHEMES to 0 for its target alone): its class refuses those
- * schemes (src/filter/core-filter.ts), so their hashing is compiled out
- * of its bytes, about 1 KB of the 6.8 KB it then gzipped to.
+/*
+ * `sums`, the last parameter of every function below that hashes an item,
+ * says whether the caller's module hashes the exercise schemes, poly and
+ * bytesum (the sums of assembly/hash.ts), besides the xxh64 family (xxh64,
+ * sbbf). Each module passes a constant: the core module false
+ * (assembly/index.ts), so that no poly or bytesum code is compiled into
+ * it, and the exercise module (assembly/exercise-module.ts) and the
+ * families that take every scheme (counting, sliding, line dedupe) true.
+ * A constant argument is folded where the function is inlined, and
+ * binaryen's dead argument elimination folds it into a function every
+ * caller passes the same constant to: the branch the module never takes
+ * is left out of its bytes, with no build of its own.
  */
+
+/** Whether record `r` is of the poly scheme, in a module that hashes the exercise schemes (`sums`). */
 // @ts-ignore: decorator
-@inline export function polySelected(r: usize): bool {
-  return EXERCISE_SCHEMES != 0 && schemeRecord(r).scheme == SCHEME_POLY;
+@inline export function polySelected(r: usize, sums: bool): bool {
+  return sums && schemeRecord(r).scheme == SCHEME_POLY;
 }
 
 /** polySelected for bytesum. */
 // @ts-ignore: decorator
-@inline export function bytesumSelected(r: usize): bool {
-  return EXERCISE_SCHEMES != 0 && schemeRecord(r).scheme == SCHEME_BYTESUM;
+@inline export function bytesumSelected(r: usize, sums: bool): bool {
+  return sums && schemeRecord(r).scheme == SCHEME_BYTESUM;
 }
 
 /** The number of 256-bit blocks of record `r` under sbbf (assembly/sbbf.ts): m / 256. */
@@ -83,12 +91,12 @@ export let itemKey: u64 = 0;
 }
 
 /** Hashes `len` units at `ptr` (u16 code units when `wide`) into its probe record at `out`. */
-export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): void {
-  if (polySelected(r)) {
+export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): void {
+  if (polySelected(r, sums)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
     probePair(r, polyH1(), polyH2(), polyH1(), out);
-  } else if (bytesumSelected(r)) {
+  } else if (bytesumSelected(r, sums)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
     probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
@@ -98,18 +106,18 @@ export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usi
 }
 
 /** Starts a streamed item, for items longer than the scratch region or lines split across chunks. */
-export function streamBegin(r: usize, wide: bool): void {
+export function streamBegin(r: usize, wide: bool, sums: bool): void {
   setStreamWide(wide);
-  if (polySelected(r)) polyBegin();
-  else if (bytesumSelected(r)) bytesumBegin();
+  if (polySelected(r, sums)) polyBegin();
+  else if (bytesumSelected(r, sums)) bytesumBegin();
   else xxh64Begin(schemeRecord(r).seed);
 }
 
 /** Feeds the next `len` units at `ptr` of a streamed item. */
-export function streamFeed(r: usize, ptr: usize, len: usize): void {
-  if (polySelected(r)) {
+export function streamFeed(r: usize, ptr: usize, len: usize, sums: bool): void {
+  if (polySelected(r, sums)) {
     polyUpdate(ptr, len, streamWide());
-  } else if (bytesumSelected(r)) {
+  } else if (bytesumSelected(r, sums)) {
     // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
     while (len > 0) {
       const n = min<usize>(len, 65536);
@@ -123,9 +131,9 @@ export function streamFeed(r: usize, ptr: usize, len: usize): void {
 }
 
 /** Finishes a streamed item into its probe record at `out`. */
-export function streamProbe(r: usize, out: usize): void {
-  if (polySelected(r)) probePair(r, polyH1(), polyH2(), polyH1(), out);
-  else if (bytesumSelected(r)) probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
+export function streamProbe(r: usize, out: usize, sums: bool): void {
+  if (polySelected(r, sums)) probePair(r, polyH1(), polyH2(), polyH1(), out);
+  else if (bytesumSelected(r, sums)) probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
   else probeHash(r, xxh64Digest(), out);
 }
 
@@ -203,22 +211,23 @@ export function exportProbed(r: usize, out: usize): void {
 
 /** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out);
-  return insertItemInlined(r, ptr, len, wide, out);
+@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
+  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out, sums);
+  return insertItemInlined(r, ptr, len, wide, out, sums);
 }
 
 /**
  * Whether the single add and has go through insertHashOnce and
  * testHashOnce: in the lean build, whose schemes all start from one XXH64
- * hash of the item (no poly, no bytesum) and whose memory is not shared.
+ * hash of the item (it hashes no poly or bytesum: assembly/core.ts
+ * re-exports the core's calls) and whose memory is not shared.
  */
-export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && EXERCISE_SCHEMES == 0 && !ASC_FEATURE_THREADS;
+export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && !ASC_FEATURE_THREADS;
 
 /** insertItem as one function that every caller calls (the lean build). */
-function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
-  if (LEAN_BY_HASH) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return insertItemInlined(r, ptr, len, wide, out);
+function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
+  if (LEAN_BY_HASH && !sums) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return insertItemInlined(r, ptr, len, wide, out, sums);
 }
 
 /**
@@ -240,29 +249,29 @@ export function testHashOnce(r: usize, h: u64): bool {
 
 /** Finishes a streamed item and adds it; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function streamInsert(r: usize): u32 {
-  if (LEAN_BY_HASH) return insertHashOnce(r, xxh64Digest());
-  streamProbe(r, PROBES_PTR);
+@inline export function streamInsert(r: usize, sums: bool): u32 {
+  if (LEAN_BY_HASH && !sums) return insertHashOnce(r, xxh64Digest());
+  streamProbe(r, PROBES_PTR, sums);
   return insertProbed(r, PROBES_PTR);
 }
 
 /** Finishes a streamed item and tests it. */
 // @ts-ignore: decorator
-@inline export function streamTest(r: usize): bool {
-  if (LEAN_BY_HASH) return testHashOnce(r, xxh64Digest());
-  if (polySelected(r)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR);
-  else if (bytesumSelected(r)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR);
+@inline export function streamTest(r: usize, sums: bool): bool {
+  if (LEAN_BY_HASH && !sums) return testHashOnce(r, xxh64Digest());
+  if (polySelected(r, sums)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR);
+  else if (bytesumSelected(r, sums)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR);
   else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR);
-  return testHashed(r, PROBES_PTR);
+  return testHashed(r, PROBES_PTR, sums);
 }
 
 /** The body of insertItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize): u32 {
+@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
   // sbbf skips the probe record, word by word, as testHash does (except
   // in the shared build, whose stripe lock is taken from the record).
   if (schemeRecord(r).scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(payloadOf(r), xxh64(ptr, len, schemeRecord(r).seed), blocksOf(r));
-  probeItem(r, ptr, len, wide, out);
+  probeItem(r, ptr, len, wide, out, sums);
   return insertProbed(r, out);
 }
 
@@ -273,13 +282,13 @@ export function testHashOnce(r: usize, h: u64): bool {
  * first probe reads, for a batch's touch pass (assembly/batch.ts).
  */
 // @ts-ignore: decorator
-@inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize): usize {
-  if (polySelected(r)) {
+@inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): usize {
+  if (polySelected(r, sums)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
     return hashedForTest(r, polyH1(), polyH2(), out);
   }
-  if (bytesumSelected(r)) {
+  if (bytesumSelected(r, sums)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
     return hashedForTest(r, byteSum(), weightedSum(), out);
@@ -320,10 +329,10 @@ export function testHashOnce(r: usize, h: u64): bool {
  * (assembly/chain.ts).
  */
 // @ts-ignore: decorator
-@inline export function testHashed(r: usize, out: usize): bool {
+@inline export function testHashed(r: usize, out: usize, sums: bool): bool {
   const first = load<u64>(out);
   if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfCheck(payloadOf(r), first, blocksOf(r));
-  if (schemeRecord(r).scheme == SCHEME_XXH64) return testEnhancedDoubleAt(payloadOf(r), load<u64>(out, 8), first, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
+  if (!sums || schemeRecord(r).scheme == SCHEME_XXH64) return testEnhancedDoubleAt(payloadOf(r), load<u64>(out, 8), first, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
   return testDoubleAt(payloadOf(r), first, load<u64>(out, 8), schemeRecord(r).bits, schemeRecord(r).hashes);
 }
@@ -340,23 +349,23 @@ export function testHashOnce(r: usize, h: u64): bool {
 
 /** True when the item of `len` units at `ptr` may have been added: the single-item has. */
 // @ts-ignore: decorator
-@inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out);
-  return testItemInlined(r, ptr, len, wide, out);
+@inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
+  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out, sums);
+  return testItemInlined(r, ptr, len, wide, out, sums);
 }
 
 /** testItem as one function that every caller calls (the lean build). */
-function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
-  if (LEAN_BY_HASH) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return testItemInlined(r, ptr, len, wide, out);
+function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
+  if (LEAN_BY_HASH && !sums) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return testItemInlined(r, ptr, len, wide, out, sums);
 }
 
 /** The body of testItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize): bool {
+@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
   // The xxh64 family straight from the hash, as a digest's has: no round
   // trip of the hash through the probe record.
-  if (!polySelected(r) && !bytesumSelected(r)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
-  hashForTest(r, ptr, len, wide, out);
-  return testHashed(r, out);
+  if (!polySelected(r, sums) && !bytesumSelected(r, sums)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
+  hashForTest(r, ptr, len, wide, out, sums);
+  return testHashed(r, out, sums);
 }

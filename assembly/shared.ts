@@ -13,18 +13,22 @@
 
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
-  checksumBits, checksumEnd, checksumScratch, checksumStart, clear, has, hasBatch,
-  addedCount, intersectScratch, popcountScratch, positions, positionsPtr, recountBits, scratchPtr, scratchSize,
-  setCounters, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
-  unionScratch,
+  checksumBits, checksumEnd, checksumScratch, checksumStart, clear,
+  addedCount, intersectScratch, popcountScratch, positionsPtr, recountBits, scratchPtr, scratchSize,
+  setCounters, unionScratch,
 } from "./index";
+
+// The calls on an item and a batch are the exercise module's
+// (assembly/exercise.ts): the one filter may be of any scheme.
+export {
+  has, hasBatch, positions, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
+} from "./exercise";
 
 export { configure } from "./filter";
 
 import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
 import { flushCounts } from "./filter";
-import { add as addOne, streamAdd as streamAddOne } from "./index";
-import { addBatch as addChunk } from "./batch";
+import { add as addOne, addBatch as addChunk, streamAdd as streamAddOne } from "./exercise";
 import { addDigest as addDigestOne } from "./digest";
 
 export { hasDigest } from "./digest";

@@ -82,13 +82,13 @@ function slidingProbed(r: usize, op: i32, plane: u32, live: u32): i32 {
 
 /** Runs `op` (0 add, 1 has) on the item in scratch (len units; u16 code units when wide). */
 function slidingItemAt(r: usize, len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, false);
   return slidingProbed(r, op, plane, live);
 }
 
 /** slidingItem for a streamed item (after streamBegin and streamUpdate). */
 function slidingStreamAt(r: usize, op: i32, plane: u32, live: u32): i32 {
-  streamProbe(r, PROBES_PTR);
+  streamProbe(r, PROBES_PTR, false);
   return slidingProbed(r, op, plane, live);
 }
 
@@ -103,7 +103,7 @@ function slidingBatchAt(r: usize, count: u32, op: i32, plane: u32, live: u32): u
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR);
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, false);
     const answer = slidingProbed(r, op, plane, live) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;

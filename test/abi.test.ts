@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
-import { ABI, BITMAP_ABI, COUNTING_ABI, CUCKOO_ABI, FUSE_ABI, LINES_ABI, SLIDING_ABI } from '../src/wasm/abi.js';
+import { ABI, BITMAP_ABI, COUNTING_ABI, CUCKOO_ABI, EXERCISE_ABI, FUSE_ABI, LINES_ABI, SLIDING_ABI } from '../src/wasm/abi.js';
+import { WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE } from '../src/wasm/exercise-bytes.generated.js';
 import { WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE } from '../src/wasm/lines-bytes.generated.js';
 import { WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE } from '../src/wasm/counting-bytes.generated.js';
 import { WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE } from '../src/wasm/cuckoo-bytes.generated.js';
@@ -18,6 +19,7 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
 /** The family modules' bytes, as embedded (src/wasm/family-module.ts instantiates them over a core instance's memory). */
 const familyBytes = {
   lines: inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE),
+  exercise: inflateBase64(WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE),
   counting: inflateBase64(WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE),
   cuckoo: inflateBase64(WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE),
   fuse: inflateBase64(WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE),
@@ -26,6 +28,7 @@ const familyBytes = {
 };
 const familyModules = new Map(Object.entries(familyBytes).map(([name, bytes]) => [name, compileWithStringBuiltins(bytes)]));
 const linesModule = familyModules.get('lines')!;
+const exerciseModule = familyModules.get('exercise')!;
 const countingModule = familyModules.get('counting')!;
 const cuckooModule = familyModules.get('cuckoo')!;
 const fuseModule = familyModules.get('fuse')!;
@@ -65,6 +68,7 @@ function sectionIds(bytes: Uint8Array): number[] {
 describe.each([
   ['ABI', 'the filter build (assembly/index.ts)', ABI, compiledModule()],
   ['LINES_ABI', 'the line dedupe module (assembly/lines-module.ts)', LINES_ABI, linesModule],
+  ['EXERCISE_ABI', 'the exercise module (assembly/exercise-module.ts)', EXERCISE_ABI, exerciseModule],
   ['COUNTING_ABI', "the counting filter's module (assembly/counting-module.ts)", COUNTING_ABI, countingModule],
   ['CUCKOO_ABI', "the cuckoo filter's module (assembly/cuckoo-module.ts)", CUCKOO_ABI, cuckooModule],
   ['FUSE_ABI', "the binary fuse filter's module (assembly/fuse-module.ts)", FUSE_ABI, fuseModule],
@@ -102,6 +106,8 @@ describe('the filter build', () => {
 
 describe.each([
   ['the line dedupe module (assembly/lines-module.ts)', 'lines', 'lines', ['core.regionAlloc function', 'core.regionFree function']],
+  // The exercise module's calls have the core's names (src/wasm/abi.ts's EXERCISE_ABI): the prefix of all.
+  ['the exercise module (assembly/exercise-module.ts)', 'exercise', '', []],
   ["the counting filter's module (assembly/counting-module.ts)", 'counting', 'counting', ['core.createRecord function']],
   ["the cuckoo filter's module (assembly/cuckoo-module.ts)", 'cuckoo', 'cuckoo', ['core.createRecord function']],
   ["the binary fuse filter's module (assembly/fuse-module.ts)", 'fuse', 'fuse', ['core.createRecord function', 'core.regionAlloc function', 'core.regionFree function']],

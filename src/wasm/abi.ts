@@ -118,6 +118,20 @@ export const ABI = {
 } as const;
 
 /**
+ * The core's calls on an item and a batch, which the exercise module
+ * (assembly/exercise-module.ts) exports too, by the same names, for
+ * filters of the poly and bytesum schemes: an engine calls whichever
+ * module hashes its filter's scheme (src/wasm/exercise.ts's callsFor).
+ */
+const BLOOM_CALLS = [
+  'add', 'has', 'addString', 'hasString', 'positions', 'shardPositions', 'streamBegin', 'streamUpdate', 'streamAdd', 'streamHas',
+  'streamPositions', 'streamShardPositions', 'addBatch', 'hasBatch',
+] as const;
+
+/** Every export of the exercise module: the core's BLOOM_CALLS, as ABI lists them. */
+export const EXERCISE_ABI = Object.fromEntries(BLOOM_CALLS.map((name) => [name, ABI[name]])) as Pick<typeof ABI, (typeof BLOOM_CALLS)[number]>;
+
+/**
  * Every export of the sliding-window filter's module
  * (assembly/sliding-module.ts), which imports the memory of the core
  * instance that holds its records, and the core's createRecord
@@ -168,6 +182,11 @@ export const COUNTING_ABI = {
   countingRestore: fn(3), // (held) -> counters above 0, recounted
   countingChecksumCounters: fn(2),
   countingBitsChunk: fn(5), // (first, len, to): the plain filter's bit bytes [first, first + len) to `to` (a filter's bits in this memory, or scratch)
+  // The core's positions, streamPositions, streamBegin and streamUpdate, for a counting filter of any scheme.
+  countingPositions: fn(4), // (len, wide)
+  countingStreamPositions: fn(2),
+  countingStreamBegin: fn(3), // (wide)
+  countingStreamUpdate: fn(3), // (len)
 } as const;
 
 /**
@@ -255,6 +274,9 @@ type ExportOf<E> = E extends StrFn<infer R>
 
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
+
+/** The calls on an item and a batch of a filter, in the module that hashes its scheme (the core's or the exercise module's exports). */
+export type BloomCalls = { readonly [K in keyof typeof EXERCISE_ABI]: ExportOf<(typeof EXERCISE_ABI)[K]> };
 
 /** The exports of one instance of the counting filter's module. */
 export type CountingExports = { readonly [K in keyof typeof COUNTING_ABI]: ExportOf<(typeof COUNTING_ABI)[K]> };

@@ -12,8 +12,11 @@ import type { CheckedBatch, FilterParams, Item } from './inputs.js';
 import { Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
-import type { Exports } from './abi.js';
+import type { BloomCalls } from './abi.js';
 import type { Staging } from './staging.js';
+
+/** What a released engine calls in place of a module: nothing (enter() throws first). */
+const RELEASED = Object.freeze({}) as BloomCalls;
 
 /** One filter's handle: add, has, the batches and the counters over its record. */
 export class CoreEngine extends RecordHandle {
@@ -31,6 +34,13 @@ export class CoreEngine extends RecordHandle {
   seedLo = 0;
   /** @internal */
   seedHi = 0;
+  /**
+   * The module this filter's calls on an item go to: its arena's core
+   * instance, or where the filter's scheme is poly or bytesum, which the
+   * core does not hash, the exercise module over it (Engine sets that;
+   * the lean class refuses those schemes). RELEASED once released.
+   */
+  protected calls: BloomCalls = RELEASED;
 
   /** A filter's engine in an arena. */
   static make(params: FilterParams): CoreEngine {
@@ -61,6 +71,7 @@ export class CoreEngine extends RecordHandle {
     if (!placed) return;
     this.placeRecord(schemeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter), dedicated);
     this.bitsPtr = this.record + RECORD_BYTES;
+    this.calls = this.arena.x;
   }
 
   /**
@@ -70,6 +81,7 @@ export class CoreEngine extends RecordHandle {
    */
   release(): void {
     this.releaseRecord();
+    this.calls = RELEASED;
   }
 
   /**
@@ -84,9 +96,10 @@ export class CoreEngine extends RecordHandle {
     const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    if (s.inPlace(item)) return this.truth(a.x.addString(item, r, g), 'add');
-    const len = s.stage(item, r, g, this.units);
-    return this.truth(len >= 0 ? a.x.add(r, g, len, s.wide) : a.x.streamAdd(r, g), 'add');
+    const x = this.calls;
+    if (s.inPlace(item)) return this.truth(x.addString(item, r, g), 'add');
+    const len = s.stage(item, r, g, this.units, x);
+    return this.truth(len >= 0 ? x.add(r, g, len, s.wide) : x.streamAdd(r, g), 'add');
   }
 
   /** Tests the item (as add). */
@@ -95,9 +108,10 @@ export class CoreEngine extends RecordHandle {
     const s = a.staging;
     const r = this.record;
     const g = this.generation;
-    if (s.inPlace(item)) return this.truth(a.x.hasString(item, r, g), 'has');
-    const len = s.stage(item, r, g, this.units);
-    return this.truth(len >= 0 ? a.x.has(r, g, len, s.wide) : a.x.streamHas(r, g), 'has');
+    const x = this.calls;
+    if (s.inPlace(item)) return this.truth(x.hasString(item, r, g), 'has');
+    const len = s.stage(item, r, g, this.units, x);
+    return this.truth(len >= 0 ? x.has(r, g, len, s.wide) : x.streamHas(r, g), 'has');
   }
 
   /** An answer of 0 or 1 as a boolean; BloomDisposedError when the instance refused the record. */
@@ -116,7 +130,7 @@ export class CoreEngine extends RecordHandle {
   batch(batch: CheckedBatch, op: BatchOp): Uint8Array {
     const call = op === 0 ? 'addMany' : 'hasMany';
     const a = this.enter(call);
-    return a.batches.run(batch, filterRunner(a.x, a.staging, this.record, this.generation, op, this.units, () => {
+    return a.batches.run(batch, filterRunner(this.calls, a.staging, this.record, this.generation, op, this.units, () => {
       throw this.disposed(call);
     }));
   }
@@ -140,14 +154,14 @@ export class CoreEngine extends RecordHandle {
  * `r` of `generation`; `units` under the poly scheme. `refused` is called
  * when the instance refuses the record (it throws).
  */
-function filterRunner(x: Exports, staging: Staging, r: number, generation: number, op: BatchOp, units: boolean, refused: () => never): ChunkRunner {
+function filterRunner(x: BloomCalls, staging: Staging, r: number, generation: number, op: BatchOp, units: boolean, refused: () => never): ChunkRunner {
   return {
     chunk: (count, wide) => {
       if ((op === 0 ? x.addBatch(r, generation, count, wide) : x.hasBatch(r, generation, count, wide)) === REFUSED) refused();
       return count;
     },
     one: (item) => {
-      const len = staging.stage(item, r, generation, units);
+      const len = staging.stage(item, r, generation, units, x);
       const v = len >= 0 ? (op === 0 ? x.add(r, generation, len, staging.wide) : x.has(r, generation, len, staging.wide)) : (op === 0 ? x.streamAdd(r, generation) : x.streamHas(r, generation));
       if (v === REFUSED) refused();
       return v;

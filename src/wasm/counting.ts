@@ -12,12 +12,14 @@ import type { CountingExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
 import { WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE } from './counting-bytes.generated.js';
 import { inflateBase64 } from './module.js';
+import type { StreamCalls } from './staging.js';
 
 /** The counting filter's module (assembly/counting-module.ts), instantiated over each arena that holds one. */
 export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(() => inflateBase64(WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE));
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<CountingExports>;
+const RELEASED_STREAMER = Object.freeze({}) as StreamCalls;
 
 /** The calls of each op, for BloomDisposedError. */
 const OPS = ['add', 'has', 'remove', 'count'];
@@ -30,6 +32,8 @@ export class CountingEngine extends RegionHandle {
   readonly countersLength: number;
   /** The counting module over the record's arena (RELEASED once released). */
   private fx: FamilyExports<CountingExports>;
+  /** Where a long item is streamed: the counting module, which hashes every scheme. */
+  private streamer: StreamCalls;
 
   /** A record holding m = params.bits counters; BloomAllocationError when memory cannot be had. */
   constructor(params: FilterParams) {
@@ -47,7 +51,9 @@ export class CountingEngine extends RegionHandle {
       size: bits,
       create: (a) => countingModule.of(a).countingCreate(bits, hashes, schemeId, seedLo, seedHi),
     });
-    this.fx = countingModule.of(this.arena);
+    const fx = countingModule.of(this.arena);
+    this.fx = fx;
+    this.streamer = { streamBegin: fx.countingStreamBegin, streamUpdate: fx.countingStreamUpdate };
   }
 
   /** The packed counters, live: a view made at each use (RegionHandle). */
@@ -59,6 +65,7 @@ export class CountingEngine extends RegionHandle {
   release(): void {
     this.releaseRecord();
     this.fx = RELEASED;
+    this.streamer = RELEASED_STREAMER;
   }
 
   /** Runs op (0 add, 1 has, 2 remove, 3 count) on the item; see assembly/counting.ts for the answers. */
@@ -66,7 +73,7 @@ export class CountingEngine extends RegionHandle {
     const a = this.enter(OPS[op]);
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, this.units);
+    const len = a.staging.stage(item, r, g, this.units, this.streamer);
     return this.checked(len >= 0 ? this.fx.countingItem(r, g, len, a.staging.wide, op) : this.fx.countingStream(r, g, op), OPS[op]);
   }
 
@@ -90,8 +97,8 @@ export class CountingEngine extends RegionHandle {
     const a = this.enter('positions');
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, this.units);
-    this.checked(len >= 0 ? a.x.positions(r, g, len, a.staging.wide) : a.x.streamPositions(r, g), 'positions');
+    const len = a.staging.stage(item, r, g, this.units, this.streamer);
+    this.checked(len >= 0 ? this.fx.countingPositions(r, g, len, a.staging.wide) : this.fx.countingStreamPositions(r, g), 'positions');
     return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 

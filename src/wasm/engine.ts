@@ -15,6 +15,7 @@ import { BloomAllocationError } from '../errors.js';
 import type { FilterParams, Item } from './inputs.js';
 import { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
+import { callsFor } from './exercise.js';
 import type { instantiateShared } from './module.js';
 import type { Staging } from './staging.js';
 
@@ -62,7 +63,10 @@ export class Engine extends CoreEngine {
    */
   constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
     super(params, hashOnly, dedicated, owner, shared === undefined);
-    if (shared === undefined) return;
+    if (shared === undefined) {
+      this.calls = callsFor(this.arena, params.schemeId);
+      return;
+    }
     const { claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, sharedBitsBytes } = sharedCalls!;
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
     const workArea = claimWorkArea(memory, params.bits);
@@ -80,6 +84,8 @@ export class Engine extends CoreEngine {
     this.arena = new Arena(true, x as unknown as Arena['x']);
     this.record = 0;
     this.generation = 1;
+    // The shared build hashes every scheme (assembly/shared.ts).
+    this.calls = this.arena.x;
     sharedCalls!.bounceWhereRefused(this.arena.staging);
     this.bitsPtr = x.bitsPtr();
   }
@@ -106,8 +112,9 @@ export class Engine extends CoreEngine {
     const a = this.enter('positions');
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, this.units);
-    this.checked(len >= 0 ? a.x.positions(r, g, len, a.staging.wide) : a.x.streamPositions(r, g), 'positions');
+    const x = this.calls;
+    const len = a.staging.stage(item, r, g, this.units, x);
+    this.checked(len >= 0 ? x.positions(r, g, len, a.staging.wide) : x.streamPositions(r, g), 'positions');
     return Array.from(a.staging.positionsOut.subarray(0, this.hashes));
   }
 
@@ -119,8 +126,9 @@ export class Engine extends CoreEngine {
     const a = this.enter('shardPositions');
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, this.units);
-    const shard = this.checked(len >= 0 ? a.x.shardPositions(r, g, len, a.staging.wide, shards) : a.x.streamShardPositions(r, g, shards), 'shardPositions');
+    const x = this.calls;
+    const len = a.staging.stage(item, r, g, this.units, x);
+    const shard = this.checked(len >= 0 ? x.shardPositions(r, g, len, a.staging.wide, shards) : x.streamShardPositions(r, g, shards), 'shardPositions');
     if (into !== undefined) into.set(a.staging.positionsOut.subarray(0, this.hashes));
     return shard;
   }

@@ -15,6 +15,9 @@ import { WorkArea } from './work-area.js';
 import { bytesView, lengthOf } from './typed-arrays.js';
 import { spiderMonkey, stringsReadInPlace } from './module.js';
 
+/** What streams an item into a record's hash: the core's calls, or those of the module that hashes the record's scheme. */
+export type StreamCalls = Pick<Exports, 'streamBegin' | 'streamUpdate'>;
+
 /** The one TextEncoder (engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
 
@@ -175,11 +178,13 @@ export class Staging extends WorkArea {
    * strings as UTF-16 code units when `units`: poly): returns its length in
    * scratch (in units when `wide` is 1), or -1 when it was too long and has
    * been streamed through streamBegin/streamUpdate on that record instead
-   * (the caller then calls a stream* finisher with it).
+   * (the caller then calls a stream* finisher with it): `calls`' own, the
+   * module that hashes the record's scheme (src/wasm/exercise.ts's
+   * callsFor), or this instance's.
    */
-  stage(item: Item, r: number, generation: number, units: boolean): number {
+  stage(item: Item, r: number, generation: number, units: boolean, calls: StreamCalls = this.x): number {
     const len = this.put(item, units);
-    return len >= 0 ? len : this.stream(item, r, generation, units);
+    return len >= 0 ? len : this.stream(item, r, generation, units, calls);
   }
 
   /**
@@ -263,8 +268,7 @@ export class Staging extends WorkArea {
   }
 
   /** Streams `item` (put() refused it) into record `r`'s hash; returns -1, for stage(). */
-  private stream(item: Item, r: number, generation: number, units: boolean): number {
-    const x = this.x;
+  private stream(item: Item, r: number, generation: number, units: boolean, x: StreamCalls): number {
     x.streamBegin(r, generation, units && typeof item === 'string' ? 1 : 0);
     this.feed(item, units, (len) => x.streamUpdate(r, generation, len));
     return -1;

@@ -1,0 +1,70 @@
+// The calls of a Bloom filter of the exercise schemes, poly and bytesum
+// (the SeenFilter and SSTable exercises' hashes, assembly/hash.ts): the
+// bodies of assembly/bloom-calls.ts with `sums` true, so that the poly and
+// bytesum hashing is compiled here and not into the core module
+// (assembly/index.ts), which passes false. Their names and parameters are
+// the core's, so that JS calls either module the same way
+// (src/wasm/exercise.ts). They take filters of the xxh64 family too: the
+// shared build (assembly/shared.ts), whose one filter may be of any
+// scheme, exports these.
+
+import {
+  addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
+  streamBeginCall, streamHasCall, streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
+} from "./bloom-calls";
+
+export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return addCall(r, generation, len, wide, true);
+}
+
+export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return hasCall(r, generation, len, wide, true);
+}
+
+export function addString(s: externref, r: usize, generation: u32): i32 {
+  return addStringCall(s, r, generation, true);
+}
+
+export function hasString(s: externref, r: usize, generation: u32): i32 {
+  return hasStringCall(s, r, generation, true);
+}
+
+export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
+  return positionsCall(r, generation, len, wide, true);
+}
+
+export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
+  return shardPositionsCall(r, generation, len, wide, shards, true);
+}
+
+export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
+  return streamShardPositionsCall(r, generation, shards, true);
+}
+
+export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
+  return streamBeginCall(r, generation, wide, true);
+}
+
+export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
+  return streamUpdateCall(r, generation, len, true);
+}
+
+export function streamAdd(r: usize, generation: u32): i32 {
+  return streamAddCall(r, generation, true);
+}
+
+export function streamHas(r: usize, generation: u32): i32 {
+  return streamHasCall(r, generation, true);
+}
+
+export function streamPositions(r: usize, generation: u32): i32 {
+  return streamPositionsCall(r, generation, true);
+}
+
+export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  return addBatchCall(r, generation, count, wide, true);
+}
+
+export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
+  return hasBatchCall(r, generation, count, wide, true);
+}

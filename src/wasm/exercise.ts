@@ -1,0 +1,24 @@
+// The exercise module (assembly/exercise-module.ts): a family module
+// (src/wasm/family-module.ts) with the core's calls on an item and a batch,
+// by the same names, for filters of the exercise schemes poly and bytesum,
+// whose hashing the core module leaves out. An engine asks callsFor which
+// module to call; a bundle that never makes such a filter still carries
+// this file's few lines, but the module's bytes only where it imports the
+// full BloomFilter or the counting filter.
+
+import type { BloomCalls } from './abi.js';
+import type { Arena } from './arena.js';
+import { FamilyModule } from './family-module.js';
+import { WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE } from './exercise-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The exercise module, instantiated over each arena that holds a filter of poly or bytesum. */
+export const exerciseModule = /* @__PURE__ */ new FamilyModule<BloomCalls>(() => inflateBase64(WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE));
+
+/** The scheme ids (src/filter/options.ts's SCHEMES) whose hashing is the exercise module's: poly and bytesum. */
+const EXERCISE_SCHEME_IDS = [1, 2];
+
+/** The calls on an item of a filter of scheme `schemeId` in arena `a`: the exercise module's for poly and bytesum, else the core's. */
+export function callsFor(a: Arena, schemeId: number): BloomCalls {
+  return EXERCISE_SCHEME_IDS.includes(schemeId) ? exerciseModule.of(a) : a.x;
+}
