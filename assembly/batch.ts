@@ -21,7 +21,7 @@ import { getBit } from "./bit-array";
 import { named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { splitmix64 } from "./hash";
 import { testEnhancedDoubleFrom } from "./probe";
-import { SCHEME_XXH64, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed } from "./scheme";
+import { SCHEME_XXH64, hashForTest, insertProbed, probeItem, probeStride, testHashed, touchGroup, touchProbed, xxh64In } from "./scheme";
 
 /** Start of batch item i, as an address. */
 // @ts-ignore: decorator
@@ -42,9 +42,9 @@ import { SCHEME_XXH64, hashForTest, insertProbed, probeItem, probeStride, testHa
  * (assembly/scheme.ts's touchProbed).
  */
 // @ts-ignore: decorator
-@inline function probeGroup(r: usize, first: u32, n: u32, wide: bool, stride: usize, sums: bool): void {
+@inline function probeGroup(r: usize, first: u32, n: u32, wide: bool, stride: usize, schemes: u32): void {
   for (let j: u32 = 0; j < n; j++) {
-    probeItem(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + <usize>j * stride, sums);
+    probeItem(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + <usize>j * stride, schemes);
   }
   let touched: u32 = 0;
   for (let j: u32 = 0; j < n; j++) touched += touchProbed(r, BATCH_PROBES_PTR + <usize>j * stride);
@@ -56,13 +56,13 @@ import { SCHEME_XXH64, hashForTest, insertProbed, probeItem, probeStride, testHa
  * flag i is 1 when item i set a bit (a repeat later in the batch gets 0).
  * Returns how many items were new.
  */
-function addChunk(r: usize, count: u32, wide: bool, sums: bool): u32 {
+function addChunk(r: usize, count: u32, wide: bool, schemes: u32): u32 {
   const stride = probeStride(r);
   const group = touchGroup(stride);
   let fresh: u32 = 0;
   for (let first: u32 = 0; first < count; first += group) {
     const n = min<u32>(group, count - first);
-    probeGroup(r, first, n, wide, stride, sums);
+    probeGroup(r, first, n, wide, stride, schemes);
     for (let j: u32 = 0; j < n; j++) {
       const isNew = countAdd(r, insertProbed(r, BATCH_PROBES_PTR + <usize>j * stride));
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>isNew);
@@ -135,21 +135,21 @@ const SURVIVORS_2_PTR: usize = SURVIVORS_PTR + <usize>TEST_GROUP;
 }
 
 /** Tests `count` staged items; flag i is 1 when item i may have been added. Returns how many were. */
-function hasChunk(r: usize, count: u32, wide: bool, sums: bool): u32 {
+function hasChunk(r: usize, count: u32, wide: bool, schemes: u32): u32 {
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += TEST_GROUP) {
     const n = min<u32>(TEST_GROUP, count - first);
     let touched: u32 = 0;
     for (let j: u32 = 0; j < n; j++) {
-      touched += <u32>load<u8>(hashForTest(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + (<usize>j << 4), sums));
+      touched += <u32>load<u8>(hashForTest(r, itemPtr(first + j), itemLength(first + j, wide), wide, BATCH_PROBES_PTR + (<usize>j << 4), schemes));
     }
     store<u32>(TOUCH_SINK_PTR, touched);
-    if (schemeRecord(r).scheme == SCHEME_XXH64) {
+    if (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_XXH64) {
       found += testXxh64Group(r, first, n);
       continue;
     }
     for (let j: u32 = 0; j < n; j++) {
-      const present = testHashed(r, BATCH_PROBES_PTR + (<usize>j << 4), sums);
+      const present = testHashed(r, BATCH_PROBES_PTR + (<usize>j << 4), schemes);
       store<u8>(BATCH_FLAGS_PTR + <usize>(first + j), <u8>present);
       found += <u32>present;
     }
@@ -157,19 +157,19 @@ function hasChunk(r: usize, count: u32, wide: bool, sums: bool): u32 {
   return found;
 }
 
-/** addChunk on record r: how many of the `count` staged items were new, or REFUSED (`sums`: assembly/bloom-calls.ts). */
+/** addChunk on record r: how many of the `count` staged items were new, or REFUSED (`schemes`: assembly/scheme.ts). */
 // @ts-ignore: decorator
-@inline export function addBatchCall(r: usize, generation: u32, count: u32, wide: bool, sums: bool): i32 {
+@inline export function addBatchCall(r: usize, generation: u32, count: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  const fresh = addChunk(r, count, wide, sums);
+  const fresh = addChunk(r, count, wide, schemes);
   return <i32>fresh;
 }
 
 /** hasChunk on record r: how many of the `count` staged items may have been added, or REFUSED. */
 // @ts-ignore: decorator
-@inline export function hasBatchCall(r: usize, generation: u32, count: u32, wide: bool, sums: bool): i32 {
+@inline export function hasBatchCall(r: usize, generation: u32, count: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  return <i32>hasChunk(r, count, wide, sums);
+  return <i32>hasChunk(r, count, wide, schemes);
 }

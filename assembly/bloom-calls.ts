@@ -1,16 +1,16 @@
 // The calls of a Bloom filter on one item (staged in scratch, read in
 // place from a string, or streamed through scratch in pieces) and on a
-// batch: the bodies of the exports of two modules, each of which passes
-// `sums` as a constant (assembly/scheme.ts says why): the core module
-// (assembly/index.ts), whose filters hash with the xxh64 family, passes
-// false, and the exercise module (assembly/exercise.ts), for filters of
-// the exercise schemes poly and bytesum, true. The shared build, whose
-// one filter may be of any scheme, takes the exercise module's.
+// batch: the bodies of the exports of three modules, each of which passes
+// the schemes it hashes as a constant (assembly/scheme.ts says why): the
+// core module (assembly/index.ts) the xxh64 family, the exercise module
+// (assembly/exercise.ts) the exercise schemes poly and bytesum, and the
+// shared build (assembly/shared.ts), whose one filter may be of any
+// scheme, every scheme.
 
 import { PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { countAdd } from "./filter";
 import {
-  exportProbed, insertItem, itemKey, polySelected, probeItem, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem,
+  exportProbed, insertItem, itemKey, polySelected, probeItem, xxh64In, streamBegin as streamStart, streamFeed, streamInsert, streamProbe, streamTest, testItem,
 } from "./scheme";
 import { shardIndex } from "./shard";
 import { copyUnits, encodeUtf8 } from "./js-string";
@@ -21,68 +21,68 @@ export { addBatchCall, hasBatchCall } from "./batch";
 
 /** Adds the item in scratch (len units; u16 code units when wide) to record r. Returns 1 if it was new. */
 // @ts-ignore: decorator
-@inline export function addCall(r: usize, generation: u32, len: u32, wide: bool, sums: bool): i32 {
+@inline export function addCall(r: usize, generation: u32, len: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums));
+  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes));
   return <i32>fresh;
 }
 
 /** Tests the item in scratch. */
 // @ts-ignore: decorator
-@inline export function hasCall(r: usize, generation: u32, len: u32, wide: bool, sums: bool): i32 {
+@inline export function hasCall(r: usize, generation: u32, len: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums);
+  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes);
 }
 
 /** add() of the string `s`, read in place (the poly scheme hashes its code units). */
 // @ts-ignore: decorator
-@inline export function addStringCall(s: externref, r: usize, generation: u32, sums: bool): i32 {
+@inline export function addStringCall(s: externref, r: usize, generation: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  const wide = polySelected(r, sums);
+  const wide = polySelected(r, schemes);
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums));
+  const fresh = countAdd(r, insertItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes));
   return <i32>fresh;
 }
 
 /** has() of the string `s`, read in place. */
 // @ts-ignore: decorator
-@inline export function hasStringCall(s: externref, r: usize, generation: u32, sums: bool): i32 {
+@inline export function hasStringCall(s: externref, r: usize, generation: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  const wide = polySelected(r, sums);
+  const wide = polySelected(r, schemes);
   const len = wide ? copyUnits(s, SCRATCH_PTR) : encodeUtf8(s, SCRATCH_PTR);
-  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums);
+  return <i32>testItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes);
 }
 
 /** Writes the item's positions to the positions region; REFUSED or 0. */
 // @ts-ignore: decorator
-@inline export function positionsCall(r: usize, generation: u32, len: u32, wide: bool, sums: bool): i32 {
+@inline export function positionsCall(r: usize, generation: u32, len: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes);
   exportProbed(r, PROBES_PTR);
   return 0;
 }
 
 /** Writes the item's positions and returns its shard in [0, shards). */
 // @ts-ignore: decorator
-@inline export function shardPositionsCall(r: usize, generation: u32, len: u32, wide: bool, shards: u32, sums: bool): i32 {
+@inline export function shardPositionsCall(r: usize, generation: u32, len: u32, wide: bool, shards: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, sums);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, schemes);
   exportProbed(r, PROBES_PTR);
   return <i32>shardIndex(itemKey, shards);
 }
 
 /** Ends a streamed item, writes its positions and returns its shard in [0, shards). */
 // @ts-ignore: decorator
-@inline export function streamShardPositionsCall(r: usize, generation: u32, shards: u32, sums: bool): i32 {
+@inline export function streamShardPositionsCall(r: usize, generation: u32, shards: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR, sums);
+  streamProbe(r, PROBES_PTR, schemes);
   exportProbed(r, PROBES_PTR);
   return <i32>shardIndex(itemKey, shards);
 }
@@ -96,49 +96,49 @@ export { addBatchCall, hasBatchCall } from "./batch";
  * which.
  */
 // @ts-ignore: decorator
-@inline export function streamBeginCall(r: usize, generation: u32, wide: bool, sums: bool): i32 {
+@inline export function streamBeginCall(r: usize, generation: u32, wide: bool, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
   // The shared build holds one Bloom filter and no records (assembly/record.ts's named()).
   const kind = ASC_FEATURE_THREADS ? KIND_FILTER : headerOf(r).kind;
-  if (schemeKind(kind)) streamStart(r, wide, sums);
+  if (!xxh64In(schemes) || schemeKind(kind)) streamStart(r, wide, schemes);
   else xxh64Begin(kind == KIND_CUCKOO ? changetype<CuckooRecord>(r).seed : 0);
   return 0;
 }
 
 /** Feeds the next `len` units of a streamed item from scratch, hashed as streamBegin began it for record r. */
 // @ts-ignore: decorator
-@inline export function streamUpdateCall(r: usize, generation: u32, len: u32, sums: bool): i32 {
+@inline export function streamUpdateCall(r: usize, generation: u32, len: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  if (ASC_FEATURE_THREADS || schemeKind(headerOf(r).kind)) streamFeed(r, SCRATCH_PTR, len, sums);
+  if (ASC_FEATURE_THREADS || !xxh64In(schemes) || schemeKind(headerOf(r).kind)) streamFeed(r, SCRATCH_PTR, len, schemes);
   else xxh64Update(SCRATCH_PTR, len);
   return 0;
 }
 
 /** Ends a streamed item and adds it. */
 // @ts-ignore: decorator
-@inline export function streamAddCall(r: usize, generation: u32, sums: bool): i32 {
+@inline export function streamAddCall(r: usize, generation: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  const fresh = countAdd(r, streamInsert(r, sums));
+  const fresh = countAdd(r, streamInsert(r, schemes));
   return <i32>fresh;
 }
 
 /** Ends a streamed item and tests it. */
 // @ts-ignore: decorator
-@inline export function streamHasCall(r: usize, generation: u32, sums: bool): i32 {
+@inline export function streamHasCall(r: usize, generation: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  return <i32>streamTest(r, sums);
+  return <i32>streamTest(r, schemes);
 }
 
 /** Ends a streamed item and writes its positions. */
 // @ts-ignore: decorator
-@inline export function streamPositionsCall(r: usize, generation: u32, sums: bool): i32 {
+@inline export function streamPositionsCall(r: usize, generation: u32, schemes: u32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR, sums);
+  streamProbe(r, PROBES_PTR, schemes);
   exportProbed(r, PROBES_PTR);
   return 0;
 }

@@ -22,7 +22,7 @@ import { positionsCall, streamBeginCall, streamPositionsCall, streamUpdateCall }
 import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE,
 } from "./layout";
-import { SCHEME_SBBF, SCHEME_XXH64, blocksOf, probeHash, probeItem, streamProbe } from "./scheme";
+import { EVERY_SCHEME, SCHEME_SBBF, SCHEME_XXH64, blocksOf, probeHash, probeItem, streamProbe } from "./scheme";
 import { sbbfPositions } from "./sbbf";
 import { checksumUpdate } from "./checksum";
 
@@ -236,7 +236,7 @@ function batchOf(r: usize, count: u32, op: i32): u32 {
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, true);
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, EVERY_SCHEME);
     const answer = countingProbed(r, op) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;
@@ -269,7 +269,7 @@ export function countingCreate(m: f64, k: i32, schemeId: i32, seedLo: u32, seedH
 export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op: i32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, true);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, EVERY_SCHEME);
   return countingProbed(r, op);
 }
 
@@ -277,7 +277,7 @@ export function countingItem(r: usize, generation: u32, len: u32, wide: bool, op
 export function countingStream(r: usize, generation: u32, op: i32): i32 {
   r = named(r, generation);
   if (r == 0) return REFUSED;
-  streamProbe(r, PROBES_PTR, true);
+  streamProbe(r, PROBES_PTR, EVERY_SCHEME);
   return countingProbed(r, op);
 }
 
@@ -355,20 +355,20 @@ export function countingBatch(r: usize, generation: u32, count: u32, op: i32): i
 
 /** The core's positions, for a counting filter of any scheme. */
 export function countingPositions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return positionsCall(r, generation, len, wide, true);
+  return positionsCall(r, generation, len, wide, EVERY_SCHEME);
 }
 
 /** The core's streamPositions, for a counting filter of any scheme. */
 export function countingStreamPositions(r: usize, generation: u32): i32 {
-  return streamPositionsCall(r, generation, true);
+  return streamPositionsCall(r, generation, EVERY_SCHEME);
 }
 
 /** The core's streamBegin, for a counting filter of any scheme. */
 export function countingStreamBegin(r: usize, generation: u32, wide: bool): i32 {
-  return streamBeginCall(r, generation, wide, true);
+  return streamBeginCall(r, generation, wide, EVERY_SCHEME);
 }
 
 /** The core's streamUpdate, for a counting filter of any scheme. */
 export function countingStreamUpdate(r: usize, generation: u32, len: u32): i32 {
-  return streamUpdateCall(r, generation, len, true);
+  return streamUpdateCall(r, generation, len, EVERY_SCHEME);
 }

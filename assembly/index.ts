@@ -12,6 +12,7 @@ import {
   addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
   streamBeginCall, streamHasCall, streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
 } from "./bloom-calls";
+import { XXH64_FAMILY } from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { shardIndex } from "./shard";
@@ -44,59 +45,59 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
 // filters of the xxh64 family: filters of the exercise schemes, poly and
 // bytesum, are the exercise module's (assembly/exercise.ts).
 export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return addCall(r, generation, len, wide, false);
+  return addCall(r, generation, len, wide, XXH64_FAMILY);
 }
 
 export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return hasCall(r, generation, len, wide, false);
+  return hasCall(r, generation, len, wide, XXH64_FAMILY);
 }
 
 export function addString(s: externref, r: usize, generation: u32): i32 {
-  return addStringCall(s, r, generation, false);
+  return addStringCall(s, r, generation, XXH64_FAMILY);
 }
 
 export function hasString(s: externref, r: usize, generation: u32): i32 {
-  return hasStringCall(s, r, generation, false);
+  return hasStringCall(s, r, generation, XXH64_FAMILY);
 }
 
 export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return positionsCall(r, generation, len, wide, false);
+  return positionsCall(r, generation, len, wide, XXH64_FAMILY);
 }
 
 export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
-  return shardPositionsCall(r, generation, len, wide, shards, false);
+  return shardPositionsCall(r, generation, len, wide, shards, XXH64_FAMILY);
 }
 
 export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
-  return streamShardPositionsCall(r, generation, shards, false);
+  return streamShardPositionsCall(r, generation, shards, XXH64_FAMILY);
 }
 
 export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
-  return streamBeginCall(r, generation, wide, false);
+  return streamBeginCall(r, generation, wide, XXH64_FAMILY);
 }
 
 export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
-  return streamUpdateCall(r, generation, len, false);
+  return streamUpdateCall(r, generation, len, XXH64_FAMILY);
 }
 
 export function streamAdd(r: usize, generation: u32): i32 {
-  return streamAddCall(r, generation, false);
+  return streamAddCall(r, generation, XXH64_FAMILY);
 }
 
 export function streamHas(r: usize, generation: u32): i32 {
-  return streamHasCall(r, generation, false);
+  return streamHasCall(r, generation, XXH64_FAMILY);
 }
 
 export function streamPositions(r: usize, generation: u32): i32 {
-  return streamPositionsCall(r, generation, false);
+  return streamPositionsCall(r, generation, XXH64_FAMILY);
 }
 
 export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  return addBatchCall(r, generation, count, wide, false);
+  return addBatchCall(r, generation, count, wide, XXH64_FAMILY);
 }
 
 export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  return hasBatchCall(r, generation, count, wide, false);
+  return hasBatchCall(r, generation, count, wide, XXH64_FAMILY);
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */

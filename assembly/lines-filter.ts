@@ -9,7 +9,7 @@ import { named, REFUSED, schemeRecord } from "./record";
 import { BATCH_OFFSETS_PTR, BATCH_PROBES_BYTES, BATCH_PROBES_PTR, LINES_SLACK, PROBES_PTR, SCRATCH_SIZE, TOUCH_SINK_PTR } from "./layout";
 import { countAdd } from "./filter";
 import {
-  SCHEME_BYTESUM, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
+  EVERY_SCHEME, SCHEME_BYTESUM, insertProbed, probeItem, probeStride, streamBegin, streamFeed, streamProbe,
   touchProbed,
 } from "./scheme";
 import {
@@ -34,12 +34,12 @@ const GROUP_PTR: usize = BATCH_OFFSETS_PTR;
 function probeLine(r: usize, ptr: usize, len: usize, out: usize): void {
   // probeItem hashes in one call; bytesum's sums are bounded to a scratch-sized item.
   if (schemeRecord(r).scheme != SCHEME_BYTESUM || len <= <usize>SCRATCH_SIZE) {
-    probeItem(r, ptr, len, false, out, true);
+    probeItem(r, ptr, len, false, out, EVERY_SCHEME);
     return;
   }
-  streamBegin(r, false, true);
-  streamFeed(r, ptr, len, true);
-  streamProbe(r, out, true);
+  streamBegin(r, false, EVERY_SCHEME);
+  streamFeed(r, ptr, len, EVERY_SCHEME);
+  streamProbe(r, out, EVERY_SCHEME);
 }
 
 /** Sets the bits of the probe record at `out`; true when any went from 0 to 1 (counted as an add). */
@@ -81,7 +81,7 @@ function linesProcessAt(r: usize, n: u32): u32 {
       return 0;
     }
     feed(r, p, itemEnd(p, nl) - p);
-    streamProbe(r, PROBES_PTR, true);
+    streamProbe(r, PROBES_PTR, EVERY_SCHEME);
     streaming = false;
     lineCount++;
     if (addProbed(r, PROBES_PTR) != invert) {
@@ -156,7 +156,7 @@ function linesFinishAt(r: usize): u32 {
   let fresh: bool;
   if (streaming) {
     feed(r, inPtr, itemEnd(inPtr, last) - inPtr);
-    streamProbe(r, PROBES_PTR, true);
+    streamProbe(r, PROBES_PTR, EVERY_SCHEME);
   } else {
     probeLine(r, inPtr, itemEnd(inPtr, last) - inPtr, PROBES_PTR);
   }

@@ -35,7 +35,7 @@
 // src/reference/lines-filter.ts and src/reference/lines-split.ts.
 
 import { regionAlloc, regionFree } from "./core-calls";
-import { streamBegin, streamFeed } from "./scheme";
+import { EVERY_SCHEME, streamBegin, streamFeed } from "./scheme";
 
 /** Input area: bytes carried from the last chunk, then the bytes JS read. */
 export let inPtr: usize = 0;
@@ -120,7 +120,7 @@ const RETURN: u8 = 13;
 /** Feeds `len` bytes at `ptr` to the streamed hash started by streamBegin. */
 // @ts-ignore: decorator
 @inline export function feed(r: usize, ptr: usize, len: usize): void {
-  streamFeed(r, ptr, len, true);
+  streamFeed(r, ptr, len, EVERY_SCHEME);
 }
 
 /** Moves the unfinished bytes [from, end) to the start of the input area. */
@@ -153,7 +153,7 @@ export function feedPiece(r: usize, p: usize, end: usize, out: usize): void {
 /** After the complete lines, [p, end) is the unfinished one: a piece when it is long, else carried. */
 export function carryRest(r: usize, p: usize, end: usize, out: usize): void {
   if (streaming || end - p >= <usize>(capacity >> 1)) {
-    if (!streaming && hashing()) streamBegin(r, false, true);
+    if (!streaming && hashing()) streamBegin(r, false, EVERY_SCHEME);
     streaming = true;
     feedPiece(r, p, end, out);
   } else {

@@ -101,15 +101,10 @@ export const KIND_FUSE = 6;
   return changetype<SchemeRecord>(r);
 }
 
-/**
- * Whether a record of `kind` is a scheme family's (a SchemeRecord). Always
- * true in the lean build, whose instances hold Bloom filters only: the
- * lean class makes no other kind, and an instance of an older build takes
- * no new records once the full build is loaded (src/wasm/placement.ts).
- */
+/** Whether a record of `kind` is a scheme family's (a SchemeRecord): a Bloom filter's, the hashing kind's, a counting or sliding filter's. */
 // @ts-ignore: decorator
 @inline export function schemeKind(kind: u32): bool {
-  return COUNTING_RECORDS != 0 ? kind <= <u32>KIND_COUNTING || kind == KIND_SLIDING : true;
+  return kind <= <u32>KIND_COUNTING || kind == KIND_SLIDING;
 }
 
 /** What an export returns when its record and generation do not name a live record. */

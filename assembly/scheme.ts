@@ -29,29 +29,54 @@ export const SCHEME_BYTESUM = 2;
 export const SCHEME_SBBF = 3;
 
 /*
- * `sums`, the last parameter of every function below that hashes an item,
- * says whether the caller's module hashes the exercise schemes, poly and
- * bytesum (the sums of assembly/hash.ts), besides the xxh64 family (xxh64,
- * sbbf). Each module passes a constant: the core module false
- * (assembly/index.ts), so that no poly or bytesum code is compiled into
- * it, and the exercise module (assembly/exercise-module.ts) and the
- * families that take every scheme (counting, sliding, line dedupe) true.
- * A constant argument is folded where the function is inlined, and
- * binaryen's dead argument elimination folds it into a function every
- * caller passes the same constant to: the branch the module never takes
- * is left out of its bytes, with no build of its own.
+ * `schemes`, the last parameter of every function below that hashes an
+ * item, says which schemes the caller's module hashes: the xxh64 family
+ * (xxh64, sbbf: XXH64_FAMILY), the exercise schemes (poly and bytesum, the
+ * sums of assembly/hash.ts: EXERCISE_FAMILY), or both (EVERY_SCHEME). Each
+ * module passes a constant: the core module (assembly/index.ts)
+ * XXH64_FAMILY, so that no poly or bytesum code is compiled into it; the
+ * exercise module (assembly/exercise.ts) EXERCISE_FAMILY, so that it holds
+ * none of the xxh64 family's walks, which the core has; the families that
+ * take every scheme (counting, line dedupe) and the shared build
+ * EVERY_SCHEME. A constant argument is folded where the function is
+ * inlined, and binaryen's dead argument elimination folds it into a
+ * function every caller passes the same constant to: the branches the
+ * module never takes are left out of its bytes, with no build of its own.
  */
 
-/** Whether record `r` is of the poly scheme, in a module that hashes the exercise schemes (`sums`). */
+/** The xxh64 family: xxh64 and sbbf, whose positions follow from one XXH64 hash. */
+export const XXH64_FAMILY: u32 = 1;
+/** The exercise schemes: poly and bytesum, whose positions follow from two sums. */
+export const EXERCISE_FAMILY: u32 = 2;
+/** Both. */
+export const EVERY_SCHEME: u32 = 3;
+
+/** Whether `schemes` holds the exercise schemes. */
 // @ts-ignore: decorator
-@inline export function polySelected(r: usize, sums: bool): bool {
-  return sums && schemeRecord(r).scheme == SCHEME_POLY;
+@inline export function sumsIn(schemes: u32): bool {
+  return (schemes & EXERCISE_FAMILY) != 0;
 }
 
-/** polySelected for bytesum. */
+/** Whether `schemes` holds the xxh64 family. */
 // @ts-ignore: decorator
-@inline export function bytesumSelected(r: usize, sums: bool): bool {
-  return sums && schemeRecord(r).scheme == SCHEME_BYTESUM;
+@inline export function xxh64In(schemes: u32): bool {
+  return (schemes & XXH64_FAMILY) != 0;
+}
+
+/** Whether record `r` is of the poly scheme, for a module that hashes `schemes`. */
+// @ts-ignore: decorator
+@inline export function polySelected(r: usize, schemes: u32): bool {
+  return sumsIn(schemes) && schemeRecord(r).scheme == SCHEME_POLY;
+}
+
+/**
+ * polySelected for bytesum. In a module of the exercise schemes alone, a
+ * record that is not poly is bytesum: the xxh64 family's branch after it
+ * is never taken, and folds away.
+ */
+// @ts-ignore: decorator
+@inline export function bytesumSelected(r: usize, schemes: u32): bool {
+  return sumsIn(schemes) && (!xxh64In(schemes) || schemeRecord(r).scheme == SCHEME_BYTESUM);
 }
 
 /** The number of 256-bit blocks of record `r` under sbbf (assembly/sbbf.ts): m / 256. */
@@ -91,12 +116,12 @@ export let itemKey: u64 = 0;
 }
 
 /** Hashes `len` units at `ptr` (u16 code units when `wide`) into its probe record at `out`. */
-export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): void {
-  if (polySelected(r, sums)) {
+export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): void {
+  if (polySelected(r, schemes)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
     probePair(r, polyH1(), polyH2(), polyH1(), out);
-  } else if (bytesumSelected(r, sums)) {
+  } else if (bytesumSelected(r, schemes)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
     probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
@@ -106,18 +131,18 @@ export function probeItem(r: usize, ptr: usize, len: usize, wide: bool, out: usi
 }
 
 /** Starts a streamed item, for items longer than the scratch region or lines split across chunks. */
-export function streamBegin(r: usize, wide: bool, sums: bool): void {
+export function streamBegin(r: usize, wide: bool, schemes: u32): void {
   setStreamWide(wide);
-  if (polySelected(r, sums)) polyBegin();
-  else if (bytesumSelected(r, sums)) bytesumBegin();
+  if (polySelected(r, schemes)) polyBegin();
+  else if (bytesumSelected(r, schemes)) bytesumBegin();
   else xxh64Begin(schemeRecord(r).seed);
 }
 
 /** Feeds the next `len` units at `ptr` of a streamed item. */
-export function streamFeed(r: usize, ptr: usize, len: usize, sums: bool): void {
-  if (polySelected(r, sums)) {
+export function streamFeed(r: usize, ptr: usize, len: usize, schemes: u32): void {
+  if (polySelected(r, schemes)) {
     polyUpdate(ptr, len, streamWide());
-  } else if (bytesumSelected(r, sums)) {
+  } else if (bytesumSelected(r, schemes)) {
     // bytesumUpdate takes at most 64 KiB per call (its overflow bound).
     while (len > 0) {
       const n = min<usize>(len, 65536);
@@ -131,9 +156,9 @@ export function streamFeed(r: usize, ptr: usize, len: usize, sums: bool): void {
 }
 
 /** Finishes a streamed item into its probe record at `out`. */
-export function streamProbe(r: usize, out: usize, sums: bool): void {
-  if (polySelected(r, sums)) probePair(r, polyH1(), polyH2(), polyH1(), out);
-  else if (bytesumSelected(r, sums)) probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
+export function streamProbe(r: usize, out: usize, schemes: u32): void {
+  if (polySelected(r, schemes)) probePair(r, polyH1(), polyH2(), polyH1(), out);
+  else if (bytesumSelected(r, schemes)) probePair(r, byteSum(), weightedSum(), byteSum() % schemeRecord(r).bits, out);
   else probeHash(r, xxh64Digest(), out);
 }
 
@@ -211,9 +236,9 @@ export function exportProbed(r: usize, out: usize): void {
 
 /** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
-  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out, sums);
-  return insertItemInlined(r, ptr, len, wide, out, sums);
+@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
+  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out, schemes);
+  return insertItemInlined(r, ptr, len, wide, out, schemes);
 }
 
 /**
@@ -225,9 +250,9 @@ export function exportProbed(r: usize, out: usize): void {
 export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && !ASC_FEATURE_THREADS;
 
 /** insertItem as one function that every caller calls (the lean build). */
-function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
-  if (LEAN_BY_HASH && !sums) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return insertItemInlined(r, ptr, len, wide, out, sums);
+function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
+  if (LEAN_BY_HASH && !sumsIn(schemes)) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return insertItemInlined(r, ptr, len, wide, out, schemes);
 }
 
 /**
@@ -249,29 +274,29 @@ export function testHashOnce(r: usize, h: u64): bool {
 
 /** Finishes a streamed item and adds it; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline export function streamInsert(r: usize, sums: bool): u32 {
-  if (LEAN_BY_HASH && !sums) return insertHashOnce(r, xxh64Digest());
-  streamProbe(r, PROBES_PTR, sums);
+@inline export function streamInsert(r: usize, schemes: u32): u32 {
+  if (LEAN_BY_HASH && !sumsIn(schemes)) return insertHashOnce(r, xxh64Digest());
+  streamProbe(r, PROBES_PTR, schemes);
   return insertProbed(r, PROBES_PTR);
 }
 
 /** Finishes a streamed item and tests it. */
 // @ts-ignore: decorator
-@inline export function streamTest(r: usize, sums: bool): bool {
-  if (LEAN_BY_HASH && !sums) return testHashOnce(r, xxh64Digest());
-  if (polySelected(r, sums)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR);
-  else if (bytesumSelected(r, sums)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR);
-  else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR);
-  return testHashed(r, PROBES_PTR, sums);
+@inline export function streamTest(r: usize, schemes: u32): bool {
+  if (LEAN_BY_HASH && !sumsIn(schemes)) return testHashOnce(r, xxh64Digest());
+  if (polySelected(r, schemes)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR, schemes);
+  else if (bytesumSelected(r, schemes)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR, schemes);
+  else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR, schemes);
+  return testHashed(r, PROBES_PTR, schemes);
 }
 
 /** The body of insertItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): u32 {
+@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
   // sbbf skips the probe record, word by word, as testHash does (except
   // in the shared build, whose stripe lock is taken from the record).
-  if (schemeRecord(r).scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(payloadOf(r), xxh64(ptr, len, schemeRecord(r).seed), blocksOf(r));
-  probeItem(r, ptr, len, wide, out, sums);
+  if (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(payloadOf(r), xxh64(ptr, len, schemeRecord(r).seed), blocksOf(r));
+  probeItem(r, ptr, len, wide, out, schemes);
   return insertProbed(r, out);
 }
 
@@ -282,24 +307,24 @@ export function testHashOnce(r: usize, h: u64): bool {
  * first probe reads, for a batch's touch pass (assembly/batch.ts).
  */
 // @ts-ignore: decorator
-@inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): usize {
-  if (polySelected(r, sums)) {
+@inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): usize {
+  if (polySelected(r, schemes)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
-    return hashedForTest(r, polyH1(), polyH2(), out);
+    return hashedForTest(r, polyH1(), polyH2(), out, schemes);
   }
-  if (bytesumSelected(r, sums)) {
+  if (bytesumSelected(r, schemes)) {
     bytesumBegin();
     bytesumUpdate(ptr, len, schemeRecord(r).bits);
-    return hashedForTest(r, byteSum(), weightedSum(), out);
+    return hashedForTest(r, byteSum(), weightedSum(), out, schemes);
   }
-  return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out);
+  return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out, schemes);
 }
 
 /** hashForTest from the item's hashes, made already: h1 and h2 under poly and bytesum, h1 alone under xxh64 and sbbf. */
 // @ts-ignore: decorator
-@inline function hashedForTest(r: usize, h1: u64, h2: u64, out: usize): usize {
-  if (schemeRecord(r).scheme == SCHEME_SBBF) {
+@inline function hashedForTest(r: usize, h1: u64, h2: u64, out: usize, schemes: u32): usize {
+  if (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_SBBF) {
     store<u64>(out, h1);
     return blockPtr(payloadOf(r), h1, blocksOf(r));
   }
@@ -307,7 +332,7 @@ export function testHashOnce(r: usize, h: u64): bool {
   // so that a batch pays no more remainders than a single has: a 64-bit
   // remainder is the slowest instruction of the walk.
   const a = h1 % schemeRecord(r).bits;
-  if (schemeRecord(r).scheme == SCHEME_XXH64) {
+  if (xxh64In(schemes) && (!sumsIn(schemes) || schemeRecord(r).scheme == SCHEME_XXH64)) {
     store<u64>(out, h1);
     store<u64>(out, a, 8);
   } else {
@@ -329,10 +354,10 @@ export function testHashOnce(r: usize, h: u64): bool {
  * (assembly/chain.ts).
  */
 // @ts-ignore: decorator
-@inline export function testHashed(r: usize, out: usize, sums: bool): bool {
+@inline export function testHashed(r: usize, out: usize, schemes: u32): bool {
   const first = load<u64>(out);
-  if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfCheck(payloadOf(r), first, blocksOf(r));
-  if (!sums || schemeRecord(r).scheme == SCHEME_XXH64) return testEnhancedDoubleAt(payloadOf(r), load<u64>(out, 8), first, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
+  if (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_SBBF) return sbbfCheck(payloadOf(r), first, blocksOf(r));
+  if (!sumsIn(schemes) || (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_XXH64)) return testEnhancedDoubleAt(payloadOf(r), load<u64>(out, 8), first, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
   // Under poly and bytesum, the first slot holds position 0 itself.
   return testDoubleAt(payloadOf(r), first, load<u64>(out, 8), schemeRecord(r).bits, schemeRecord(r).hashes);
 }
@@ -349,23 +374,23 @@ export function testHashOnce(r: usize, h: u64): bool {
 
 /** True when the item of `len` units at `ptr` may have been added: the single-item has. */
 // @ts-ignore: decorator
-@inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
-  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out, sums);
-  return testItemInlined(r, ptr, len, wide, out, sums);
+@inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
+  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out, schemes);
+  return testItemInlined(r, ptr, len, wide, out, schemes);
 }
 
 /** testItem as one function that every caller calls (the lean build). */
-function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
-  if (LEAN_BY_HASH && !sums) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return testItemInlined(r, ptr, len, wide, out, sums);
+function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
+  if (LEAN_BY_HASH && !sumsIn(schemes)) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return testItemInlined(r, ptr, len, wide, out, schemes);
 }
 
 /** The body of testItem, inlined into each caller (every build but the lean one). */
 // @ts-ignore: decorator
-@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, sums: bool): bool {
+@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
   // The xxh64 family straight from the hash, as a digest's has: no round
   // trip of the hash through the probe record.
-  if (!polySelected(r, sums) && !bytesumSelected(r, sums)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
-  hashForTest(r, ptr, len, wide, out, sums);
-  return testHashed(r, out, sums);
+  if (!polySelected(r, schemes) && !bytesumSelected(r, schemes)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
+  hashForTest(r, ptr, len, wide, out, schemes);
+  return testHashed(r, out, schemes);
 }

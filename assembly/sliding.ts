@@ -14,7 +14,7 @@
 import { KIND_SLIDING, named, payloadOf, REFUSED, SchemeRecord, schemeRecord } from "./record";
 import { createRecord } from "./core-calls";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, MAX_HASHES, PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { probeItem, SCHEME_XXH64, streamProbe } from "./scheme";
+import { probeItem, SCHEME_XXH64, streamProbe, XXH64_FAMILY } from "./scheme";
 import { checksumUpdate } from "./checksum";
 
 /** The op of slidingItem, slidingStream and slidingBatch that only tests; the other, 0, adds. */
@@ -82,13 +82,13 @@ function slidingProbed(r: usize, op: i32, plane: u32, live: u32): i32 {
 
 /** Runs `op` (0 add, 1 has) on the item in scratch (len units; u16 code units when wide). */
 function slidingItemAt(r: usize, len: u32, wide: bool, op: i32, plane: u32, live: u32): i32 {
-  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, false);
+  probeItem(r, SCRATCH_PTR, len, wide, PROBES_PTR, XXH64_FAMILY);
   return slidingProbed(r, op, plane, live);
 }
 
 /** slidingItem for a streamed item (after streamBegin and streamUpdate). */
 function slidingStreamAt(r: usize, op: i32, plane: u32, live: u32): i32 {
-  streamProbe(r, PROBES_PTR, false);
+  streamProbe(r, PROBES_PTR, XXH64_FAMILY);
   return slidingProbed(r, op, plane, live);
 }
 
@@ -103,7 +103,7 @@ function slidingBatchAt(r: usize, count: u32, op: i32, plane: u32, live: u32): u
   for (let i: u32 = 0; i < count; i++) {
     const start = load<u32>(BATCH_OFFSETS_PTR + (<usize>i << 2));
     const end = load<u32>(BATCH_OFFSETS_PTR + (<usize>(i + 1) << 2));
-    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, false);
+    probeItem(r, SCRATCH_PTR + <usize>start, <usize>(end - start), false, PROBES_PTR, XXH64_FAMILY);
     const answer = slidingProbed(r, op, plane, live) != 0;
     store<u8>(BATCH_FLAGS_PTR + <usize>i, <u8>answer);
     ones += <u32>answer;
