@@ -13,7 +13,7 @@ export {
 } from './errors.js';
 export { loadSharedMemory } from './wasm/shared-build.js';
 export { FORMAT_VERSION } from './format/filter.js';
-export type { SharedFilterHandle } from './filter/shared.js';
+export type { SharedFilterHandle, SharedWasmMemory } from './filter/shared.js';
 export type { BatchItems, Item, PackedItems } from './filter/items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './filter/options.js';
 export {

@@ -2,7 +2,6 @@
 // bloomwasm/reference (plain TypeScript). This holds them to it: the same
 // exported names, the same constants, and for every class and function the
 // same parameter counts, down to each method, getter and static member.
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -137,7 +136,8 @@ describe('the two entry points', () => {
 describe('the published declarations', () => {
   it('leave out what is marked @internal (tsconfig.json sets stripInternal)', () => {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-    const config = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')), ts.sys, root);
+    // tsconfig.json is JSON with comments: TypeScript's reader, not JSON.parse.
+    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, root);
     expect(config.options.stripInternal).toBe(true);
     const declarations = new Map<string, string>();
     const program = ts.createProgram([join(root, 'src/index.ts')], { ...config.options, emitDeclarationOnly: true, sourceMap: false, declarationMap: false });

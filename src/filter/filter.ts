@@ -205,7 +205,7 @@ export class BloomFilter extends BloomFilterBase {
     engineOf(this).setCounters(this.bitsSet(), addedCount);
   }
 
-  /** The filter in the version-1 binary format (README, "File format"): a 56-byte header, then the packed bits. */
+  /** The filter in the version-1 binary format (docs/FORMAT.md, "Filter format, version 1"): a 56-byte header, then the packed bits. */
   toBytes(): Uint8Array {
     const header = fileHeader(this);
     const out = new Uint8Array(HEADER_BYTES + engineOf(this).byteLength);

@@ -12,14 +12,27 @@ export const SHARED_FILTER_KIND = 'bloomwasm.SharedFilter';
 /** The layout version of the shared memory a handle points at. */
 export const SHARED_FILTER_VERSION = 1;
 
+/**
+ * The members of the shared WebAssembly.Memory in a handle that a caller
+ * may use. The handle declares this rather than WebAssembly.Memory so that
+ * the published types compile without the DOM lib: @types/node has no
+ * WebAssembly namespace.
+ */
+export interface SharedWasmMemory {
+  /** The memory's bytes: a SharedArrayBuffer, as the memory is shared. */
+  readonly buffer: ArrayBuffer | SharedArrayBuffer;
+  /** Grows the memory by `delta` 64 KiB pages; returns its previous size in pages. */
+  grow(delta: number): number;
+}
+
 /** What BloomFilter.share() returns: structured-cloneable; BloomFilter.attach(handle) opens it in any thread. */
 export interface SharedFilterHandle {
   /** Always SHARED_FILTER_KIND. */
   readonly kind: typeof SHARED_FILTER_KIND;
   /** Always SHARED_FILTER_VERSION. */
   readonly version: typeof SHARED_FILTER_VERSION;
-  /** The shared memory (header, bits and work areas). */
-  readonly memory: WebAssembly.Memory;
+  /** The shared WebAssembly.Memory (header, bits and work areas). */
+  readonly memory: SharedWasmMemory;
   /** m. */
   readonly bits: number;
   /** k. */
@@ -30,7 +43,7 @@ export interface SharedFilterHandle {
   readonly seed: bigint;
 }
 
-/** Checks a handle for attach(); throws BloomTypeError or BloomRangeError naming the field at fault. */
+/** Checks a handle for attach(); throws BloomTypeError or BloomRangeError naming the field at fault. @internal */
 export function checkHandle(handle: unknown): { params: FilterParams; memory: WebAssembly.Memory } {
   if (typeof handle !== 'object' || handle === null) {
     throw new BloomTypeError('handle', handle, 'a handle from BloomFilter.share()');

@@ -1,5 +1,5 @@
 // The binary fuse filter's two serializations (docs/FORMAT.md, "Binary fuse
-// filter format"):
+// filter format, version 1"):
 // - bloomwasm's own file, magic "BLMF", version 1: a 56-byte little-endian
 //   header (the shape, the seed, the payload's length and an XXH64
 //   checksum, seed 0, over the header's first 48 bytes and then the

@@ -1,10 +1,11 @@
 // The chain format: a ScalableBloomFilter as bytes, an extension of the
-// version-1 filter format (README, "File format" and "Chain format"). A
-// 64-byte chain header, then every member as a complete version-1 filter
-// file, oldest first. Shared by the wasm chain and its reference twin, which
-// supply their own BloomFilter.fromBytes and their own XXH64 (the engine's,
-// or the reference's), so both write identical bytes and refuse the same
-// inputs, and neither depends on the other.
+// version-1 filter format (docs/FORMAT.md, "Filter format, version 1" and
+// "Chain format, versions 1 and 2"). A 64-byte chain header, then every
+// member as a complete version-1 filter file, oldest first. Shared by the
+// wasm chain and its reference twin, which supply their own
+// BloomFilter.fromBytes and their own XXH64 (the engine's, or the
+// reference's), so both write identical bytes and refuse the same inputs,
+// and neither depends on the other.
 //
 // Decoding checks the whole header and every member's header against the
 // chain's plan, and the total length, before any member is allocated; then

@@ -4,7 +4,7 @@
 // mean what they mean for the plain filter, with counters for bits:
 // bitsSet counts the counters above 0, addedCount the items held (adds
 // minus removes), payloadLength is ceil(bits / 2), and the high nibble past
-// an odd m is padding, always 0. docs/FORMAT.md, "Counting filter file".
+// an odd m is padding, always 0. docs/FORMAT.md, "Counting filter format, version 1".
 
 import { registerKind, type FileKind } from './filter.js';
 

@@ -1,11 +1,11 @@
-// The cuckoo filter's file, magic "BLMK", version 1 (docs/FORMAT.md,
-// "Cuckoo filter format"): a little-endian header with the shape, a table
+// The cuckoo filter's file, magic "BLMK", version 1 (docs/FORMAT.md, "Cuckoo
+// filter format, version 1"): a little-endian header with the shape, a table
 // with one entry per member (its size, tally, kick generator and payload
 // checksum) and the header's own checksum, then each member's packed
 // fingerprints exactly as they lie in wasm memory. The header is checked
-// field by field in file order, each member's size against the one the
-// shape gives it, before anything it asks for is allocated. Checksums are
-// XXH64 with seed 0, supplied by the wasm filter or the reference twin.
+// field by field in file order, each member's size against the one the shape
+// gives it, before anything it asks for is allocated. Checksums are XXH64
+// with seed 0, supplied by the wasm filter or the reference twin.
 
 import { BloomFormatError } from '../errors.js';
 import { headerReader } from './header-reader.js';

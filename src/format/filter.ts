@@ -1,6 +1,6 @@
-// The binary file format, version 1 (README, "File format"): a 56-byte
-// little-endian header and then the packed bits exactly as they lie in wasm
-// memory. This module encodes and validates the header; the wasm filter and
+// The binary file format, version 1 (docs/FORMAT.md, "Filter format,
+// version 1"): a 56-byte little-endian header and then the packed bits
+// exactly as they lie in wasm memory. This module encodes and validates the header; the wasm filter and
 // the reference twin supply the checksum (XXH64, seed 0) and the popcount,
 // so the same checks guard both, in the same order, before anything the
 // header asks for is allocated.

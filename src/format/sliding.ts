@@ -1,9 +1,9 @@
 // The sliding-window filter's file, magic "BLMS", version 1 (docs/FORMAT.md,
-// "Sliding filter format"): a little-endian header with the window, the
-// shape, the generations' counts and times and the clock, then the m words
-// exactly as they lie in wasm memory (u8, or little-endian u16). The header
-// is checked field by field in file order before anything it asks for is
-// allocated; the checksum (XXH64, seed 0, over the header before the
+// "Sliding filter format, version 1"): a little-endian header with the
+// window, the shape, the generations' counts and times and the clock, then
+// the m words exactly as they lie in wasm memory (u8, or little-endian u16).
+// The header is checked field by field in file order before anything it asks
+// for is allocated; the checksum (XXH64, seed 0, over the header before the
 // checksum field and then the words) is supplied by the wasm filter or the
 // reference twin.
 

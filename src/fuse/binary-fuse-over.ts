@@ -242,7 +242,7 @@ export class BinaryFuseFilterOver {
     return header;
   }
 
-  /** The filter in the "BLMF" format (docs/FORMAT.md, "Binary fuse filter format"). */
+  /** The filter in the "BLMF" format (docs/FORMAT.md, "Binary fuse filter format, version 1"). */
   toBytes(): Uint8Array {
     const header = this.fileHeader();
     const out = new Uint8Array(this.byteLength);

@@ -58,7 +58,7 @@ export const COUNT_GENERATIONS = 8;
 /**
  * Generations of a time window: up to 7 ended by count and 7 ended by time
  * within the window, one that straddles the window's start and the current
- * one (docs/SLIDING.md, "Why 16").
+ * one (docs/SLIDING.md, "3. The rate", on why 16 planes).
  */
 export const TIME_GENERATIONS = 16;
 

@@ -266,7 +266,7 @@ export class SlidingBloomFilterOver {
     return this.#store.words.slice();
   }
 
-  /** The filter in the sliding format (docs/FORMAT.md, "Sliding filter format"): the header under magic "BLMS", then the words. */
+  /** The filter in the sliding format (docs/FORMAT.md, "Sliding filter format, version 1"): the header under magic "BLMS", then the words. */
   toBytes(): Uint8Array {
     const header = slidingFileHeader(this);
     const out = new Uint8Array(header.length + this.#store.words.length);
