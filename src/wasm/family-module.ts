@@ -12,8 +12,12 @@
 import type { Arena } from './arena.js';
 import { compileWithStringBuiltins, moduleImports } from './module.js';
 
-/** A family module's exports over one arena, with that arena's memory as `memory`. */
-export type FamilyExports<X> = X & { readonly memory: WebAssembly.Memory };
+/**
+ * A family module's exports over one arena: the instance's own exports
+ * object, which the engines call per item (the memory is the arena's,
+ * `a.x.memory`).
+ */
+export type FamilyExports<X> = X;
 
 export class FamilyModule<X extends object> {
   private compiled: WebAssembly.Module | undefined;
@@ -44,7 +48,7 @@ export class FamilyModule<X extends object> {
         env: { memory: core.memory },
         core: { createRecord: core.createRecord, regionAlloc: core.regionAlloc, regionFree: core.regionFree },
       });
-      exports = Object.freeze({ ...(instance.exports as unknown as X), memory: core.memory });
+      exports = instance.exports as unknown as X;
       this.instances.set(a, exports);
     }
     return exports;

@@ -9,9 +9,16 @@ import { WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE } from './lines-bytes.gen
 import { inflateBase64 } from './module.js';
 import type { Arena } from './arena.js';
 
-const linesModule = new FamilyModule<LinesExports>(() => inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE));
+const linesModule = new FamilyModule<Omit<LinesExports, 'memory'>>(() => inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE));
 
-/** The line dedupe module's exports over arena `a`'s memory, instantiated on first use. */
+const withMemory = new WeakMap<Arena, LinesExports>();
+
+/** The line dedupe module's exports over arena `a`'s memory, instantiated on first use, with that memory as `memory`. */
 export function linesModuleOf(a: Arena): LinesExports {
-  return linesModule.of(a);
+  let lines = withMemory.get(a);
+  if (lines === undefined) {
+    lines = Object.freeze({ ...linesModule.of(a), memory: a.x.memory });
+    withMemory.set(a, lines);
+  }
+  return lines;
 }
