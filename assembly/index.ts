@@ -28,7 +28,6 @@ import { headerOf, KIND_CUCKOO, KIND_FILTER, named, payloadOf, REFUSED, schemeKi
 import { CuckooRecord } from "./cuckoo-record";
 import { xxh64Begin, xxh64Update } from "./hash";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes, regionAlloc, regionFree } from "./heap";
-export { chainBatch, chainHas } from "./chain";
 
 /**
  * Copies the string `s` (an externref, read in place: assembly/js-string.ts)
@@ -205,10 +204,11 @@ export function checksumEnd(): void {
 // Hash once, probe many (assembly/digest.ts).
 export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
 
-// The counting filter, the sliding-window filter, the Bitmap, the cuckoo
-// filter and the binary fuse filter are modules of their own
-// (assembly/counting-module.ts, sliding-module.ts, bitmap-module.ts,
-// cuckoo-module.ts, fuse-module.ts) over this instance's memory; they make
+// A chain's walk (assembly/chain-module.ts), the counting filter, the
+// sliding-window filter, the Bitmap, the cuckoo filter and the binary fuse
+// filter are modules of their own (assembly/counting-module.ts,
+// sliding-module.ts, bitmap-module.ts, cuckoo-module.ts, fuse-module.ts)
+// over this instance's memory; they make
 // their records with createRecord. A long item still begins its stream
 // here (streamBegin, streamUpdate) whatever its family, and its family's
 // module finishes it.

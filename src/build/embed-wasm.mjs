@@ -11,6 +11,9 @@
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
 //   first use;
+// - src/wasm/chain-bytes.generated.ts: the chain's module
+//   (assembly/chain-module.ts), a ScalableBloomFilter's walk, imported only
+//   by src/wasm/chain-walk.ts;
 // - src/wasm/exercise-bytes.generated.ts: the exercise module
 //   (assembly/exercise-module.ts), the calls of filters of the poly and
 //   bytesum schemes, imported only by src/wasm/exercise.ts;
@@ -123,6 +126,7 @@ export const ${name}_FREQUENT = '${hex}';
 embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module');
 embedText('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_TEXT', 'The lean build: the Bloom filter alone (assembly/core.ts)');
 embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
+embed('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_DEFLATED', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory');
 embed('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_DEFLATED', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory');
 embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory');
 embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory');
@@ -135,6 +139,6 @@ embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES
 // src/workerd.ts, which imports them as modules (Cloudflare Workers
 // compile them ahead of time): dist/wasm/bloom.wasm and bloom-<family>.wasm.
 mkdirSync(root + 'dist/wasm', { recursive: true });
-for (const family of ['', '-exercise', '-counting', '-cuckoo', '-fuse', '-sliding', '-bitmap']) {
+for (const family of ['', '-chain', '-exercise', '-counting', '-cuckoo', '-fuse', '-sliding', '-bitmap']) {
   copyFileSync(root + `build/bloom${family}.wasm`, root + `dist/wasm/bloom${family}.wasm`);
 }

@@ -58,9 +58,6 @@ export const ABI = {
   heapGrowth: proc(1), // (shift): memory grows by at least 1 / 2^shift of itself
   regionAlloc: fn(1), // (bytes) -> a zeroed heap region that is not a record (a fuse construction's, the lines region), or 0
   regionFree: proc(1), // (region)
-  // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
-  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
-  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
   chainRecordsPtr: fn(0),
   // Setting up an instance (assembly/layout.ts).
   scratchPtr: fn(0),
@@ -116,6 +113,20 @@ export const ABI = {
   addDigest: fn(4), // (lo, hi)
   probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
 } as const;
+
+/**
+ * Every export of the chain's module (assembly/chain-module.ts), which
+ * imports the memory of the core instance that holds the chain's members,
+ * whose (record, generation) pairs are at the core's chainRecordsPtr.
+ */
+export const CHAIN_ABI = {
+  // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
+  chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
+  chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
+} as const;
+
+/** The exports of one instance of the chain's module. */
+export type ChainExports = { readonly [K in keyof typeof CHAIN_ABI]: ExportOf<(typeof CHAIN_ABI)[K]> };
 
 /**
  * The core's calls on an item and a batch, which the exercise module
@@ -305,11 +316,11 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | `chain${string}` | `digest${string}` | 'probeRecords'
+  `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | 'chainRecordsPtr' | `digest${string}` | 'probeRecords'
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(heap|region|KIND_|chain|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(heap|region|KIND_|chainRecordsPtr$|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports

@@ -1,13 +1,22 @@
 // A chain's members walked in one call into their arena (assembly/chain.ts):
 // ScalableBloomFilter's has, hasMany and addMany, member by member in wasm,
-// with JS only starting new members. Beside the Engine rather than in it,
-// so that a bundle of one plain filter (bloomwasm/core) does not carry it.
+// with JS only starting new members. The walk is the chain's module
+// (assembly/chain-module.ts), a family module over the arena's memory
+// (src/wasm/family-module.ts), and this file is beside the Engine rather
+// than in it, so that a bundle of one plain filter carries neither.
 
 import type { CheckedBatch, Item } from './inputs.js';
 import type { Arena } from './arena.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { CoreEngine } from './core-engine.js';
 import { CHAIN_MAX } from './work-area.js';
+import type { ChainExports } from './abi.js';
+import { FamilyModule } from './family-module.js';
+import { WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE } from './chain-bytes.generated.js';
+import { inflateBase64 } from './module.js';
+
+/** The chain's module (assembly/chain-module.ts), instantiated over each arena whose chains are walked. */
+export const chainModule = /* @__PURE__ */ new FamilyModule<ChainExports>(() => inflateBase64(WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE));
 
 /**
  * A chain's members' engines, oldest first, under a stamp that no other
@@ -58,13 +67,14 @@ export function nextStamp(): number {
  * target for the rest of the job (profiled on Node 24: a tenth of the JS
  * time of a 7-member chain's has).
  */
-let written: { readonly stamp: number; readonly records: Uint32Array } | undefined;
+let written: { readonly stamp: number; readonly records: Uint32Array; readonly walk: ChainExports } | undefined;
 
 /**
  * The arena of a chain whose members (`engines`, oldest first, under
  * `stamp`) can be walked in one call: all in one arena, at most CHAIN_MAX
- * of them; their records are written to its chain records region.
- * Undefined otherwise (the chain then asks member by member).
+ * of them; their records are written to its chain records region, and
+ * `written.walk` is the chain's module over it. Undefined otherwise (the
+ * chain then asks member by member).
  */
 function chainArena(engines: readonly CoreEngine[], stamp: number): Arena | undefined {
   const arena = engines[0]?.walkArena();
@@ -82,7 +92,7 @@ function chainArena(engines: readonly CoreEngine[], stamp: number): Arena | unde
     records[2 * i] = e.walkRecord();
     records[2 * i + 1] = e.walkGeneration();
   }
-  written = { stamp, records };
+  written = { stamp, records, walk: chainModule.of(arena) };
   return arena;
 }
 
@@ -99,7 +109,7 @@ export function chainHas(list: WalkList, item: Item): number | undefined {
   if (a === undefined) return undefined;
   const len = a.staging.put(item, false);
   if (len < 0) return undefined;
-  const hit = a.x.chainHas(engines.length, len);
+  const hit = written!.walk.chainHas(engines.length, len);
   // A member's record is no longer live: the chain's list is stale.
   if (hit === -2) throw staleMember(engines, 'has');
   return hit;
@@ -119,11 +129,12 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
   const a = chainArena(engines, chain.stamp);
   if (a === undefined) return 0;
   let members = engines.length;
+  const walk = written!.walk;
   const runner: ChunkRunner = {
     chunk: (count, _wide, first) => {
       let from = 0;
       for (;;) {
-        const stop = a.x.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
+        const stop = walk.chainBatch(members, from, count, op === 0 ? Math.max(0, chain.room()) : 0, op, hashed) | 0;
         if (stop < 0) throw staleMember(engines, op === 0 ? 'addMany' : 'hasMany');
         if (op === 0) {
           const flags = a.staging.batchFlags;
