@@ -8,10 +8,60 @@
 // - dist/playground/: the playground page (index.html, playground.css and
 //   one bundled playground.js), which `bloom serve` serves.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The wasm modules bloomwasm.js carries (src/wasm/<name>.generated.ts, as
+ * src/build/embed-wasm.mjs writes them): the core and every family's.
+ */
+const PACKED = ['bytes', 'exercise-bytes', 'chain-bytes', 'counting-bytes', 'cuckoo-bytes', 'fuse-bytes', 'sliding-bytes', 'bitmap-bytes'];
+
+/**
+ * One DEFLATE stream for all of PACKED in bloomwasm.js, where a bundler's
+ * build of the package has one per module, so that it carries only the
+ * modules it imports. The modules share code (XXH64, the record check, the
+ * batch staging), which one stream compresses once and streams apart
+ * once each. Each generated module's bytesOf function becomes a slice of
+ * the stream, inflated once, at the first module's first use.
+ */
+function packedWasm() {
+  const parts = PACKED.map((name) => {
+    const text = readFileSync(`${root}src/wasm/${name}.generated.ts`, 'utf8');
+    const bytes = inflateRawSync(Buffer.from(text.match(/: string = '([^']*)'/)[1], 'base64'));
+    return { name, bytesOf: text.match(/export function (\w+)\(/)[1], bytes };
+  });
+  const all = Buffer.concat(parts.map((part) => part.bytes));
+  const stream = deflateRawSync(all, { level: 9 }).toString('base64');
+  let offset = 0;
+  const slices = new Map(parts.map((part) => {
+    const slice = [part.name, `import { packed } from 'wasm-pack';\nexport const ${part.bytesOf} = () => packed(${offset}, ${part.bytes.length});\n`];
+    offset += part.bytes.length;
+    return slice;
+  }));
+  const generated = new RegExp(`[\\\\/]src[\\\\/]wasm[\\\\/](${PACKED.join('|')})\\.generated\\.ts$`);
+  return {
+    name: 'wasm-pack',
+    setup(b) {
+      b.onResolve({ filter: /^wasm-pack$/ }, () => ({ path: 'wasm-pack', namespace: 'wasm-pack' }));
+      b.onLoad({ filter: /.*/, namespace: 'wasm-pack' }, () => ({
+        contents: `import { inflateBase64 } from './module.ts';
+let bytes;
+export function packed(offset, length) {
+  bytes ??= inflateBase64('${stream}', ${all.length});
+  return bytes.slice(offset, offset + length);
+}
+`,
+        loader: 'js',
+        resolveDir: root + 'src/wasm',
+      }));
+      b.onLoad({ filter: generated }, (args) => ({ contents: slices.get(args.path.match(generated)[1]), loader: 'js' }));
+    },
+  };
+}
 
 // ES2022, as tsc's output (dist/) is: the engines that run the filter's
 // wasm (SIMD: Chrome 91, Firefox 89, Safari 16.4) all have it. Lowering
@@ -29,6 +79,7 @@ await build({
   splitting: true,
   chunkNames: 'bloomwasm-shared-[hash]',
   legalComments: 'none',
+  plugins: [packedWasm()],
 });
 const files = readdirSync(root + 'dist/browser');
 if (files.length !== 2) throw new Error(`dist/browser: expected bloomwasm.js and one chunk, got ${files.join(', ')}`);

@@ -53,15 +53,30 @@ function writeGenerated(module, body) {
   renameSync(out + '.tmp', out);
 }
 
-/** Writes `module`, exporting `name` (the DEFLATE stream's base64) and `name`_SIZE (the bytes of the build `wasmFile`). */
-function embed(wasmFile, module, name, what) {
+/**
+ * Writes `module`, exporting `name` (the DEFLATE stream's base64), `name`_SIZE
+ * (the bytes of the build `wasmFile`) and `bytesOf`, the function that
+ * inflates them, which the library calls (src/build/browser.mjs gives the
+ * single-file browser build its own bytesOf, over one stream for every
+ * module it carries).
+ */
+function embed(wasmFile, module, name, what, bytesOf) {
   const wasm = readFileSync(root + wasmFile);
   const base64 = deflateRawSync(wasm, { level: 9 }).toString('base64');
-  writeGenerated(module, `/** ${what} (${wasmFile}), as base64 of its raw DEFLATE stream (src/wasm/inflate.ts). */
+  // The shared build's module is the browser build's dynamic chunk, which
+  // must import nothing (src/wasm/shared-build.ts inflates it): no bytesOf.
+  const inflater = bytesOf === undefined ? '' : `import { inflateBase64 } from './module.js';\n\n`;
+  const inflated = bytesOf === undefined ? '' : `
+/** The bytes of ${wasmFile}, inflated. */
+export function ${bytesOf}(): Uint8Array<ArrayBuffer> {
+  return inflateBase64(${name}, ${name}_SIZE);
+}
+`;
+  writeGenerated(module, `${inflater}/** ${what} (${wasmFile}), as base64 of its raw DEFLATE stream (src/wasm/inflate.ts). */
 export const ${name}: string = '${base64}';
 /** The bytes of ${wasmFile} that ${name} inflates to. */
 export const ${name}_SIZE = ${wasm.length};
-`);
+${inflated}`);
 }
 
 /**
@@ -123,17 +138,17 @@ export const ${name}_FREQUENT = '${hex}';
 `);
 }
 
-embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module');
+embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module', 'filterWasm');
 embedText('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_TEXT', 'The lean build: the Bloom filter alone (assembly/core.ts)');
 embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
-embed('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_DEFLATED', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory');
-embed('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_DEFLATED', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory');
-embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory');
-embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory');
-embed('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_DEFLATED', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory');
-embed('build/bloom-sliding.wasm', 'src/wasm/sliding-bytes.generated.ts', 'WASM_SLIDING_DEFLATED', 'The sliding-window filter\'s module (assembly/sliding-module.ts), over a core instance\'s memory');
-embed('build/bloom-bitmap.wasm', 'src/wasm/bitmap-bytes.generated.ts', 'WASM_BITMAP_DEFLATED', 'The Bitmap\'s module (assembly/bitmap-module.ts), over a core instance\'s memory');
-embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory');
+embed('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_DEFLATED', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory', 'chainWasm');
+embed('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_DEFLATED', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory', 'exerciseWasm');
+embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory', 'countingWasm');
+embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory', 'cuckooWasm');
+embed('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_DEFLATED', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory', 'fuseWasm');
+embed('build/bloom-sliding.wasm', 'src/wasm/sliding-bytes.generated.ts', 'WASM_SLIDING_DEFLATED', 'The sliding-window filter\'s module (assembly/sliding-module.ts), over a core instance\'s memory', 'slidingWasm');
+embed('build/bloom-bitmap.wasm', 'src/wasm/bitmap-bytes.generated.ts', 'WASM_BITMAP_DEFLATED', 'The Bitmap\'s module (assembly/bitmap-module.ts), over a core instance\'s memory', 'bitmapWasm');
+embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory', 'linesWasm');
 
 // The filter build and the library's family modules as files, for
 // src/workerd.ts, which imports them as modules (Cloudflare Workers

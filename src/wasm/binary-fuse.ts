@@ -20,11 +20,10 @@ import { RegionHandle } from './region-handle.js';
 import { checksumInPlace, scratchDigest } from './checksum.js';
 import type { FuseExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
-import { WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE } from './fuse-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { fuseWasm } from './fuse-bytes.generated.js';
 
 /** The binary fuse filter's module (assembly/fuse-module.ts), instantiated over each arena that holds or builds one. */
-export const fuseModule = /* @__PURE__ */ new FamilyModule<FuseExports>(() => inflateBase64(WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE));
+export const fuseModule = /* @__PURE__ */ new FamilyModule<FuseExports>(fuseWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<FuseExports>;

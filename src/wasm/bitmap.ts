@@ -8,11 +8,10 @@ import { type Arena, Kind, RECORD_BYTES } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BitmapExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
-import { WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE } from './bitmap-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { bitmapWasm } from './bitmap-bytes.generated.js';
 
 /** The Bitmap's module (assembly/bitmap-module.ts), instantiated over each arena that holds one. */
-export const bitmapModule = /* @__PURE__ */ new FamilyModule<BitmapExports>(() => inflateBase64(WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE));
+export const bitmapModule = /* @__PURE__ */ new FamilyModule<BitmapExports>(bitmapWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<BitmapExports>;

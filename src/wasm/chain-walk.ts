@@ -12,11 +12,10 @@ import type { CoreEngine } from './core-engine.js';
 import { CHAIN_MAX } from './work-area.js';
 import type { ChainExports } from './abi.js';
 import { FamilyModule } from './family-module.js';
-import { WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE } from './chain-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { chainWasm } from './chain-bytes.generated.js';
 
 /** The chain's module (assembly/chain-module.ts), instantiated over each arena whose chains are walked. */
-export const chainModule = /* @__PURE__ */ new FamilyModule<ChainExports>(() => inflateBase64(WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE));
+export const chainModule = /* @__PURE__ */ new FamilyModule<ChainExports>(chainWasm);
 
 /**
  * A chain's members' engines, oldest first, under a stamp that no other

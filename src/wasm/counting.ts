@@ -10,12 +10,11 @@ import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
 import type { CountingExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
-import { WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE } from './counting-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { countingWasm } from './counting-bytes.generated.js';
 import type { StreamCalls } from './staging.js';
 
 /** The counting filter's module (assembly/counting-module.ts), instantiated over each arena that holds one. */
-export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(() => inflateBase64(WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE));
+export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(countingWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<CountingExports>;

@@ -10,11 +10,10 @@ import { checksumInPlace } from './checksum.js';
 import { TableFull, type CuckooTable } from './cuckoo-table.js';
 import type { CuckooExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
-import { WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE } from './cuckoo-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { cuckooWasm } from './cuckoo-bytes.generated.js';
 
 /** The cuckoo filter's module (assembly/cuckoo-module.ts), instantiated over each arena that holds a table. */
-export const cuckooModule = /* @__PURE__ */ new FamilyModule<CuckooExports>(() => inflateBase64(WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE));
+export const cuckooModule = /* @__PURE__ */ new FamilyModule<CuckooExports>(cuckooWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<CuckooExports>;

@@ -9,11 +9,10 @@
 import type { BloomCalls } from './abi.js';
 import type { Arena } from './arena.js';
 import { FamilyModule } from './family-module.js';
-import { WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE } from './exercise-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { exerciseWasm } from './exercise-bytes.generated.js';
 
 /** The exercise module, instantiated over each arena that holds a filter of poly or bytesum. */
-export const exerciseModule = /* @__PURE__ */ new FamilyModule<BloomCalls>(() => inflateBase64(WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE));
+export const exerciseModule = /* @__PURE__ */ new FamilyModule<BloomCalls>(exerciseWasm);
 
 /** The scheme ids (src/filter/options.ts's SCHEMES) whose hashing is the exercise module's: poly and bytesum. */
 const EXERCISE_SCHEME_IDS = [1, 2];

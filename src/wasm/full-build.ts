@@ -4,11 +4,11 @@
 // of the lean BloomFilter alone carries only the lean build
 // (src/wasm/core-build.ts). Listed in package.json's sideEffects.
 
-import { WASM_DEFLATED, WASM_DEFLATED_SIZE } from './bytes.generated.js';
-import { compileWithStringBuiltins, inflateBase64, offerModuleSource } from './module.js';
+import { filterWasm } from './bytes.generated.js';
+import { compileWithStringBuiltins, offerModuleSource } from './module.js';
 import { useUnitsStaging } from './staging.js';
 import { unitsStaging } from './units.js';
 
-offerModuleSource(2, () => compileWithStringBuiltins(inflateBase64(WASM_DEFLATED, WASM_DEFLATED_SIZE)));
+offerModuleSource(2, () => compileWithStringBuiltins(filterWasm()));
 // Only this build hashes poly, whose strings are staged as code units.
 useUnitsStaging(unitsStaging);

@@ -5,11 +5,10 @@
 
 import type { LinesExports } from './abi.js';
 import { FamilyModule } from './family-module.js';
-import { WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE } from './lines-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { linesWasm } from './lines-bytes.generated.js';
 import type { Arena } from './arena.js';
 
-const linesModule = new FamilyModule<Omit<LinesExports, 'memory'>>(() => inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE));
+const linesModule = new FamilyModule<Omit<LinesExports, 'memory'>>(linesWasm);
 
 const withMemory = new WeakMap<Arena, LinesExports>();
 

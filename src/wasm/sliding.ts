@@ -10,11 +10,10 @@ import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { SlidingExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
-import { WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE } from './sliding-bytes.generated.js';
-import { inflateBase64 } from './module.js';
+import { slidingWasm } from './sliding-bytes.generated.js';
 
 /** The sliding-window filter's module (assembly/sliding-module.ts), instantiated over each arena that holds one. */
-export const slidingModule = /* @__PURE__ */ new FamilyModule<SlidingExports>(() => inflateBase64(WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE));
+export const slidingModule = /* @__PURE__ */ new FamilyModule<SlidingExports>(slidingWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
 const RELEASED = Object.freeze({}) as FamilyExports<SlidingExports>;
