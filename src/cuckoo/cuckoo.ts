@@ -5,7 +5,7 @@
 // imports this file, so a user of BloomFilter alone does not carry it.
 
 import '../wasm/full-build.js';
-import { checkerEngine, xxh64 } from '../wasm/checksum.js';
+import { bytesChecksum } from '../wasm/checksum.js';
 import { CuckooEngine } from '../wasm/cuckoo.js';
 import { CuckooFilterOver, restoreCuckoo, type CuckooKind, type CuckooParts } from './cuckoo-over.js';
 import type { CuckooOptions } from './shape.js';
@@ -14,7 +14,7 @@ import type { CuckooOptions } from './shape.js';
 export const WASM_TABLES: CuckooKind = {
   name: 'CuckooFilter',
   table: (member, bucketSize, seed) => new CuckooEngine({ buckets: member.buckets, bucketSize, fingerprintBits: member.fingerprintBits, seed }),
-  xxh64: (bytes) => xxh64(checkerEngine(), bytes),
+  xxh64: (bytes) => bytesChecksum(bytes),
 };
 
 /**

@@ -2,7 +2,7 @@
 // over wasm BloomFilters. Its twin is src/reference/scalable.ts.
 
 import { BloomFilter, engineOf } from '../filter/filter.js';
-import { checkerEngine, xxh64 } from '../wasm/checksum.js';
+import { bytesChecksum } from '../wasm/checksum.js';
 import { chainHas, chainRun, nextStamp, type WalkList } from '../wasm/chain-walk.js';
 import type { Engine } from '../wasm/engine.js';
 import { digestChecked } from '../filter/digest.js';
@@ -58,7 +58,7 @@ const WALK: ChainWalk<BloomFilter> = {
 const WASM_MEMBERS: ChainKind<BloomFilter> = {
   create: (bits, hashes, scheme, seed) => new BloomFilter(bits, hashes, { scheme, seed }),
   fromBytes: (bytes) => BloomFilter.fromBytes(bytes),
-  xxh64: (bytes) => xxh64(checkerEngine(), bytes),
+  xxh64: (bytes) => bytesChecksum(bytes),
   digest: digestChecked,
   walk: WALK,
 };

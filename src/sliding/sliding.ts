@@ -3,7 +3,7 @@
 // Its twin is src/reference/sliding.ts; the parity tests hold them together.
 
 import '../wasm/full-build.js';
-import { checkerEngine, xxh64 } from '../wasm/checksum.js';
+import { bytesChecksum } from '../wasm/checksum.js';
 import { SlidingEngine } from '../wasm/sliding.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';
 import type { SlidingOptions } from './shape.js';
@@ -12,7 +12,7 @@ import type { SlidingOptions } from './shape.js';
 const WASM_WORDS: SlidingKind = {
   name: 'SlidingBloomFilter',
   create: (shape, seed) => new SlidingEngine({ bits: shape.bits, hashes: shape.hashes, seed, wordBytes: shape.generations === 8 ? 1 : 2 }),
-  checksum: (header, payload) => xxh64(checkerEngine(), header, payload),
+  checksum: (header, payload) => bytesChecksum(header, payload),
 };
 
 /**

@@ -8,7 +8,8 @@
 // them on an engine of its own.
 
 import type { Arena } from './arena.js';
-import { Engine } from './engine.js';
+import type { Engine } from './engine.js';
+import { hashingArena } from './placement.js';
 import type { Staging } from './staging.js';
 
 /**
@@ -34,9 +35,14 @@ export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
   return checksumInPlace(a, header, () => engine.checked(a.x.checksumBits(engine.walkRecord(), engine.walkGeneration()), 'checksum'));
 }
 
-/** XXH64 (seed 0) of the concatenated `parts`, computed in wasm in `engine`'s instance. */
-export function xxh64(engine: Engine, ...parts: Uint8Array[]): bigint {
-  const a = engine.liveArena();
+/**
+ * XXH64 (seed 0) of the concatenated `parts`, computed in wasm: bytes that
+ * are no filter's (a chain's, a cuckoo filter's or a window's header
+ * checksum). Any instance serves (placement.ts's hashingArena): the hash
+ * takes no record, and runs begin to end synchronously.
+ */
+export function bytesChecksum(...parts: Uint8Array[]): bigint {
+  const a = hashingArena();
   a.x.checksumStart();
   for (const part of parts) a.staging.feed(part, false, (len) => a.x.checksumScratch(len));
   a.x.checksumEnd();
@@ -72,14 +78,6 @@ export function inspectEnd(engine: Engine): bigint {
   const a = engine.liveArena();
   a.x.checksumEnd();
   return scratchDigest(a.staging);
-}
-
-let checker: Engine | undefined;
-
-/** An 8-bit filter for xxh64() over bytes that are no filter's (a chain's or a window's header checksum). */
-export function checkerEngine(): Engine {
-  checker ??= new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n });
-  return checker;
 }
 
 /** The little-endian u64 in the first 8 bytes of `staging`'s scratch, where checksumEnd and fusePopulate leave their result. */
