@@ -151,7 +151,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uin
   if (arena !== undefined) {
     const { staging, x } = arena;
     const seed = filters[walkedIndex[0]].seed;
-    let len = staging.put(item, false);
+    let len = staging.put(item, undefined);
     let lo = 0;
     let hi = 0;
     if (len < 0) {

@@ -7,7 +7,7 @@
 // (assembly/chain.ts), which may stop early for JS to start a member.
 
 import type { CheckedBatch, Item } from './inputs.js';
-import type { Staging } from './staging.js';
+import type { Staging, UnitsStaging } from './staging.js';
 
 /** Add (0) or test (1). */
 export type BatchOp = 0 | 1;
@@ -25,8 +25,8 @@ export interface ChunkRunner {
   one(item: Item): number;
   /** Whether chunks may hold UTF-16 code units (the poly scheme); else such strings go to one(). */
   readonly wide: boolean;
-  /** Whether strings are hashed as UTF-16 code units (the poly scheme), not as UTF-8. */
-  readonly units: boolean;
+  /** How strings are staged as UTF-16 code units, where they are hashed so (the poly scheme; src/wasm/units.ts), not as UTF-8; else undefined. */
+  readonly units: UnitsStaging | undefined;
 }
 
 /** Splits checked batches into chunks and runs them through one instance. */

@@ -220,7 +220,7 @@ export class FuseEngine extends RegionHandle {
         return 0;
       },
       wide: false,
-      units: false,
+      units: undefined,
     });
     if (done !== batch.count) throw new Error(`hashItems: ${done} keys for ${batch.count} items`);
   }
@@ -252,7 +252,7 @@ export class FuseEngine extends RegionHandle {
     const g = this.generation;
     const fx = this.fx;
     if (s.inPlace(item)) return this.checked(fx.fuseHasString(item, r, g), 'has') !== 0;
-    const len = s.stage(item, r, g, false);
+    const len = s.stage(item, r, g, undefined);
     return this.checked(len >= 0 ? fx.fuseHasItem(r, g, len) : fx.fuseHasStream(r, g), 'has') !== 0;
   }
 
@@ -260,7 +260,7 @@ export class FuseEngine extends RegionHandle {
   hasMany(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
     const chunk = (n: number) => (this.checked(this.fx.fuseHasBatch(this.record, this.generation, n), 'hasMany'), n);
-    return a.batches.run(batch, { chunk, one: (item) => (this.has(item) ? 1 : 0), wide: false, units: false });
+    return a.batches.run(batch, { chunk, one: (item) => (this.has(item) ? 1 : 0), wide: false, units: undefined });
   }
 
   /** The file checksum: XXH64 (seed 0) of `header` and then the fingerprints, read in place. */
@@ -304,6 +304,6 @@ export function itemKeysInto(batch: CheckedBatch, out: BigUint64Array, at: numbe
       return 0;
     },
     wide: false,
-    units: false,
+    units: undefined,
   });
 }

@@ -106,7 +106,7 @@ export function chainHas(list: WalkList, item: Item): number | undefined {
   const engines = list.engines;
   const a = chainArena(engines, list.stamp);
   if (a === undefined) return undefined;
-  const len = a.staging.put(item, false);
+  const len = a.staging.put(item, undefined);
   if (len < 0) return undefined;
   const hit = written!.walk.chainHas(engines.length, len);
   // A member's record is no longer live: the chain's list is stale.
@@ -155,7 +155,7 @@ export function chainRun(chain: GrowingChain, source: CheckedBatch | Uint32Array
     },
     one: () => -1,
     wide: false,
-    units: false,
+    units: undefined,
   };
   let hashed = 0;
   if (!(source instanceof Uint32Array)) {

@@ -19,7 +19,7 @@ import type { Staging } from './staging.js';
  */
 export function checksumInPlace(a: Arena, header: Uint8Array, hashPayload: () => unknown): bigint {
   a.x.checksumStart();
-  a.staging.feed(header, false, (len) => a.x.checksumScratch(len));
+  a.staging.feed(header, undefined, (len) => a.x.checksumScratch(len));
   hashPayload();
   a.x.checksumEnd();
   return scratchDigest(a.staging);
@@ -44,7 +44,7 @@ export function fileChecksum(engine: Engine, header: Uint8Array): bigint {
 export function bytesChecksum(...parts: Uint8Array[]): bigint {
   const a = hashingArena();
   a.x.checksumStart();
-  for (const part of parts) a.staging.feed(part, false, (len) => a.x.checksumScratch(len));
+  for (const part of parts) a.staging.feed(part, undefined, (len) => a.x.checksumScratch(len));
   a.x.checksumEnd();
   return scratchDigest(a.staging);
 }
@@ -59,14 +59,14 @@ export function bytesChecksum(...parts: Uint8Array[]): bigint {
 export function inspectBegin(engine: Engine, header: Uint8Array): void {
   const a = engine.liveArena();
   a.x.checksumStart();
-  a.staging.feed(header, false, (len) => a.x.checksumScratch(len));
+  a.staging.feed(header, undefined, (len) => a.x.checksumScratch(len));
 }
 
 /** The next piece of a streamed inspect; returns its number of 1 bits. */
 export function inspectChunk(engine: Engine, piece: Uint8Array): number {
   const a = engine.liveArena();
   let ones = 0;
-  a.staging.feed(piece, false, (len) => {
+  a.staging.feed(piece, undefined, (len) => {
     a.x.checksumScratch(len);
     ones += a.x.popcountScratch(len);
   });

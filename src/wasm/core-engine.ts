@@ -13,7 +13,7 @@ import { Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { BloomCalls } from './abi.js';
-import type { Staging } from './staging.js';
+import type { Staging, UnitsStaging } from './staging.js';
 
 /** What a released engine calls in place of a module: nothing (enter() throws first). */
 const RELEASED = Object.freeze({}) as BloomCalls;
@@ -64,7 +64,6 @@ export class CoreEngine extends RecordHandle {
     this.owner = owner;
     this.bits = params.bits;
     this.byteLength = Math.ceil(params.bits / 8);
-    this.units = params.scheme === 'poly';
     this.hashes = params.hashes;
     this.seedLo = Number(params.seed & 0xffffffffn);
     this.seedHi = Number(params.seed >> 32n);
@@ -154,7 +153,7 @@ export class CoreEngine extends RecordHandle {
  * `r` of `generation`; `units` under the poly scheme. `refused` is called
  * when the instance refuses the record (it throws).
  */
-function filterRunner(x: BloomCalls, staging: Staging, r: number, generation: number, op: BatchOp, units: boolean, refused: () => never): ChunkRunner {
+function filterRunner(x: BloomCalls, staging: Staging, r: number, generation: number, op: BatchOp, units: UnitsStaging | undefined, refused: () => never): ChunkRunner {
   return {
     chunk: (count, wide) => {
       if ((op === 0 ? x.addBatch(r, generation, count, wide) : x.hasBatch(r, generation, count, wide)) === REFUSED) refused();

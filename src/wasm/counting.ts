@@ -12,6 +12,7 @@ import type { CountingExports } from './abi.js';
 import { FamilyModule, type FamilyExports } from './family-module.js';
 import { countingWasm } from './counting-bytes.generated.js';
 import type { StreamCalls } from './staging.js';
+import { unitsStaging } from './units.js';
 
 /** The counting filter's module (assembly/counting-module.ts), instantiated over each arena that holds one. */
 export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(countingWasm);
@@ -38,7 +39,7 @@ export class CountingEngine extends RegionHandle {
   constructor(params: FilterParams) {
     super();
     this.countersLength = Math.ceil(params.bits / 2);
-    this.units = params.scheme === 'poly';
+    if (params.scheme === 'poly') this.units = unitsStaging;
     this.hashes = params.hashes;
     // assembly/counting.ts's CountingRecord: the scheme's fields and the tallies; the counters after it.
     const { bits, hashes, schemeId, seed } = params;

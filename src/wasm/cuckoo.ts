@@ -77,7 +77,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     const a = this.enter(OP_NAMES[op]);
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, false);
+    const len = a.staging.stage(item, r, g, undefined);
     return this.checked(len >= 0 ? this.fx.cuckooItem(r, g, len, op) : this.fx.cuckooStream(r, g, op), OP_NAMES[op]);
   }
 
@@ -85,7 +85,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   hasBatch(batch: CheckedBatch): Uint8Array {
     const a = this.enter('hasMany');
     const chunk = (n: number) => (this.checked(this.fx.cuckooBatch(this.record, this.generation, n, 1), 'hasMany'), n);
-    return a.batches.run(batch, { chunk, one: (item) => this.run(item, 1), wide: false, units: false });
+    return a.batches.run(batch, { chunk, one: (item) => this.run(item, 1), wide: false, units: undefined });
   }
 
   /**
@@ -100,7 +100,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
       chunk: (n) => this.checked(this.fx.cuckooBatch(this.record, this.generation, n, 0), 'addMany'),
       one: (item) => (this.run(item, 0) === 0 ? -1 : 1),
       wide: false,
-      units: false,
+      units: undefined,
     });
     if (a.batches.stopped < batch.count) throw new TableFull(a.batches.stopped);
   }

@@ -16,6 +16,7 @@ import type { FilterParams, Item } from './inputs.js';
 import { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
 import { callsFor } from './exercise.js';
+import { unitsStaging } from './units.js';
 import type { instantiateShared } from './module.js';
 import type { Staging } from './staging.js';
 
@@ -63,6 +64,8 @@ export class Engine extends CoreEngine {
    */
   constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
     super(params, hashOnly, dedicated, owner, shared === undefined);
+    // Only the full class takes poly, whose strings are staged as code units.
+    if (params.scheme === 'poly') this.units = unitsStaging;
     if (shared === undefined) {
       this.calls = callsFor(this.arena, params.schemeId);
       return;
@@ -189,7 +192,7 @@ export class Engine extends CoreEngine {
       const source = other.bitsView();
       const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
       let offset = 0;
-      a.staging.feed(source, false, (len) => {
+      a.staging.feed(source, undefined, (len) => {
         this.checked(step(r, g, offset, len), 'combine');
         offset += len;
       });

@@ -5,6 +5,7 @@ import { BloomDisposedError } from '../errors.js';
 import { type Arena, type RecordSpec, REFUSED } from './arena.js';
 import { type Ticket, ticketDone, ticketFor } from './collection.js';
 import { place, regionOf, type Region } from './placement.js';
+import type { UnitsStaging } from './staging.js';
 
 /**
  * What a released handle points at in place of its arena: no instance, no
@@ -33,8 +34,8 @@ export abstract class RecordHandle {
   protected generation = -1;
   /** Its registration with the garbage collector, or undefined. */
   private ticket: Ticket | undefined = undefined;
-  /** Whether strings are hashed as UTF-16 code units (poly). */
-  protected units = false;
+  /** How strings are staged as UTF-16 code units where the scheme hashes them so (poly: src/wasm/units.ts), else undefined. */
+  protected units: UnitsStaging | undefined = undefined;
   /** The class whose handle this is, for BloomDisposedError: `BloomFilter`, `Bitmap`, ... */
   protected abstract readonly owner: string;
 

@@ -74,7 +74,7 @@ export class SlidingEngine extends RegionHandle {
     const a = this.enter(OPS[op]);
     const r = this.record;
     const g = this.generation;
-    const len = a.staging.stage(item, r, g, false);
+    const len = a.staging.stage(item, r, g, undefined);
     const v = len >= 0 ? this.fx.slidingItem(r, g, len, a.staging.wide, op, plane, live) : this.fx.slidingStream(r, g, op, plane, live);
     return this.checked(v, OPS[op]);
   }
@@ -84,7 +84,7 @@ export class SlidingEngine extends RegionHandle {
     const call = op === 0 ? 'addMany' : 'hasMany';
     const a = this.enter(call);
     const chunk = (n: number) => (this.checked(this.fx.slidingBatch(this.record, this.generation, n, op, plane, live), call), n);
-    return a.batches.run(batch, { chunk, one: (item) => this.run(item, op, plane, live), wide: false, units: false });
+    return a.batches.run(batch, { chunk, one: (item) => this.run(item, op, plane, live), wide: false, units: undefined });
   }
 
   /** Clears bit `plane` of every word. */

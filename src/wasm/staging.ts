@@ -36,8 +36,10 @@ export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, le
 
 /**
  * How strings are staged as UTF-16 code units under the poly scheme
- * (src/wasm/units.ts): set by the full build, the one that hashes poly.
- * The lean class refuses the scheme, so its records never ask for it.
+ * (src/wasm/units.ts's unitsStaging): the engines of the classes that take
+ * poly pass it, as `units`, to every call here that stages a string for a
+ * poly record, and pass undefined otherwise; the lean class refuses the
+ * scheme, so its bundle does not carry it.
  */
 export interface UnitsStaging {
   /** Puts one string into scratch; its length in units, or -1 when it does not fit (nothing is written). */
@@ -48,17 +50,6 @@ export interface UnitsStaging {
   chunk(staging: Staging, list: readonly Item[], first: number, n: number): void;
 }
 
-let unitsStaging: UnitsStaging | undefined;
-
-/** Installs the poly scheme's staging (src/wasm/full-build.ts). @internal */
-export function useUnitsStaging(units: UnitsStaging): void {
-  unitsStaging = units;
-}
-
-/** The poly scheme's staging, for a batch chunk (src/wasm/batch.ts): installed whenever a poly record exists. @internal */
-export function polyUnits(): UnitsStaging {
-  return unitsStaging!;
-}
 
 /**
  * Strings up to this many UTF-16 units are copied with a charCodeAt loop
@@ -182,7 +173,7 @@ export class Staging extends WorkArea {
    * module that hashes the record's scheme (src/wasm/exercise.ts's
    * callsFor), or this instance's.
    */
-  stage(item: Item, r: number, generation: number, units: boolean, calls: StreamCalls = this.x): number {
+  stage(item: Item, r: number, generation: number, units: UnitsStaging | undefined, calls: StreamCalls = this.x): number {
     const len = this.put(item, units);
     return len >= 0 ? len : this.stream(item, r, generation, units, calls);
   }
@@ -195,7 +186,7 @@ export class Staging extends WorkArea {
    * call: a string of a URL's length goes straight into scratch with one
    * encodeInto.
    */
-  put(item: Item, units: boolean): number {
+  put(item: Item, units: UnitsStaging | undefined): number {
     if (typeof item === 'string' && !units) {
       const n = item.length;
       if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= this.copyMax) {
@@ -207,7 +198,7 @@ export class Staging extends WorkArea {
   }
 
   /** put() of every item its fast path does not take. */
-  private putOther(item: Item, units: boolean): number {
+  private putOther(item: Item, units: UnitsStaging | undefined): number {
     if (typeof item !== 'string') {
       // The length from the array's internal slot, as set() reads it (src/wasm/typed-arrays.ts).
       const len = lengthOf(item);
@@ -235,7 +226,7 @@ export class Staging extends WorkArea {
         return n;
       }
     }
-    if (units) return unitsStaging!.put(this, item);
+    if (units) return units.put(this, item);
     if (n > this.maxUtf8Units) return -1;
     this.wide = 0;
     return this.encodeAt(item, 0);
@@ -246,7 +237,7 @@ export class Staging extends WorkArea {
    * `update(len)` on each piece: UTF-8 never split inside a character, code
    * units when `units` (poly), or the bytes given.
    */
-  feed(item: Item, units: boolean, update: (len: number) => void): void {
+  feed(item: Item, units: UnitsStaging | undefined, update: (len: number) => void): void {
     if (typeof item !== 'string') {
       const bytes = bytesView(item);
       for (let at = 0; at < bytes.length; at += this.scratchSize) {
@@ -256,7 +247,7 @@ export class Staging extends WorkArea {
       }
       return;
     }
-    if (units) return unitsStaging!.feed(this, item, update);
+    if (units) return units.feed(this, item, update);
     for (let at = 0; at < item.length; ) {
       let end = Math.min(item.length, at + this.maxUtf8Units);
       // Never split a surrogate pair: both halves must reach one encodeInto.
@@ -268,7 +259,7 @@ export class Staging extends WorkArea {
   }
 
   /** Streams `item` (put() refused it) into record `r`'s hash; returns -1, for stage(). */
-  private stream(item: Item, r: number, generation: number, units: boolean, x: StreamCalls): number {
+  private stream(item: Item, r: number, generation: number, units: UnitsStaging | undefined, x: StreamCalls): number {
     x.streamBegin(r, generation, units && typeof item === 'string' ? 1 : 0);
     this.feed(item, units, (len) => x.streamUpdate(r, generation, len));
     return -1;
@@ -276,10 +267,10 @@ export class Staging extends WorkArea {
 
   /** XXH64 of `item` (its UTF-8, or the bytes given) under seed hi:lo, left in digestOut. */
   hashItem(item: Item, seedLo: number, seedHi: number): void {
-    const len = this.put(item, false);
+    const len = this.put(item, undefined);
     if (len >= 0) return this.x.digestItem(len, seedLo, seedHi);
     this.x.digestBegin(seedLo, seedHi);
-    this.feed(item, false, this.x.digestUpdate);
+    this.feed(item, undefined, this.x.digestUpdate);
     this.x.digestStream();
   }
 
@@ -402,11 +393,11 @@ export class Staging extends WorkArea {
    * as UTF-16 code units under poly (`units`); returns the index after the
    * last one taken.
    */
-  putStrings(list: readonly Item[], first: number, end: number, units: boolean): number {
+  putStrings(list: readonly Item[], first: number, end: number, units: UnitsStaging | undefined): number {
     let stop = first;
     for (let part = 0; stop < end && (part += (list[stop] as string).length) <= this.maxUtf8Units; stop++);
     if (units) {
-      unitsStaging!.chunk(this, list, first, stop - first);
+      units.chunk(this, list, first, stop - first);
       return stop;
     }
     const table = this.batchOffsets;

@@ -1,9 +1,9 @@
 // Strings as UTF-16 code units: how the poly scheme (the SeenFilter
 // exercise's hash, over a string's code units rather than its UTF-8) stages
 // its strings, for single items and for a batch chunk that is not all
-// ASCII. Only the full build hashes poly (the lean BloomFilter refuses the
-// scheme), so this file is installed by src/wasm/full-build.ts and a bundle
-// of the lean class does not carry it (src/wasm/staging.ts, useUnitsStaging).
+// ASCII. The engines of the classes that take poly (src/wasm/engine.ts,
+// counting.ts) pass it to the staging calls of a poly record; the lean
+// BloomFilter refuses the scheme, so its bundle does not carry it.
 
 import type { Item } from './inputs.js';
 import type { Staging, UnitsStaging } from './staging.js';
@@ -54,5 +54,5 @@ function chunk(staging: Staging, list: readonly Item[], first: number, n: number
   }
 }
 
-/** The poly scheme's staging, for useUnitsStaging. */
+/** The poly scheme's staging, which the engines of poly records pass to Staging (see above). */
 export const unitsStaging: UnitsStaging = { put, feed, chunk };
