@@ -19,14 +19,14 @@ import { Arena, Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace, scratchDigest } from './checksum.js';
 import type { FuseExports } from './abi.js';
-import { FamilyModule, type FamilyExports } from './family-module.js';
+import { FamilyModule } from './family-module.js';
 import { fuseWasm } from './fuse-bytes.generated.js';
 
 /** The binary fuse filter's module (assembly/fuse-module.ts), instantiated over each arena that holds or builds one. */
 export const fuseModule = /* @__PURE__ */ new FamilyModule<FuseExports>(fuseWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
-const RELEASED = Object.freeze({}) as FamilyExports<FuseExports>;
+const RELEASED = Object.freeze({}) as FuseExports;
 
 /** Temporaries below this many bytes are taken in the record's own arena (see above). */
 const IN_PLACE_BYTES = 4 * 1024 * 1024;
@@ -86,7 +86,7 @@ export class FuseEngine extends RegionHandle {
   /** The seed the construction settled on (or the restored one). */
   seed = 0n;
   /** The fuse module over the record's arena (RELEASED once released). */
-  private fx: FamilyExports<FuseExports>;
+  private fx: FuseExports;
 
   private constructor(shape: FuseShape, width: 1 | 2) {
     super();

@@ -7,14 +7,14 @@
 import { type Arena, Kind, RECORD_BYTES } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BitmapExports } from './abi.js';
-import { FamilyModule, type FamilyExports } from './family-module.js';
+import { FamilyModule } from './family-module.js';
 import { bitmapWasm } from './bitmap-bytes.generated.js';
 
 /** The Bitmap's module (assembly/bitmap-module.ts), instantiated over each arena that holds one. */
 export const bitmapModule = /* @__PURE__ */ new FamilyModule<BitmapExports>(bitmapWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
-const RELEASED = Object.freeze({}) as FamilyExports<BitmapExports>;
+const RELEASED = Object.freeze({}) as BitmapExports;
 
 /** One Bitmap's handle, and the view of its bits that single values use. */
 export class BitmapEngine extends RecordHandle {
@@ -35,7 +35,7 @@ export class BitmapEngine extends RecordHandle {
   /** Values per hasMany chunk: 4 bytes in, 1 byte out each, within the scratch. */
   readonly hasChunk: number;
   /** The Bitmap module over the record's arena (RELEASED once released). */
-  private fx: FamilyExports<BitmapExports>;
+  private fx: BitmapExports;
 
   /** A bit array of `size` bits; BloomAllocationError when memory cannot be had. */
   constructor(size: number) {

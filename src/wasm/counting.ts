@@ -9,7 +9,7 @@ import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { Engine } from './engine.js';
 import type { CountingExports } from './abi.js';
-import { FamilyModule, type FamilyExports } from './family-module.js';
+import { FamilyModule } from './family-module.js';
 import { countingWasm } from './counting-bytes.generated.js';
 import type { StreamCalls } from './staging.js';
 import { unitsStaging } from './units.js';
@@ -18,7 +18,7 @@ import { unitsStaging } from './units.js';
 export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(countingWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
-const RELEASED = Object.freeze({}) as FamilyExports<CountingExports>;
+const RELEASED = Object.freeze({}) as CountingExports;
 const RELEASED_STREAMER = Object.freeze({}) as StreamCalls;
 
 /** The calls of each op, for BloomDisposedError. */
@@ -31,7 +31,7 @@ export class CountingEngine extends RegionHandle {
   /** Bytes of the packed counters: ceil(m / 2). */
   readonly countersLength: number;
   /** The counting module over the record's arena (RELEASED once released). */
-  private fx: FamilyExports<CountingExports>;
+  private fx: CountingExports;
   /** Where a long item is streamed: the counting module, which hashes every scheme. */
   private streamer: StreamCalls;
 

@@ -9,14 +9,14 @@ import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import { TableFull, type CuckooTable } from './cuckoo-table.js';
 import type { CuckooExports } from './abi.js';
-import { FamilyModule, type FamilyExports } from './family-module.js';
+import { FamilyModule } from './family-module.js';
 import { cuckooWasm } from './cuckoo-bytes.generated.js';
 
 /** The cuckoo filter's module (assembly/cuckoo-module.ts), instantiated over each arena that holds a table. */
 export const cuckooModule = /* @__PURE__ */ new FamilyModule<CuckooExports>(cuckooWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
-const RELEASED = Object.freeze({}) as FamilyExports<CuckooExports>;
+const RELEASED = Object.freeze({}) as CuckooExports;
 
 /** What a cuckoo table is made of. */
 export interface CuckooTableParams {
@@ -42,7 +42,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   /** Bytes of the packed fingerprints: ceil(B * b * f / 8) (the 8 bytes of slack after them excluded). */
   readonly slotsLength: number;
   /** The cuckoo module over the record's arena (RELEASED once released). */
-  private fx: FamilyExports<CuckooExports>;
+  private fx: CuckooExports;
 
   /** A record for an empty table; BloomAllocationError when memory cannot be had. */
   constructor(params: CuckooTableParams) {

@@ -12,16 +12,9 @@
 import type { Arena } from './arena.js';
 import { compileWithStringBuiltins, moduleImports } from './module.js';
 
-/**
- * A family module's exports over one arena: the instance's own exports
- * object, which the engines call per item (the memory is the arena's,
- * `a.x.memory`).
- */
-export type FamilyExports<X> = X;
-
 export class FamilyModule<X extends object> {
   private compiled: WebAssembly.Module | undefined;
-  private readonly instances = new WeakMap<Arena, FamilyExports<X>>();
+  private readonly instances = new WeakMap<Arena, X>();
 
   /** A family module whose bytes `bytes` gives (inflated from the embedded ones) when it is first compiled. */
   constructor(private readonly bytes: () => Uint8Array<ArrayBuffer>) {}
@@ -34,8 +27,12 @@ export class FamilyModule<X extends object> {
     this.compiled = module;
   }
 
-  /** The module's exports over arena `a`'s memory, instantiated on first use. */
-  of(a: Arena): FamilyExports<X> {
+  /**
+   * The module's exports over arena `a`'s memory, instantiated on first
+   * use: the instance's own exports object, which the engines call per
+   * item (the memory is the arena's, `a.x.memory`).
+   */
+  of(a: Arena): X {
     let exports = this.instances.get(a);
     if (exports === undefined) {
       // With the JS String Builtins where the engine has them, as the core

@@ -9,14 +9,14 @@ import { Kind } from './arena.js';
 import { RegionHandle } from './region-handle.js';
 import { checksumInPlace } from './checksum.js';
 import type { SlidingExports } from './abi.js';
-import { FamilyModule, type FamilyExports } from './family-module.js';
+import { FamilyModule } from './family-module.js';
 import { slidingWasm } from './sliding-bytes.generated.js';
 
 /** The sliding-window filter's module (assembly/sliding-module.ts), instantiated over each arena that holds one. */
 export const slidingModule = /* @__PURE__ */ new FamilyModule<SlidingExports>(slidingWasm);
 
 /** What a released engine holds in place of its arena's module: nothing to call. */
-const RELEASED = Object.freeze({}) as FamilyExports<SlidingExports>;
+const RELEASED = Object.freeze({}) as SlidingExports;
 
 /** What a sliding record is made of. */
 export interface SlidingParams {
@@ -39,7 +39,7 @@ export class SlidingEngine extends RegionHandle {
   /** Bytes of the words: m * wordBytes. */
   readonly wordsLength: number;
   /** The sliding module over the record's arena (RELEASED once released). */
-  private fx: FamilyExports<SlidingExports>;
+  private fx: SlidingExports;
 
   /** A record of m words of `wordBytes` bytes, zeroed; BloomAllocationError when memory cannot be had. */
   constructor(params: SlidingParams) {
