@@ -1,11 +1,10 @@
 // The calls of a Bloom filter of the exercise schemes, poly and bytesum
 // (the SeenFilter and SSTable exercises' hashes, assembly/hash.ts): the
-// bodies of assembly/bloom-calls.ts with `sums` true, so that the poly and
-// bytesum hashing is compiled here and not into the core module
-// (assembly/index.ts). Their names and parameters are
-// the core's, so that JS calls either module the same way
-// (src/wasm/exercise.ts). They take filters of those two schemes alone:
-// the xxh64 family's walks are the core's.
+// bodies of assembly/bloom-calls.ts for EXERCISE_FAMILY alone, so that the
+// poly and bytesum hashing is compiled here and not into the core module
+// (assembly/index.ts), and none of the xxh64 family's walks, which are the
+// core's. Their names and parameters are the core's, so that JS calls
+// either module the same way (src/wasm/exercise.ts's callsFor).
 
 import {
   addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
