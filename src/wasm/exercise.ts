@@ -1,10 +1,10 @@
 // The exercise module (assembly/exercise-module.ts): a family module
 // (src/wasm/family-module.ts) with the core's calls on an item and a batch,
 // by the same names, for filters of the exercise schemes poly and bytesum,
-// whose hashing the core module leaves out. An engine asks callsFor which
-// module to call; a bundle that never makes such a filter still carries
-// this file's few lines, but the module's bytes only where it imports the
-// full BloomFilter or the counting filter.
+// whose hashing the core module leaves out. The full BloomFilter's engine
+// asks callsFor which module to call, so a bundle of that class carries
+// the module's bytes; the counting filter's module hashes every scheme
+// itself, and the lean class refuses these two.
 
 import type { BloomCalls } from './abi.js';
 import type { Arena } from './arena.js';
