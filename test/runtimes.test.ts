@@ -58,9 +58,15 @@ describe('the portable suites in Node (the expected answers)', () => {
     const e = expected;
     const v8 = Number(process.versions.v8.split('.')[0]);
     expect(host.inPlaceUnits).toBe(v8 >= 12 && v8 < 15 ? 32 : -1);
-    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'seeds', 'shared', 'static', 'strings', 'surface']);
+    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'modules', 'seeds', 'shared', 'static', 'strings', 'surface']);
     expect(e.strings).toEqual({ runs: 100, failed: false, counterexample: null });
     expect(e.many).toEqual({ found: 20_000, refused: 'BloomDisposedError BloomFilter.has' });
+    // The family modules the other parts leave out: what holds whatever the runtime.
+    const modules = e.modules as { bitmap: { count: number; has: number[] }; long: { polyHas: boolean[]; bytesumHas: boolean[] } };
+    expect(modules.bitmap.count).toBe(500);
+    expect(modules.bitmap.has).toEqual([1, 1, 0, 1]);
+    expect(modules.long.polyHas).toEqual([true, true, true]);
+    expect(modules.long.bytesumHas).toEqual([true, true, true]);
   });
 
   it('answers as the reference twin for the cuckoo and binary fuse filters, with no false negative', async () => {
@@ -87,7 +93,7 @@ for (const runtime of portable) {
     console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
   }
   (present || inCI ? describe : describe.skip)(`the portable suites under ${runtime.name}`, () => {
-    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, chains, cuckoo and binary fuse filters, many filters, shared memory', () => {
+    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, sliding windows, Bitmaps, long items of the exercise schemes, chains, cuckoo and binary fuse filters, many filters, shared memory', () => {
       if (!present) throw new Error(`${binary} is missing: run npm run runtimes (.ci/run does)`);
       const printed = run(binary, runtime.name.startsWith('Deno'));
       expect({ runtime: runtime.name, inPlaceUnits: printed.inPlaceUnits }).toEqual({ runtime: runtime.name, inPlaceUnits: IN_PLACE_UNITS[runtime.name] });

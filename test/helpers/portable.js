@@ -60,6 +60,26 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
   out.counting = { has: items.slice(0, 400).map((x) => c.has(x)), count: items.slice(100, 110).map((x) => c.count(x)), file: fingerprint(c.toBytes()) };
 }
 
+// The family modules over the core's memory that the cases above leave
+// out: a sliding window (its adds, the window's forgetting, its file), a
+// Bitmap, and the exercise schemes' items too long for scratch, whose
+// streams the exercise module (a BloomFilter) and the counting module hash.
+{
+  const w = new lib.SlidingBloomFilter({ window: 300, falsePositiveRate: 0.01 });
+  const fresh = items.slice(0, 900).map((x) => w.add(x));
+  const b = new lib.Bitmap(100000);
+  b.setMany(Uint32Array.from(items.slice(0, 500), (_, i) => (i * 7919) % 100000));
+  const long = items.slice(0, 3).map((x) => x.repeat(40000));
+  const poly = new lib.BloomFilter(8191, 5, { scheme: 'poly' });
+  const bytesum = new lib.CountingBloomFilter(8191, 5, { scheme: 'bytesum' });
+  long.forEach((x) => (poly.add(x), bytesum.add(x)));
+  out.modules = {
+    sliding: { fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.slice(0, 900).map((x) => (w.has(x) ? 1 : 0)))), file: fingerprint(w.toBytes()) },
+    bitmap: { count: b.count(), first: Array.from(b).slice(0, 10), has: Array.from(b.hasMany(Uint32Array.of(0, 7919, 1, 15838))) },
+    long: { poly: fingerprint(poly.bitArray()), polyHas: long.map((x) => poly.has(x)), bytesum: fingerprint(bytesum.toBytes()), bytesumHas: long.map((x) => bytesum.has(x)) },
+  };
+}
+
 // Chains: growth, has in one call, the chain file.
 {
   const s = new lib.ScalableBloomFilter({ capacity: 20, falsePositiveRate: 0.01 });
