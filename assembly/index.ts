@@ -5,9 +5,9 @@
 // live record; the work is in the helpers they name, each given the record.
 
 import {
-  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, POSITIONS_OUT_PTR, PROBES_PTR, SCRATCH_PTR, SCRATCH_SIZE, SHARED_BITS_PTR,
+  BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE, SHARED_BITS_PTR,
 } from "./layout";
-import { addedCountNow, byteLength, countAdd, recount, restoreCounters, setCountNow } from "./filter";
+import { addedCountNow, byteLength, recount, restoreCounters, setCountNow } from "./filter";
 import {
   addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
   streamBeginCall, streamHasCall, streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
@@ -15,7 +15,6 @@ import {
 import { XXH64_FAMILY } from "./scheme";
 import { popcount } from "./algebra";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
-import { shardIndex } from "./shard";
 import { copyUnits, encodeUtf8 } from "./js-string";
 
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
@@ -24,9 +23,7 @@ export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme
 export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_CUCKOO, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
 export { create, createdGeneration, createRecord, recordPayload, release } from "./record-life";
-import { headerOf, KIND_CUCKOO, KIND_FILTER, named, payloadOf, REFUSED, schemeKind } from "./record";
-import { CuckooRecord } from "./cuckoo-record";
-import { xxh64Begin, xxh64Update } from "./hash";
+import { named, payloadOf, REFUSED } from "./record";
 export { heapBlockSize, heapCheck, heapGrowth, heapUsedBytes, regionAlloc, regionFree } from "./heap";
 
 /**
