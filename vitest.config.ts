@@ -3,8 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The full wasm build, as every entry point but bloomwasm/core offers it: suites reach src/wasm/ directly too.
-    setupFiles: ['src/wasm/full-build.ts'],
     // Separate processes: some suites map gigabytes of wasm memory or start servers.
     pool: 'forks',
     // Both cores: vitest's default leaves one idle on a 2-core machine like CI's,

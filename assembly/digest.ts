@@ -13,7 +13,7 @@ import {
 } from "./layout";
 import { countAdd } from "./filter";
 import { splitmix64, xxh64, xxh64Begin, xxh64Digest, xxh64Update } from "./hash";
-import { insertProbed, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash, testHashOnce } from "./scheme";
+import { insertProbed, probeHash, SCHEME_SBBF, SCHEME_XXH64, testHash } from "./scheme";
 import { headerOf, isLive, KIND_FILTER, named, payloadOf, REFUSED, schemeRecord } from "./record";
 import { sbbfCheck } from "./sbbf";
 import { PLACED_BYTES, placeFirstTwo, readFirstTwo, unwalkable } from "./chain";
@@ -178,31 +178,6 @@ function readGroup(n: u32): u32 {
   return found;
 }
 
-/**
- * probeRecords in the lean build (asconfig.json's ONE_COPY_SCHEMES): each
- * record walked in turn by hasDigest's walk, with the same flags.
- * The blocked and grouped walk below is 2,400 bytes of wasm, 950 gzipped,
- * more than a tenth of what a user of `bloomwasm/core` ships
- * (test/lean-bundle.test.ts); its speed is the full build's, the one
- * `bloomwasm` users and the bench's probeAll get.
- */
-function probeRecordsInTurn(count: u32, h: u64, seed: u64): u32 {
-  let found: u32 = 0;
-  for (let j: u32 = 0; j < count; j++) {
-    const r = listed(j);
-    let flag: u32 = 2;
-    if (isLive(r, load<u32>(BATCH_OFFSETS_PTR + (<usize>j << 3), 4)) && headerOf(r).kind == KIND_FILTER && schemeRecord(r).seed == seed) {
-      const schemeId = schemeRecord(r).scheme;
-      if (schemeId == SCHEME_XXH64 || schemeId == SCHEME_SBBF) {
-        flag = <u32>testHashOnce(r, h);
-        found += flag;
-      }
-    }
-    store<u8>(BATCH_FLAGS_PTR + <usize>j, <u8>flag);
-  }
-  return found;
-}
-
 /** The most records one probeRecords call takes: their (record, generation) pairs fill the batch offsets region. */
 export const PROBE_RECORDS_MAX: u32 = (BATCH_MAX + 1) >> 1;
 
@@ -239,7 +214,6 @@ export function probeRecords(count: u32, len: i32, lo: u32, hi: u32): u32 {
   }
   const h = len >= 0 ? xxh64(SCRATCH_PTR, <usize>len, seed) : seedOf(lo, hi);
   store<u64>(POSITIONS_OUT_PTR, h);
-  if (ONE_COPY_SCHEMES != 0) return probeRecordsInTurn(count, h, seed);
   const s = splitmix64(h);
   let found: u32 = 0;
   for (let first: u32 = 0; first < count; first += WALK_BLOCK) {

@@ -86,9 +86,6 @@ export function testEnhancedDouble(base: usize, h: u64, m: u64, k: i32, out: usi
  */
 export function testEnhancedDoubleAt(base: usize, a: u64, h: u64, m: u64, k: i32, out: usize): bool {
   if (!getBit(base, a)) return false;
-  // The lean build keeps one copy of the walk that tests: 138 bytes of its
-  // bundle, gzipped, for a call in each has.
-  if (ONE_COPY_SCHEMES != 0) return testEnhancedDoubleFrom(base, a, splitmix64(h) % m, m, k, out);
   return enhancedDoubleFrom(base, a, splitmix64(h) % m, m, k, out, true);
 }
 

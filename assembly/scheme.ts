@@ -88,13 +88,8 @@ export const EVERY_SCHEME: u32 = 3;
 /*
  * insertItem and testItem, the single add and has of an item, are each
  * inlined into all of their callers (the calls on bytes and on strings read
- * in place) with both Bloom schemes' hashing and probing, which is speed in
- * the full build and bytes in the lean one.
- * The lean build (asconfig.json's `use` sets ONE_COPY_SCHEMES to 1 for its
- * target alone) calls one copy of each instead: its wasm went from 13,023
- * to 12,076 bytes, 5,708 to 5,436 deflated. hashForTest and testHashed,
- * which the batch's has calls, stay inlined there too: one copy of them
- * saved 14 bytes more and cost the lean hasMany 3 to 5% on Node 20.
+ * in place) with both Bloom schemes' hashing and probing: speed, paid in
+ * bytes of each caller.
  */
 
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
@@ -234,48 +229,9 @@ export function exportProbed(r: usize, out: usize): void {
   }
 }
 
-/** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
-// @ts-ignore: decorator
-@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
-  if (ONE_COPY_SCHEMES != 0) return insertItemOnce(r, ptr, len, wide, out, schemes);
-  return insertItemInlined(r, ptr, len, wide, out, schemes);
-}
-
-/**
- * Whether the single add and has go through insertHashOnce and
- * testHashOnce: in the lean build, whose schemes all start from one XXH64
- * hash of the item (it hashes no poly or bytesum: assembly/core.ts
- * re-exports the core's calls) and whose memory is not shared.
- */
-export const LEAN_BY_HASH: bool = ONE_COPY_SCHEMES != 0 && !ASC_FEATURE_THREADS;
-
-/** insertItem as one function that every caller calls (the lean build). */
-function insertItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
-  if (LEAN_BY_HASH && !sumsIn(schemes)) return insertHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return insertItemInlined(r, ptr, len, wide, out, schemes);
-}
-
-/**
- * The lean build's add of the item whose 64-bit hash is h (xxh64 and
- * sbbf): one copy that an item's add (in place, copied or streamed) calls,
- * as testHashOnce is for has, an item's, a digest's and probeAll's walk
- * (assembly/digest.ts); returns how many bits went from 0 to 1.
- */
-function insertHashOnce(r: usize, h: u64): u32 {
-  if (schemeRecord(r).scheme == SCHEME_SBBF) return sbbfInsertScalar(payloadOf(r), h, blocksOf(r));
-  probeEnhancedDouble(h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
-  return insertProbedBits(r, PROBES_PTR);
-}
-
-/** The lean build's has of the item whose 64-bit hash is h: see insertHashOnce. */
-export function testHashOnce(r: usize, h: u64): bool {
-  return schemeRecord(r).scheme == SCHEME_SBBF ? sbbfCheckScalar(payloadOf(r), h, blocksOf(r)) : testEnhancedDouble(payloadOf(r), h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
-}
-
 /** Finishes a streamed item and adds it; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
 @inline export function streamInsert(r: usize, schemes: u32): u32 {
-  if (LEAN_BY_HASH && !sumsIn(schemes)) return insertHashOnce(r, xxh64Digest());
   streamProbe(r, PROBES_PTR, schemes);
   return insertProbed(r, PROBES_PTR);
 }
@@ -283,16 +239,15 @@ export function testHashOnce(r: usize, h: u64): bool {
 /** Finishes a streamed item and tests it. */
 // @ts-ignore: decorator
 @inline export function streamTest(r: usize, schemes: u32): bool {
-  if (LEAN_BY_HASH && !sumsIn(schemes)) return testHashOnce(r, xxh64Digest());
   if (polySelected(r, schemes)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR, schemes);
   else if (bytesumSelected(r, schemes)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR, schemes);
   else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR, schemes);
   return testHashed(r, PROBES_PTR, schemes);
 }
 
-/** The body of insertItem, inlined into each caller (every build but the lean one). */
+/** Adds the item of `len` units at `ptr`; returns how many bits went from 0 to 1. */
 // @ts-ignore: decorator
-@inline function insertItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
+@inline export function insertItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): u32 {
   // sbbf skips the probe record, word by word, as testHash does (except
   // in the shared build, whose stripe lock is taken from the record).
   if (xxh64In(schemes) && schemeRecord(r).scheme == SCHEME_SBBF && !ASC_FEATURE_THREADS) return sbbfInsertScalar(payloadOf(r), xxh64(ptr, len, schemeRecord(r).seed), blocksOf(r));
@@ -365,7 +320,6 @@ export function testHashOnce(r: usize, h: u64): bool {
 /** has() of the item whose 64-bit hash is h (xxh64 and sbbf) in filter `r`: a single, streamed or digest has. */
 // @ts-ignore: decorator
 @inline export function testHash(r: usize, h: u64): bool {
-  if (LEAN_BY_HASH) return testHashOnce(r, h);
   // Word by word under sbbf, the shorter chain from the hash to the answer
   // for a single has (assembly/sbbf.ts); a batch keeps the v128 check
   // (testHashed), which overlaps many items.
@@ -375,19 +329,6 @@ export function testHashOnce(r: usize, h: u64): bool {
 /** True when the item of `len` units at `ptr` may have been added: the single-item has. */
 // @ts-ignore: decorator
 @inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
-  if (ONE_COPY_SCHEMES != 0) return testItemOnce(r, ptr, len, wide, out, schemes);
-  return testItemInlined(r, ptr, len, wide, out, schemes);
-}
-
-/** testItem as one function that every caller calls (the lean build). */
-function testItemOnce(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
-  if (LEAN_BY_HASH && !sumsIn(schemes)) return testHashOnce(r, xxh64(ptr, len, schemeRecord(r).seed));
-  return testItemInlined(r, ptr, len, wide, out, schemes);
-}
-
-/** The body of testItem, inlined into each caller (every build but the lean one). */
-// @ts-ignore: decorator
-@inline function testItemInlined(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
   // The xxh64 family straight from the hash, as a digest's has: no round
   // trip of the hash through the probe record.
   if (!polySelected(r, schemes) && !bytesumSelected(r, schemes)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));

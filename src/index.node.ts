@@ -8,13 +8,14 @@
  * written into wasm memory with Buffer#write here, which is faster than
  * TextEncoder.encodeInto on a chunk's joined strings.
  */
-import { WASM_SHARED_DEFLATED, WASM_SHARED_DEFLATED_SIZE } from './wasm/shared-bytes.generated.js';
-import { inflateBase64, useSharedSource } from './wasm/module.js';
+import { WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT } from './wasm/shared-bytes.generated.js';
+import { textBytes } from './wasm/embedded.js';
+import { useSharedSource } from './wasm/module.js';
 import { Buffer } from 'node:buffer';
 import { useUtf8Writer } from './wasm/staging.js';
 
 // Compiled on first use, as the filter build is.
-useSharedSource(() => new WebAssembly.Module(inflateBase64(WASM_SHARED_DEFLATED, WASM_SHARED_DEFLATED_SIZE)));
+useSharedSource(() => new WebAssembly.Module(textBytes(WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT)));
 
 // A batch's joined strings are written with Buffer#write (src/wasm/staging.ts, encodeJoined).
 useUtf8Writer((buffer, offset, length) => Buffer.from(buffer, offset, length));

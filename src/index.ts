@@ -2,7 +2,6 @@
  * bloomwasm: a Bloom filter whose hash-and-probe loop runs in WebAssembly.
  * The pure-TypeScript twin with the same surface is `bloomwasm/reference`.
  */
-import './wasm/full-build.js';
 import { BloomFilter } from './filter/filter.js';
 import { SeenFilterOver } from './filter/seen-filter.js';
 

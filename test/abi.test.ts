@@ -4,29 +4,30 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCHEMES } from '../src/index.js';
 import { ABI, BITMAP_ABI, CHAIN_ABI, COUNTING_ABI, CUCKOO_ABI, EXERCISE_ABI, FUSE_ABI, LINES_ABI, SLIDING_ABI } from '../src/wasm/abi.js';
-import { WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE } from '../src/wasm/chain-bytes.generated.js';
-import { WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE } from '../src/wasm/exercise-bytes.generated.js';
-import { WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE } from '../src/wasm/lines-bytes.generated.js';
-import { WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE } from '../src/wasm/counting-bytes.generated.js';
-import { WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE } from '../src/wasm/cuckoo-bytes.generated.js';
-import { WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE } from '../src/wasm/fuse-bytes.generated.js';
-import { WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE } from '../src/wasm/sliding-bytes.generated.js';
-import { WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE } from '../src/wasm/bitmap-bytes.generated.js';
-import { WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT } from '../src/wasm/core-bytes.generated.js';
-import { compiledModule, compileWithStringBuiltins, inflateBase64, moduleImports, textBytes } from '../src/wasm/module.js';
+import { chainWasm } from '../src/wasm/chain-bytes.generated.js';
+import { exerciseWasm } from '../src/wasm/exercise-bytes.generated.js';
+import { linesWasm } from '../src/wasm/lines-bytes.generated.js';
+import { countingWasm } from '../src/wasm/counting-bytes.generated.js';
+import { cuckooWasm } from '../src/wasm/cuckoo-bytes.generated.js';
+import { fuseWasm } from '../src/wasm/fuse-bytes.generated.js';
+import { slidingWasm } from '../src/wasm/sliding-bytes.generated.js';
+import { bitmapWasm } from '../src/wasm/bitmap-bytes.generated.js';
+import { WASM_TEXT, WASM_TEXT_FREQUENT } from '../src/wasm/bytes.generated.js';
+import { textBytes } from '../src/wasm/embedded.js';
+import { compiledModule, compileWithStringBuiltins, moduleImports } from '../src/wasm/module.js';
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The family modules' bytes, as embedded (src/wasm/family-module.ts instantiates them over a core instance's memory). */
 const familyBytes = {
-  lines: inflateBase64(WASM_LINES_DEFLATED, WASM_LINES_DEFLATED_SIZE),
-  chain: inflateBase64(WASM_CHAIN_DEFLATED, WASM_CHAIN_DEFLATED_SIZE),
-  exercise: inflateBase64(WASM_EXERCISE_DEFLATED, WASM_EXERCISE_DEFLATED_SIZE),
-  counting: inflateBase64(WASM_COUNTING_DEFLATED, WASM_COUNTING_DEFLATED_SIZE),
-  cuckoo: inflateBase64(WASM_CUCKOO_DEFLATED, WASM_CUCKOO_DEFLATED_SIZE),
-  fuse: inflateBase64(WASM_FUSE_DEFLATED, WASM_FUSE_DEFLATED_SIZE),
-  sliding: inflateBase64(WASM_SLIDING_DEFLATED, WASM_SLIDING_DEFLATED_SIZE),
-  bitmap: inflateBase64(WASM_BITMAP_DEFLATED, WASM_BITMAP_DEFLATED_SIZE),
+  lines: linesWasm(),
+  chain: chainWasm(),
+  exercise: exerciseWasm(),
+  counting: countingWasm(),
+  cuckoo: cuckooWasm(),
+  fuse: fuseWasm(),
+  sliding: slidingWasm(),
+  bitmap: bitmapWasm(),
 };
 const familyModules = new Map(Object.entries(familyBytes).map(([name, bytes]) => [name, compileWithStringBuiltins(bytes)]));
 const linesModule = familyModules.get('lines')!;
@@ -140,38 +141,21 @@ describe.each([
   });
 });
 
-describe('the lean build (assembly/core.ts, bloomwasm/core)', () => {
-  const coreModule = compileWithStringBuiltins(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT));
-
-  it('is embedded as text that decodes to the build, byte for byte', () => {
-    const built = readFileSync(new URL('../build/bloom-core.wasm', import.meta.url));
+describe('the embedded builds', () => {
+  it('are text that decodes to the build, byte for byte', () => {
+    const built = readFileSync(new URL('../build/bloom.wasm', import.meta.url));
     // Printable ASCII but for the quotes, the backslash and the dollar sign: a bundler writes it as it is.
-    expect(WASM_CORE_TEXT).toMatch(/^[\x20-\x7e]*$/);
-    expect(WASM_CORE_TEXT).not.toMatch(/["$'\\`]/);
+    expect(WASM_TEXT).toMatch(/^[\x20-\x7e]*$/);
+    expect(WASM_TEXT).not.toMatch(/["$'\\`]/);
     // 88 byte values a character each, the other 168 two.
-    expect(WASM_CORE_TEXT_FREQUENT).toMatch(/^[0-9a-f]{64}$/);
-    expect([...WASM_CORE_TEXT_FREQUENT].reduce((n, d) => n + [...parseInt(d, 16).toString(2)].filter((b) => b === '1').length, 0)).toBe(88);
-    expect(WASM_CORE_TEXT.length).toBeGreaterThan(built.length);
-    expect(WASM_CORE_TEXT.length).toBeLessThan(1.5 * built.length);
-    expect(Buffer.from(textBytes(WASM_CORE_TEXT, WASM_CORE_TEXT_FREQUENT)).equals(built)).toBe(true);
-  });
-
-  it('exports a subset of the filter build, each with the kind and parameter count ABI lists', () => {
-    const exports = new WebAssembly.Instance(coreModule, moduleImports(coreModule)).exports;
-    const entries = WebAssembly.Module.exports(coreModule);
-    expect(entries.length).toBeGreaterThan(30);
-    for (const { name, kind } of entries) {
-      const entry = (ABI as Record<string, { kind: string; params?: number }>)[name];
-      expect(entry, name).toBeDefined();
-      expect(kind, name).toBe(entry.kind);
-      if (kind === 'function') expect((exports[name] as () => unknown).length, name).toBe(entry.params);
+    expect(WASM_TEXT_FREQUENT).toMatch(/^[0-9a-f]{64}$/);
+    expect([...WASM_TEXT_FREQUENT].reduce((n, d) => n + [...parseInt(d, 16).toString(2)].filter((b) => b === '1').length, 0)).toBe(88);
+    expect(WASM_TEXT.length).toBeGreaterThan(built.length);
+    expect(WASM_TEXT.length).toBeLessThan(1.5 * built.length);
+    expect(Buffer.from(textBytes(WASM_TEXT, WASM_TEXT_FREQUENT)).equals(built)).toBe(true);
+    for (const [name, bytes] of Object.entries(familyBytes)) {
+      expect(Buffer.from(bytes).equals(readFileSync(new URL(`../build/bloom-${name}.wasm`, import.meta.url))), name).toBe(true);
     }
-    // What the lean BloomFilter and probeAll call, and nothing of the other families.
-    const names = entries.map((e) => e.name);
-    for (const name of ['add', 'has', 'addString', 'hasString', 'addBatch', 'hasBatch', 'streamAdd', 'streamHas', 'probeRecords', 'hasDigest', 'digestItem']) {
-      expect(names).toContain(name);
-    }
-    expect(names.filter((name) => /^(counting|sliding|cuckoo|fuse|bitmap|checksum|lines)/.test(name))).toEqual([]);
   });
 });
 

@@ -149,20 +149,13 @@ describe('package.json', () => {
     expect(pkg.exports['./browser'].import).toBe('./dist/browser/bloomwasm.js');
   });
 
-  it('is side-effect free but for the workerd and Node entries, the build offers, the double-hashing rates and the shared memory\'s calls, and whitelists its files', () => {
-    // The workerd entry hands the platform-compiled module over when it is
-    // evaluated, and the Node entry the shared-memory build; full-build and
-    // core-build offer their wasm build when imported (src/wasm/module.ts),
-    // and double-rates installs poly and bytesum's small-filter rates
-    // (src/filter/exact-rate.ts), and shared-memory hands the engine its
-    // calls (src/wasm/engine.ts): a bundler must not drop that for their
-    // re-exports or bare imports (src/ for the browser bundle, built from it).
-    expect(pkg.sideEffects).toEqual([
-      './dist/workerd.js', './dist/index.node.js', './dist/wasm/full-build.js', './dist/wasm/core-build.js',
-      './src/wasm/full-build.ts', './src/wasm/core-build.ts',
-      './dist/filter/double-rates.js', './src/filter/double-rates.ts',
-      './dist/wasm/shared-memory.js', './src/wasm/shared-memory.ts',
-    ]);
+  it('is side-effect free but for the workerd and Node entries, and whitelists its files', () => {
+    // The two platform entries, which only their export conditions reach:
+    // the workerd entry hands the platform-compiled modules over when it is
+    // evaluated, and the Node entry the shared-memory build and Buffer's
+    // UTF-8 writer. A bundler must not drop that for their re-exports.
+    // Every other module is reached for what it exports.
+    expect(pkg.sideEffects).toEqual(['./dist/workerd.js', './dist/index.node.js']);
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
     expect(pkg.type).toBe('module');
   });

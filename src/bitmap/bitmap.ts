@@ -10,7 +10,6 @@
 // region in chunks, one call into wasm per chunk. The count is kept here,
 // raised and lowered by single operations and by what setMany reports.
 
-import '../wasm/full-build.js';
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';

@@ -10,15 +10,18 @@
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * The wasm modules bloomwasm.js carries (src/wasm/<name>.generated.ts, as
- * src/build/embed-wasm.mjs writes them): the core and every family's.
+ * The wasm modules bloomwasm.js carries (src/wasm/<module>.generated.ts, as
+ * src/build/embed-wasm.mjs lists them in build/embedded.json): the core and
+ * every family's, but the shared build (a chunk of its own) and the CLI's
+ * line dedupe.
  */
-const PACKED = ['bytes', 'exercise-bytes', 'chain-bytes', 'counting-bytes', 'cuckoo-bytes', 'fuse-bytes', 'sliding-bytes', 'bitmap-bytes'];
+const PACKED = JSON.parse(readFileSync(root + 'build/embedded.json', 'utf8'))
+  .filter((entry) => entry.bytesOf !== undefined && entry.module !== 'lines-bytes');
 
 /**
  * One DEFLATE stream for all of PACKED in bloomwasm.js, where a bundler's
@@ -29,11 +32,7 @@ const PACKED = ['bytes', 'exercise-bytes', 'chain-bytes', 'counting-bytes', 'cuc
  * the stream, inflated once, at the first module's first use.
  */
 function packedWasm() {
-  const parts = PACKED.map((name) => {
-    const text = readFileSync(`${root}src/wasm/${name}.generated.ts`, 'utf8');
-    const bytes = inflateRawSync(Buffer.from(text.match(/: string = '([^']*)'/)[1], 'base64'));
-    return { name, bytesOf: text.match(/export function (\w+)\(/)[1], bytes };
-  });
+  const parts = PACKED.map((entry) => ({ name: entry.module, bytesOf: entry.bytesOf, bytes: readFileSync(root + entry.wasm) }));
   const all = Buffer.concat(parts.map((part) => part.bytes));
   const stream = deflateRawSync(all, { level: 9 }).toString('base64');
   let offset = 0;
@@ -42,13 +41,13 @@ function packedWasm() {
     offset += part.bytes.length;
     return slice;
   }));
-  const generated = new RegExp(`[\\\\/]src[\\\\/]wasm[\\\\/](${PACKED.join('|')})\\.generated\\.ts$`);
+  const generated = new RegExp(`[\\\\/]src[\\\\/]wasm[\\\\/](${parts.map((part) => part.name).join('|')})\\.generated\\.ts$`);
   return {
     name: 'wasm-pack',
     setup(b) {
       b.onResolve({ filter: /^wasm-pack$/ }, () => ({ path: 'wasm-pack', namespace: 'wasm-pack' }));
       b.onLoad({ filter: /.*/, namespace: 'wasm-pack' }, () => ({
-        contents: `import { inflateBase64 } from './module.ts';
+        contents: `import { inflateBase64 } from './inflate.ts';
 let bytes;
 export function packed(offset, length) {
   bytes ??= inflateBase64('${stream}', ${all.length});

@@ -2,15 +2,12 @@
 // library imports with no .wasm file to resolve or serve (Node and
 // bundlers), each build in a module of its own so that a bundler carries
 // only what is imported:
-// - src/wasm/bytes.generated.ts: the filter (assembly/index.ts), which
-//   every filter family uses (src/wasm/full-build.ts);
-// - src/wasm/core-bytes.generated.ts: the lean build (assembly/core.ts,
-//   the Bloom filter's exports alone), imported only by `bloomwasm/core`
-//   (src/wasm/core-build.ts);
+// - src/wasm/bytes.generated.ts: the core (assembly/index.ts), which every
+//   filter family uses (src/wasm/module.ts);
 // - src/wasm/shared-bytes.generated.ts: its shared-memory build
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
-//   first use;
+//   first use, and by the Node entry;
 // - src/wasm/chain-bytes.generated.ts: the chain's module
 //   (assembly/chain-module.ts), a ScalableBloomFilter's walk, imported only
 //   by src/wasm/chain-walk.ts;
@@ -28,17 +25,15 @@
 // - src/wasm/lines-bytes.generated.ts: the line dedupe module
 //   (assembly/lines-module.ts), which imports a core instance's memory,
 //   imported only by `bloom dedupe` (src/wasm/lines-module.ts).
-// The large builds are stored as base64 of their raw DEFLATE stream,
-// inflated by src/wasm/inflate.ts: that gzips smaller than base64 of the
-// bytes or the bytes as a string. The lean build is stored as text instead
-// (embedText), so that the lean bundle carries no inflater, which weighs
-// more than the text costs (docs/BENCHMARKS.md, "The lean build as a
-// string", has the sizes).
-// The filter build and the library's family modules are also copied to
+// Each build is stored as text, a byte to one or two printable characters
+// (embedText), which gzips as small as base64 of its DEFLATE stream and
+// needs no inflater in the bundle (docs/BENCHMARKS.md, "The wasm as text",
+// has the sizes). build/embedded.json lists what was embedded, for the
+// single-file browser build (src/build/browser.mjs).
+// The core and the library's family modules are also copied to
 // dist/wasm/ for the workerd entry (src/workerd.ts).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -54,36 +49,10 @@ function writeGenerated(module, body) {
 }
 
 /**
- * Writes `module`, exporting `name` (the DEFLATE stream's base64), `name`_SIZE
- * (the bytes of the build `wasmFile`) and `bytesOf`, the function that
- * inflates them, which the library calls (src/build/browser.mjs gives the
- * single-file browser build its own bytesOf, over one stream for every
- * module it carries).
- */
-function embed(wasmFile, module, name, what, bytesOf) {
-  const wasm = readFileSync(root + wasmFile);
-  const base64 = deflateRawSync(wasm, { level: 9 }).toString('base64');
-  // The shared build's module is the browser build's dynamic chunk, which
-  // must import nothing (src/wasm/shared-build.ts inflates it): no bytesOf.
-  const inflater = bytesOf === undefined ? '' : `import { inflateBase64 } from './module.js';\n\n`;
-  const inflated = bytesOf === undefined ? '' : `
-/** The bytes of ${wasmFile}, inflated. */
-export function ${bytesOf}(): Uint8Array<ArrayBuffer> {
-  return inflateBase64(${name}, ${name}_SIZE);
-}
-`;
-  writeGenerated(module, `${inflater}/** ${what} (${wasmFile}), as base64 of its raw DEFLATE stream (src/wasm/inflate.ts). */
-export const ${name}: string = '${base64}';
-/** The bytes of ${wasmFile} that ${name} inflates to. */
-export const ${name}_SIZE = ${wasm.length};
-${inflated}`);
-}
-
-/**
- * The characters the lean build's text is written in: printable ASCII but
+ * The characters a build's text is written in: printable ASCII but
  * for the quotes, the backslash and the dollar sign, so that a bundler
  * writes them as they are in any kind of string literal. The decoder
- * (src/wasm/module.ts's textBytes) rebuilds the same list.
+ * (src/wasm/embedded.ts's textBytes) rebuilds the same list.
  */
 const TEXT_EXCLUDED = '"$\'\\`';
 const ALPHABET = [];
@@ -93,9 +62,12 @@ for (let c = 0x20; c < 0x7f; c++) if (!TEXT_EXCLUDED.includes(String.fromCharCod
 const SINGLES = 88;
 
 /**
- * Writes `module`, exporting `name` (the build as text) and `name`_FREQUENT
+ * Writes `module`, exporting `name` (the build as text), `name`_FREQUENT
  * (which byte values take one character, as 64 hex digits: digit d holds
- * bytes 4d to 4d + 3, bit q byte 4d + q). The SINGLES most frequent byte
+ * bytes 4d to 4d + 3, bit q byte 4d + q) and, unless `bytesOf` is
+ * undefined, the function of that name that decodes them, which the
+ * library calls (the shared build's module is a dynamic chunk that must
+ * import nothing: src/wasm/shared-build.ts decodes it). The SINGLES most frequent byte
  * values of the build take one character each, in ascending order of
  * value; the others, in ascending order, two (a prefix, the alphabet's
  * characters after the singles', then any character). Every byte stays
@@ -103,10 +75,9 @@ const SINGLES = 88;
  * the bytes themselves. A bundler escapes every character outside
  * printable ASCII (esbuild: \xNN, four bytes), which a character a byte,
  * however shifted, could not avoid; and unlike a permutation of all 256
- * values it needs no table (docs/BENCHMARKS.md, "The lean bundle at
- * 14,000", has the sizes).
+ * values it needs no table.
  */
-function embedText(wasmFile, module, name, what) {
+function embedText(wasmFile, module, name, what, bytesOf) {
   const wasm = readFileSync(root + wasmFile);
   const counts = new Array(256).fill(0);
   for (const byte of wasm) counts[byte]++;
@@ -130,27 +101,39 @@ function embedText(wasmFile, module, name, what) {
     for (let q = 0; q < 4; q++) if (frequent.has(4 * d + q)) digit |= 1 << q;
     hex += digit.toString(16);
   }
+  const decoder = bytesOf === undefined ? '' : `import { textBytes } from './embedded.js';\n\n`;
+  const decoded = bytesOf === undefined ? '' : `
+/** The bytes of ${wasmFile}. */
+export function ${bytesOf}(): Uint8Array<ArrayBuffer> {
+  return textBytes(${name}, ${name}_FREQUENT);
+}
+`;
   // In the generated module's own literal, ' and \\ are not in the text; nothing is escaped.
-  writeGenerated(module, `/** ${what} (${wasmFile}), as text: each byte one or two characters (src/build/embed-wasm.mjs's embedText, src/wasm/module.ts's textBytes). */
+  writeGenerated(module, `${decoder}/** ${what} (${wasmFile}), as text: each byte one or two characters (src/build/embed-wasm.mjs's embedText, src/wasm/embedded.ts's textBytes). */
 export const ${name}: string = '${text}';
 /** Which byte values ${name} writes as one character: 64 hex digits, bit q of digit d for byte 4d + q. */
 export const ${name}_FREQUENT = '${hex}';
-`);
+${decoded}`);
+  embedded.push({ module: module.replace(/^src\/wasm\/|\.generated\.ts$/g, ''), wasm: wasmFile, bytesOf });
 }
 
-embed('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_DEFLATED', 'The filter\'s WebAssembly module', 'filterWasm');
-embedText('build/bloom-core.wasm', 'src/wasm/core-bytes.generated.ts', 'WASM_CORE_TEXT', 'The lean build: the Bloom filter alone (assembly/core.ts)');
-embed('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_DEFLATED', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
-embed('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_DEFLATED', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory', 'chainWasm');
-embed('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_DEFLATED', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory', 'exerciseWasm');
-embed('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_DEFLATED', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory', 'countingWasm');
-embed('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_DEFLATED', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory', 'cuckooWasm');
-embed('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_DEFLATED', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory', 'fuseWasm');
-embed('build/bloom-sliding.wasm', 'src/wasm/sliding-bytes.generated.ts', 'WASM_SLIDING_DEFLATED', 'The sliding-window filter\'s module (assembly/sliding-module.ts), over a core instance\'s memory', 'slidingWasm');
-embed('build/bloom-bitmap.wasm', 'src/wasm/bitmap-bytes.generated.ts', 'WASM_BITMAP_DEFLATED', 'The Bitmap\'s module (assembly/bitmap-module.ts), over a core instance\'s memory', 'bitmapWasm');
-embed('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_DEFLATED', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory', 'linesWasm');
+/** What was embedded: each generated module's name, its build and its bytesOf (build/embedded.json). */
+const embedded = [];
 
-// The filter build and the library's family modules as files, for
+embedText('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_TEXT', 'The core module', 'filterWasm');
+embedText('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_TEXT', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
+embedText('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_TEXT', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory', 'chainWasm');
+embedText('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_TEXT', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory', 'exerciseWasm');
+embedText('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_TEXT', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory', 'countingWasm');
+embedText('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_TEXT', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory', 'cuckooWasm');
+embedText('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_TEXT', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory', 'fuseWasm');
+embedText('build/bloom-sliding.wasm', 'src/wasm/sliding-bytes.generated.ts', 'WASM_SLIDING_TEXT', 'The sliding-window filter\'s module (assembly/sliding-module.ts), over a core instance\'s memory', 'slidingWasm');
+embedText('build/bloom-bitmap.wasm', 'src/wasm/bitmap-bytes.generated.ts', 'WASM_BITMAP_TEXT', 'The Bitmap\'s module (assembly/bitmap-module.ts), over a core instance\'s memory', 'bitmapWasm');
+embedText('build/bloom-lines.wasm', 'src/wasm/lines-bytes.generated.ts', 'WASM_LINES_TEXT', 'The line dedupe module (assembly/lines-module.ts), over a core instance\'s memory', 'linesWasm');
+
+writeFileSync(root + 'build/embedded.json', JSON.stringify(embedded, null, 2) + '\n');
+
+// The core and the library's family modules as files, for
 // src/workerd.ts, which imports them as modules (Cloudflare Workers
 // compile them ahead of time): dist/wasm/bloom.wasm and bloom-<family>.wasm.
 mkdirSync(root + 'dist/wasm', { recursive: true });

@@ -5,7 +5,6 @@
 // src/reference/counting.ts; the parity tests hold them together.
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
@@ -19,9 +18,6 @@ import {
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
-// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
-import '../filter/double-rates.js';
-
 /** Set by CountingBloomFilter's static block. */
 let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;
 

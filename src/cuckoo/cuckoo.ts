@@ -4,7 +4,6 @@
 // tests hold them together. Nothing in the BloomFilter's import graph
 // imports this file, so a user of BloomFilter alone does not carry it.
 
-import '../wasm/full-build.js';
 import { bytesChecksum } from '../wasm/checksum.js';
 import { CuckooEngine } from '../wasm/cuckoo.js';
 import { CuckooFilterOver, restoreCuckoo, type CuckooKind, type CuckooParts } from './cuckoo-over.js';

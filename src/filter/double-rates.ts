@@ -2,13 +2,17 @@
 // plain double hashing needs, the exercises' poly and bytesum schemes:
 // their position sets, and the units and divisors of Z_m that let the
 // enumeration ask one step b per divisor and bound the steps of small
-// order. Installed on import by every module that can size a filter of
-// those schemes (the full build, src/wasm/full-build.ts; the reference
-// twin; chains, sliding windows and the Redis filter's options);
-// `bloomwasm/core` refuses them before sizing, so its bundle carries none
-// of this (test/lean-bundle.test.ts).
+// order.
 
-import { useDoubleHashingRates } from './exact-rate.js';
+/** What plain double hashing adds to the small-filter rates. */
+export interface DoubleHashingRates {
+  /** The distinct positions of the pair (0, b), i b mod m. */
+  pattern(b: number, bits: number, hashes: number): number[];
+  /** The steps b exactGeneratorRate asks, each with its weight. */
+  queries(bits: number): Array<[number, number]>;
+  /** generatorRateBound's `rate` (fill^k) with the terms of the steps of order below k added, one at a time, in order. */
+  shortOrders(bits: number, hashes: number, fill: number, rate: number): number;
+}
 
 /** The distinct positions of the pair (0, b) under plain double hashing, i b mod m (poly, bytesum). */
 export function doublePattern(b: number, bits: number, hashes: number): number[] {
@@ -44,7 +48,8 @@ function divisors(x: number): number[] {
   return low.concat(high);
 }
 
-useDoubleHashingRates({
+/** Plain double hashing's part of the small-filter rates. */
+export const doubleHashing: DoubleHashingRates = {
   pattern: doublePattern,
   // The set of (u a, u b) is u times that of (a, b) for a unit u: one b per gcd(b, m), weighted by phi(m / gcd).
   queries: (m) => divisors(m).map((g): [number, number] => [g % m, phi(m / g)]),
@@ -57,4 +62,4 @@ useDoubleHashingRates({
     }
     return rate;
   },
-});
+};

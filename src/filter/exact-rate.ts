@@ -16,6 +16,7 @@
 // whose hashes spread; docs/SCHEMES.md, "Rates").
 
 import { SBBF_HASHES } from './options.js';
+import { doubleHashing } from './double-rates.js';
 
 /**
  * The position set of the pair (0, b) under enhanced double hashing with
@@ -34,29 +35,6 @@ export function enhancedPattern(b: number, bits: number, hashes: number): number
     out.push(p);
   }
   return out;
-}
-
-/** What plain double hashing adds to these rates (src/filter/double-rates.ts). */
-export interface DoubleHashingRates {
-  /** The distinct positions of the pair (0, b), i b mod m. */
-  pattern(b: number, bits: number, hashes: number): number[];
-  /** The steps b exactGeneratorRate asks, each with its weight. */
-  queries(bits: number): Array<[number, number]>;
-  /** generatorRateBound's `rate` (fill^k) with the terms of the steps of order below k added, one at a time, in order. */
-  shortOrders(bits: number, hashes: number, fill: number, rate: number): number;
-}
-
-let doubleHashing: DoubleHashingRates | undefined;
-
-/** Installs plain double hashing's rates (src/filter/double-rates.ts does, on import). @internal */
-export function useDoubleHashingRates(rates: DoubleHashingRates): void {
-  doubleHashing = rates;
-}
-
-/** Plain double hashing's rates: installed wherever a poly or bytesum filter can be made. */
-function double(): DoubleHashingRates {
-  if (doubleHashing === undefined) throw new Error('bloomwasm: poly and bytesum sizing is not loaded (src/filter/double-rates.ts)');
-  return doubleHashing;
 }
 
 function popcount(x: number): number {
@@ -99,10 +77,10 @@ export function enumerated(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, h
  */
 export function exactGeneratorRate(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {
   const m = bits;
-  const pattern = scheme === 'xxh64' ? enhancedPattern : double().pattern;
+  const pattern = scheme === 'xxh64' ? enhancedPattern : doubleHashing.pattern;
   const sets: number[][] = [];
   for (let b = 0; b < m; b++) sets.push(pattern(b, m, hashes));
-  const queries: Array<[number, number]> = scheme === 'xxh64' ? sets.map((_, b) => [b, 1]) : double().queries(m);
+  const queries: Array<[number, number]> = scheme === 'xxh64' ? sets.map((_, b) => [b, 1]) : doubleHashing.queries(m);
   const index = new Int32Array(m).fill(-1); // a position's bit in the query's mask, or -1
   const mask = new Int32Array(m); // per shift a: the query positions the set shifted by a covers
   const seen = new Int32Array(m).fill(-1); // per shift a: the last set that touched mask[a]
@@ -182,7 +160,7 @@ function structureFloor(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hash
 export function generatorRateBound(scheme: 'xxh64' | 'poly' | 'bytesum', bits: number, hashes: number, capacity: number): number {
   const fill = 1 - Math.pow(1 - Math.min(1, hashes / bits), capacity);
   let rate = Math.pow(fill, hashes);
-  if (scheme !== 'xxh64') rate = double().shortOrders(bits, hashes, fill, rate);
+  if (scheme !== 'xxh64') rate = doubleHashing.shortOrders(bits, hashes, fill, rate);
   return Math.min(1, rate + structureFloor(scheme, bits, hashes, capacity));
 }
 

@@ -1,10 +1,6 @@
-// What the lean BloomFilter of `bloomwasm/core` (src/filter/core-filter.ts)
-// and the full one of `bloomwasm` (src/filter/filter.ts) have in common:
-// the parameters, the engine, and the common user's methods (add, ask,
-// batches, dispose), one line each over the engine. Each class makes its
-// own engine (the full one may place it in shared memory) and adds its
-// own statics; the full class adds everything else. Only what the lean
-// bundle carries may be imported here.
+// The common user's part of BloomFilter (src/filter/filter.ts): the
+// parameters, the engine, and the methods to add, ask, batch and dispose,
+// one line each over the engine.
 
 import type { CoreEngine } from '../wasm/core-engine.js';
 import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';

@@ -1,12 +1,10 @@
 // The Bloom filter whose hashing and probing run in WebAssembly
 // (assembly/). Its twin, src/reference/filter.ts, has the same surface and
 // sets the same bits; the parity tests hold them together. The common
-// user's methods (add, has, batches, dispose) are src/filter/filter-base.ts's,
-// shared with the lean class of `bloomwasm/core`; the rest of the public
-// surface is here, one short method each.
+// user's methods (add, has, batches, dispose) are src/filter/filter-base.ts's;
+// the rest of the public surface is here, one short method each.
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import '../wasm/full-build.js';
 import { bitString } from './bit-string.js';
 import { fileChecksum } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';
@@ -26,9 +24,6 @@ import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../fo
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkDigest, type Digest } from './item-digest.js';
 import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
-// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
-import './double-rates.js';
-
 /**
  * The parameters and engine that the next construction adopts instead of
  * making its own: set only for the length of filterOver's `new`, which

@@ -4,7 +4,6 @@
 // parity tests hold them together. Nothing else in the package imports
 // this file, so a user of BloomFilter alone does not carry it.
 
-import '../wasm/full-build.js';
 import type { BatchItems } from '../filter/items.js';
 import { FuseEngine } from '../wasm/binary-fuse.js';
 import { BinaryFuseFilterOver, type FuseKind } from './binary-fuse-over.js';

@@ -10,7 +10,6 @@
  * wasm memory (decoders.ts). Every read and write moves at most 8 MiB (io.ts),
  * so files of any size, 2 GiB and beyond included, stream in both directions.
  */
-import '../wasm/full-build.js';
 import { closeSync } from 'node:fs';
 import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from '../filter/dispose.js';

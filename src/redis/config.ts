@@ -4,8 +4,6 @@
 // Redis filter reserved for n items at rate p has the m and k that
 // BloomFilter.forCapacity(n, p) would have.
 
-// Sizes poly and bytesum filters too (their rates are not on the lean path).
-import '../filter/double-rates.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';

@@ -7,7 +7,6 @@
 // by batches.ts), so N workers adding one item at once see exactly one new.
 // Where the keys live: layout.ts; how reserve creates them: reserve.ts.
 
-import '../wasm/full-build.js';
 import { Engine } from '../wasm/engine.js';
 import { BloomTypeError } from '../errors.js';
 import { checkInteger, checkItem, checkParams, type Scheme } from '../filter/options.js';

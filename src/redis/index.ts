@@ -3,7 +3,6 @@
  * (plain Redis 7 or Redis Cluster, no module), hashed locally in WebAssembly.
  * Node-only; needs the `redis` package (node-redis v5) as a peer.
  */
-import '../wasm/full-build.js';
 export { RedisBloomFilter, type RedisBloomInfo } from './filter.js';
 export type { EvictionMode, OpenOptions, ReserveOptions, Sizing } from './config.js';
 export { EVICTION_WARNING, UNCHECKED_WARNING, WARNING_TYPE } from './eviction.js';

@@ -7,7 +7,6 @@
 // on the server's TIME (sliding-scripts.ts), streamed as RedisBloomFilter's
 // batches are (batches.ts).
 
-import '../wasm/full-build.js';
 import { BloomTypeError } from '../errors.js';
 import type { BatchItems, Item } from '../filter/items.js';
 import { checkItem, checkParams, checkSeed } from '../filter/options.js';

@@ -6,7 +6,6 @@
 // changes again.
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import '../filter/double-rates.js';
 import { BloomRangeError, BloomRemoveError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';
@@ -19,9 +18,6 @@ import { checksum } from './checksum.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions, probeHash } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
-// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
-import '../filter/double-rates.js';
-
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
   const byte = counters[Math.floor(p / 2)];

@@ -2,9 +2,7 @@
 // bits, method for method, computed in plain TypeScript from
 // src/reference/{scheme,hash,probe,sbbf,bit-array}.ts.
 
-// The twin makes poly and bytesum filters too: their sizing's rates (the full build installs them as well).
 import { checkBytes } from '../wasm/typed-arrays.js';
-import '../filter/double-rates.js';
 import { bitString } from '../filter/bit-string.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import {
@@ -30,9 +28,6 @@ import { itemKey, itemPositions, probeHash } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
-// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
-import '../filter/double-rates.js';
-
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
   /** m: the number of bits. */

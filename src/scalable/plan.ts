@@ -14,8 +14,6 @@
 // whatever the number of members. Choosing p_0 = falsePositiveRate (1 - r)
 // keeps P at or below the requested falsePositiveRate forever.
 
-// Sizes poly and bytesum filters too (their rates are not on the lean path).
-import '../filter/double-rates.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { SIZING_RULE, schemeSize, type SizingRule } from '../filter/sizing.js';

@@ -3,16 +3,11 @@
 // the options a user gives. Shared by SlidingBloomFilter and
 // RedisSlidingBloomFilter, so that both size a window the same way.
 
-// Sizes poly and bytesum filters too (their rates are not on the lean path).
-import '../filter/double-rates.js';
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
 import { checkCount, checkRate, optimalBits, schemeSize } from '../filter/sizing.js';
 import { readOptions, type OptionRecord } from '../filter/read-options.js';
-// Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
-import '../filter/double-rates.js';
-
 /** A window of the last `window` adds, or of the adds of the last `windowMs` milliseconds (at most `capacity` of them). */
 export type SlidingOptions =
   | { window: number; falsePositiveRate: number }

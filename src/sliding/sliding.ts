@@ -2,7 +2,6 @@
 // a record of the sliding kind (src/wasm/sliding.ts, assembly/sliding.ts).
 // Its twin is src/reference/sliding.ts; the parity tests hold them together.
 
-import '../wasm/full-build.js';
 import { bytesChecksum } from '../wasm/checksum.js';
 import { SlidingEngine } from '../wasm/sliding.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';

@@ -18,7 +18,7 @@
 import type { Exports } from './abi.js';
 import { Batches } from './batch.js';
 import { promptCollection } from './collection.js';
-import { instantiate, moduleEpoch } from './module.js';
+import { instantiate } from './module.js';
 import { Staging } from './staging.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
@@ -104,8 +104,6 @@ export class Arena {
   private madeBytes = 0;
   /** The heap's bytes in use when the collector last reported or was prompted (checkCollector()). */
   private baseline = 0;
-  /** The module source this arena's instance came from (module.ts's moduleEpoch): an older build takes no new records. */
-  readonly build: number;
 
   /**
    * An arena over a new instance of the module, or over `x`, an instance
@@ -113,7 +111,6 @@ export class Arena {
    */
   constructor(dedicated: boolean, x: Exports = instantiate()) {
     this.x = x;
-    this.build = moduleEpoch;
     this.staging = new Staging(this.x);
     this.batches = new Batches(this.staging);
     this.dedicated = dedicated;

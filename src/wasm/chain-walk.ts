@@ -58,7 +58,7 @@ export function nextStamp(): number {
  * more instructions (of 2,500 to 3,000: callgrind, Node 20 and 24), and the
  * instance's generation check cannot stand in for the stamp: another
  * chain's pairs are live too, and would be walked. (Here, not in Staging,
- * so that the lean bundle, which has no chains, does not carry it.) A
+ * so that a bundle without chains does not carry it.) A
  * stamp rather than the list itself: nothing here holds a chain, so a
  * chain dropped without dispose() is collected, and its records freed, as
  * if it had never been asked; and comparing two numbers costs nothing,

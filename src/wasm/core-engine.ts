@@ -1,9 +1,8 @@
-// The part of a filter's engine that the lean BloomFilter of
-// `bloomwasm/core` uses: its record placed in an arena (src/wasm/placement.ts),
-// add and has (their items staged by src/wasm/staging.ts), the batches,
-// the digest test and the counters. src/wasm/engine.ts's Engine is this
-// and the full class's calls (save and load, set algebra, positions,
-// shared memory); a bundle of the lean class carries only this file.
+// The part of a filter's engine that every Bloom filter uses: its record
+// placed in an arena (src/wasm/placement.ts), add and has (their items
+// staged by src/wasm/staging.ts), the batches, the digest test and the
+// counters. src/wasm/engine.ts's Engine is this and BloomFilter's other
+// calls (save and load, set algebra, positions, shared memory).
 //
 // Every method names the filter's record and generation to the export it
 // calls; the instance refuses a pair that is not live.
@@ -37,8 +36,8 @@ export class CoreEngine extends RecordHandle {
   /**
    * The module this filter's calls on an item go to: its arena's core
    * instance, or where the filter's scheme is poly or bytesum, which the
-   * core does not hash, the exercise module over it (Engine sets that;
-   * the lean class refuses those schemes). RELEASED once released.
+   * core does not hash, the exercise module over it (Engine sets that).
+   * RELEASED once released.
    */
   protected calls: BloomCalls = RELEASED;
 

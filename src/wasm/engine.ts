@@ -1,7 +1,6 @@
 // The Engine: one filter's handle (its arena and record, src/wasm/record-handle.ts)
-// behind named methods, the full class's: src/wasm/core-engine.ts's
-// CoreEngine (add, has, batches, counters), which the lean class uses
-// alone, and here the rest (digests added, positions, counters set,
+// behind named methods: src/wasm/core-engine.ts's CoreEngine (add, has,
+// batches, counters), and here the rest (digests added, positions, counters set,
 // copies of the bits, set algebra) and filters in shared memory. This
 // folder is the one marshalling boundary: nothing outside src/wasm/
 // touches wasm memory or the exports. The exports are listed in abi.ts,
@@ -17,32 +16,8 @@ import { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
 import { callsFor } from './exercise.js';
 import { unitsStaging } from './units.js';
-import type { instantiateShared } from './module.js';
-import type { Staging } from './staging.js';
-
-/** The calls an engine of the shared build makes into src/wasm/shared-memory.ts (which implements them there). */
-interface SharedCalls {
-  bounceWhereRefused(staging: Staging): void;
-  claimWorkArea(memory: WebAssembly.Memory, bits: number): number;
-  createSharedMemory(params: FilterParams, bytes: number): WebAssembly.Memory;
-  releaseWhenCollected(owner: object, memory: WebAssembly.Memory, workArea: number): void;
-  releaseWorkAreaNow(owner: object, memory: WebAssembly.Memory, workArea: number): void;
-  sharedBitsBytes(bits: number): number;
-  instantiateShared: typeof instantiateShared;
-}
-
-/**
- * Set by src/wasm/shared-memory.ts when it is imported (the full
- * BloomFilter imports it for share() and attach()): a bundle that never
- * shares a filter (bloomwasm/core) carries none of the shared memory's code.
- * Only a shared engine reads it, and only the full class makes one.
- */
-let sharedCalls: SharedCalls | undefined;
-
-/** Hands the engine the shared memory's calls (src/wasm/shared-memory.ts, once). @internal */
-export function useSharedCalls(calls: SharedCalls): void {
-  sharedCalls = calls;
-}
+import { instantiateShared } from './module.js';
+import { bounceWhereRefused, claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
 /** One filter's handle, with every call of the full class. */
 export class Engine extends CoreEngine {
@@ -70,7 +45,6 @@ export class Engine extends CoreEngine {
       this.calls = callsFor(this.arena, params.schemeId);
       return;
     }
-    const { claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, sharedBitsBytes } = sharedCalls!;
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
     const workArea = claimWorkArea(memory, params.bits);
     // The shared build's exports are the filter's minus line dedupe, the
@@ -89,7 +63,7 @@ export class Engine extends CoreEngine {
     this.generation = 1;
     // The shared build hashes every scheme (assembly/shared.ts).
     this.calls = this.arena.x;
-    sharedCalls!.bounceWhereRefused(this.arena.staging);
+    bounceWhereRefused(this.arena.staging);
     this.bitsPtr = x.bitsPtr();
   }
 
@@ -98,7 +72,7 @@ export class Engine extends CoreEngine {
    * (its bits stay, for the other threads).
    */
   override release(): void {
-    if (this.workArea >= 0) sharedCalls!.releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
+    if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
     this.workArea = -1;
     this.sharedMemory = undefined;
     super.release();

@@ -4,7 +4,7 @@
 // whose hashing the core module leaves out. The full BloomFilter's engine
 // asks callsFor which module to call, so a bundle of that class carries
 // the module's bytes; the counting filter's module hashes every scheme
-// itself, and the lean class refuses these two.
+// itself.
 
 import type { BloomCalls } from './abi.js';
 import type { Arena } from './arena.js';

@@ -1,11 +1,11 @@
-// Inflate (RFC 1951, DEFLATE), for the embedded wasm builds: src/build/
-// embed-wasm.mjs stores each as base64 of its raw DEFLATE stream, which
-// gzips to about 30% less than base64 of the bytes themselves (measured on
-// the filter build: 7.1 KB gzipped against 10.2). Browsers' own
-// DecompressionStream is asynchronous, and the filter is made synchronously
+// Inflate (RFC 1951, DEFLATE), for the single-file browser build
+// (src/build/browser.mjs), which carries every wasm module in one DEFLATE
+// stream: the modules share code (XXH64, the record check, the batch
+// staging) that one stream compresses once. Browsers' own
+// DecompressionStream is asynchronous, and a filter is made synchronously
 // (`new BloomFilter(m, k)` right after the import), so this decoder is
 // synchronous and small rather than fast: it reads one bit at a time, which
-// costs well under a millisecond for the builds' 17 KB.
+// costs well under a millisecond for the modules' 55 KB.
 // test/inflate.test.ts holds it against node:zlib.
 
 /** Code-length code order (RFC 1951, 3.2.7). */
@@ -161,4 +161,12 @@ export function inflate(input: Uint8Array, size: number): Uint8Array<ArrayBuffer
   }
   if (at !== size) throw new RangeError(`inflate: ${at} bytes where ${size} were expected`);
   return out;
+}
+
+/** The bytes that `base64`, a raw DEFLATE stream of `size` bytes, encodes (src/build/browser.mjs). */
+export function inflateBase64(base64: string, size: number): Uint8Array<ArrayBuffer> {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return inflate(bytes, size);
 }

@@ -1,41 +1,22 @@
-// The modules: the embedded bytes of assembly/ (written by
-// src/build/embed-wasm.mjs), compiled once, synchronously. An instance holds
-// many filters (src/wasm/arena.ts).
+// The core module: the embedded bytes of assembly/index.ts (written by
+// src/build/embed-wasm.mjs), compiled once, synchronously, on first use. An
+// instance holds many filters (src/wasm/arena.ts); each family's module is
+// instantiated over an instance's memory (src/wasm/family-module.ts).
 //
-// Which build new instances use is offered, not imported here, so that a
-// bundle carries only the bytes of the builds it can reach: the lean build
-// (assembly/core.ts, src/wasm/core-build.ts, for `bloomwasm/core`) or the
-// full one (assembly/index.ts, src/wasm/full-build.ts, imported by every
-// filter family and entry point). The full build, a superset, wins over
-// the lean one (offerModuleSource's rank).
-//
-// Not embedded here, so that a bundle carries them only where they are
-// used: the shared build (assembly/shared.ts), whose instances import one
-// shared memory, one instance per thread (src/wasm/shared-memory.ts), which
-// comes in through loadSharedMemory() (src/wasm/shared-build.ts), a dynamic
+// Not embedded here, so that a bundle carries it only where it is used:
+// the shared build (assembly/shared.ts), whose instances import one shared
+// memory, one instance per thread (src/wasm/shared-memory.ts), which comes
+// in through loadSharedMemory() (src/wasm/shared-build.ts), a dynamic
 // import that bundlers split into a chunk of its own, or eagerly in the
-// Node entry (src/index.node.ts); and the line dedupe module
-// (src/wasm/lines-module.ts), which `bloom dedupe` instantiates over an
-// instance's memory.
+// Node entry (src/index.node.ts).
 
 import { BloomNotLoadedError } from '../errors.js';
 import type { Exports, SharedExports } from './abi.js';
-import { inflate } from './inflate.js';
+import { filterWasm } from './bytes.generated.js';
 
 let compiled: WebAssembly.Module | undefined;
 /** Whether `compiled` has the engine's JS String Builtins (set with it). */
 let builtins = false;
-/** Where the module comes from on first use: the highest-ranked build offered so far (offerModuleSource). */
-let source: (() => WebAssembly.Module) | undefined;
-/** The rank of `source`: 0 none, 1 the lean build, 2 the full build. */
-let sourceRank = 0;
-/**
- * Raised whenever the source changes, so that an arena of an older build
- * takes no new records (arena.ts, placement.ts): an older build may lack
- * the exports a new record needs (the lean build has no counting filter),
- * which no generation check would catch.
- */
-export let moduleEpoch = 0;
 let compiledShared: WebAssembly.Module | undefined;
 /** Where the shared build comes from on first use, once it is loaded (useSharedSource). */
 let sharedSource: (() => WebAssembly.Module) | undefined;
@@ -48,24 +29,8 @@ let sharedSource: (() => WebAssembly.Module) | undefined;
  */
 export function provideModules(filter: WebAssembly.Module, shared?: WebAssembly.Module): void {
   compiled = filter;
-  sourceRank = Math.max(sourceRank, 2);
-  moduleEpoch++;
   builtins = hasStringBuiltins(filter);
   if (shared !== undefined) compiledShared = shared;
-}
-
-/**
- * Makes `compile` the source of the module of instances made from now on
- * when `rank` is above the current source's (1 the lean build, 2 the full
- * build, a superset of the lean one); else
- * does nothing. Instances made before keep theirs, and take no new records.
- */
-export function offerModuleSource(rank: number, compile: () => WebAssembly.Module): void {
-  if (rank <= sourceRank) return;
-  sourceRank = rank;
-  compiled = undefined;
-  source = compile;
-  moduleEpoch++;
 }
 
 /** Makes `compile` the source of the shared build, compiled on first use (loadSharedMemory, the Node entry). */
@@ -85,38 +50,6 @@ export function sharedBuildLoaded(): boolean {
  */
 export function requireSharedBuild(operation: string): void {
   if (!sharedBuildLoaded()) throw new BloomNotLoadedError(operation, 'the shared-memory build', "`await loadSharedMemory()` (from 'bloomwasm') once in this thread");
-}
-
-/**
- * The bytes of the build that src/build/embed-wasm.mjs's embedText wrote
- * as `text`: over the alphabet of printable ASCII but for " $ ' \\ and `,
- * the byte values that `frequent` marks (64 hex digits, bit q of digit d
- * for byte 4d + q) are one character each, in ascending order of value,
- * and the others, in ascending order, two: a prefix (the alphabet's
- * characters after the singles') and any character.
- */
-export function textBytes(text: string, frequent: string): Uint8Array<ArrayBuffer> {
-  const index = new Uint8Array(127);
-  let size = 0;
-  for (let c = 32; c < 127; c++) if (!'"$\'\\`'.includes(String.fromCharCode(c))) index[c] = size++;
-  const singles: number[] = [];
-  const others: number[] = [];
-  for (let b = 0; b < 256; b++) ((parseInt(frequent[b >> 2], 16) >> (b & 3)) & 1 ? singles : others).push(b);
-  const bytes = new Uint8Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = index[text.charCodeAt(i)];
-    bytes[n++] = c < singles.length ? singles[c] : others[(c - singles.length) * size + index[text.charCodeAt(++i)]];
-  }
-  return bytes.slice(0, n);
-}
-
-/** The bytes that `base64`, a raw DEFLATE stream of `size` bytes of wasm, encodes (src/build/embed-wasm.mjs). */
-export function inflateBase64(base64: string, size: number): Uint8Array<ArrayBuffer> {
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return inflate(bytes, size);
 }
 
 /**
@@ -195,9 +128,7 @@ export function compileWithStringBuiltins(bytes: BufferSource): WebAssembly.Modu
 /** The compiled module, compiled from its source on first use. */
 export function compiledModule(): WebAssembly.Module {
   if (compiled === undefined) {
-    // Every entry point offers a build (src/wasm/core-build.ts, full-build.ts) before any filter is made.
-    if (source === undefined) throw new BloomNotLoadedError('A filter', 'a WebAssembly build', "import of 'bloomwasm' or 'bloomwasm/core'");
-    compiled = source();
+    compiled = compileWithStringBuiltins(filterWasm());
     builtins = hasStringBuiltins(compiled);
   }
   return compiled;

@@ -11,7 +11,6 @@
 
 import { BloomAllocationError } from '../errors.js';
 import { Arena, RECORD_BYTES, type RecordSpec } from './arena.js';
-import { moduleEpoch } from './module.js';
 
 /** Regions of at least this many bytes get an instance of their own (see above). */
 export const DEDICATED_BYTES = 16 * 1024 * 1024;
@@ -59,12 +58,12 @@ export function place(spec: RecordSpec, dedicated = false): Placed {
     if (record === 0) throw new BloomAllocationError(spec.size, payload);
     return { arena, record, generation: arena.createdGeneration };
   }
-  if (newest !== undefined && !newest.dedicated && newest.build === moduleEpoch) {
+  if (newest !== undefined && !newest.dedicated) {
     const record = newest.create(spec);
     if (record !== 0) return { arena: newest, record, generation: newest.createdGeneration };
   }
   for (const arena of shared) {
-    if (arena === newest || arena.build !== moduleEpoch) continue;
+    if (arena === newest) continue;
     const record = arena.create(spec);
     if (record !== 0) {
       newest = arena;

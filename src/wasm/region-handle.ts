@@ -2,8 +2,8 @@
 // filter's counters, a sliding filter's words, a cuckoo table's slots, a
 // binary fuse filter's fingerprints): whole-region copies (files, clones),
 // never per item, so the view is made at each use and never kept. A Bloom
-// filter's bits are read by wasm alone, so the lean class's handle
-// (RecordHandle, src/wasm/core-engine.ts) carries none of this.
+// filter's bits are read by wasm alone, so its handle (RecordHandle,
+// src/wasm/core-engine.ts) carries none of this.
 
 import { RECORD_BYTES } from './arena.js';
 import { RecordHandle } from './record-handle.js';

@@ -7,7 +7,8 @@
 // that both would import. The Node entry (src/index.node.ts) loads it
 // eagerly instead, where size does not matter.
 
-import { inflateBase64, sharedBuildLoaded, useSharedSource } from './module.js';
+import { textBytes } from './embedded.js';
+import { sharedBuildLoaded, useSharedSource } from './module.js';
 
 let loading: Promise<void> | undefined;
 
@@ -22,10 +23,10 @@ let loading: Promise<void> | undefined;
 export function loadSharedMemory(): Promise<void> {
   if (sharedBuildLoaded()) return Promise.resolve();
   loading ??= (async () => {
-    const { WASM_SHARED_DEFLATED, WASM_SHARED_DEFLATED_SIZE } = await import('./shared-bytes.generated.js');
+    const { WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT } = await import('./shared-bytes.generated.js');
     // Compiled off the main thread where the engine can (browsers cap a
     // synchronous compile there), then handed over compiled.
-    const module = await WebAssembly.compile(inflateBase64(WASM_SHARED_DEFLATED, WASM_SHARED_DEFLATED_SIZE));
+    const module = await WebAssembly.compile(textBytes(WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT));
     useSharedSource(() => module);
   })();
   // A failed load may be tried again.

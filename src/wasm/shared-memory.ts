@@ -20,8 +20,7 @@
 import { BloomAllocationError, BloomTypeError } from '../errors.js';
 import { checkFilterRecord, FILTER_RECORD_BYTES, writeFilterRecord } from './shared-record.js';
 import type { FilterParams } from './inputs.js';
-import { compiledSharedModule, instantiateShared, sharedImports } from './module.js';
-import { useSharedCalls } from './engine.js';
+import { compiledSharedModule, sharedImports } from './module.js';
 import { encoder, type Staging } from './staging.js';
 
 /** Bytes in a wasm page. */
@@ -203,6 +202,3 @@ export function bounceWhereRefused(staging: Staging): void {
     return written;
   });
 }
-
-// The engine makes shared engines through these (src/wasm/engine.ts's useSharedCalls).
-useSharedCalls({ bounceWhereRefused, claimWorkArea, createSharedMemory, instantiateShared, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes });

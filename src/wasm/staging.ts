@@ -38,8 +38,8 @@ export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, le
  * How strings are staged as UTF-16 code units under the poly scheme
  * (src/wasm/units.ts's unitsStaging): the engines of the classes that take
  * poly pass it, as `units`, to every call here that stages a string for a
- * poly record, and pass undefined otherwise; the lean class refuses the
- * scheme, so its bundle does not carry it.
+ * poly record, and pass undefined otherwise, so that a bundle without
+ * those classes does not carry it.
  */
 export interface UnitsStaging {
   /** Puts one string into scratch; its length in units, or -1 when it does not fit (nothing is written). */

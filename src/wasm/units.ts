@@ -2,8 +2,7 @@
 // exercise's hash, over a string's code units rather than its UTF-8) stages
 // its strings, for single items and for a batch chunk that is not all
 // ASCII. The engines of the classes that take poly (src/wasm/engine.ts,
-// counting.ts) pass it to the staging calls of a poly record; the lean
-// BloomFilter refuses the scheme, so its bundle does not carry it.
+// counting.ts) pass it to the staging calls of a poly record.
 
 import type { Item } from './inputs.js';
 import type { Staging, UnitsStaging } from './staging.js';
