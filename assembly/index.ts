@@ -199,7 +199,7 @@ export function checksumEnd(): void {
 // (assembly/lines-module.ts), so the library's module does not carry it.
 
 // Hash once, probe many (assembly/digest.ts).
-export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest, probeRecords } from "./digest";
+export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest } from "./digest";
 
 // A chain's walk (assembly/chain-module.ts), the counting filter, the
 // sliding-window filter, the Bitmap, the cuckoo filter and the binary fuse

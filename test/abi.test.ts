@@ -110,23 +110,24 @@ describe('the filter build', () => {
 });
 
 describe.each([
-  ['the line dedupe module (assembly/lines-module.ts)', 'lines', 'lines', ['core.regionAlloc function', 'core.regionFree function']],
-  // The exercise module's calls have the core's names (src/wasm/abi.ts's EXERCISE_ABI): the prefix of all.
-  ["the chain's module (assembly/chain-module.ts)", 'chain', 'chain', []],
-  ['the exercise module (assembly/exercise-module.ts)', 'exercise', '', []],
-  ["the counting filter's module (assembly/counting-module.ts)", 'counting', 'counting', ['core.createRecord function']],
-  ["the cuckoo filter's module (assembly/cuckoo-module.ts)", 'cuckoo', 'cuckoo', ['core.createRecord function']],
-  ["the binary fuse filter's module (assembly/fuse-module.ts)", 'fuse', 'fuse', ['core.createRecord function', 'core.regionAlloc function', 'core.regionFree function']],
-  ["the sliding-window filter's module (assembly/sliding-module.ts)", 'sliding', 'sliding', ['core.createRecord function']],
-  ["the Bitmap's module (assembly/bitmap-module.ts)", 'bitmap', 'bitmap', ['core.createRecord function']],
-] as const)('%s', (_, name, prefix, coreImports) => {
+  ['the line dedupe module (assembly/lines-module.ts)', 'lines', /^lines/, ['core.regionAlloc function', 'core.regionFree function']],
+  // The chain's module walks probeAll's filters too.
+  ["the chain's module (assembly/chain-module.ts)", 'chain', /^(chain|probeRecords$)/, []],
+  // The exercise module's calls have the core's names (src/wasm/abi.ts's EXERCISE_ABI).
+  ['the exercise module (assembly/exercise-module.ts)', 'exercise', /^/, []],
+  ["the counting filter's module (assembly/counting-module.ts)", 'counting', /^counting/, ['core.createRecord function']],
+  ["the cuckoo filter's module (assembly/cuckoo-module.ts)", 'cuckoo', /^cuckoo/, ['core.createRecord function']],
+  ["the binary fuse filter's module (assembly/fuse-module.ts)", 'fuse', /^fuse/, ['core.createRecord function', 'core.regionAlloc function', 'core.regionFree function']],
+  ["the sliding-window filter's module (assembly/sliding-module.ts)", 'sliding', /^sliding/, ['core.createRecord function']],
+  ["the Bitmap's module (assembly/bitmap-module.ts)", 'bitmap', /^bitmap/, ['core.createRecord function']],
+] as const)('%s', (_, name, family, coreImports) => {
   const module = familyModules.get(name)!;
 
   it("imports the core instance's memory and what it calls there, and exports its family's calls alone", () => {
     // The JS String Builtins, which the engine supplies where it has them, are not the core's.
     const imports = WebAssembly.Module.imports(module).filter((entry) => entry.module !== 'wasm:js-string');
     expect(imports.map(({ module, name, kind }) => `${module}.${name} ${kind}`).sort()).toEqual([...coreImports, 'env.memory memory']);
-    expect(WebAssembly.Module.exports(module).every(({ name }) => name.startsWith(prefix))).toBe(true);
+    expect(WebAssembly.Module.exports(module).filter(({ name }) => !family.test(name))).toEqual([]);
   });
 
   it("has no data and no start function: instantiating it writes nothing into the core's memory", () => {

@@ -25,7 +25,7 @@ const entry = JSON.stringify(join(root, 'dist/index.js'));
  */
 const USERS = {
   BloomFilter: {
-    budget: 26_300,
+    budget: 25_400,
     source: `import { BloomFilter } from ${entry};
 const f = BloomFilter.forCapacity(1000, 0.01);
 const g = new BloomFilter(20011, 7);
@@ -40,7 +40,7 @@ g.dispose();
     modules: ['bytes', 'exercise-bytes'],
   },
   CuckooFilter: {
-    budget: 22_000,
+    budget: 21_100,
     source: `import { CuckooFilter } from ${entry};
 const f = CuckooFilter.forCapacity(1000, 0.01);
 f.add('a');
@@ -53,7 +53,7 @@ f.dispose();
     modules: ['bytes', 'cuckoo-bytes'],
   },
   BinaryFuseFilter: {
-    budget: 21_400,
+    budget: 20_500,
     source: `import { BinaryFuseFilter } from ${entry};
 const f = BinaryFuseFilter.from(['a', 'b', 'c']);
 console.log(JSON.stringify([f.has('a'), f.has('c')]));

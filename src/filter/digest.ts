@@ -5,13 +5,16 @@
 // the bit reads there.
 //
 // probeAll goes further: the filters of one arena are walked in one call
-// into it (assembly/digest.ts's probeRecords), which hashes the item once
-// and reads every filter's bits where they lie. The twin is
+// into the chain's module over that arena's memory (assembly/digest.ts's
+// probeRecords, a walk over many records as a chain's is), which hashes
+// the item once and reads every filter's bits where they lie. The twin is
 // src/reference/digest.ts.
 
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from './dispose.js';
 import type { Arena } from '../wasm/arena.js';
+import type { ChainExports } from '../wasm/abi.js';
+import { chainModule } from '../wasm/chain-walk.js';
 import { hashingArena } from '../wasm/placement.js';
 import { checkItem, checkSeed } from './options.js';
 import { readOption } from './read-options.js';
@@ -65,6 +68,8 @@ function notAFilter(i: number, f: unknown): BloomTypeError {
 interface Walk {
   readonly filters: readonly ProbeTarget[];
   readonly arena: Arena | undefined;
+  /** The chain's module over `arena`, whose probeRecords walks the filters there. */
+  readonly walker: ChainExports | undefined;
   readonly count: number;
   readonly index: Int32Array;
   readonly pairs: Uint32Array;
@@ -104,7 +109,7 @@ function planWalk(filters: readonly ProbeTarget[]): Walk {
     pairs.push(handle.walkRecord(), handle.walkGeneration());
   }
   return {
-    filters: filters.slice(), arena, count: index.length,
+    filters: filters.slice(), arena, walker: arena === undefined ? undefined : chainModule.of(arena), count: index.length,
     index: Int32Array.from(index), pairs: Uint32Array.from(pairs), asked: Int32Array.from(asked),
     inOrder: index.every((at, j) => at === j),
   };
@@ -145,11 +150,11 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uin
     if (walk.arena !== undefined && !walk.arena.dedicated) walks.set(filters, walk);
     else walks.delete(filters);
   }
-  const { arena, count, index: walkedIndex, pairs: walkedRecords, asked, inOrder } = walk;
+  const { arena, walker, count, index: walkedIndex, pairs: walkedRecords, asked, inOrder } = walk;
   for (let t = 0; t < asked.length; t++) out[asked[t]] = 2;
   let walked: Digest | undefined;
-  if (arena !== undefined) {
-    const { staging, x } = arena;
+  if (arena !== undefined && walker !== undefined) {
+    const { staging } = arena;
     const seed = filters[walkedIndex[0]].seed;
     let len = staging.put(item, undefined);
     let lo = 0;
@@ -164,7 +169,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uin
     for (let first = 0; first < count; first += max) {
       const m = Math.min(max, count - first);
       staging.batchOffsets.set(m === count ? walkedRecords : walkedRecords.subarray(2 * first, 2 * (first + m)));
-      x.probeRecords(m, len, lo, hi);
+      walker.probeRecords(m, len, lo, hi);
       if (len >= 0) {
         // Hashed in the first call; the next ones take its digest.
         lo = staging.digestOut[0];

@@ -111,18 +111,19 @@ export const ABI = {
   digestStream: proc(0), // ends it
   hasDigest: fn(4), // (lo, hi)
   addDigest: fn(4), // (lo, hi)
-  probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
 } as const;
 
 /**
  * Every export of the chain's module (assembly/chain-module.ts), which
- * imports the memory of the core instance that holds the chain's members,
- * whose (record, generation) pairs are at the core's chainRecordsPtr.
+ * imports the memory of the core instance that holds the records it walks:
+ * a chain's members, whose (record, generation) pairs are at the core's
+ * chainRecordsPtr, and probeAll's filters, at its batchOffsetsPtr.
  */
 export const CHAIN_ABI = {
   // Walks over many records in one call (assembly/chain.ts): a chain's members as (record, generation) pairs at chainRecordsPtr.
   chainHas: fn(2), // (count, len) -> index of the newest member that reports the staged item, -1 for none, -2 when a pair is not live
   chainBatch: fn(6), // (members, first, count, room, op, hashed): op 1 has, 0 add of batch items [first, count) -> where it stopped, or -1 when a pair is not live
+  probeRecords: fn(4), // (count, len, lo, hi): probeAll over (record, generation) pairs listed at batchOffsetsPtr -> how many may hold the item; flags 0, 1, or 2 (ask it yourself)
 } as const;
 
 /** The exports of one instance of the chain's module. */
@@ -316,11 +317,11 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
  */
 type NotShared = Extract<
   keyof typeof ABI,
-  `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | 'chainRecordsPtr' | `digest${string}` | 'probeRecords'
+  `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | 'chainRecordsPtr' | `digest${string}`
 >;
 
 /** True for the exports of NotShared. */
-const notShared = (name: string): boolean => /^(heap|region|KIND_|chainRecordsPtr$|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$|probeRecords$)|String$/.test(name);
+const notShared = (name: string): boolean => /^(heap|region|KIND_|chainRecordsPtr$|digest|create$|createRecord$|createdGeneration$|release$|recordPayload$|combineAt$)|String$/.test(name);
 
 /**
  * Every export of the shared build (assembly/shared.ts): the filter exports
