@@ -13,6 +13,7 @@ export {
 export { FORMAT_VERSION } from '../format/filter.js';
 export type { SharedFilterHandle } from './shared.js';
 export type { BatchItems, Item, PackedItems } from '../filter/items.js';
+export type { SizedItems } from '../filter/sized-items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 export {
   falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
