@@ -234,6 +234,13 @@ describe.each(twins)('dedupeStream ($name)', (twin) => {
     }
   });
 
+  it('reads the filter\'s method once: replacing it afterwards does not redirect the stream', async () => {
+    const filter = twin.BloomFilter.forCapacity(100, 1e-6);
+    const stream = dedupeStream(filter);
+    Object.defineProperty(filter, 'add', { value: () => true });
+    expect(await run(stream, ['a', 'a', 'b'])).toEqual(['a', 'b']);
+  });
+
   it('refuses a bad highWaterMark naming it', () => {
     const filter = twin.BloomFilter.forCapacity(100, 0.01);
     for (const [value, type] of [[0, BloomRangeError], [1.5, BloomRangeError], [2 ** 20 + 1, BloomRangeError], [NaN, BloomRangeError], ['4', BloomTypeError]] as const) {
