@@ -14,6 +14,7 @@ export { loadSharedMemory } from './wasm/shared-build.js';
 export { FORMAT_VERSION } from './format/filter.js';
 export type { SharedFilterHandle, SharedWasmMemory } from './filter/shared.js';
 export type { BatchItems, Item, PackedItems } from './filter/items.js';
+export type { SizedItems } from './filter/sized-items.js';
 export { MAX_BITS, MAX_HASHES, MAX_SHARDS, SCHEMES, type FilterOptions, type Scheme } from './filter/options.js';
 export {
   falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
@@ -39,6 +40,7 @@ export { BinaryFuseFilter } from './fuse/binary-fuse.js';
 export { FUSE_FORMAT_VERSION } from './format/binary-fuse.js';
 export type { FuseOptions } from './fuse/options.js';
 export { BloomBuildError } from './errors.js';
+export { dedupeStream, type DedupeFilter, type DedupeStreamOptions } from './stream/dedupe-stream.js';
 
 /** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, hashed in WebAssembly. */
 export class SeenFilter extends SeenFilterOver {

@@ -47,6 +47,16 @@ const result = [f.positions('apple'), f.has('apple'), f.has('banana'), seen.bits
 `;
 const EXPECTED = [[30, 24, 18], true, false, 9, true, 9586, 7, true, true];
 
+// A crawl frontier through dedupeStream over a filter from BloomFilter.from (ES module top-level await).
+const STREAM_OPS = `
+const known = BloomFilter.from(new Set(['https://c/']), 0.01);
+const frontier = new ReadableStream({ start(c) { for (const u of ['https://a/', 'https://b/', 'https://a/', 'https://c/', 'https://d/']) c.enqueue(u); c.close(); } });
+const fresh = [];
+const reader = frontier.pipeThrough(dedupeStream(known)).getReader();
+for (let r = await reader.read(); !r.done; r = await reader.read()) fresh.push(r.value);
+`;
+const EXPECTED_FRESH = ['https://a/', 'https://b/', 'https://d/'];
+
 describe('the packed package in a fresh project', () => {
   it('ships dist (library, browser build, playground) and nothing from src or test', () => {
     const files = sh('tar', ['-tzf', tarball]).split('\n').filter(Boolean);
@@ -57,8 +67,8 @@ describe('the packed package in a fresh project', () => {
   });
 
   it('imports in Node and runs a few operations', () => {
-    writeFileSync(join(project, 'use.mjs'), `import { BloomFilter, SeenFilter } from 'bloomwasm';\nimport * as reference from 'bloomwasm/reference';\n${OPS}\nconst r = new reference.BloomFilter(100, 3, { scheme: 'bytesum' }).positions('apple');\nconsole.log(JSON.stringify({ result, r }));\n`);
-    expect(JSON.parse(sh('node', ['use.mjs']))).toEqual({ result: EXPECTED, r: [30, 24, 18] });
+    writeFileSync(join(project, 'use.mjs'), `import { BloomFilter, SeenFilter, dedupeStream } from 'bloomwasm';\nimport * as reference from 'bloomwasm/reference';\n${OPS}${STREAM_OPS}\nconst r = new reference.BloomFilter(100, 3, { scheme: 'bytesum' }).positions('apple');\nconsole.log(JSON.stringify({ result, r, fresh }));\n`);
+    expect(JSON.parse(sh('node', ['use.mjs']))).toEqual({ result: EXPECTED, r: [30, 24, 18], fresh: EXPECTED_FRESH });
   });
 
   it('requires in Node where require(esm) exists (there is no CommonJS build)', () => {
@@ -77,7 +87,7 @@ describe('the packed package in a fresh project', () => {
     );
     writeFileSync(
       join(project, 'consumer.ts'),
-      `import { BloomFilter, BloomRangeError, falsePositiveRate, type Scheme } from 'bloomwasm';
+      `import { BloomFilter, BloomRangeError, dedupeStream, falsePositiveRate, type Scheme } from 'bloomwasm';
 import { BloomFilter as ReferenceFilter } from 'bloomwasm/reference';
 import { BloomFilter as BrowserFilter } from 'bloomwasm/browser';
 const scheme: Scheme = 'poly';
@@ -91,7 +101,11 @@ const b: BrowserFilter = BrowserFilter.forCapacity(10, 0.1);
 f.add(42);
 // @ts-expect-error not a scheme
 new BloomFilter(10, 1, { scheme: 'md5' });
-export const used = [isNew, where, rate, twin.bitsSet(), b.hashes, BloomRangeError];
+const fromSet: BloomFilter = BloomFilter.from(new Set(['a', new Uint8Array([1])]), 0.01);
+const urls: TransformStream<string, string> = dedupeStream<string>(fromSet);
+// @ts-expect-error a Set's add does not say whether the item was new
+dedupeStream(new Set<string>());
+export const used = [isNew, where, rate, twin.bitsSet(), b.hashes, BloomRangeError, urls];
 `,
     );
     // The repository's TypeScript, run in the consumer project against the installed package.
@@ -126,7 +140,7 @@ for (const { name, launch, describe } of BROWSERS) describe(`the packed package 
     mkdirSync(web);
     writeFileSync(
       join(project, 'entry.js'),
-      `import { BloomFilter, SeenFilter } from 'bloomwasm';${OPS.replace(/\n/g, ' ')} document.body.dataset.result = JSON.stringify(result);\n`,
+      `import { BloomFilter, SeenFilter, dedupeStream } from 'bloomwasm';\n${OPS}${STREAM_OPS}\ndocument.body.dataset.result = JSON.stringify([...result, fresh]);\n`,
     );
     const out = await build({
       absWorkingDir: project,
@@ -153,7 +167,7 @@ for (const { name, launch, describe } of BROWSERS) describe(`the packed package 
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(server.url);
       const result = await waitForValue(page, () => document.body.dataset.result);
-      expect(JSON.parse(result)).toEqual(EXPECTED);
+      expect(JSON.parse(result)).toEqual([...EXPECTED, EXPECTED_FRESH]);
       expect(errors).toEqual([]);
     } finally {
       await browser.close();

@@ -6,10 +6,32 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { BloomFilter, falsePositiveRate, optimalBits, optimalHashes } from '../dist/reference/index.js';
 import { BROWSERS, playwrightLike, type DrivenPage, type TestBrowser } from './helpers/browsers.js';
 import { countColour, decodePng } from './helpers/png.js';
+import { EXAMPLES } from '../src/playground/examples.js';
+import { mulberry32 } from '../src/cli/mulberry32.js';
 
 /** The grid cells currently highlighted, by index. */
 async function hitCells(page: DrivenPage): Promise<number[]> {
   return page.$$eval('#grid .cell.hit', (cells) => cells.map((c) => Number((c as HTMLElement).dataset.index)).sort((a, b) => a - b));
+}
+
+/**
+ * What a fresh page measures after the SeenFilter example's third add: its
+ * probes (src/playground/playground.ts) are probe-<n>-<word> from a seeded
+ * generator, 2,000 a measure, one measure per add.
+ */
+function seenFilterMeasured(): string {
+  const random = mulberry32(0x9e3779b9);
+  const word = (): string => Math.floor(random() * 2 ** 32).toString(36).padStart(7, '0');
+  const filter = new BloomFilter(16, 3, { scheme: 'poly' });
+  let probe = 0;
+  let rate = 0;
+  for (const item of ['cats.io', 'dogs.io', 'owls.io']) {
+    filter.add(item);
+    let maybes = 0;
+    for (let i = 0; i < 2000; i++) if (filter.has(`probe-${probe++}-${word()}`)) maybes++;
+    rate = maybes / 2000;
+  }
+  return `${(rate * 100).toPrecision(3)}%`;
 }
 
 async function text(page: DrivenPage, selector: string): Promise<string> {
@@ -66,6 +88,17 @@ for (const { name, launch, describe } of BROWSERS) describe(`the playground in $
     // Choosing a log line brings its item back: yaks.io needs 2, 15, 12.
     await page.click('#log button:text("has \\"yaks.io\\"")');
     expect(await hitCells(page)).toEqual([2, 12, 15]);
+    // Its three rates, and the line under the chart that says why they differ.
+    expect(await text(page, '#stat-rate')).toBe('17.8%');
+    expect(await text(page, '#chart-summary')).toBe(`After 3 items: measured ${seenFilterMeasured()}, theory 7.96%.`);
+    expect(await page.isVisible('#rates-note')).toBe(true);
+    expect(await text(page, '#rates-note')).toBe(EXAMPLES['seen-filter'].ratesNote!.replace(/\s+/g, ' '));
+    // The SSTable example has nothing to explain, and a filter of one's own ends the note.
+    await page.click('#example-sstable');
+    expect(await page.isVisible('#rates-note')).toBe(false);
+    await page.click('#example-seen-filter');
+    await page.click('#create');
+    expect(await page.isVisible('#rates-note')).toBe(false);
     expect(errors).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
-// The browser bundle in real browsers (Chromium and Firefox): the worked examples and a few thousand
-// fast-check parity vectors run in the page and must equal Node's results
-// (the wasm build and the reference twin) bit for bit; construction is
-// synchronous on the main thread.
+// The browser bundle in real browsers (Chromium and Firefox): the worked examples, a few thousand
+// fast-check parity vectors, and dedupe streams over the browser's own
+// TransformStream run in the page and must equal Node's results (the wasm
+// build and the reference twin) bit for bit; construction is synchronous on
+// the main thread.
 
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BROWSERS, type TestBrowser, type TestPage } from './helpers/browsers.js';
 import { runCases, runSeeds, runStatic } from './helpers/run-cases.js';
+import { runStream } from './helpers/run-stream.js';
 import { parityCases } from './helpers/parity-cases.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -22,6 +24,7 @@ const PAGE = `<!doctype html>
 <script type="module">
 import * as lib from './bloomwasm.js';
 import { runCases, runSeeds, runStatic } from './run-cases.js';
+import { runStream } from './run-stream.js';
 const f = new lib.BloomFilter(1000, 7);
 f.add('main thread');
 window.sync = { has: f.has('main thread'), absent: f.has('never'), bitsSet: f.bitsSet(), worker: typeof WorkerGlobalScope !== 'undefined' };
@@ -46,6 +49,7 @@ window.manyFilters = (count) => {
 };
 window.runSeeds = () => runSeeds(lib);
 window.runStatic = () => runStatic(lib);
+window.runStream = () => runStream(lib);
 document.documentElement.dataset.ready = 'true';
 </script>`;
 
@@ -60,6 +64,7 @@ for (const { name, launch, describe } of BROWSERS) describe(`the browser bundle 
     dir = mkdtempSync(join(tmpdir(), 'bloomwasm-page-'));
     copyFileSync(root + 'dist/browser/bloomwasm.js', join(dir, 'bloomwasm.js'));
     copyFileSync(root + 'test/helpers/run-cases.js', join(dir, 'run-cases.js'));
+    copyFileSync(root + 'test/helpers/run-stream.js', join(dir, 'run-stream.js'));
     writeFileSync(join(dir, 'index.html'), PAGE);
     const { startServer } = await import('../dist/cli/serve.js');
     server = await startServer(0, dir);
@@ -124,6 +129,19 @@ for (const { name, launch, describe } of BROWSERS) describe(`the browser bundle 
     const inNode = runStatic(wasm);
     expect(inNode).toEqual(runStatic(reference));
     expect(inPage).toEqual(inNode);
+    expect(errors).toEqual([]);
+  });
+
+  it('dedupes a stream through every kind of filter, with backpressure, and builds BloomFilter.from, as Node does', async () => {
+    const inPage = await page.evaluate(() => (window as unknown as { runStream(): Promise<unknown> }).runStream(), undefined);
+    const wasm = await import('../dist/index.js');
+    const reference = await import('../dist/reference/index.js');
+    const inNode = await runStream(wasm);
+    expect(inNode).toEqual(await runStream(reference));
+    expect(inPage).toEqual(inNode);
+    // The page's own streams held the producer at 16 + 16 while nothing was read.
+    expect(inNode.backpressure.stalled).toEqual({ accepted: 32, added: 16, acceptedAt3: 6 });
+    expect(inNode.dedupe.cuckoo.passed).toBe(2000);
     expect(errors).toEqual([]);
   });
 

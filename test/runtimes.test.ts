@@ -1,6 +1,6 @@
 // The portable suites (API surface, parity, strings read in place and
 // copied in, format, batches, counting, chains, the cuckoo and binary
-// fuse filters, many filters, shared memory) under every runtime users run: Node
+// fuse filters, dedupe streams and BloomFilter.from, many filters, shared memory) under every runtime users run: Node
 // 22, 24 and 26, Bun and Deno, each a binary from the npm registry that
 // `npm run runtimes` installs into build/runtimes/ (.ci/run does), and
 // Node 20 where the suite itself runs on another (BLOOM_NODE20). Each runs
@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parityCases } from './helpers/parity-cases.js';
 import { runStatic } from './helpers/run-cases.js';
+import { runStream, type StreamAnswers } from './helpers/run-stream.js';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -58,7 +59,7 @@ describe('the portable suites in Node (the expected answers)', () => {
     const e = expected;
     const v8 = Number(process.versions.v8.split('.')[0]);
     expect(host.inPlaceUnits).toBe(v8 >= 12 && v8 < 15 ? 32 : -1);
-    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'modules', 'seeds', 'shared', 'static', 'strings', 'surface']);
+    expect(Object.keys(e).sort()).toEqual(['batches', 'cases', 'chain', 'counting', 'format', 'many', 'modules', 'seeds', 'shared', 'static', 'stream', 'strings', 'surface']);
     expect(e.strings).toEqual({ runs: 100, failed: false, counterexample: null });
     expect(e.many).toEqual({ found: 20_000, refused: 'BloomDisposedError BloomFilter.has' });
     // The family modules the other parts leave out: what holds whatever the runtime.
@@ -67,6 +68,18 @@ describe('the portable suites in Node (the expected answers)', () => {
     expect(modules.bitmap.has).toEqual([1, 1, 0, 1]);
     expect(modules.long.polyHas).toEqual([true, true, true]);
     expect(modules.long.bytesumHas).toEqual([true, true, true]);
+  });
+
+  it('answers as the reference twin for dedupe streams and BloomFilter.from, with their numbers', async () => {
+    const reference = await import('../dist/reference/index.js');
+    const got = expected.stream as StreamAnswers;
+    expect(got).toEqual(await runStream(reference));
+    expect(got.from).toMatchObject({ bits: 28_756, hashes: 7, sameAsForCapacity: true, setBits: 19_171, held: true });
+    expect(got.from.refused).toEqual(['BloomRangeError items.length', 'BloomRangeError items.size', 'BloomTypeError items', 'BloomTypeError items[1]']);
+    for (const kind of ['bloom', 'sbbf', 'scalable', 'counting', 'sliding', 'cuckoo', 'bytes'] as const) expect([kind, got.dedupe[kind].passed]).toEqual([kind, 2000]);
+    expect(got.dedupe.tight.passed).toBe(599);
+    expect(got.backpressure).toMatchObject({ stalled: { accepted: 32, added: 16, acceptedAt3: 6 }, then: { accepted: 3000, passed: 2000, items: got.dedupe.bloom.items } });
+    expect(got.errors).toEqual({ chunk: 'BloomTypeError chunks[2] 2', filter: Array(4).fill('BloomTypeError filter'), highWaterMark: 'BloomRangeError options.highWaterMark' });
   });
 
   it('answers as the reference twin for the cuckoo and binary fuse filters, with no false negative', async () => {
@@ -93,7 +106,7 @@ for (const runtime of portable) {
     console.warn(`\n*** SKIPPING the portable suites under ${runtime.name}: ${binary} is missing (npm run runtimes). In CI they fail instead. ***\n`);
   }
   (present || inCI ? describe : describe.skip)(`the portable suites under ${runtime.name}`, () => {
-    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, sliding windows, Bitmaps, long items of the exercise schemes, chains, cuckoo and binary fuse filters, many filters, shared memory', () => {
+    it('give the same answers as Node: surface, parity vectors, strings on both paths, files, batches, counting, sliding windows, Bitmaps, long items of the exercise schemes, chains, cuckoo and binary fuse filters, dedupe streams and BloomFilter.from, many filters, shared memory', () => {
       if (!present) throw new Error(`${binary} is missing: run npm run runtimes (.ci/run does)`);
       const printed = run(binary, runtime.name.startsWith('Deno'));
       expect({ runtime: runtime.name, inPlaceUnits: printed.inPlaceUnits }).toEqual({ runtime: runtime.name, inPlaceUnits: IN_PLACE_UNITS[runtime.name] });

@@ -1,7 +1,7 @@
 // Cloudflare Workers: `wrangler dev` (local workerd) serves a worker that
 // imports the package as a user's worker does (`from 'bloomwasm'`, which the
 // `workerd` export condition sends to src/workerd.ts), and runs the worked
-// examples and the parity vectors; its answers must equal Node's. Workers
+// examples, the parity vectors and dedupe streams; its answers must equal Node's. Workers
 // refuse to compile wasm from bytes at run time, so this fails when the
 // condition or the .wasm module import is missing.
 //
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parityCases } from './helpers/parity-cases.js';
 import { runCases, runSeeds, runStatic } from './helpers/run-cases.js';
+import { runStream } from './helpers/run-stream.js';
 import { RUNTIMES } from '../src/build/runtimes.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -36,12 +37,14 @@ const describeWorkerd: typeof describe = present || inCI ? describe : (describe.
 /** The worker: the package as a user imports it, and the parity driver. */
 const WORKER = `import * as lib from 'bloomwasm';
 import { runCases, runSeeds, runStatic } from './run-cases.js';
+import { runStream } from './run-stream.js';
 export default {
   async fetch(request) {
     const url = new URL(request.url);
     try {
       if (url.pathname === '/seeds') return Response.json(runSeeds(lib));
       if (url.pathname === '/static') return Response.json(runStatic(lib));
+      if (url.pathname === '/stream') return Response.json(await runStream(lib));
       if (url.pathname === '/cases') return Response.json(runCases(lib, await request.json()));
       if (url.pathname === '/shared') {
         let made;
@@ -92,6 +95,7 @@ describeWorkerd('the package in Cloudflare Workers (wrangler dev, local workerd)
     // The package as installed: its package.json's exports, its dist/.
     symlinkSync(root, join(dir, 'node_modules/bloomwasm'), 'dir');
     copyFileSync(join(root, 'test/helpers/run-cases.js'), join(dir, 'src/run-cases.js'));
+    copyFileSync(join(root, 'test/helpers/run-stream.js'), join(dir, 'src/run-stream.js'));
     writeFileSync(join(dir, 'src/index.js'), WORKER);
     writeFileSync(join(dir, 'wrangler.toml'), 'name = "bloomwasm-parity"\nmain = "src/index.js"\ncompatibility_date = "2026-11-01"\n');
     const port = await freePort();
@@ -161,6 +165,16 @@ describeWorkerd('the package in Cloudflare Workers (wrangler dev, local workerd)
     expect(response.status, text).toBe(200);
     const wasm = await import('../dist/index.js');
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(runStatic(wasm))));
+  });
+
+  it("dedupes a stream through every kind of filter, with backpressure, on the Worker's own streams, and builds BloomFilter.from, as Node does", async () => {
+    const response = await fetch(`${base}/stream`);
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    const wasm = await import('../dist/index.js');
+    const inNode = await runStream(wasm);
+    expect(inNode.backpressure.stalled).toEqual({ accepted: 32, added: 16, acceptedAt3: 6 });
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(inNode)));
   });
 
   it('sets the same bits as Node on thousands of fast-check vectors', async () => {

@@ -24,6 +24,9 @@ import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../fo
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkDigest, type Digest } from './item-digest.js';
 import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
+import type { Item } from './items.js';
+import { sizedItems, type SizedItems } from './sized-items.js';
+
 /**
  * The parameters and engine that the next construction adopts instead of
  * making its own: set only for the length of filterOver's `new`, which
@@ -107,6 +110,27 @@ export class BloomFilter extends BloomFilterBase {
     const o = readFilterOptions(options);
     const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(o));
     return new BloomFilter(bits, hashes, o as FilterOptions);
+  }
+
+  /**
+   * A filter sized exactly as forCapacity(n, falsePositiveRate, options)
+   * sizes one, holding every item: n is the array's length (duplicates
+   * count, so an array with repeats gets a larger filter than its Set) or
+   * the Set's size. The collection is read once. Anything else throws
+   * BloomTypeError naming `items` (n must be known before the first add);
+   * an empty one, BloomRangeError, as forCapacity(0) does; a bad item,
+   * BloomTypeError naming `items[i]`, with nothing kept.
+   */
+  static from(items: SizedItems, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const list = sizedItems(items) as Item[];
+    const filter = BloomFilter.forCapacity(list.length, falsePositiveRate, options);
+    try {
+      filter.addMany(list);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
+    return filter;
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */

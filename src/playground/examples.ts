@@ -16,6 +16,8 @@ export interface Example {
   hashes: number;
   scheme: Scheme;
   steps: Step[];
+  /** Why its measured, current and theoretical rates differ, shown under the chart while it is loaded. */
+  ratesNote?: string;
 }
 
 /** The examples' ids, which are also their buttons' ids after `example-`. */
@@ -39,6 +41,14 @@ export const EXAMPLES: Record<ExampleId, Example> = {
       { op: 'check', item: 'yaks.io' },
       { op: 'check', item: 'bats.io' },
     ],
+    // The numbers are recomputed from the library in test/playground-examples.test.ts.
+    ratesNote:
+      'Why measured runs above both: not the hash (the probes\' h1 and h2 are uniform mod 16) but the probe rule. ' +
+      'poly\'s positions h1 + i·h2 mod 16 are not independent: an even h2, half of all items, keeps all three on one parity ' +
+      '(h2 ≡ 0 or 8 even repeats a bit), and cats, dogs and owls set 7 of the 8 odd bits, so over all 256 (h1, h2) pairs ' +
+      'these bits answer MAYBE to 59 (23.0%; 2,000 probes measure it give or take two points), not (9/16)³ = 17.8%. ' +
+      'Theory is lower again: it expects 6.9 bits set ' +
+      '(1 − e^(−9/16) of 16), and these three items set 9.',
   },
   // BLOOM-NEW with m = 100, k = 3; apple sets {30, 24, 18}; banana needs
   // {9, 51, 93}, all 0, so BLOOM-CHECK banana prints NO.

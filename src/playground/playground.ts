@@ -218,6 +218,8 @@ const player = new ExamplePlayer({
     ui.scheme.value = example.scheme;
     ui.item.value = '';
     newFilterFromForm();
+    ui.ratesNote.textContent = example.ratesNote ?? '';
+    ui.ratesNote.hidden = example.ratesNote === undefined;
   },
   run(step: Step): void {
     if (step.op === 'add') addItem(step.item);
@@ -250,6 +252,7 @@ ui.paramsForm.addEventListener('submit', (e) => {
   e.preventDefault();
   newFilterFromForm();
   player.forget();
+  ui.ratesNote.hidden = true;
 });
 ui.itemForm.addEventListener('submit', (e) => {
   e.preventDefault();

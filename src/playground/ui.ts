@@ -38,6 +38,7 @@ export const ui = {
   grid: $<HTMLDivElement>('grid'),
   chart: $<HTMLCanvasElement>('chart'),
   chartSummary: $<HTMLParagraphElement>('chart-summary'),
+  ratesNote: $<HTMLParagraphElement>('rates-note'),
 };
 
 /** Shows a verdict: its token (NO, MAYBE, ADDED), a false-positive mark when it is one, and the explanation. */

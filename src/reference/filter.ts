@@ -15,7 +15,8 @@ import {
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
-import type { BatchItems } from '../filter/items.js';
+import type { BatchItems, Item } from '../filter/items.js';
+import { sizedItems, type SizedItems } from '../filter/sized-items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
@@ -118,6 +119,27 @@ export class BloomFilter {
     const o = readFilterOptions(options);
     const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_BITS, schemeOption(o));
     return new BloomFilter(bits, hashes, o as FilterOptions);
+  }
+
+  /**
+   * A filter sized exactly as forCapacity(n, falsePositiveRate, options)
+   * sizes one, holding every item: n is the array's length (duplicates
+   * count, so an array with repeats gets a larger filter than its Set) or
+   * the Set's size. The collection is read once. Anything else throws
+   * BloomTypeError naming `items` (n must be known before the first add);
+   * an empty one, BloomRangeError, as forCapacity(0) does; a bad item,
+   * BloomTypeError naming `items[i]`, with nothing kept.
+   */
+  static from(items: SizedItems, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
+    const list = sizedItems(items) as Item[];
+    const filter = BloomFilter.forCapacity(list.length, falsePositiveRate, options);
+    try {
+      filter.addMany(list);
+    } catch (error) {
+      filter.dispose();
+      throw error;
+    }
+    return filter;
   }
 
   /** The item's k positions, in probe order. */

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { runCases, runSeeds, runStatic } from './run-cases.js';
 import { checkStringParity } from './string-property.js';
+import { runStream } from './run-stream.js';
 
 const [distUrl, casesPath] = (globalThis.Deno ? globalThis.Deno.args : process.argv.slice(2));
 const lib = await import(distUrl);
@@ -86,6 +87,10 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
   const fresh = items.map((x) => s.add(x));
   out.chain = { members: s.filters.length, fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.map((x) => (s.has(x) ? 1 : 0)))), file: fingerprint(s.toBytes()) };
 }
+
+// Streams on the runtime's own TransformStream: dedupeStream over every
+// kind of filter, its backpressure and errors, and BloomFilter.from.
+out.stream = await runStream(lib);
 
 // Many filters in one instance, and dispose.
 {
