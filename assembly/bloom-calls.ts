@@ -1,11 +1,11 @@
 // The calls of a Bloom filter on one item (staged in scratch, read in
 // place from a string, or streamed through scratch in pieces) and on a
-// batch: the bodies of the exports of three modules, each of which passes
-// the schemes it hashes as a constant (assembly/scheme.ts says why): the
-// core module (assembly/index.ts) the xxh64 family, the exercise module
-// (assembly/exercise.ts) the exercise schemes poly and bytesum, and the
-// shared build (assembly/shared.ts), whose one filter may be of any
-// scheme, every scheme.
+// batch: the bodies of the exports of the modules that hash a Bloom
+// filter's items, each of which passes the schemes it hashes as a constant
+// (assembly/scheme.ts says why): the Bloom filter's module
+// (assembly/bloom.ts) and the shared build (assembly/shared.ts), every
+// scheme; the core (assembly/index.ts), whose streams other families
+// finish, the xxh64 family.
 
 import { PROBES_PTR, SCRATCH_PTR } from "./layout";
 import { countAdd } from "./filter";

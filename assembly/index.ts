@@ -8,19 +8,16 @@ import {
   BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, CHAIN_RECORDS_PTR, POSITIONS_OUT_PTR, SCRATCH_PTR, SCRATCH_SIZE, SHARED_BITS_PTR,
 } from "./layout";
 import { addedCountNow, byteLength, recount, restoreCounters, setCountNow } from "./filter";
-import {
-  addBatchCall, addCall, addStringCall, hasBatchCall, hasCall, hasStringCall, positionsCall, shardPositionsCall, streamAddCall,
-  streamBeginCall, streamHasCall, streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
-} from "./bloom-calls";
-import { XXH64_FAMILY } from "./scheme";
 import { popcount } from "./algebra";
+import { streamBeginCall, streamUpdateCall } from "./bloom-calls";
+import { XXH64_FAMILY } from "./scheme";
 import { checksumBegin, checksumDigest, checksumUpdate } from "./checksum";
 import { copyUnits, encodeUtf8 } from "./js-string";
 
 // The scheme ids (assembly/scheme.ts), exported as globals so a test can
 // check them against the TypeScript side's SCHEMES (src/filter/options.ts).
 export { SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64 } from "./scheme";
-export { clear, combineAt, intersectScratch, unionScratch } from "./filter";
+export { clear } from "./filter";
 export { KIND_BITMAP, KIND_COUNTING, KIND_CUCKOO, KIND_FILTER, KIND_FUSE, KIND_HASHING, KIND_SLIDING } from "./record";
 export { create, createdGeneration, createRecord, recordPayload, release } from "./record-life";
 import { named, payloadOf, REFUSED } from "./record";
@@ -37,63 +34,16 @@ export function stageString(s: externref, at: u32, units: bool): u32 {
   return <u32>(units ? copyUnits(s, ptr) : encodeUtf8(s, ptr));
 }
 
-// The calls on one item and on a batch (assembly/bloom-calls.ts), for
-// filters of the xxh64 family: filters of the exercise schemes, poly and
-// bytesum, are the exercise module's (assembly/exercise.ts).
-export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return addCall(r, generation, len, wide, XXH64_FAMILY);
-}
-
-export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return hasCall(r, generation, len, wide, XXH64_FAMILY);
-}
-
-export function addString(s: externref, r: usize, generation: u32): i32 {
-  return addStringCall(s, r, generation, XXH64_FAMILY);
-}
-
-export function hasString(s: externref, r: usize, generation: u32): i32 {
-  return hasStringCall(s, r, generation, XXH64_FAMILY);
-}
-
-export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return positionsCall(r, generation, len, wide, XXH64_FAMILY);
-}
-
-export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
-  return shardPositionsCall(r, generation, len, wide, shards, XXH64_FAMILY);
-}
-
-export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
-  return streamShardPositionsCall(r, generation, shards, XXH64_FAMILY);
-}
-
+// An item of the xxh64 family streamed in pieces begins here whatever its
+// family (the cuckoo, binary fuse and sliding-window filters' modules
+// finish it): the stream's state is in the work area. The Bloom and
+// counting filters' modules begin their own, under every scheme.
 export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
   return streamBeginCall(r, generation, wide, XXH64_FAMILY);
 }
 
 export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
   return streamUpdateCall(r, generation, len, XXH64_FAMILY);
-}
-
-export function streamAdd(r: usize, generation: u32): i32 {
-  return streamAddCall(r, generation, XXH64_FAMILY);
-}
-
-export function streamHas(r: usize, generation: u32): i32 {
-  return streamHasCall(r, generation, XXH64_FAMILY);
-}
-
-export function streamPositions(r: usize, generation: u32): i32 {
-  return streamPositionsCall(r, generation, XXH64_FAMILY);
-}
-
-export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  return addBatchCall(r, generation, count, wide, XXH64_FAMILY);
-}
-
-export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  return hasBatchCall(r, generation, count, wide, XXH64_FAMILY);
 }
 
 /** Bits that are 1, kept as a counter raised on each 0-to-1 transition. */
@@ -198,8 +148,9 @@ export function checksumEnd(): void {
 // line uses it, and it is a module of its own over this module's memory
 // (assembly/lines-module.ts), so the library's module does not carry it.
 
-// Hash once, probe many (assembly/digest.ts).
-export { addDigest, digestBegin, digestItem, digestStream, digestUpdate, hasDigest } from "./digest";
+// Hash once, probe many (assembly/digest.ts): the digest of an item; a
+// Bloom filter's test and add of one are its module's.
+export { digestBegin, digestItem, digestStream, digestUpdate } from "./digest";
 
 // A chain's walk (assembly/chain-module.ts), the counting filter, the
 // sliding-window filter, the Bitmap, the cuckoo filter and the binary fuse

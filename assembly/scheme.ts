@@ -33,12 +33,12 @@ export const SCHEME_SBBF = 3;
  * item, says which schemes the caller's module hashes: the xxh64 family
  * (xxh64, sbbf: XXH64_FAMILY), the exercise schemes (poly and bytesum, the
  * sums of assembly/hash.ts: EXERCISE_FAMILY), or both (EVERY_SCHEME). Each
- * module passes a constant: the core module (assembly/index.ts)
- * XXH64_FAMILY, so that no poly or bytesum code is compiled into it; the
- * exercise module (assembly/exercise.ts) EXERCISE_FAMILY, so that it holds
- * none of the xxh64 family's walks, which the core has; the families that
- * take every scheme (counting, line dedupe) and the shared build
- * EVERY_SCHEME. A constant argument is folded where the function is
+ * module passes a constant: the core module (assembly/index.ts), whose
+ * streams the cuckoo, binary fuse and sliding-window filters finish, and
+ * the sliding-window filter's module XXH64_FAMILY, so that no poly or
+ * bytesum code is compiled into them; the families that take every scheme
+ * (the Bloom filter's, the counting filter's, line dedupe) and the shared
+ * build EVERY_SCHEME. A constant argument is folded where the function is
  * inlined, and binaryen's dead argument elimination folds it into a
  * function every caller passes the same constant to: the branches the
  * module never takes are left out of its bytes, with no build of its own.
@@ -69,14 +69,10 @@ export const EVERY_SCHEME: u32 = 3;
   return sumsIn(schemes) && schemeRecord(r).scheme == SCHEME_POLY;
 }
 
-/**
- * polySelected for bytesum. In a module of the exercise schemes alone, a
- * record that is not poly is bytesum: the xxh64 family's branch after it
- * is never taken, and folds away.
- */
+/** Whether record `r` is of the bytesum scheme, for a module that hashes `schemes`. */
 // @ts-ignore: decorator
 @inline export function bytesumSelected(r: usize, schemes: u32): bool {
-  return sumsIn(schemes) && (!xxh64In(schemes) || schemeRecord(r).scheme == SCHEME_BYTESUM);
+  return sumsIn(schemes) && schemeRecord(r).scheme == SCHEME_BYTESUM;
 }
 
 /** The number of 256-bit blocks of record `r` under sbbf (assembly/sbbf.ts): m / 256. */

@@ -14,19 +14,16 @@
 export {
   SCHEME_BYTESUM, SCHEME_POLY, SCHEME_SBBF, SCHEME_XXH64, batchFlagsPtr, batchMax, batchOffsetsPtr, bitsPtr, bitsSet,
   checksumBits, checksumEnd, checksumScratch, checksumStart, clear,
-  addedCount, intersectScratch, popcountScratch, positionsPtr, recountBits, scratchPtr, scratchSize,
-  setCounters, unionScratch,
+  addedCount, popcountScratch, positionsPtr, recountBits, scratchPtr, scratchSize,
+  setCounters,
 } from "./index";
 
-export { configure } from "./filter";
+export { configure, intersectScratch, unionScratch } from "./filter";
 
 import { SHARED_HEADER_PTR, WORK_AREA_SIZE } from "./layout";
 import { flushCounts } from "./filter";
 import { addDigest as addDigestOne } from "./digest";
-import {
-  addBatchCall, addCall, hasBatchCall, hasCall, positionsCall, shardPositionsCall, streamAddCall, streamBeginCall, streamHasCall,
-  streamPositionsCall, streamShardPositionsCall, streamUpdateCall,
-} from "./bloom-calls";
+import { addBatchCall, addCall, streamAddCall } from "./bloom-calls";
 import { EVERY_SCHEME } from "./scheme";
 
 export { hasDigest } from "./digest";
@@ -43,62 +40,31 @@ export { hasDigest } from "./digest";
 // The calls on an item and a batch (assembly/bloom-calls.ts), for every
 // scheme: the one filter may be of any.
 
-/** Adds the item in scratch (as assembly/index.ts add). */
+/** Adds the item in scratch (as assembly/bloom.ts add). */
 export function add(r: usize, generation: u32, len: u32, wide: bool): i32 {
   const fresh = addCall(r, generation, len, wide, EVERY_SCHEME);
   flushCounts();
   return fresh;
 }
 
-/** Ends a streamed item and adds it (as assembly/index.ts streamAdd). */
+/** Ends a streamed item and adds it (as assembly/bloom.ts streamAdd). */
 export function streamAdd(r: usize, generation: u32): i32 {
   const fresh = streamAddCall(r, generation, EVERY_SCHEME);
   flushCounts();
   return fresh;
 }
 
-/** Adds a staged chunk (as assembly/index.ts addBatch). */
+/** Adds a staged chunk (as assembly/bloom.ts addBatch). */
 export function addBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
   const fresh = addBatchCall(r, generation, count, wide, EVERY_SCHEME);
   flushCounts();
   return fresh;
 }
 
-export function has(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return hasCall(r, generation, len, wide, EVERY_SCHEME);
-}
-
-export function hasBatch(r: usize, generation: u32, count: u32, wide: bool): i32 {
-  return hasBatchCall(r, generation, count, wide, EVERY_SCHEME);
-}
-
-export function positions(r: usize, generation: u32, len: u32, wide: bool): i32 {
-  return positionsCall(r, generation, len, wide, EVERY_SCHEME);
-}
-
-export function shardPositions(r: usize, generation: u32, len: u32, wide: bool, shards: u32): i32 {
-  return shardPositionsCall(r, generation, len, wide, shards, EVERY_SCHEME);
-}
-
-export function streamBegin(r: usize, generation: u32, wide: bool): i32 {
-  return streamBeginCall(r, generation, wide, EVERY_SCHEME);
-}
-
-export function streamUpdate(r: usize, generation: u32, len: u32): i32 {
-  return streamUpdateCall(r, generation, len, EVERY_SCHEME);
-}
-
-export function streamHas(r: usize, generation: u32): i32 {
-  return streamHasCall(r, generation, EVERY_SCHEME);
-}
-
-export function streamPositions(r: usize, generation: u32): i32 {
-  return streamPositionsCall(r, generation, EVERY_SCHEME);
-}
-
-export function streamShardPositions(r: usize, generation: u32, shards: u32): i32 {
-  return streamShardPositionsCall(r, generation, shards, EVERY_SCHEME);
-}
+// The calls that set no bit are the Bloom filter's module's own (assembly/bloom.ts), which hashes every scheme too.
+export {
+  has, hasBatch, positions, shardPositions, streamBegin, streamHas, streamPositions, streamShardPositions, streamUpdate,
+} from "./bloom";
 
 /** Adds the item whose digest is hi:lo (as assembly/digest.ts addDigest). */
 export function addDigest(r: usize, generation: u32, lo: u32, hi: u32): i32 {

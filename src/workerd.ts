@@ -11,16 +11,16 @@
 // worker.
 
 import filterModule from './wasm/bloom.wasm';
+import bloomWasm from './wasm/bloom-bloom.wasm';
 import chainWasm from './wasm/bloom-chain.wasm';
-import exerciseWasm from './wasm/bloom-exercise.wasm';
 import countingWasm from './wasm/bloom-counting.wasm';
 import cuckooWasm from './wasm/bloom-cuckoo.wasm';
 import fuseWasm from './wasm/bloom-fuse.wasm';
 import slidingWasm from './wasm/bloom-sliding.wasm';
 import bitmapWasm from './wasm/bloom-bitmap.wasm';
 import { provideModules } from './wasm/module.js';
+import { bloomModule } from './wasm/bloom-module.js';
 import { chainModule } from './wasm/chain-walk.js';
-import { exerciseModule } from './wasm/exercise.js';
 import { countingModule } from './wasm/counting.js';
 import { cuckooModule } from './wasm/cuckoo.js';
 import { fuseModule } from './wasm/binary-fuse.js';
@@ -28,8 +28,8 @@ import { slidingModule } from './wasm/sliding.js';
 import { bitmapModule } from './wasm/bitmap.js';
 
 provideModules(filterModule);
+bloomModule.provide(bloomWasm);
 chainModule.provide(chainWasm);
-exerciseModule.provide(exerciseWasm);
 countingModule.provide(countingWasm);
 cuckooModule.provide(cuckooWasm);
 fuseModule.provide(fuseWasm);

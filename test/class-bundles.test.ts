@@ -25,7 +25,7 @@ const entry = JSON.stringify(join(root, 'dist/index.js'));
  */
 const USERS = {
   BloomFilter: {
-    budget: 25_400,
+    budget: 25_000,
     source: `import { BloomFilter } from ${entry};
 const f = BloomFilter.forCapacity(1000, 0.01);
 const g = new BloomFilter(20011, 7);
@@ -36,11 +36,11 @@ f.dispose();
 g.dispose();
 `,
     answers: [true, false, true, 9586, 7],
-    // The core module, and the exercise module that BloomFilter's poly and bytesum schemes run on.
-    modules: ['bytes', 'exercise-bytes'],
+    // The core module, and the Bloom filter's.
+    modules: ['bytes', 'bloom-bytes'],
   },
   CuckooFilter: {
-    budget: 21_100,
+    budget: 17_800,
     source: `import { CuckooFilter } from ${entry};
 const f = CuckooFilter.forCapacity(1000, 0.01);
 f.add('a');
@@ -53,7 +53,7 @@ f.dispose();
     modules: ['bytes', 'cuckoo-bytes'],
   },
   BinaryFuseFilter: {
-    budget: 20_500,
+    budget: 17_200,
     source: `import { BinaryFuseFilter } from ${entry};
 const f = BinaryFuseFilter.from(['a', 'b', 'c']);
 console.log(JSON.stringify([f.has('a'), f.has('c')]));

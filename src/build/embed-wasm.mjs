@@ -8,12 +8,12 @@
 //   (assembly/shared.ts), imported only by loadSharedMemory()
 //   (src/wasm/shared-build.ts), so bundlers split it into a chunk loaded on
 //   first use, and by the Node entry;
+// - src/wasm/bloom-bytes.generated.ts: the Bloom filter's module
+//   (assembly/bloom-module.ts), a Bloom filter's calls under every scheme,
+//   imported only by src/wasm/bloom-module.ts;
 // - src/wasm/chain-bytes.generated.ts: the chain's module
 //   (assembly/chain-module.ts), a ScalableBloomFilter's walk, imported only
 //   by src/wasm/chain-walk.ts;
-// - src/wasm/exercise-bytes.generated.ts: the exercise module
-//   (assembly/exercise-module.ts), the calls of filters of the poly and
-//   bytesum schemes, imported only by src/wasm/exercise.ts;
 // - src/wasm/counting-bytes.generated.ts, cuckoo-bytes.generated.ts,
 //   fuse-bytes.generated.ts, sliding-bytes.generated.ts and
 //   bitmap-bytes.generated.ts: the counting, cuckoo, binary fuse and
@@ -121,9 +121,9 @@ ${decoded}`);
 const embedded = [];
 
 embedText('build/bloom.wasm', 'src/wasm/bytes.generated.ts', 'WASM_TEXT', 'The core module', 'filterWasm');
+embedText('build/bloom-bloom.wasm', 'src/wasm/bloom-bytes.generated.ts', 'WASM_BLOOM_TEXT', 'The Bloom filter\'s module (assembly/bloom-module.ts): a Bloom filter\'s calls under every scheme, over a core instance\'s memory', 'bloomWasm');
 embedText('build/bloom-shared.wasm', 'src/wasm/shared-bytes.generated.ts', 'WASM_SHARED_TEXT', 'The shared-memory build of the filter (threads; assembly/shared.ts)');
 embedText('build/bloom-chain.wasm', 'src/wasm/chain-bytes.generated.ts', 'WASM_CHAIN_TEXT', 'The chain\'s module (assembly/chain-module.ts): a ScalableBloomFilter\'s members walked in one call, over a core instance\'s memory', 'chainWasm');
-embedText('build/bloom-exercise.wasm', 'src/wasm/exercise-bytes.generated.ts', 'WASM_EXERCISE_TEXT', 'The exercise module (assembly/exercise-module.ts): the calls of filters of the poly and bytesum schemes, over a core instance\'s memory', 'exerciseWasm');
 embedText('build/bloom-counting.wasm', 'src/wasm/counting-bytes.generated.ts', 'WASM_COUNTING_TEXT', 'The counting filter\'s module (assembly/counting-module.ts), over a core instance\'s memory', 'countingWasm');
 embedText('build/bloom-cuckoo.wasm', 'src/wasm/cuckoo-bytes.generated.ts', 'WASM_CUCKOO_TEXT', 'The cuckoo filter\'s module (assembly/cuckoo-module.ts), over a core instance\'s memory', 'cuckooWasm');
 embedText('build/bloom-fuse.wasm', 'src/wasm/fuse-bytes.generated.ts', 'WASM_FUSE_TEXT', 'The binary fuse filter\'s module (assembly/fuse-module.ts), over a core instance\'s memory', 'fuseWasm');
@@ -137,6 +137,6 @@ writeFileSync(root + 'build/embedded.json', JSON.stringify(embedded, null, 2) + 
 // src/workerd.ts, which imports them as modules (Cloudflare Workers
 // compile them ahead of time): dist/wasm/bloom.wasm and bloom-<family>.wasm.
 mkdirSync(root + 'dist/wasm', { recursive: true });
-for (const family of ['', '-chain', '-exercise', '-counting', '-cuckoo', '-fuse', '-sliding', '-bitmap']) {
+for (const family of ['', '-bloom', '-chain', '-counting', '-cuckoo', '-fuse', '-sliding', '-bitmap']) {
   copyFileSync(root + `build/bloom${family}.wasm`, root + `dist/wasm/bloom${family}.wasm`);
 }

@@ -70,35 +70,18 @@ export const ABI = {
   // Every export that acts on a filter takes its record and generation first
   // (assembly/record.ts), or right after the string of a String export, and
   // returns REFUSED (-2) when they name no live record.
-  // One item staged in scratch: (record, generation, len, wide).
-  add: fn(4),
-  has: fn(4),
-  positions: fn(4),
-  shardPositions: fn(5), // (len, wide, shards) -> shard
   // One string read in place through the JS String Builtins (assembly/js-string.ts).
   stageString: strFn(2), // (string, at, units) -> its length in scratch from byte at, UTF-8 bytes or (units) code units
-  addString: strFn(2),
-  hasString: strFn(2),
-  // One item streamed through scratch in pieces.
+  // One item streamed through scratch in pieces, begun here whatever its family: (record, generation, ...).
   streamBegin: fn(3), // (wide)
   streamUpdate: fn(3), // (len)
-  streamAdd: fn(2),
-  streamHas: fn(2),
-  streamPositions: fn(2),
-  streamShardPositions: fn(3), // (shards) -> shard
-  // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
-  addBatch: fn(4),
-  hasBatch: fn(4),
   // The bits and the counters.
   bitsSet: fn(2),
   addedCount: fn(2),
   clear: fn(2),
   recountBits: fn(2),
   setCounters: fn(4), // (bitsSet, addedCount)
-  // Set algebra and the file checksum: over another filter's bits in this memory, or over bits copied into scratch.
-  combineAt: fn(4), // (record, generation, bits address, and): OR (or AND) another filter's bits in this memory into the record's
-  unionScratch: fn(4), // (offset, len)
-  intersectScratch: fn(4), // (offset, len)
+  // The file checksum, over a record's bits or over bytes copied into scratch.
   popcountScratch: fn(1), // (len)
   checksumStart: proc(0),
   checksumScratch: proc(1), // (len)
@@ -109,8 +92,6 @@ export const ABI = {
   digestBegin: proc(2), // (seedLo, seedHi): the same for an item fed in pieces by digestUpdate (len)
   digestUpdate: proc(1),
   digestStream: proc(0), // ends it
-  hasDigest: fn(4), // (lo, hi)
-  addDigest: fn(4), // (lo, hi)
 } as const;
 
 /**
@@ -130,18 +111,49 @@ export const CHAIN_ABI = {
 export type ChainExports = { readonly [K in keyof typeof CHAIN_ABI]: ExportOf<(typeof CHAIN_ABI)[K]> };
 
 /**
- * The core's calls on an item and a batch, which the exercise module
- * (assembly/exercise-module.ts) exports too, by the same names, for
- * filters of the poly and bytesum schemes: an engine calls whichever
- * module hashes its filter's scheme (src/wasm/exercise.ts's callsFor).
+ * A Bloom filter's calls on an item and a batch (assembly/bloom.ts), under
+ * every scheme: the Bloom filter's module's, and the shared build's.
  */
-const BLOOM_CALLS = [
-  'add', 'has', 'addString', 'hasString', 'positions', 'shardPositions', 'streamBegin', 'streamUpdate', 'streamAdd', 'streamHas',
-  'streamPositions', 'streamShardPositions', 'addBatch', 'hasBatch',
-] as const;
+const BLOOM_CALLS = {
+  // One item staged in scratch: (record, generation, len, wide).
+  add: fn(4),
+  has: fn(4),
+  positions: fn(4),
+  shardPositions: fn(5), // (len, wide, shards) -> shard
+  // One string read in place through the JS String Builtins (assembly/js-string.ts): (string, record, generation).
+  addString: strFn(2),
+  hasString: strFn(2),
+  // One item streamed through scratch in pieces (the core's streamBegin and streamUpdate, under the module's own names).
+  streamBegin: fn(3), // (wide)
+  streamUpdate: fn(3), // (len)
+  streamAdd: fn(2),
+  streamHas: fn(2),
+  streamPositions: fn(2),
+  streamShardPositions: fn(3), // (shards) -> shard
+  // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
+  addBatch: fn(4),
+  hasBatch: fn(4),
+} as const;
 
-/** Every export of the exercise module: the core's BLOOM_CALLS, as ABI lists them. */
-export const EXERCISE_ABI = Object.fromEntries(BLOOM_CALLS.map((name) => [name, ABI[name]])) as Pick<typeof ABI, (typeof BLOOM_CALLS)[number]>;
+/**
+ * Every export of the Bloom filter's module (assembly/bloom-module.ts),
+ * which imports the memory of the core instance that holds its filters'
+ * records: BLOOM_CALLS, a digest's test and add (the xxh64 family's), and
+ * the set algebra.
+ */
+export const BLOOM_ABI = {
+  ...BLOOM_CALLS,
+  // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
+  hasDigest: fn(4), // (lo, hi)
+  addDigest: fn(4), // (lo, hi)
+  // Set algebra: over another filter's bits in this memory, or over bits copied into scratch.
+  combineAt: fn(4), // (record, generation, bits address, and): OR (or AND) another filter's bits in this memory into the record's
+  unionScratch: fn(4), // (offset, len)
+  intersectScratch: fn(4), // (offset, len)
+} as const;
+
+/** The exports of one instance of the Bloom filter's module. */
+export type BloomExports = { readonly [K in keyof typeof BLOOM_ABI]: ExportOf<(typeof BLOOM_ABI)[K]> };
 
 /**
  * Every export of the sliding-window filter's module
@@ -287,8 +299,8 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
-/** The calls on an item and a batch of a filter, in the module that hashes its scheme (the core's or the exercise module's exports). */
-export type BloomCalls = { readonly [K in keyof typeof EXERCISE_ABI]: ExportOf<(typeof EXERCISE_ABI)[K]> };
+/** The calls on an item and a batch of a Bloom filter (the Bloom filter's module's or the shared build's exports). */
+export type BloomCalls = { readonly [K in keyof typeof BLOOM_CALLS]: ExportOf<(typeof BLOOM_CALLS)[K]> };
 
 /** The exports of one instance of the counting filter's module. */
 export type CountingExports = { readonly [K in keyof typeof COUNTING_ABI]: ExportOf<(typeof COUNTING_ABI)[K]> };
@@ -316,7 +328,7 @@ export type LinesExports = { readonly [K in keyof typeof LINES_ABI]: ExportOf<(t
  * src/wasm/shared-memory.ts, which copies strings in).
  */
 type NotShared = Extract<
-  keyof typeof ABI,
+  keyof typeof ABI | keyof typeof BLOOM_ABI,
   `${string}String` | `heap${string}` | `region${string}` | `KIND_${string}` | 'create' | 'createRecord' | 'createdGeneration' | 'release' | 'recordPayload' | 'combineAt' | 'chainRecordsPtr' | `digest${string}`
 >;
 
@@ -331,8 +343,8 @@ const notShared = (name: string): boolean => /^(heap|region|KIND_|chainRecordsPt
  */
 export const SHARED_ABI = {
   ...(Object.fromEntries(
-    Object.entries(ABI).filter(([name]) => !notShared(name)),
-  ) as Omit<typeof ABI, NotShared>),
+    Object.entries({ ...ABI, ...BLOOM_ABI }).filter(([name]) => !notShared(name)),
+  ) as Omit<typeof ABI & typeof BLOOM_ABI, NotShared>),
   configure: fn(5), // (bits, hashes, schemeId, seedLo, seedHi) -> 0, or 1 when memory cannot grow
   sharedHeaderPtr: fn(0),
   workAreaSize: fn(0),

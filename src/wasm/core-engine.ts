@@ -11,7 +11,8 @@ import type { CheckedBatch, FilterParams, Item } from './inputs.js';
 import { Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
-import type { BloomCalls } from './abi.js';
+import type { BloomCalls, BloomExports } from './abi.js';
+import { bloomModule } from './bloom-module.js';
 import type { Staging, UnitsStaging } from './staging.js';
 
 /** What a released engine calls in place of a module: nothing (enter() throws first). */
@@ -34,10 +35,9 @@ export class CoreEngine extends RecordHandle {
   /** @internal */
   seedHi = 0;
   /**
-   * The module this filter's calls on an item go to: its arena's core
-   * instance, or where the filter's scheme is poly or bytesum, which the
-   * core does not hash, the exercise module over it (Engine sets that).
-   * RELEASED once released.
+   * The module this filter's calls on an item go to: the Bloom filter's
+   * module over its arena's memory, or the shared build's instance of a
+   * shared filter (Engine sets that). RELEASED once released.
    */
   protected calls: BloomCalls = RELEASED;
 
@@ -69,7 +69,7 @@ export class CoreEngine extends RecordHandle {
     if (!placed) return;
     this.placeRecord(schemeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter), dedicated);
     this.bitsPtr = this.record + RECORD_BYTES;
-    this.calls = this.arena.x;
+    this.calls = bloomModule.of(this.arena);
   }
 
   /**
@@ -121,7 +121,8 @@ export class CoreEngine extends RecordHandle {
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
     const a = this.enter('hasDigest');
-    return this.truth(a.x.hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
+    // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
+    return this.truth((this.calls as BloomExports).hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
   }
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */

@@ -14,7 +14,8 @@ import { BloomAllocationError } from '../errors.js';
 import type { FilterParams, Item } from './inputs.js';
 import { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
-import { callsFor } from './exercise.js';
+import { bloomModule } from './bloom-module.js';
+import type { BloomCalls, BloomExports } from './abi.js';
 import { unitsStaging } from './units.js';
 import { instantiateShared } from './module.js';
 import { bounceWhereRefused, claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
@@ -41,10 +42,7 @@ export class Engine extends CoreEngine {
     super(params, hashOnly, dedicated, owner, shared === undefined);
     // Only the full class takes poly, whose strings are staged as code units.
     if (params.scheme === 'poly') this.units = unitsStaging;
-    if (shared === undefined) {
-      this.calls = callsFor(this.arena, params.schemeId);
-      return;
-    }
+    if (shared === undefined) return;
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
     const workArea = claimWorkArea(memory, params.bits);
     // The shared build's exports are the filter's minus line dedupe, the
@@ -61,8 +59,8 @@ export class Engine extends CoreEngine {
     this.arena = new Arena(true, x as unknown as Arena['x']);
     this.record = 0;
     this.generation = 1;
-    // The shared build hashes every scheme (assembly/shared.ts).
-    this.calls = this.arena.x;
+    // The shared build hashes every scheme (assembly/shared.ts); its strings are copied in (bounceWhereRefused).
+    this.calls = x as unknown as BloomCalls;
     bounceWhereRefused(this.arena.staging);
     this.bitsPtr = x.bitsPtr();
   }
@@ -81,7 +79,8 @@ export class Engine extends CoreEngine {
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
     const a = this.enter('addDigest');
-    return this.truth(a.x.addDigest(this.record, this.generation, lo, hi), 'addDigest');
+    // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
+    return this.truth((this.calls as BloomExports).addDigest(this.record, this.generation, lo, hi), 'addDigest');
   }
 
   /** The item's positions in probe order. */
@@ -160,11 +159,13 @@ export class Engine extends CoreEngine {
     const r = this.record;
     const g = this.generation;
     const at = other.bitsIn(a);
+    // Every scheme's set algebra is the Bloom filter's module's (the shared build's own, in shared memory).
+    const algebra = this.sharedMemory === undefined ? bloomModule.of(a) : (a.x as unknown as BloomExports);
     if (at >= 0 && r > 0) {
-      this.checked(a.x.combineAt(r, g, at, operation === 'intersect' ? 1 : 0), 'combine');
+      this.checked(algebra.combineAt(r, g, at, operation === 'intersect' ? 1 : 0), 'combine');
     } else {
       const source = other.bitsView();
-      const step = operation === 'union' ? a.x.unionScratch : a.x.intersectScratch;
+      const step = operation === 'union' ? algebra.unionScratch : algebra.intersectScratch;
       let offset = 0;
       a.staging.feed(source, undefined, (len) => {
         this.checked(step(r, g, offset, len), 'combine');
