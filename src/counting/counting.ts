@@ -7,7 +7,7 @@
 import { checkBytes } from '../wasm/typed-arrays.js';
 import '../wasm/full-build.js';
 import { CountingEngine } from '../wasm/counting.js';
-import { BloomRangeError, BloomRemoveError } from '../errors.js';
+import { BloomRangeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import type { BatchItems, Item } from '../filter/items.js';
@@ -97,12 +97,14 @@ export class CountingBloomFilter {
 
   /**
    * Lowers the item's counters (saturated ones stay at 15, so nothing else
-   * can become a false negative). Throws BloomRemoveError, changing
-   * nothing, when one of them is 0: the item cannot be present.
+   * can become a false negative) and returns true. Returns false, changing
+   * nothing, when one of them is 0: the item is certainly absent. Removing
+   * an item that was never added (a false positive) lowers other items'
+   * counters and can make them false negatives: see docs/COUNTING.md.
    */
-  remove(item: Item): void {
+  remove(item: Item): boolean {
     checkItem(item);
-    if (this.run(item, OP_REMOVE) === 0) throw new BloomRemoveError(item, this.hashes);
+    return this.run(item, OP_REMOVE) !== 0;
   }
 
   /**
@@ -127,10 +129,10 @@ export class CountingBloomFilter {
     return this.#engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
-  removeDigest(d: Digest): void {
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf): false, changing nothing, when it is certainly absent. */
+  removeDigest(d: Digest): boolean {
     checkDigest(this, d, 'removeDigest');
-    if (this.#engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
+    return this.#engine.runDigest(d.lo, d.hi, OP_REMOVE) !== 0;
   }
 
   /** count() for the item whose digest is `d` (xxh64 and sbbf). */

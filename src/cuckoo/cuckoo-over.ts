@@ -13,7 +13,7 @@
 // matches (docs/CUCKOO.md says what that means for an item never added).
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import { BloomFullError, BloomRemoveError } from '../errors.js';
+import { BloomFullError } from '../errors.js';
 import { batchItem, sliceBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
@@ -182,8 +182,8 @@ export class CuckooFilterOver {
 
   /**
    * Removes one copy (CF.DEL) from the newest member holding a matching
-   * fingerprint, and returns true. Throws BloomRemoveError, changing
-   * nothing, when no member matches: the item is certainly absent (as
+   * fingerprint, and returns true. Returns false, changing nothing, when no
+   * member matches: the item is certainly absent (as
    * CountingBloomFilter.remove does). Removing an item that was never
    * added can take another item's fingerprint: see docs/CUCKOO.md.
    */
@@ -191,7 +191,7 @@ export class CuckooFilterOver {
     checkItem(item);
     const tables = this.#tables;
     for (let j = tables.length - 1; j >= 0; j--) if (tables[j].run(item, OP_REMOVE) !== 0) return true;
-    throw new BloomRemoveError(item, 2 * this.bucketSize, 'no slot of its two buckets holds its fingerprint');
+    return false;
   }
 
   /**

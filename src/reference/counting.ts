@@ -7,7 +7,7 @@
 
 import { checkBytes } from '../wasm/typed-arrays.js';
 import '../filter/double-rates.js';
-import { BloomRangeError, BloomRemoveError } from '../errors.js';
+import { BloomRangeError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
@@ -110,13 +110,14 @@ export class CountingBloomFilter {
     return Math.min(...positions.map((p) => getCounter(this.packed, p)));
   }
 
-  private removeAt(positions: number[], what: unknown): void {
-    if (this.countAt(positions) === 0) throw new BloomRemoveError(what, this.hashes);
+  private removeAt(positions: number[]): boolean {
+    if (this.countAt(positions) === 0) return false;
     for (const p of this.distinct(positions)) {
       const c = getCounter(this.packed, p);
       if (c < COUNTER_MAX) setCounter(this.packed, p, c - 1);
     }
     if (this.held > 0) this.held--;
+    return true;
   }
 
   /** Raises the item's counters (saturated ones stay at 15); true when one went from 0. */
@@ -129,9 +130,9 @@ export class CountingBloomFilter {
     return this.countAt(this.positions(item)) > 0;
   }
 
-  /** Lowers the item's counters, saturated ones excepted; BloomRemoveError, changing nothing, when one is 0. */
-  remove(item: Item): void {
-    this.removeAt(this.positions(item), item);
+  /** Lowers the item's counters, saturated ones excepted, and returns true; false, changing nothing, when one is 0 (certainly absent). */
+  remove(item: Item): boolean {
+    return this.removeAt(this.positions(item));
   }
 
   /** The smallest of the item's counters (0: certainly absent; 15: 15 or more). */
@@ -151,10 +152,10 @@ export class CountingBloomFilter {
     return this.addAt(probeHash(this, d.value));
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
-  removeDigest(d: Digest): void {
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf): false, changing nothing, when it is certainly absent. */
+  removeDigest(d: Digest): boolean {
     checkDigest(this, d, 'removeDigest');
-    this.removeAt(probeHash(this, d.value), `the item with digest 0x${d.value.toString(16)}`);
+    return this.removeAt(probeHash(this, d.value));
   }
 
   /** count() for the item whose digest is `d` (xxh64 and sbbf). */
