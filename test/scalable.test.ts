@@ -110,6 +110,31 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     expect(t.seed).toBe(2n ** 64n - 1n);
   });
 
+  it('forCapacity(n, p, options?) is the chain the options constructor makes', () => {
+    const a = Impl.forCapacity(1000, 0.01);
+    expect(a).toBeInstanceOf(Impl);
+    expect(a.toBytes()).toEqual(new Impl({ capacity: 1000, falsePositiveRate: 0.01 }).toBytes());
+    const options = { growth: 4, tightening: 0.25, scheme: 'sbbf', seed: 9n } as const;
+    const b = Impl.forCapacity(50, 0.001, options);
+    const c = new Impl({ capacity: 50, falsePositiveRate: 0.001, ...options });
+    for (let i = 0; i < 300; i++) expect(b.add(`u${i}`)).toBe(c.add(`u${i}`));
+    expect(b.toBytes()).toEqual(c.toBytes());
+    expect([b.capacity, b.falsePositiveRate, b.growth, b.tightening, b.scheme, b.seed]).toEqual([50, 0.001, 4, 0.25, 'sbbf', 9n]);
+    expect(() => Impl.forCapacity(0, 0.01)).toThrow('capacity must be a positive integer; got 0');
+    expect(() => Impl.forCapacity(10, 1)).toThrow('falsePositiveRate must be a number in (0, 1); got 1');
+    expect(() => Impl.forCapacity(10, 0.01, { capacity: 5 } as never)).toThrow(BloomTypeError);
+    expect(() => Impl.forCapacity(10, 0.01, { capacity: 5 } as never)).toThrow('options.capacity must be absent: forCapacity takes the capacity and rate as its arguments; got 5');
+    expect(() => Impl.forCapacity(10, 0.01, [] as never)).toThrow(BloomTypeError);
+  });
+
+  it('a number where the options object goes names forCapacity', () => {
+    const call = () => new (Impl as unknown as new (...a: unknown[]) => unknown)(1000, 0.01);
+    expect(call).toThrow(BloomTypeError);
+    expect(call).toThrow(
+      'options must be an object with capacity and falsePositiveRate; for n items at rate p, call ScalableBloomFilter.forCapacity(n, p, options?); got 1000',
+    );
+  });
+
   it('still reads the old option name initialCapacity when capacity is absent', () => {
     const old = new Impl({ initialCapacity: 7, falsePositiveRate: 0.02 } as unknown as ScalableOptions);
     expect(old.capacity).toBe(7);

@@ -35,6 +35,9 @@ export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
   tightening?: number;
 }
 
+/** Options of ScalableBloomFilter.forCapacity: the constructor's, less the capacity and rate it takes as arguments. */
+export type ScalableCapacityOptions = Omit<ScalableOptions, 'capacity' | 'initialCapacity' | 'falsePositiveRate'>;
+
 /** Validated chain parameters. */
 export interface ScalablePlan {
   capacity: number;
@@ -98,6 +101,23 @@ function checkNumber(parameter: string, value: unknown, ok: (v: number) => boole
 
 /** The fields of ScalableOptions (and `shared`, refused), as checkScalableOptions reads them. */
 const SCALABLE_OPTION_NAMES = ['capacity', 'initialCapacity', 'falsePositiveRate', 'growth', 'tightening', 'scheme', 'seed', 'shared'] as const;
+
+/** What the constructor tells a caller who passed a number where its options object goes. */
+export const SCALABLE_OPTIONS_HINT =
+  'an object with capacity and falsePositiveRate; for n items at rate p, call ScalableBloomFilter.forCapacity(n, p, options?)';
+
+/**
+ * forCapacity's arguments as the constructor's options: `options` read
+ * once, and refused (BloomTypeError) when it gives the capacity or rate
+ * again, which the arguments already give.
+ */
+export function scalableCapacityOptions(capacity: number, falsePositiveRate: number, options: unknown): ScalableOptions {
+  const o = readOptions(options, SCALABLE_OPTION_NAMES, 'an object with growth, tightening, scheme or seed');
+  for (const name of ['capacity', 'initialCapacity', 'falsePositiveRate'] as const) {
+    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], 'absent: forCapacity takes the capacity and rate as its arguments');
+  }
+  return { growth: o.growth, tightening: o.tightening, scheme: o.scheme, seed: o.seed, shared: o.shared, capacity, falsePositiveRate } as ScalableOptions;
+}
 
 /**
  * Checks the constructor's options and fills in the defaults; `sizing` is

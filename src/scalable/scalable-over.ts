@@ -14,13 +14,13 @@
 // ChainKind.walk; the wrapping of a decoded chain for the constructor is in
 // restore.ts.)
 
-import { BloomDigestError } from '../errors.js';
+import { BloomDigestError, BloomTypeError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { encodeChain, type Checksum } from '../format/chain.js';
 import {
-  checkScalableOptions, compoundRate, memberPlan,
+  checkScalableOptions, compoundRate, memberPlan, SCALABLE_OPTIONS_HINT,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
 import { restoredChain } from './restore.js';
@@ -140,6 +140,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * throws BloomRangeError or BloomTypeError on bad options.
    */
   constructor(options: ScalableOptions, kind: ChainKind<F>) {
+    if (typeof options === 'number') throw new BloomTypeError('options', options, SCALABLE_OPTIONS_HINT);
     this.kind = kind;
     const restored = restoredChain<F>(options);
     this.plan = restored ? restored.plan : checkScalableOptions(options);

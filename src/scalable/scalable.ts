@@ -9,7 +9,7 @@ import { digestChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
 import { ScalableBloomFilterOver, type ChainKind, type ChainWalk, type GrowingMembers } from './scalable-over.js';
-import type { ScalableOptions, ScalablePlan } from './plan.js';
+import { scalableCapacityOptions, type ScalableCapacityOptions, type ScalableOptions, type ScalablePlan } from './plan.js';
 
 /** A chain's WalkList, and which members it was made from. */
 interface KnownList extends WalkList {
@@ -68,6 +68,15 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
     super(options, WASM_MEMBERS);
+  }
+
+  /**
+   * The chain for n = `capacity` items in its first member at compound rate
+   * p = `falsePositiveRate`: the same chain as
+   * `new ScalableBloomFilter({ capacity, falsePositiveRate, ...options })`.
+   */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: ScalableCapacityOptions): ScalableBloomFilter {
+    return new ScalableBloomFilter(scalableCapacityOptions(capacity, falsePositiveRate, options));
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   type SlidingFile,
 } from '../format/sliding.js';
 import { emptyState, Generations, readClock } from './generations.js';
-import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
+import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, SLIDING_OPTIONS_HINT, type SlidingOptions, type SlidingShape } from './shape.js';
 import { readOption } from '../filter/read-options.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
@@ -155,6 +155,7 @@ export class SlidingBloomFilterOver {
 
   /** An empty filter; throws BloomRangeError or BloomTypeError naming the option at fault, before anything is allocated. */
   constructor(options: SlidingOptions, kind: SlidingKind) {
+    if (typeof options === 'number') throw new BloomTypeError('options', options, SLIDING_OPTIONS_HINT);
     const restored = (options as { [RESTORED]?: Restored } | null)?.[RESTORED];
     // The options are read once: the shape and the clock come from the same reading.
     const o = readSlidingOptions(options);
