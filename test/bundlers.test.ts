@@ -80,7 +80,7 @@ const w = new SlidingBloomFilter({ window: 100, falsePositiveRate: 0.01 });
 w.add('a');
 const b = new Bitmap(1000);
 b.set(7);
-console.log(JSON.stringify([c.has('a'), c.has('b'), s.has('item 99'), s.filters.length > 1, w.has('a'), b.has(7), b.has(8)]));
+console.log(JSON.stringify([c.has('a'), c.has('b'), s.has('item 99'), s.members.length > 1, w.has('a'), b.has(7), b.has(8)]));
 `)).toEqual([true, false, true, true, true, true, false]);
   }, 240_000);
 });

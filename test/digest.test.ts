@@ -95,7 +95,7 @@ describe.each(twins)('$name digest', ({ digest, Digest, BloomFilter, CountingBlo
   it('drives a ScalableBloomFilter as has/add do', () => {
     const s = new ScalableBloomFilter({ capacity: 8, falsePositiveRate: 0.01, seed: 4n });
     for (let i = 0; i < 100; i++) s.addDigest(digest(`i${i}`, { seed: 4n }));
-    expect(s.filters.length).toBeGreaterThan(3);
+    expect(s.members.length).toBeGreaterThan(3);
     for (let i = 0; i < 100; i++) expect(s.has(`i${i}`)).toBe(true);
     for (let i = 0; i < 100; i++) expect(s.hasDigest(digest(`j${i}`, { seed: 4n }))).toBe(s.has(`j${i}`));
   });
@@ -208,7 +208,7 @@ describe('encoding once (wasm)', () => {
   it('ScalableBloomFilter.has and add encode the item once whatever the number of members', () => {
     const s = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 200; i++) s.add(`m${i}`);
-    expect(s.filters.length).toBeGreaterThan(5);
+    expect(s.members.length).toBeGreaterThan(5);
     const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');
     s.add(item);
     expect(spy).toHaveBeenCalledTimes(1);
@@ -219,7 +219,7 @@ describe('encoding once (wasm)', () => {
   it('ScalableBloomFilter.addMany and hasMany encode each item once whatever the number of members', () => {
     const s = new wasm.ScalableBloomFilter({ capacity: 4, falsePositiveRate: 0.01 });
     for (let i = 0; i < 200; i++) s.add(`m${i}`);
-    const members = s.filters.length;
+    const members = s.members.length;
     expect(members).toBeGreaterThan(5);
     const items = Array.from({ length: 10 }, (_, i) => `${item}#${i}`);
     const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');

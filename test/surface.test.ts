@@ -118,7 +118,7 @@ describe('the two entry points', () => {
         'static forCapacity': '(capacity: number, falsePositiveRate: number, options?: FilterOptions | undefined): BloomFilter',
         'static fromBytes': '(bytes: Uint8Array<ArrayBufferLike>): BloomFilter',
       });
-      expect(ours.ScalableBloomFilter).toMatchObject({ capacity: 'number', filters: 'get readonly ScalableMember[]' });
+      expect(ours.ScalableBloomFilter).toMatchObject({ capacity: 'number', members: 'get readonly ScalableMember[]' });
     });
   });
 

@@ -62,7 +62,7 @@ export interface MemberPlan {
   hashes: number;
 }
 
-/** A snapshot of one member of the chain, as the `filters` property lists it. */
+/** A snapshot of one member of the chain, as the `members` property lists it. */
 export interface ScalableMember {
   /** m of this member. */
   readonly bits: number;
@@ -159,17 +159,17 @@ export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZI
  */
 export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   if (i >= MAX_FILTER_COUNT) {
-    throw new BloomRangeError(`filters[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
+    throw new BloomRangeError(`members[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
   }
   const capacity = Math.max(1, Math.round(plan.capacity * plan.growth ** i));
   const falsePositiveRate = plan.falsePositiveRate * (1 - plan.tightening) * plan.tightening ** i;
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
-    throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
+    throw new BloomRangeError(`members[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
   }
   const { bits, hashes } = schemeSize(capacity, falsePositiveRate, plan.scheme, plan.sizing);
   if (bits > MAX_BITS) {
     throw new BloomRangeError(
-      `filters[${i}].bits`,
+      `members[${i}].bits`,
       bits,
       `at most ${MAX_BITS} (capacity ${capacity} at falsePositiveRate ${falsePositiveRate}); the chain cannot grow further`,
     );

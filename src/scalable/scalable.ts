@@ -100,5 +100,5 @@ export function adoptChain(chain: DecodedChain<BloomFilter>): ScalableBloomFilte
 
 /** The plan and the members, oldest first, for src/node, which streams them to a file. @internal */
 export function chainParts(chain: ScalableBloomFilter): { plan: ScalablePlan; members: readonly BloomFilter[] } {
-  return { plan: chain['plan'], members: chain['members'] };
+  return { plan: chain['plan'], members: chain['memberFilters'] };
 }

@@ -84,7 +84,7 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
 {
   const s = new lib.ScalableBloomFilter({ capacity: 20, falsePositiveRate: 0.01 });
   const fresh = items.map((x) => s.add(x));
-  out.chain = { members: s.filters.length, fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.map((x) => (s.has(x) ? 1 : 0)))), file: fingerprint(s.toBytes()) };
+  out.chain = { members: s.members.length, fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.map((x) => (s.has(x) ? 1 : 0)))), file: fingerprint(s.toBytes()) };
 }
 
 // Many filters in one instance, and dispose.
