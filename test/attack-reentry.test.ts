@@ -304,7 +304,7 @@ describe('a Bitmap batch whose typed array has a species and a length getter', (
     class Values extends Uint32Array {
       static get [Symbol.species]() {
         ran++;
-        other.clear(2);
+        other.delete(2);
         return Uint32Array;
       }
       override get length(): number {

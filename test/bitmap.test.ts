@@ -24,14 +24,28 @@ describe.each(implementations)('%s Bitmap', (_name, Impl) => {
     expect(b.count()).toBe(3);
     expect(b.has(42)).toBe(true);
     expect(b.has(41)).toBe(false);
-    expect(b.clear(42)).toBe(true);
-    expect(b.clear(42)).toBe(false);
+    expect(b.delete(42)).toBe(true);
+    expect(b.delete(42)).toBe(false);
     expect(b.has(42)).toBe(false);
     expect(b.count()).toBe(2);
     expect([...b]).toEqual([0, 99]);
-    b.clearAll();
+    expect(b.clear()).toBe(undefined);
     expect(b.count()).toBe(0);
     expect([...b]).toEqual([]);
+    expect(Array.from(b.bitArray())).toEqual(new Array(13).fill(0));
+  });
+
+  it('clear with an argument throws BloomTypeError naming delete, and empties nothing', () => {
+    const b = new Impl(100);
+    b.setMany([3, 5, 64]);
+    const bits = b.bitArray();
+    const clearOne = b.clear as unknown as (value: number) => void;
+    expect(() => clearOne.call(b, 5)).toThrow(BloomTypeError);
+    expect(() => clearOne.call(b, 5)).toThrow('value must be absent: clear() empties the bitmap; to remove one value, call delete(value); got 5');
+    expect(() => clearOne.call(b, undefined)).toThrow(BloomTypeError);
+    expect(b.bitArray()).toEqual(bits);
+    expect(b.count()).toBe(3);
+    expect((b as unknown as Record<string, unknown>).clearAll).toBe(undefined);
   });
 
   it('lays bits out as the filter does: value v is bit v & 7 of byte v >> 3', () => {
@@ -95,7 +109,7 @@ describe.each(implementations)('%s Bitmap', (_name, Impl) => {
       expect(() => b.set(-1)).toThrow(BloomRangeError);
       expect(() => b.set(-1)).toThrow('value must be an integer in [0, 9]; got -1');
       expect(() => b.has(2.5)).toThrow('value must be an integer in [0, 9]; got 2.5');
-      expect(() => b.clear(10)).toThrow('value must be an integer in [0, 9]; got 10');
+      expect(() => b.delete(10)).toThrow('value must be an integer in [0, 9]; got 10');
       expect(() => b.set(NaN)).toThrow(BloomRangeError);
       expect(() => b.set(2 ** 32)).toThrow(BloomRangeError);
       expect(() => b.has('3' as unknown as number)).toThrow(BloomTypeError);
@@ -127,7 +141,7 @@ describe.each(implementations)('%s Bitmap', (_name, Impl) => {
 describe('wasm Bitmap equals the reference', () => {
   const op = fc.oneof(
     fc.record({ kind: fc.constant('set' as const), at: fc.nat() }),
-    fc.record({ kind: fc.constant('clear' as const), at: fc.nat() }),
+    fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
     fc.record({ kind: fc.constant('setMany' as const), list: fc.array(fc.nat(), { maxLength: 40 }) }),
     fc.record({ kind: fc.constant('hasMany' as const), list: fc.array(fc.nat(), { maxLength: 40 }) }),
   );
@@ -139,7 +153,7 @@ describe('wasm Bitmap equals the reference', () => {
         const r = new ReferenceBitmap(size);
         for (const o of ops) {
           if (o.kind === 'set') expect(w.set(o.at % size)).toBe(r.set(o.at % size));
-          else if (o.kind === 'clear') expect(w.clear(o.at % size)).toBe(r.clear(o.at % size));
+          else if (o.kind === 'delete') expect(w.delete(o.at % size)).toBe(r.delete(o.at % size));
           else if (o.kind === 'setMany') {
             const batch = new Uint32Array(o.list.map((v) => v % size));
             expect(w.setMany(batch)).toBe(r.setMany(batch));

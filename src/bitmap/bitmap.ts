@@ -11,7 +11,7 @@
 // raised and lowered by single operations and by what setMany reports.
 
 import '../wasm/full-build.js';
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
+import { checkBitmapSize, checkValue, checkValues, clearWithValue, invalidValue, type BitmapValues } from './values.js';
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
@@ -87,8 +87,8 @@ export class Bitmap implements Iterable<number> {
     return (this.#bits[v >>> 3] & (1 << (v & 7))) !== 0;
   }
 
-  /** Removes value; true when it was set. */
-  clear(value: number): boolean {
+  /** Removes value, as Set.prototype.delete does; true when it was set. */
+  delete(value: number): boolean {
     const v = checkValue('value', value, this.size);
     const byte = v >>> 3;
     const mask = 1 << (v & 7);
@@ -98,8 +98,13 @@ export class Bitmap implements Iterable<number> {
     return true;
   }
 
-  /** Removes every value. */
-  clearAll(): void {
+  /**
+   * Removes every value, as Set.prototype.clear does. It takes no argument:
+   * given one (the old spelling of delete), it throws BloomTypeError naming
+   * delete rather than empty the bitmap.
+   */
+  clear(): void {
+    if (arguments.length > 0) throw clearWithValue(arguments[0]);
     this.#engine.clearAll();
     this.setCount = 0;
   }

@@ -55,3 +55,8 @@ export function checkValues(values: unknown, size: number): Int32Array | Uint32A
 export function invalidValue(values: Int32Array | Uint32Array, i: number, size: number): BloomRangeError {
   return new BloomRangeError(`values[${i}]`, values[i], valueRange(size), i);
 }
+
+/** The error of clear() given a value: clear empties the bitmap, and delete(value) removes one value. */
+export function clearWithValue(value: unknown): BloomTypeError {
+  return new BloomTypeError('value', value, 'absent: clear() empties the bitmap; to remove one value, call delete(value)');
+}

@@ -3,7 +3,7 @@
 // the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
+import { checkBitmapSize, checkValue, checkValues, clearWithValue, invalidValue, type BitmapValues } from '../bitmap/values.js';
 import { isDisposed, markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
 
@@ -47,8 +47,8 @@ export class Bitmap implements Iterable<number> {
     return this.bitmapHas(checkValue('value', value, this.size));
   }
 
-  /** Removes value; true when it was set. */
-  clear(value: number): boolean {
+  /** Removes value, as Set.prototype.delete does; true when it was set. */
+  delete(value: number): boolean {
     const v = checkValue('value', value, this.size);
     if (!this.bitmapHas(v)) return false;
     this.bytes[Math.floor(v / 8)] &= ~(1 << v % 8);
@@ -56,8 +56,13 @@ export class Bitmap implements Iterable<number> {
     return true;
   }
 
-  /** Removes every value. */
-  clearAll(): void {
+  /**
+   * Removes every value, as Set.prototype.clear does. It takes no argument:
+   * given one (the old spelling of delete), it throws BloomTypeError naming
+   * delete rather than empty the bitmap.
+   */
+  clear(): void {
+    if (arguments.length > 0) throw clearWithValue(arguments[0]);
     this.bytes.fill(0);
     this.setCount = 0;
   }
