@@ -20,7 +20,7 @@ export {
   falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
 } from './filter/sizing.js';
 export { Bitmap } from './bitmap/bitmap.js';
-export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap/values.js';
+export { MAX_BITMAP_BITS, type BitmapValues } from './bitmap/values.js';
 export { ScalableBloomFilter } from './scalable/scalable.js';
 export { CountingBloomFilter } from './counting/counting.js';
 export { digest, probeAll } from './filter/digest.js';

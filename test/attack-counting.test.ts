@@ -57,14 +57,14 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
         const all = Array.from({ length: bits }, (_, p) => get(model, p));
         expect(f.bitsSet()).toBe(all.filter((v) => v > 0).length);
         expect(f.saturatedCount()).toBe(all.filter((v) => v === 15).length);
-        expect(f.addedCount()).toBe(held);
+        expect(f.size).toBe(held);
       }
     }
     expect(f.counters()).toEqual(model);
     // The loaded copy and the clone carry the same counters and tallies.
     for (const g of [CountingBloomFilter.fromBytes(f.toBytes()), f.clone()]) {
       expect(g.counters()).toEqual(model);
-      expect([g.bitsSet(), g.saturatedCount(), g.addedCount()]).toEqual([f.bitsSet(), f.saturatedCount(), f.addedCount()]);
+      expect([g.bitsSet(), g.saturatedCount(), g.size]).toEqual([f.bitsSet(), f.saturatedCount(), f.size]);
     }
     // toBloomFilter: bit p set exactly when counter p is above 0.
     const plain = f.toBloomFilter();
@@ -84,12 +84,12 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
     expect(f.counters()).toEqual(sat);
     expect(f.has('hot')).toBe(true);
     expect(f.count('hot')).toBe(15);
-    expect(f.addedCount()).toBe(0);
+    expect(f.size).toBe(0);
     // More removes than adds (the counters are saturated, so they succeed): held stays at 0.
     for (let i = 0; i < 3; i++) f.remove('hot');
-    expect(f.addedCount()).toBe(0);
-    expect(CountingBloomFilter.fromBytes(f.toBytes()).addedCount()).toBe(0);
-    expect(f.toBloomFilter().addedCount()).toBe(0);
+    expect(f.size).toBe(0);
+    expect(CountingBloomFilter.fromBytes(f.toBytes()).size).toBe(0);
+    expect(f.toBloomFilter().size).toBe(0);
   });
 
   it('addMany/hasMany equal add/has one by one, flags and counters', () => {
@@ -101,7 +101,7 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
       const flags = a.addMany(items);
       items.forEach((it, i) => expect(b.add(it) ? 1 : 0).toBe(flags[i]));
       expect(a.counters()).toEqual(b.counters());
-      expect([a.bitsSet(), a.saturatedCount(), a.addedCount()]).toEqual([b.bitsSet(), b.saturatedCount(), b.addedCount()]);
+      expect([a.bitsSet(), a.saturatedCount(), a.size]).toEqual([b.bitsSet(), b.saturatedCount(), b.size]);
       const probe = Array.from({ length: 3000 }, (_, i) => `u${i * 2}`);
       const many = a.hasMany(probe);
       probe.forEach((it, i) => expect(many[i]).toBe(b.has(it) ? 1 : 0));
@@ -143,7 +143,7 @@ describe.each(twins)('$name CountingBloomFilter under attack', ({ name, Counting
       plain.addMany(items.filter((_, i) => i % 2 === 1));
       const got = c.toBloomFilter();
       expect(got.bitArray()).toEqual(plain.bitArray());
-      expect([got.bits, got.hashes, got.scheme, got.seed, got.addedCount()]).toEqual([plain.bits, plain.hashes, plain.scheme, plain.seed, 1500]);
+      expect([got.bits, got.hashes, got.scheme, got.seed, got.size]).toEqual([plain.bits, plain.hashes, plain.scheme, plain.seed, 1500]);
     }
   });
 

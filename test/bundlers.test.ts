@@ -124,7 +124,7 @@ const PAGES = {
     source: `import { BloomFilter } from 'bloomwasm';
 const f = BloomFilter.forCapacity(1000, 0.01);
 f.add('https://example.com/a');
-document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, f.addedCount()]);
+document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, f.size]);
 f.dispose();
 `,
     expected: [true, false, 9586, 7, 1],

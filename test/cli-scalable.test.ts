@@ -44,7 +44,7 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     expect(chain.members.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(chain.falsePositiveRate).toBe(0.001);
     for (const line of out.slice(0, 5000)) expect(chain.has(line)).toBe(true);
-    expect(chain.addedCount()).toBe(out.length);
+    expect(chain.size).toBe(out.length);
   });
 
   it('continues from the chain state, and reports that it wins over size flags', () => {
@@ -125,7 +125,7 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     // rate; a saved chain may grow on later runs, so the next members still get a fair share.
     expect(chain.tightening).toBe(0.25);
     expect(chain.members[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
-    expect(chain.addedCount()).toBe(printed);
+    expect(chain.size).toBe(printed);
     expect(chain.has('u0000000') && chain.has(`u${lines - 1}`)).toBe(true);
     // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows,
     // with tightening 0.75 (later members are the rule): 0.25 of the rate, then 0.1875.

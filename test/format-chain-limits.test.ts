@@ -112,7 +112,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     let i = 0;
     while (chain.members.length < MAX_FILTER_COUNT) chain.add(`grow ${i++}`);
     // The newest member holds its one item; the next new item needs member 256.
-    while (chain.members[MAX_FILTER_COUNT - 1].addedCount < 1) chain.add(`grow ${i++}`);
+    while (chain.members[MAX_FILTER_COUNT - 1].size < 1) chain.add(`grow ${i++}`);
     const bytes = chain.toBytes();
     let error: unknown;
     for (let j = 0; error === undefined && j < 1000; j++) {

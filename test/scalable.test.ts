@@ -32,9 +32,9 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
     }
     // Full members hold exactly their capacity; 83 of the 10,000 items were
     // reported by an older member and so were not added (the fixed items).
-    expect(f.map((m) => m.addedCount)).toEqual([1000, 2000, 4000, 2917]);
+    expect(f.map((m) => m.size)).toEqual([1000, 2000, 4000, 2917]);
     expect(fresh).toBe(9917);
-    expect(s.addedCount()).toBe(9917);
+    expect(s.size).toBe(9917);
     expect(f[3].bitsSet).toBe(28_186);
     expect(f[3].fill).toBe(28_186 / 122_847);
     expect(Object.isFrozen(f) && Object.isFrozen(f[0])).toBe(true);
@@ -47,7 +47,7 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
     expect(s.add('a')).toBe(false); // present: no new member
     expect(s.members.length).toBe(1);
     expect(s.add('d')).toBe(true);
-    expect(s.members.map((m) => [m.capacity, m.falsePositiveRate, m.addedCount])).toEqual([
+    expect(s.members.map((m) => [m.capacity, m.falsePositiveRate, m.size])).toEqual([
       [3, 0.0075, 3],
       [9, 0.001875, 1],
     ]);
@@ -81,7 +81,7 @@ describe.each([
     expect(Math.abs(falsePositives - 100_000 * p)).toBeLessThan(4 * Math.sqrt(100_000 * p) + 5);
     // The Swamidass-Baldi sum is within 2% of the adds that reported new.
     const fresh = added.reduce((a, b) => a + b, 0);
-    expect(s.addedCount()).toBe(fresh);
+    expect(s.size).toBe(fresh);
     expect(Math.abs(s.estimatedCount() / fresh - 1)).toBeLessThan(0.02);
   });
 });
@@ -96,7 +96,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     expect(s.add(new Uint8Array([1, 2, 3]))).toBe(true);
     expect(s.has(new Uint8Array([1, 2, 3]))).toBe(true);
     expect(s.members.length).toBe(4); // 4 + 8 + 16 < 41 <= 4 + 8 + 16 + 32
-    expect(s.addedCount()).toBe(41);
+    expect(s.size).toBe(41);
     expect(s.estimatedCount()).toBeGreaterThan(35);
     expect(s.estimatedCount()).toBeLessThan(47);
   });
@@ -150,7 +150,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     const bytes = new TextEncoder().encode('xqnope');
     expect(Array.from(a.hasMany({ bytes, offsets: [0, 1, 2, 6] }))).toEqual([1, 1, 0]);
     expect(Array.from(a.hasMany({ bytes, offsets: new Uint32Array([0]) }))).toEqual([]);
-    expect(a.members.map((m) => m.addedCount)).toEqual([5, 4]); // 8 distinct letters, then q
+    expect(a.members.map((m) => m.size)).toEqual([5, 4]); // 8 distinct letters, then q
   });
 
   it('refuses a bad batch before adding anything', () => {
@@ -160,7 +160,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
       'items.offsets[2] must be an integer in [2, 4]; got 5',
     );
     expect(() => s.addMany('abc' as unknown as string[])).toThrow(BloomTypeError);
-    expect(s.addedCount()).toBe(0);
+    expect(s.size).toBe(0);
     expect(s.has('a')).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     for (let i = 0; i < 20; i++) s.add(`i${i}`);
     s.clear();
     expect(s.members.length).toBe(1);
-    expect(s.addedCount()).toBe(0);
+    expect(s.size).toBe(0);
     expect(s.has('i0')).toBe(false);
     expect(s.currentFalsePositiveRate()).toBe(0);
   });
@@ -217,7 +217,7 @@ describe('wasm ScalableBloomFilter equals the reference', () => {
         for (const x of adds) expect(w.add(x)).toBe(r.add(x));
         expect(w.hasMany(probes)).toEqual(r.hasMany(probes));
         expect(w.members).toEqual(r.members);
-        expect(w.addedCount()).toBe(r.addedCount());
+        expect(w.size).toBe(r.size);
         expect(w.estimatedCount()).toBe(r.estimatedCount());
         expect(w.currentFalsePositiveRate()).toBe(r.currentFalsePositiveRate());
       }),

@@ -30,7 +30,7 @@ for (const twin of twins) {
       expect(f.add('a')).toBe(false);
       expect(f.has('a')).toBe(true);
       expect(f.add(new TextEncoder().encode('a'))).toBe(false);
-      expect(f.addedCount()).toBe(3);
+      expect(f.addCount).toBe(3);
       expect(f.bits).toBe(f.shape.bits * 8);
       expect(f.window).toBe(100);
       expect(f.windowMs).toBe(0);

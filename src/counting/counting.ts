@@ -71,10 +71,10 @@ export class CountingBloomFilter {
     this.dispose();
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
+  /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
     const o = readFilterOptions(options);
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
     return new CountingBloomFilter(bits, hashes, o as FilterOptions);
   }
 
@@ -171,8 +171,8 @@ export class CountingBloomFilter {
     return this.#engine.saturated();
   }
 
-  /** The items held: adds minus successful removes (never below 0). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, less successful removes (never below 0). */
+  get size(): number {
     return this.#engine.held();
   }
 
@@ -200,7 +200,7 @@ export class CountingBloomFilter {
   clone(): CountingBloomFilter {
     const copy = new CountingBloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     countingEngineOf(copy).counters.set(this.#engine.counters);
-    countingEngineOf(copy).restore(this.addedCount());
+    countingEngineOf(copy).restore(this.size);
     return copy;
   }
 
@@ -208,13 +208,13 @@ export class CountingBloomFilter {
    * The plain BloomFilter with the same bits, hashes, scheme and seed, whose
    * bit p is 1 exactly when counter p is above 0. While no counter has
    * saturated it equals a BloomFilter holding the items still held; its
-   * addedCount is this filter's addedCount().
+   * size is this filter's size.
    */
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const target = engineOf(plain);
     this.#engine.writeBits(target);
-    target.setCounters(this.bitsSet(), this.addedCount());
+    target.setCounters(this.bitsSet(), this.size);
     return plain;
   }
 
@@ -266,7 +266,7 @@ export function countingFileHeader(filter: CountingBloomFilter): Uint8Array {
   const header = encodeHeader(
     {
       scheme: filter.scheme, schemeId: SCHEMES.indexOf(filter.scheme), hashes: filter.hashes, seed: filter.seed,
-      bits: filter.bits, bitsSet: filter.bitsSet(), addedCount: filter.addedCount(),
+      bits: filter.bits, bitsSet: filter.bitsSet(), addedCount: filter.size,
     },
     COUNTING_KIND,
   );

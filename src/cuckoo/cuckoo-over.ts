@@ -48,8 +48,8 @@ export interface CuckooMember {
   readonly fingerprintBits: number;
   /** Its bound on the false-positive rate, 2b / 2^f. */
   readonly falsePositiveRate: number;
-  /** Fingerprints it holds. */
-  readonly addedCount: number;
+  /** Fingerprints it holds (its size). */
+  readonly size: number;
 }
 
 /** The members a restore hands over to the constructor (files and clone(); not for users). */
@@ -127,7 +127,7 @@ export class CuckooFilterOver {
   /** Starts the next member; BloomFullError (for `item`, at `index` in a batch) when the filter is fixed or cannot grow further. */
   #grow(item: unknown, index?: number): CuckooTable {
     if (this.growth === 0) {
-      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.addedCount()} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
+      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.size} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
     }
     const next = memberShape(this.shape, this.#tables.length);
     if (next === undefined) {
@@ -233,8 +233,8 @@ export class CuckooFilterOver {
     return flags;
   }
 
-  /** Fingerprints held over all members: adds less removes. */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: fingerprints over all members, adds less removes. */
+  get size(): number {
     let n = 0;
     for (const table of this.#tables) n += table.held();
     return n;
@@ -243,7 +243,7 @@ export class CuckooFilterOver {
   /** The members, oldest first. */
   get members(): readonly CuckooMember[] {
     return this.memberShapes.map((m, j) => ({
-      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, addedCount: this.#tables[j].held(),
+      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, size: this.#tables[j].held(),
     }));
   }
 

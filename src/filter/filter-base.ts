@@ -108,8 +108,8 @@ export abstract class BloomFilterBase {
     return this.#engine.bitsSet();
   }
 
-  /** How many adds reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
+  get size(): number {
     // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
     return Math.min(this.#engine.addedCount(), MAX_ADDED_COUNT);
   }

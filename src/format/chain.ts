@@ -63,7 +63,8 @@ export type Checksum = (bytes: Uint8Array) => bigint;
 /** What the codec needs of a member filter. */
 export interface ChainMember {
   toBytes(): Uint8Array;
-  addedCount(): number;
+  /** Adds that reported new (the member header's addedCount). */
+  readonly size: number;
 }
 
 /** The 64-byte chain header for `plan` and `filterCount` members, its checksum computed by `xxh64`. */
@@ -299,7 +300,7 @@ export function decodeChain<F extends ChainMember>(
     } catch (error) {
       throw inMember(error, i, span.start);
     }
-    counts.push(members[i].addedCount());
+    counts.push(members[i].size);
   });
   return { plan: chain.plan, members, counts };
 }

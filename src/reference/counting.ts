@@ -77,10 +77,10 @@ export class CountingBloomFilter {
     this.dispose();
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
+  /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
     const o = readFilterOptions(options);
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
     return new CountingBloomFilter(bits, hashes, o as FilterOptions);
   }
 
@@ -192,8 +192,8 @@ export class CountingBloomFilter {
     return n;
   }
 
-  /** The items held: adds minus successful removes (never below 0). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, less successful removes (never below 0). */
+  get size(): number {
     return this.held;
   }
 
@@ -226,7 +226,7 @@ export class CountingBloomFilter {
     return copy;
   }
 
-  /** The plain BloomFilter whose bit p is 1 exactly when counter p is above 0; its addedCount is addedCount(). */
+  /** The plain BloomFilter whose bit p is 1 exactly when counter p is above 0; its size is this filter's size. */
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const bits = plain['array'].bytes;

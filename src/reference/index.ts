@@ -18,7 +18,7 @@ export {
   falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
 } from '../filter/sizing.js';
 export { Bitmap } from './bitmap.js';
-export { MAX_BITMAP_SIZE, type BitmapValues } from '../bitmap/values.js';
+export { MAX_BITMAP_BITS, type BitmapValues } from '../bitmap/values.js';
 export { ScalableBloomFilter } from './scalable.js';
 export { CountingBloomFilter } from './counting.js';
 export { digest, probeAll } from './digest.js';

@@ -72,8 +72,8 @@ export interface ScalableMember {
   readonly capacity: number;
   /** p_i: the rate this member was sized for at its capacity. */
   readonly falsePositiveRate: number;
-  /** Adds to this member that reported new. */
-  readonly addedCount: number;
+  /** Adds to this member that reported new (its size). */
+  readonly size: number;
   /** How many of its bits are 1. */
   readonly bitsSet: number;
   /** bitsSet / bits. */

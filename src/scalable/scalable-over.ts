@@ -37,7 +37,7 @@ export interface ChainFilter {
   hasMany(items: BatchItems): Uint8Array;
   addMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
-  addedCount(): number;
+  readonly size: number;
   estimatedCount(): number;
   currentFalsePositiveRate(): number;
   toBytes(): Uint8Array;
@@ -276,8 +276,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     return out;
   }
 
-  /** Adds that reported new, over all members. */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, over all members. */
+  get size(): number {
     let n = 0;
     for (const c of this.counts) n += c;
     return n;
@@ -304,7 +304,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
           hashes: f.hashes,
           capacity: this.capacities[i],
           falsePositiveRate: this.rates[i],
-          addedCount: this.counts[i],
+          size: this.counts[i],
           bitsSet: f.bitsSet(),
           fill: f.bitsSet() / f.bits,
         }),

@@ -246,8 +246,13 @@ export class SlidingBloomFilterOver {
     return this.generations.liveMask(now) | (1 << this.generations.state.current);
   }
 
-  /** Every add call so far, repeats included. */
-  addedCount(): number {
+  /**
+   * Every add call so far, repeats included (RedisSlidingBloomFilter's
+   * info().addCount). There is no `size`: what the window holds is not
+   * known exactly, since a re-seen item is held in two generations and a
+   * generation is forgotten whole (docs/SLIDING.md).
+   */
+  get addCount(): number {
     return this.generations.state.totalAdds;
   }
 

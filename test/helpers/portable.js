@@ -75,7 +75,7 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
   long.forEach((x) => (poly.add(x), bytesum.add(x)));
   out.modules = {
     sliding: { fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.slice(0, 900).map((x) => (w.has(x) ? 1 : 0)))), file: fingerprint(w.toBytes()) },
-    bitmap: { count: b.count(), first: Array.from(b).slice(0, 10), has: Array.from(b.hasMany(Uint32Array.of(0, 7919, 1, 15838))) },
+    bitmap: { count: b.size, first: Array.from(b).slice(0, 10), has: Array.from(b.hasMany(Uint32Array.of(0, 7919, 1, 15838))) },
     long: { poly: fingerprint(poly.bitArray()), polyHas: long.map((x) => poly.has(x)), bytesum: fingerprint(bytesum.toBytes()), bytesumHas: long.map((x) => bytesum.has(x)) },
   };
 }

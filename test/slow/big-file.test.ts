@@ -48,7 +48,7 @@ describe('a filter above 2^32 bits', () => {
       // About 1 position in 17 lies above 2^32 (some 590 of 10,000): the 64-bit index math is exercised.
       const high = items.flatMap((item) => f.positions(item)).filter((p) => p >= 2 ** 32).length;
       expect(high).toBeGreaterThan(400);
-      expected = { bitsSet: f.bitsSet(), addedCount: f.addedCount(), high };
+      expected = { bitsSet: f.bitsSet(), addedCount: f.size, high };
       saveFileSync(f, pathSync);
       await saveFile(f, pathAsync);
       header = Buffer.from(fileHeader(f)).toString('hex');
