@@ -61,11 +61,11 @@ export interface CuckooParts {
 
 const RESTORED = Symbol('restored cuckoo filter');
 
-/** Set by CuckooFilterOver's static block. */
-let tablesOf: (f: CuckooFilterOver) => CuckooTable[];
+/** Set by CuckooFilter's static block. */
+let tablesOf: (f: CuckooFilter) => CuckooTable[];
 
 /** A cuckoo filter over tables of `kind`. */
-export class CuckooFilterOver {
+class CuckooFilter {
   /** n: the items the first member holds (a fixed filter: all it holds). */
   readonly capacity: number;
   /** The bound on the false-positive rate, over all members. */
@@ -343,7 +343,7 @@ export function finishStreamedParts(file: CuckooFile, parts: CuckooParts): void 
 }
 
 /** A filter of `Class` over parts. @internal */
-export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T, parts: CuckooParts): T {
+export function adoptParts<T extends CuckooFilter>(Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T, parts: CuckooParts): T {
   return new Class(0, 0, RESTORED as unknown as CuckooOptions, parts);
 }
 
@@ -353,7 +353,7 @@ export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p:
  * allocated, each member's fingerprints against its tally after. Faults
  * throw BloomFormatError naming the field and its byte offset.
  */
-export function restoreCuckoo<T extends CuckooFilterOver>(
+export function restoreCuckoo<T extends CuckooFilter>(
   bytes: Uint8Array, kind: CuckooKind, Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T,
 ): T {
   bytes = checkBytes(bytes);
@@ -374,6 +374,11 @@ export function restoreCuckoo<T extends CuckooFilterOver>(
  * the module and not a method, so that no caller of the class is handed a
  * view of wasm memory to keep past dispose().
  */
-export function cuckooPayloads(filter: CuckooFilterOver): Uint8Array[] {
+export function cuckooPayloads(filter: CuckooFilter): Uint8Array[] {
   return tablesOf(filter).map((t) => t.slots);
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`CuckooFilter.add`), and
+// exported under the name the implementations extend.
+export { CuckooFilter as CuckooFilterOver };

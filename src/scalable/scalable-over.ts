@@ -97,7 +97,7 @@ const encoder = new TextEncoder();
 const SHARED_ENCODE_UNITS = 1 << 16;
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
-export class ScalableBloomFilterOver<F extends ChainFilter> {
+class ScalableBloomFilter<F extends ChainFilter> {
   /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
   readonly capacity: number;
   /** The bound on the compound false-positive rate. */
@@ -398,3 +398,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     this.counts.push(0);
   }
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`ScalableBloomFilter.add`), and
+// exported under the name the implementations extend.
+export { ScalableBloomFilter as ScalableBloomFilterOver };
