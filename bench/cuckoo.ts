@@ -78,7 +78,7 @@ function measureChild(contestant: Contestant): ChildResult {
         removing.addMany(present.strings);
       }, run: loop((s) => removing.remove(s), present.strings) },
     );
-    result.added = full.addedCount();
+    result.added = full.size;
     result.falseNegatives = present.strings.filter((s) => !full.has(s)).length;
     const more = urls(10 * N, 3, 'r').strings;
     result.falsePositiveRate = more.filter((s) => full.has(s)).length / more.length;

@@ -147,9 +147,9 @@ export class BloomDigestError extends Error {
 }
 
 /**
- * A remove of an item that cannot be present: one of its counters is 0
- * (a counting filter), or no slot of its buckets holds its fingerprint (a
- * cuckoo filter, whose callers pass that as `why`). Nothing was changed.
+ * A remove of an item that cannot be present. No call of this package
+ * throws it: `remove` returns false for a certainly-absent item instead.
+ * It stays exported so that code catching it still compiles.
  */
 export class BloomRemoveError extends Error {
   constructor(item: unknown, hashes: number, why = `one of its ${hashes} counters is 0`) {

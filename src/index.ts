@@ -20,7 +20,7 @@ export {
   falsePositiveRate, minimumBits, optimalBits, optimalHashes, sbbfFalsePositiveRate, sbbfOptimalBits,
 } from './filter/sizing.js';
 export { Bitmap } from './bitmap/bitmap.js';
-export { MAX_BITMAP_SIZE, type BitmapValues } from './bitmap/values.js';
+export { MAX_BITMAP_BITS, type BitmapValues } from './bitmap/values.js';
 export { ScalableBloomFilter } from './scalable/scalable.js';
 export { CountingBloomFilter } from './counting/counting.js';
 export { digest, probeAll } from './filter/digest.js';
@@ -28,9 +28,9 @@ export { COUNTER_MAX, MAX_COUNTING_BITS } from './counting/limits.js';
 export { COUNTING_FORMAT_VERSION } from './format/counting.js';
 export { Digest, DIGEST_SCHEMES, type DigestOptions, type ProbeTarget } from './filter/item-digest.js';
 export { CHAIN_VERSION } from './format/chain.js';
-export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
+export { MAX_FILTER_COUNT, MAX_GROWTH, type ScalableCapacityOptions, type ScalableMember, type ScalableOptions } from './scalable/plan.js';
 export { SlidingBloomFilter } from './sliding/sliding.js';
-export type { SlidingOptions, SlidingShape } from './sliding/shape.js';
+export type { SlidingCapacityOptions, SlidingOptions, SlidingShape } from './sliding/shape.js';
 export { SLIDING_FORMAT_VERSION } from './format/sliding.js';
 export { CuckooFilter } from './cuckoo/cuckoo.js';
 export { BUCKET_SIZES, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, type CuckooOptions } from './cuckoo/shape.js';

@@ -20,9 +20,9 @@ describe('a chain cut short inside its first member', () => {
   chain.add('a');
   const whole = chain.toBytes();
 
-  it.each([64, 65, 100, 120])('a %i-byte prefix is refused as truncated at filters[0], byte 64, not as a bad filterCount', async (length) => {
+  it.each([64, 65, 100, 120])('a %i-byte prefix is refused as truncated at members[0], byte 64, not as a bad filterCount', async (length) => {
     const cut = whole.slice(0, length);
-    const message = `invalid bloomwasm filter data: filters[0] at byte 64: truncated: the first member needs at least 57 bytes, to byte 121, but the input ends at byte ${length}`;
+    const message = `invalid bloomwasm filter data: members[0] at byte 64: truncated: the first member needs at least 57 bytes, to byte 121, but the input ends at byte ${length}`;
     for (const load of [(b: Uint8Array) => wasm.ScalableBloomFilter.fromBytes(b), (b: Uint8Array) => reference.ScalableBloomFilter.fromBytes(b)]) {
       let caught: unknown;
       try {
@@ -31,19 +31,19 @@ describe('a chain cut short inside its first member', () => {
         caught = error;
       }
       expect(caught).toBeInstanceOf(BloomFormatError);
-      expect(caught).toMatchObject({ field: 'filters[0]', offset: 64, message });
+      expect(caught).toMatchObject({ field: 'members[0]', offset: 64, message });
     }
     const path = join(dir, `cut-${length}.bloom`);
     writeFileSync(path, cut);
     expect(() => loadScalableFileSync(path)).toThrow(message);
-    await expect(loadScalableFile(path)).rejects.toMatchObject({ field: 'filters[0]', offset: 64, message });
+    await expect(loadScalableFile(path)).rejects.toMatchObject({ field: 'members[0]', offset: 64, message });
   });
 
   it('a cut inside a later member still names filterCount with the count the input can hold', () => {
     const big = new reference.ScalableBloomFilter({ capacity: 1, falsePositiveRate: 0.01 });
     for (let i = 0; i < 4; i++) big.add(`item-${i}`);
     const bytes = big.toBytes();
-    expect(big.filters.length).toBe(3);
+    expect(big.members.length).toBe(3);
     expect(() => wasm.ScalableBloomFilter.fromBytes(bytes.slice(0, 64 + 57 + 57))).toThrow(
       'filterCount at byte 48: must be in [1, 2] for a 178-byte input (each member takes at least 57 bytes); got 3',
     );

@@ -409,7 +409,7 @@ describe('memory that comes back', () => {
          for (let j = 0; j < 1000; j++) {
            const chain = new ScalableBloomFilter({ capacity: 50, falsePositiveRate: 0.01 });
            for (let i = 0; i < 120; i++) chain.add('x' + n + '/' + i);
-           if (chain.filters.length === 2 && chain.has('x' + n + '/7') && chain.hasMany(['x' + n + '/9'])[0] === 1) found++;
+           if (chain.members.length === 2 && chain.has('x' + n + '/7') && chain.hasMany(['x' + n + '/9'])[0] === 1) found++;
            n++;
          }
          await tick();

@@ -38,7 +38,7 @@ describe.each([['wasm', wasm], ['reference', reference]] as const)('forCapacity 
   it('a chain whose late members fall below 2^-64.5 keeps every member at its own rate', () => {
     const chain = new lib.ScalableBloomFilter({ capacity: 1, growth: 1, falsePositiveRate: 1e-18, tightening: 0.5 });
     for (let i = 0; i < 12; i++) chain.add(`item-${i}`);
-    chain.filters.forEach((member, i) => {
+    chain.members.forEach((member, i) => {
       const target = 1e-18 * 0.5 * 0.5 ** i;
       expect(lib.falsePositiveRate(member.bits, 1, member.hashes)).toBeLessThanOrEqual(target);
     });

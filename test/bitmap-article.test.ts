@@ -36,7 +36,7 @@ describe('the bitmap article: 10^7 integers in [1, 10^8]', () => {
     for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i];
     const unique = sorted.subarray(0, distinct);
     expect(fresh).toBe(distinct);
-    expect(bitmap.count()).toBe(distinct);
+    expect(bitmap.size).toBe(distinct);
     // The draws repeat: about 10^8 (1 - e^(-0.1)) = 9,516,258 distinct, a
     // little fewer here because next() % 10^8 slightly favours low values.
     expect(distinct).toBe(9_503_757);
@@ -96,6 +96,6 @@ describe('the largest Bitmap', () => {
     expect(Array.from(b.hasMany(new Uint32Array([0, 1, 2 ** 32 - 1])))).toEqual([1, 0, 1]);
     expect([...b]).toEqual([0, 2 ** 32 - 1]);
     expect(() => b.set(2 ** 32)).toThrow('value must be an integer in [0, 4294967295]; got 4294967296');
-    expect(() => new Bitmap(2 ** 32 + 1)).toThrow('size must be an integer in [1, 4294967296]; got 4294967297');
+    expect(() => new Bitmap(2 ** 32 + 1)).toThrow('bits must be an integer in [1, 4294967296]; got 4294967297');
   });
 });

@@ -54,7 +54,7 @@ worker.onmessage = ({ data }) => {
     pageSawWorker: seen,
     absent: filter.has('never added'),
     bitsSet: filter.bitsSet(),
-    addedCount: filter.addedCount(),
+    addedCount: filter.size,
   };
 };
 worker.postMessage(filter.share());

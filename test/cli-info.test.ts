@@ -80,7 +80,7 @@ describe('bloom info on a sparse file whose header claims 1 GiB', () => {
     const path = sparse('chain.blmc', Buffer.concat([chainHeader, memberHeader]), 64 + 56 + Math.ceil(member.bits / 8));
     const run = info(path);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('invalid bloomwasm filter data: filters[0].checksum at byte 112: XXH64 of the header and payload is');
+    expect(run.stderr).toContain('invalid bloomwasm filter data: members[0].checksum at byte 112: XXH64 of the header and payload is');
     expect(run.maxRss).toBeLessThan(160 * 2 ** 20);
   });
 });

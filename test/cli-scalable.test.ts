@@ -41,10 +41,10 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
 
     expect([...readFileSync(state).subarray(0, 4)]).toEqual([0x42, 0x4c, 0x4d, 0x43]);
     const chain = loadScalableFileSync(state);
-    expect(chain.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
+    expect(chain.members.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(chain.falsePositiveRate).toBe(0.001);
     for (const line of out.slice(0, 5000)) expect(chain.has(line)).toBe(true);
-    expect(chain.addedCount()).toBe(out.length);
+    expect(chain.size).toBe(out.length);
   });
 
   it('continues from the chain state, and reports that it wins over size flags', () => {
@@ -57,12 +57,12 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
 
   it('bloom info describes the chain, as text and as JSON', () => {
     const json = JSON.parse(bloom(['info', '--json', state]).stdout.toString());
-    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 2, scheme: 'sbbf', capacity: 1_000_000, filterCount: 2 });
-    expect(json.filters).toHaveLength(2);
-    expect(json.filters[1]).toMatchObject({ capacity: 2_000_000 });
+    expect(json).toMatchObject({ kind: 'scalable chain', chainVersion: 2, scheme: 'sbbf', capacity: 1_000_000, memberCount: 2 });
+    expect(json.members).toHaveLength(2);
+    expect(json.members[1]).toMatchObject({ capacity: 2_000_000 });
     const text = bloom(['info', state]).stdout.toString();
     expect(text).toMatch(/^kind\s+scalable chain, version 2$/m);
-    expect(text).toMatch(/^filter 1\s+bits [\d,]+, hashes \d+, capacity 2,000,000 at /m);
+    expect(text).toMatch(/^member 1\s+bits [\d,]+, hashes \d+, capacity 2,000,000 at /m);
   });
 
   it('a corrupt chain state stops the run with exit code 1 and is left untouched', () => {
@@ -117,25 +117,25 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     const printed = r.stdout.length / 9;
     expect(printed).toBeGreaterThan(lines * (1 - 0.001));
     const chain = loadScalableFileSync(state);
-    expect(chain.filters).toHaveLength(1);
+    expect(chain.members).toHaveLength(1);
     // The file's lines, counted.
     expect(chain.capacity).toBe(lines);
     expect(chain.falsePositiveRate).toBe(0.001);
     // Sized from its file, the first member is expected to hold everything, so it gets 0.75 of the
     // rate; a saved chain may grow on later runs, so the next members still get a fair share.
     expect(chain.tightening).toBe(0.25);
-    expect(chain.filters[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
-    expect(chain.addedCount()).toBe(printed);
+    expect(chain.members[0].falsePositiveRate).toBeCloseTo(0.00075, 12);
+    expect(chain.size).toBe(printed);
     expect(chain.has('u0000000') && chain.has(`u${lines - 1}`)).toBe(true);
     // The same lines from a pipe: the size is unknown, so the chain starts at 1,000,000 and grows,
     // with tightening 0.75 (later members are the rule): 0.25 of the rate, then 0.1875.
     const piped = join(dir, 'piped.blmc');
     expect(bloom(['dedupe', '--state', piped], readFileSync(input)).status).toBe(0);
     const grown = loadScalableFileSync(piped);
-    expect(grown.filters.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
+    expect(grown.members.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(grown.tightening).toBe(0.75);
-    expect(grown.filters[0].falsePositiveRate).toBeCloseTo(0.00025, 12);
-    expect(grown.filters[1].falsePositiveRate).toBeCloseTo(0.0001875, 12);
+    expect(grown.members[0].falsePositiveRate).toBeCloseTo(0.00025, 12);
+    expect(grown.members[1].falsePositiveRate).toBeCloseTo(0.0001875, 12);
   });
 
   it('a --fpp too low for the file-sized first member is a usage error naming the smallest it accepts', () => {

@@ -111,7 +111,7 @@ describe.each(twins)('dedupeStream ($name)', (twin) => {
     expect(DEDUPE_HIGH_WATER_MARK).toBe(16);
     expect(accepted).toBe(32);
     // 16 passed on and waiting to be read, 16 written and waiting for the filter.
-    expect(filter.addedCount()).toBe(16);
+    expect(filter.size).toBe(16);
     await settle();
     expect(accepted).toBe(32);
     const reader = stream.readable.getReader();

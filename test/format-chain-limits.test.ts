@@ -107,12 +107,12 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     }
   });
 
-  it.each(implementations)('a chain grows to 256 members, round-trips, and then refuses to grow with BloomRangeError naming filters[256] (%s)', (_name, Impl) => {
+  it.each(implementations)('a chain grows to 256 members, round-trips, and then refuses to grow with BloomRangeError naming members[256] (%s)', (_name, Impl) => {
     const chain = new Impl({ capacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
     let i = 0;
-    while (chain.filters.length < MAX_FILTER_COUNT) chain.add(`grow ${i++}`);
+    while (chain.members.length < MAX_FILTER_COUNT) chain.add(`grow ${i++}`);
     // The newest member holds its one item; the next new item needs member 256.
-    while (chain.filters[MAX_FILTER_COUNT - 1].addedCount < 1) chain.add(`grow ${i++}`);
+    while (chain.members[MAX_FILTER_COUNT - 1].size < 1) chain.add(`grow ${i++}`);
     const bytes = chain.toBytes();
     let error: unknown;
     for (let j = 0; error === undefined && j < 1000; j++) {
@@ -123,10 +123,10 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
       }
     }
     expect(error).toBeInstanceOf(BloomRangeError);
-    expect((error as Error).message).toMatch(/^filters\[256\] must be below 256: a chain has at most 256 members/);
-    expect(chain.filters.length).toBe(MAX_FILTER_COUNT);
+    expect((error as Error).message).toMatch(/^members\[256\] must be below 256: a chain has at most 256 members/);
+    expect(chain.members.length).toBe(MAX_FILTER_COUNT);
     const back = Impl.fromBytes(bytes);
-    expect(back.filters.length).toBe(MAX_FILTER_COUNT);
+    expect(back.members.length).toBe(MAX_FILTER_COUNT);
     expect(hex(back.toBytes())).toBe(hex(bytes));
   });
 
@@ -141,13 +141,13 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     const grown = process.memoryUsage().rss - before;
     // The payloads and a record each; an instance per member would take megabytes each.
     expect(grown).toBeLessThan(4 * 2 ** 20);
-    expect(back!.filters.length).toBe(256);
+    expect(back!.members.length).toBe(256);
     expect(hex(back!.toBytes())).toBe(hex(bytes));
   });
 
   it('a member fault deep in a long chain names the member index and the field', () => {
     const chain = new ScalableBloomFilter({ capacity: 1, falsePositiveRate: 0.5, growth: 1, tightening: 0.99 });
-    for (let i = 0; chain.filters.length < 40; i++) chain.add(`deep ${i}`);
+    for (let i = 0; chain.members.length < 40; i++) chain.add(`deep ${i}`);
     const bytes = chain.toBytes();
     const [start, length] = spans(bytes)[37];
     const bad = bytes.slice();
@@ -158,7 +158,7 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     } catch (error) {
       caught = error;
     }
-    expect(caught).toMatchObject({ field: 'filters[37].hashes', offset: start + 7 });
+    expect(caught).toMatchObject({ field: 'members[37].hashes', offset: start + 7 });
     expect((caught as Error).message).toContain('for member 37 of this chain');
   });
 });

@@ -58,7 +58,7 @@ describe.each(twins)('BloomFilter.from ($name)', ({ BloomFilter }) => {
     expect(f.bits).toBeGreaterThan(three.bits);
     expect(f.toBytes()).toEqual(expected(items, 6, 0.01));
     // addMany's count: the repeats were not new.
-    expect(f.addedCount()).toBe(3);
+    expect(f.size).toBe(3);
     // The Set of the same items is sized for 3.
     expect(BloomFilter.from(new Set(items), 0.01).bits).toBe(three.bits);
   });

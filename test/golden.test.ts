@@ -73,7 +73,7 @@ describe('golden files', () => {
       for (const item of recipes[name].items) built.add(item);
       expect([loaded.bits, loaded.hashes, loaded.scheme, loaded.seed]).toEqual([built.bits, built.hashes, built.scheme, built.seed]);
       expect(loaded.toBitString()).toBe(built.toBitString());
-      expect(loaded.addedCount()).toBe(recipes[name].items.length);
+      expect(loaded.size).toBe(recipes[name].items.length);
       for (const item of recipes[name].items) expect(loaded.has(item)).toBe(true);
     });
   });

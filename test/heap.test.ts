@@ -24,7 +24,7 @@ function regionOfLive(l: Live): Region {
 function payload(l: Live): number {
   if (l.kind === 'filter') return Math.ceil(l.f.bits / 8);
   if (l.kind === 'counting') return Math.ceil(l.f.bits / 2);
-  return Math.ceil(l.f.size / 64) * 8;
+  return Math.ceil(l.f.bits / 64) * 8;
 }
 
 function checkNoOverlap(live: Live[]): void {
@@ -46,10 +46,10 @@ function checkContents(live: Live[]): void {
   for (const l of live) {
     if (l.kind === 'bitmap') {
       expect(l.f.has(l.value)).toBe(true);
-      expect(l.f.count()).toBe(1);
+      expect(l.f.size).toBe(1);
     } else {
       expect(l.f.has(l.item)).toBe(true);
-      if (l.kind === 'filter') expect(l.f.addedCount()).toBe(1);
+      if (l.kind === 'filter') expect(l.f.size).toBe(1);
     }
   }
 }

@@ -35,14 +35,14 @@ const modes = [
 describe.each(modes)('$name, with 100-byte chunks', ({ save, load, loadOne }) => {
   it('saves a chain member by member in calls of at most 100 bytes, and loads it back the same way', async () => {
     const c = chain();
-    expect(c.filters.length).toBe(5);
+    expect(c.members.length).toBe(5);
     const bytes = c.toBytes();
     expect(bytes.length).toBeGreaterThan(5 * CHUNK);
     const path = join(dir, `chain-${Math.random()}.blmc`);
     // The chain header, each member's header, then each payload.
     const back = await chunkedRoundTrip(() => save(c, path), () => load(path), () => new Uint8Array(readFileSync(path)), bytes, CHUNK);
     expect(back.toBytes()).toEqual(bytes);
-    expect(back.filters).toEqual(c.filters);
+    expect(back.members).toEqual(c.members);
     for (let i = 0; i < 70; i++) expect(back.has(`chunked ${i}`)).toBe(true);
   });
 

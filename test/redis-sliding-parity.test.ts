@@ -36,7 +36,7 @@ describeRedis('RedisSlidingBloomFilter answers as the in-memory SlidingBloomFilt
         expect(await rf.currentFalsePositiveRate()).toBeCloseTo(local.currentFalsePositiveRate(), 15);
       }
     }
-    expect((await rf.info()).addCount).toBe(local.addedCount());
+    expect((await rf.info()).addCount).toBe(local.addCount);
     // Slot for slot, the generations hold the same bits: in memory, bit j of
     // word p (one byte a word for 8 generations) is position p of plane j;
     // in Redis, position p of slot j is bit p & 7 of byte p >> 3 of {name}:gen:j.

@@ -108,13 +108,13 @@ describe('ScalableBloomFilter with sbbf members', () => {
   it('sizes each member with the blocked rate', () => {
     const s = new ScalableBloomFilter({ capacity: 1_000, falsePositiveRate: 0.01, scheme: 'sbbf' });
     for (let i = 0; i < 5_000; i++) s.add(present(i));
-    expect(s.filters.length).toBeGreaterThan(1);
-    for (const m of s.filters) {
+    expect(s.members.length).toBeGreaterThan(1);
+    for (const m of s.members) {
       expect(m.hashes).toBe(8);
       expect(m.bits).toBe(sbbfOptimalBits(m.capacity, m.falsePositiveRate));
     }
     for (let i = 0; i < 5_000; i++) expect(s.has(present(i))).toBe(true);
     const copy = ScalableBloomFilter.fromBytes(s.toBytes());
-    expect(copy.filters).toEqual(s.filters);
+    expect(copy.members).toEqual(s.members);
   });
 });

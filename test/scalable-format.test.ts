@@ -39,11 +39,11 @@ describe.each(implementations)('%s chain round trips', (_name, Impl) => {
       const chain = filled(new Impl(options), n);
       const bytes = chain.toBytes();
       const back = Impl.fromBytes(bytes);
-      expect(back.filters).toEqual(chain.filters);
+      expect(back.members).toEqual(chain.members);
       expect([back.capacity, back.falsePositiveRate, back.growth, back.tightening, back.scheme, back.seed]).toEqual([
         chain.capacity, chain.falsePositiveRate, chain.growth, chain.tightening, chain.scheme, chain.seed,
       ]);
-      expect(back.addedCount()).toBe(chain.addedCount());
+      expect(back.size).toBe(chain.size);
       for (let i = 0; i < n; i++) expect(back.has(`item-${i}`)).toBe(true);
       expect(hex(back.toBytes())).toBe(hex(bytes));
       // Both carry on identically: same answers, same members, same bytes.
@@ -59,7 +59,7 @@ describe('the chain format', () => {
     const w = filled(new ScalableBloomFilter(options), 100);
     const r = filled(new ReferenceScalable(options), 100);
     expect(hex(w.toBytes())).toBe(hex(r.toBytes()));
-    expect(ReferenceScalable.fromBytes(w.toBytes()).filters).toEqual(w.filters);
+    expect(ReferenceScalable.fromBytes(w.toBytes()).members).toEqual(w.members);
     expect(hex(ScalableBloomFilter.fromBytes(r.toBytes()).toBytes())).toBe(hex(r.toBytes()));
   });
 
@@ -80,7 +80,7 @@ describe('the chain format', () => {
     expect(new DataView(bytes.buffer).getBigUint64(56, true)).toBe(xxh64(bytes.subarray(0, 56), 0n));
     // Member 0: capacity 2 at rate 0.05 is 47 bits, k = 16; member 1: 4 at 0.025, 57 bits, k = 10
     // (the formula's 13 and 31 bits miss those rates under bytesum's double hashing: docs/SCHEMES.md).
-    expect(chain.filters.map((f) => [f.bits, f.hashes])).toEqual([[47, 16], [57, 10]]);
+    expect(chain.members.map((f) => [f.bits, f.hashes])).toEqual([[47, 16], [57, 10]]);
     expect(hex(bytes.subarray(64, 68))).toBe('424c4d57');
     expect(bytes.length).toBe(64 + (56 + 6) + (56 + 8));
     expect(hex(bytes.subarray(64 + 62, 64 + 66))).toBe('424c4d57');
@@ -136,7 +136,7 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
     refuse(set(4, (v) => v.setUint16(4, 0, true)), 'version', 4, 'supported versions are 1 to 2');
     refuse(set(6, (v) => v.setUint8(6, 4)), 'scheme', 6);
     refuse(set(7, (v) => v.setUint8(7, 1)), 'reserved', 7);
-    refuse(set(8, (v) => v.setBigUint64(8, 5n, true)), 'filters[0].seed', 64 + 8);
+    refuse(set(8, (v) => v.setBigUint64(8, 5n, true)), 'members[0].seed', 64 + 8);
     refuse(set(16, (v) => v.setBigUint64(16, 0n, true)), 'capacity', 16, 'capacity must be a positive integer; got 0');
     refuse(set(16, (v) => v.setBigUint64(16, 1n << 60n, true)), 'capacity', 16);
     refuse(set(24, (v) => v.setFloat64(24, NaN, true)), 'falsePositiveRate', 24);
@@ -145,7 +145,7 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
     refuse(set(40, (v) => v.setFloat64(40, 1, true)), 'tightening', 40);
     refuse(set(48, (v) => v.setUint32(48, 0, true)), 'filterCount', 48);
     refuse(set(48, (v) => v.setUint32(48, 0xffffffff, true)), 'filterCount', 48);
-    refuse(set(48, (v) => v.setUint32(48, 2, true)), 'filters', m2[0], `${m2[1]} unexpected bytes`);
+    refuse(set(48, (v) => v.setUint32(48, 2, true)), 'members', m2[0], `${m2[1]} unexpected bytes`);
     refuse(set(48, (v) => v.setUint32(48, 4, true)), 'filterCount', 48, 'each member takes at least 57 bytes');
     refuse(set(52, (v) => v.setUint32(52, 9, true)), 'reserved2', 52);
   });
@@ -153,7 +153,7 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
   it('a changed plan field: the members no longer match it', () => {
     const b = base();
     new DataView(b.buffer).setFloat64(24, 0.01, true); // a tighter rate: member 0 would have more bits
-    refuse(resealChain(b), 'filters[0].bits', 64 + 16, 'for member 0 of this chain');
+    refuse(resealChain(b), 'members[0].bits', 64 + 16, 'for member 0 of this chain');
   });
 
   it('a corrupt header, truncation and trailing bytes', () => {
@@ -162,47 +162,47 @@ describe.each(implementations)('%s chain decoder refuses', (_name, Impl) => {
     refuse(b, 'checksum', 56, 'corrupt');
     const whole = base();
     refuse(whole.subarray(0, 63), 'checksum', 56, 'truncated');
-    refuse(whole.subarray(0, whole.length - 1), 'filters[2]', m2[0], 'truncated');
+    refuse(whole.subarray(0, whole.length - 1), 'members[2]', m2[0], 'truncated');
     refuse(whole.subarray(0, m2[0] + 10), 'filterCount', 48);
-    refuse(Uint8Array.of(...whole, 0), 'filters', whole.length, '1 unexpected bytes');
+    refuse(Uint8Array.of(...whole, 0), 'members', whole.length, '1 unexpected bytes');
   });
 
   it('a member that does not fit the chain, with the member field and the absolute offset', () => {
     // Member 0's payload corrupted: its own checksum fails.
     const c = base();
     c[m0[0] + 56] ^= 0x80;
-    refuse(c, 'filters[0].checksum', m0[0] + 48, 'corrupt');
+    refuse(c, 'members[0].checksum', m0[0] + 48, 'corrupt');
     // The newest member's addedCount raised above its capacity, re-sealed.
     const d = base();
     new DataView(d.buffer).setBigUint64(m2[0] + 32, 17n, true);
-    refuse(resealMember(d, ...m2), 'filters[2].addedCount', m2[0] + 32, 'must be at most 16');
+    refuse(resealMember(d, ...m2), 'members[2].addedCount', m2[0] + 32, 'must be at most 16');
     // An older member not full, re-sealed.
     const e = base();
     new DataView(e.buffer).setBigUint64(m1[0] + 32, 7n, true);
-    refuse(resealMember(e, ...m1), 'filters[1].addedCount', m1[0] + 32, 'only the newest member is not full');
+    refuse(resealMember(e, ...m1), 'members[1].addedCount', m1[0] + 32, 'only the newest member is not full');
     // Member 1's magic damaged; member 2's k changed and re-sealed.
     const f = base();
     f[m1[0]] = 0;
-    refuse(f, 'filters[1].magic', m1[0]);
+    refuse(f, 'members[1].magic', m1[0]);
     const g = base();
     g[m2[0] + 7] += 1;
-    refuse(resealMember(g, ...m2), 'filters[2].hashes', m2[0] + 7, 'for member 2 of this chain');
+    refuse(resealMember(g, ...m2), 'members[2].hashes', m2[0] + 7, 'for member 2 of this chain');
     // Members swapped: sizes no longer follow the plan.
     const h = base();
     const swapped = Uint8Array.of(...h.subarray(0, 64), ...h.subarray(m1[0], m1[0] + m1[1]), ...h.subarray(m0[0], m0[0] + m0[1]), ...h.subarray(m2[0]));
-    refuse(swapped, 'filters[0].bits', 64 + 16);
+    refuse(swapped, 'members[0].bits', 64 + 16);
   });
 
   it('a 200-byte input claiming a 30-billion-bit member, without allocating it', () => {
     const b = base().subarray(0, 200).slice();
     new DataView(b.buffer).setBigUint64(16, 3_000_000_000n, true); // member 0: 2.3e10 bits at 2.5%
     new DataView(b.buffer).setUint32(48, 1, true);
-    refuse(resealChain(b), 'filters[0].bits', 64 + 16, 'must be 23033757812 for member 0 of this chain; got 33');
+    refuse(resealChain(b), 'members[0].bits', 64 + 16, 'must be 23033757812 for member 0 of this chain; got 33');
     // Even with a member header that claims those bits (and the plan's k = 5), the length refuses it before any allocation.
     new DataView(b.buffer).setBigUint64(64 + 16, 23_033_757_812n, true);
     b[64 + 7] = 5;
     new DataView(b.buffer).setBigUint64(64 + 40, 2_879_219_727n, true);
-    refuse(b, 'filters[0]', 64, 'truncated');
+    refuse(b, 'members[0]', 64, 'truncated');
   });
 });
 

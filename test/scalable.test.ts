@@ -18,10 +18,10 @@ const implementations = [
 describe('ScalableBloomFilter grows in the planned sizes', () => {
   it('capacity n_0 2^i, rate p (1 - r) r^i, and forCapacity m and k for each member', () => {
     const s = new ScalableBloomFilter({ capacity: 1000, falsePositiveRate: 0.01 });
-    expect(s.filters.length).toBe(1);
+    expect(s.members.length).toBe(1);
     let fresh = 0;
     for (let i = 0; i < 10_000; i++) if (s.add(`item-${i}`)) fresh++;
-    const f = s.filters;
+    const f = s.members;
     expect(f.map((m) => m.capacity)).toEqual([1000, 2000, 4000, 8000]);
     expect(f.map((m) => m.falsePositiveRate)).toEqual([0.005, 0.0025, 0.00125, 0.000625]);
     expect(f.map((m) => m.bits)).toEqual([11_028, 24_941, 55_653, 122_847]);
@@ -32,9 +32,9 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
     }
     // Full members hold exactly their capacity; 83 of the 10,000 items were
     // reported by an older member and so were not added (the fixed items).
-    expect(f.map((m) => m.addedCount)).toEqual([1000, 2000, 4000, 2917]);
+    expect(f.map((m) => m.size)).toEqual([1000, 2000, 4000, 2917]);
     expect(fresh).toBe(9917);
-    expect(s.addedCount()).toBe(9917);
+    expect(s.size).toBe(9917);
     expect(f[3].bitsSet).toBe(28_186);
     expect(f[3].fill).toBe(28_186 / 122_847);
     expect(Object.isFrozen(f) && Object.isFrozen(f[0])).toBe(true);
@@ -43,11 +43,11 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
   it('starts a member only when an item must be inserted into a full newest one', () => {
     const s = new ScalableBloomFilter({ capacity: 3, falsePositiveRate: 0.01, growth: 3, tightening: 0.25 });
     for (const item of ['a', 'b', 'c']) expect(s.add(item)).toBe(true);
-    expect(s.filters.length).toBe(1);
+    expect(s.members.length).toBe(1);
     expect(s.add('a')).toBe(false); // present: no new member
-    expect(s.filters.length).toBe(1);
+    expect(s.members.length).toBe(1);
     expect(s.add('d')).toBe(true);
-    expect(s.filters.map((m) => [m.capacity, m.falsePositiveRate, m.addedCount])).toEqual([
+    expect(s.members.map((m) => [m.capacity, m.falsePositiveRate, m.size])).toEqual([
       [3, 0.0075, 3],
       [9, 0.001875, 1],
     ]);
@@ -56,7 +56,7 @@ describe('ScalableBloomFilter grows in the planned sizes', () => {
   it('rounds n_0 s^i for a fractional growth', () => {
     const s = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.05, growth: 1.5 });
     for (let i = 0; i < 200; i++) s.add(`x${i}`);
-    expect(s.filters.map((m) => m.capacity).slice(0, 5)).toEqual([10, 15, 23, 34, 51]);
+    expect(s.members.map((m) => m.capacity).slice(0, 5)).toEqual([10, 15, 23, 34, 51]);
   });
 });
 
@@ -81,7 +81,7 @@ describe.each([
     expect(Math.abs(falsePositives - 100_000 * p)).toBeLessThan(4 * Math.sqrt(100_000 * p) + 5);
     // The Swamidass-Baldi sum is within 2% of the adds that reported new.
     const fresh = added.reduce((a, b) => a + b, 0);
-    expect(s.addedCount()).toBe(fresh);
+    expect(s.size).toBe(fresh);
     expect(Math.abs(s.estimatedCount() / fresh - 1)).toBeLessThan(0.02);
   });
 });
@@ -95,8 +95,8 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     for (const item of items) expect(s.has(item)).toBe(true);
     expect(s.add(new Uint8Array([1, 2, 3]))).toBe(true);
     expect(s.has(new Uint8Array([1, 2, 3]))).toBe(true);
-    expect(s.filters.length).toBe(4); // 4 + 8 + 16 < 41 <= 4 + 8 + 16 + 32
-    expect(s.addedCount()).toBe(41);
+    expect(s.members.length).toBe(4); // 4 + 8 + 16 < 41 <= 4 + 8 + 16 + 32
+    expect(s.size).toBe(41);
     expect(s.estimatedCount()).toBeGreaterThan(35);
     expect(s.estimatedCount()).toBeLessThan(47);
   });
@@ -108,6 +108,31 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     ]);
     const t = new Impl({ capacity: 7, falsePositiveRate: 0.02, seed: 2n ** 64n - 1n });
     expect(t.seed).toBe(2n ** 64n - 1n);
+  });
+
+  it('forCapacity(n, p, options?) is the chain the options constructor makes', () => {
+    const a = Impl.forCapacity(1000, 0.01);
+    expect(a).toBeInstanceOf(Impl);
+    expect(a.toBytes()).toEqual(new Impl({ capacity: 1000, falsePositiveRate: 0.01 }).toBytes());
+    const options = { growth: 4, tightening: 0.25, scheme: 'sbbf', seed: 9n } as const;
+    const b = Impl.forCapacity(50, 0.001, options);
+    const c = new Impl({ capacity: 50, falsePositiveRate: 0.001, ...options });
+    for (let i = 0; i < 300; i++) expect(b.add(`u${i}`)).toBe(c.add(`u${i}`));
+    expect(b.toBytes()).toEqual(c.toBytes());
+    expect([b.capacity, b.falsePositiveRate, b.growth, b.tightening, b.scheme, b.seed]).toEqual([50, 0.001, 4, 0.25, 'sbbf', 9n]);
+    expect(() => Impl.forCapacity(0, 0.01)).toThrow('capacity must be a positive integer; got 0');
+    expect(() => Impl.forCapacity(10, 1)).toThrow('falsePositiveRate must be a number in (0, 1); got 1');
+    expect(() => Impl.forCapacity(10, 0.01, { capacity: 5 } as never)).toThrow(BloomTypeError);
+    expect(() => Impl.forCapacity(10, 0.01, { capacity: 5 } as never)).toThrow('options.capacity must be absent: forCapacity takes the capacity and rate as its arguments; got 5');
+    expect(() => Impl.forCapacity(10, 0.01, [] as never)).toThrow(BloomTypeError);
+  });
+
+  it('a number where the options object goes names forCapacity', () => {
+    const call = () => new (Impl as unknown as new (...a: unknown[]) => unknown)(1000, 0.01);
+    expect(call).toThrow(BloomTypeError);
+    expect(call).toThrow(
+      'options must be an object with capacity and falsePositiveRate; for n items at rate p, call ScalableBloomFilter.forCapacity(n, p, options?); got 1000',
+    );
   });
 
   it('still reads the old option name initialCapacity when capacity is absent', () => {
@@ -125,7 +150,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     const bytes = new TextEncoder().encode('xqnope');
     expect(Array.from(a.hasMany({ bytes, offsets: [0, 1, 2, 6] }))).toEqual([1, 1, 0]);
     expect(Array.from(a.hasMany({ bytes, offsets: new Uint32Array([0]) }))).toEqual([]);
-    expect(a.filters.map((m) => m.addedCount)).toEqual([5, 4]); // 8 distinct letters, then q
+    expect(a.members.map((m) => m.size)).toEqual([5, 4]); // 8 distinct letters, then q
   });
 
   it('refuses a bad batch before adding anything', () => {
@@ -135,7 +160,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
       'items.offsets[2] must be an integer in [2, 4]; got 5',
     );
     expect(() => s.addMany('abc' as unknown as string[])).toThrow(BloomTypeError);
-    expect(s.addedCount()).toBe(0);
+    expect(s.size).toBe(0);
     expect(s.has('a')).toBe(false);
   });
 
@@ -143,8 +168,8 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
     const s = new Impl({ capacity: 2, falsePositiveRate: 0.01 });
     for (let i = 0; i < 20; i++) s.add(`i${i}`);
     s.clear();
-    expect(s.filters.length).toBe(1);
-    expect(s.addedCount()).toBe(0);
+    expect(s.members.length).toBe(1);
+    expect(s.size).toBe(0);
     expect(s.has('i0')).toBe(false);
     expect(s.currentFalsePositiveRate()).toBe(0);
   });
@@ -163,7 +188,7 @@ describe.each(implementations)('%s ScalableBloomFilter', (_name, Impl) => {
       [{ ...base, scheme: 'md5' }, 'scheme must be one of xxh64, poly, bytesum, sbbf; got "md5"'],
       [{ ...base, scheme: 'poly', seed: 1 }, 'seed must be 0 under poly, which has no seed; got 1'],
       [{ ...base, seed: -1 }, 'seed must be an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number); got -1'],
-      [{ ...base, capacity: 4e9 }, `filters[0].bits must be at most ${MAX_BITS}`],
+      [{ ...base, capacity: 4e9 }, `members[0].bits must be at most ${MAX_BITS}`],
     ];
     for (const [options, message] of cases) {
       expect(() => new Impl(options as ScalableOptions)).toThrow(message);
@@ -191,8 +216,8 @@ describe('wasm ScalableBloomFilter equals the reference', () => {
         const r = new ReferenceScalable(o);
         for (const x of adds) expect(w.add(x)).toBe(r.add(x));
         expect(w.hasMany(probes)).toEqual(r.hasMany(probes));
-        expect(w.filters).toEqual(r.filters);
-        expect(w.addedCount()).toBe(r.addedCount());
+        expect(w.members).toEqual(r.members);
+        expect(w.size).toBe(r.size);
         expect(w.estimatedCount()).toBe(r.estimatedCount());
         expect(w.currentFalsePositiveRate()).toBe(r.currentFalsePositiveRate());
       }),
@@ -217,10 +242,10 @@ describe('wasm ScalableBloomFilter equals the reference', () => {
             const w2 = new ScalableBloomFilter(o);
             const r2 = new ReferenceScalable(o);
             expect(w2.addMany({ bytes, offsets })).toEqual(Uint8Array.from(parts, (x) => (r2.add(x) ? 1 : 0)));
-            expect(w2.filters).toEqual(r2.filters);
+            expect(w2.members).toEqual(r2.members);
           }
           expect(w.addMany(batch)).toEqual(expected);
-          expect(w.filters).toEqual(r.filters);
+          expect(w.members).toEqual(r.members);
         }
       }),
       { numRuns: 150 },
@@ -249,7 +274,7 @@ describe("a chain's walk in wasm (assembly/chain.ts) at the edges of m and k", (
       // Asked as the chain grows, member by member.
       if (i % 7 === 0) for (const y of absent.slice(0, 40)) expect(w.has(y)).toBe(r.has(y));
     });
-    expect(w.filters).toEqual(r.filters);
+    expect(w.members).toEqual(r.members);
     for (const x of [...present, ...absent]) expect(w.has(x)).toBe(r.has(x));
     expect(w.hasMany(absent)).toEqual(r.hasMany(absent));
     expect(w.hasMany(present)).toEqual(Uint8Array.from(present, () => 1));

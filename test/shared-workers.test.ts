@@ -64,7 +64,7 @@ describe.each(['xxh64', 'sbbf', 'poly'] as const)('shared filter (%s) across wor
     expect(Buffer.from(filter.bitArray()).equals(Buffer.from(single.bitArray()))).toBe(true);
     expect(filter.bitsSet()).toBe(single.bitsSet());
     // addedCount is one shared atomic counter: every report of "new", from every worker.
-    expect(filter.addedCount()).toBe(COUNT);
+    expect(filter.size).toBe(COUNT);
   });
 
   it('reports every item new exactly once when 4 workers add the same items in the same order, one add at a time (the worst case)', async () => {
@@ -76,7 +76,7 @@ describe.each(['xxh64', 'sbbf', 'poly'] as const)('shared filter (%s) across wor
     const times = new Uint8Array(COUNT);
     for (const { fresh } of results) for (let i = 0; i < COUNT; i++) times[i] += fresh[i];
     expect(times.filter((t) => t !== 1).length).toBe(0);
-    expect(filter.addedCount()).toBe(COUNT);
+    expect(filter.size).toBe(COUNT);
   });
 
 });
@@ -123,7 +123,7 @@ describe('reference twin shared across worker threads', () => {
     await runWorkers([0, 1].map((w) => ({ handle: wasm.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })));
     expect(Buffer.from(twin.bitArray()).equals(Buffer.from(wasm.bitArray()))).toBe(true);
     expect(twin.bitsSet()).toBe(wasm.bitsSet());
-    expect(twin.addedCount()).toBe(count);
+    expect(twin.size).toBe(count);
     await runWorkers([0, 1].map((w) => ({ handle: twinSbbf.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })));
     const wasmSbbf = new BloomFilter(BITS, 8, { scheme: 'sbbf', shared: true });
     await runWorkers([0, 1, 2].map((w) => ({ handle: wasmSbbf.share(), job: 'race' as const, first: 0, count, worker: w, chunk: 500 })));

@@ -42,7 +42,7 @@ describe.each(SCHEMES.map((scheme) => [scheme]))('shared filter parity (%s)', (s
         for (const b of bits.slice(1)) expect(same(b, bits[0])).toBe(true);
         for (const f of filters.slice(1)) {
           expect(f.bitsSet()).toBe(filters[0].bitsSet());
-          expect(f.addedCount()).toBe(filters[0].addedCount());
+          expect(f.size).toBe(filters[0].size);
           expect(f.hasMany(items)).toEqual(filters[0].hasMany(items));
         }
       }),
@@ -65,7 +65,7 @@ describe.each(SCHEMES.map((scheme) => [scheme]))('shared filter parity (%s)', (s
     expect(same(owner.bitArray(), plain.bitArray())).toBe(true);
     expect(same(twin.bitArray(), plain.bitArray())).toBe(true);
     expect([owner.bitsSet(), other.bitsSet(), twin.bitsSet()]).toEqual([plain.bitsSet(), plain.bitsSet(), plain.bitsSet()]);
-    expect([owner.addedCount(), other.addedCount(), twin.addedCount()]).toEqual([plain.addedCount(), plain.addedCount(), plain.addedCount()]);
+    expect([owner.size, other.size, twin.size]).toEqual([plain.size, plain.size, plain.size]);
   });
 });
 
@@ -156,7 +156,7 @@ describe('share()', () => {
       const handle = filter.share();
       expect(filter.shared).toBe(true);
       expect(same(filter.bitArray(), before)).toBe(true);
-      expect([filter.bitsSet(), filter.addedCount()]).toEqual([21, 3]);
+      expect([filter.bitsSet(), filter.size]).toEqual([21, 3]);
       expect(filter.has('b')).toBe(true);
       const again = filter.share();
       expect('memory' in again ? again.memory : again.buffer).toBe('memory' in handle ? handle.memory : handle.buffer);
@@ -188,7 +188,7 @@ describe('share()', () => {
         expect((i % 2 ? attached : shared).addDigest(d)).toBe(plain.addDigest(d));
       }
       expect(same(shared.bitArray(), plain.bitArray())).toBe(true);
-      expect([shared.bitsSet(), shared.addedCount()]).toEqual([plain.bitsSet(), plain.addedCount()]);
+      expect([shared.bitsSet(), shared.size]).toEqual([plain.bitsSet(), plain.size]);
       expect(attached.hasDigest(digest('key 7'))).toBe(true);
       expect(Array.from(probeAll([shared, plain, attached], 'key 5'))).toEqual([1, 1, 1]);
       expect(Array.from(probeAll([shared, plain, attached], 'no such key'))).toEqual(Array.from(probeAll([plain, plain, plain], 'no such key')));
@@ -222,7 +222,7 @@ describe('share()', () => {
     expect(same(attached.bitArray(), plain.bitArray())).toBe(true);
     expect(attached.bitsSet()).toBe(plain.bitsSet());
     attached.clear();
-    expect([shared.bitsSet(), shared.addedCount(), shared.has('five')]).toEqual([0, 0, false]);
+    expect([shared.bitsSet(), shared.size, shared.has('five')]).toEqual([0, 0, false]);
   });
 });
 

@@ -30,7 +30,7 @@ for (const twin of twins) {
       expect(f.add('a')).toBe(false);
       expect(f.has('a')).toBe(true);
       expect(f.add(new TextEncoder().encode('a'))).toBe(false);
-      expect(f.addedCount()).toBe(3);
+      expect(f.addCount).toBe(3);
       expect(f.bits).toBe(f.shape.bits * 8);
       expect(f.window).toBe(100);
       expect(f.windowMs).toBe(0);
@@ -98,6 +98,34 @@ for (const twin of twins) {
       expect(() => new twin.SlidingBloomFilter({ windowMs: -5, capacity: 1, falsePositiveRate: 0.1 })).toThrow(/windowMs/);
       expect(() => new twin.SlidingBloomFilter({} as never)).toThrow(BloomTypeError);
       expect(() => new twin.SlidingBloomFilter({ windowMs: 5, capacity: 1, falsePositiveRate: 0.1, clock: () => Infinity })).toThrow(/clock/);
+    });
+
+    it('forCapacity(n, p, options?) is the filter the options constructor makes, for count and time windows', () => {
+      const count = twin.SlidingBloomFilter.forCapacity(700, 0.01);
+      const byOptions = new twin.SlidingBloomFilter({ window: 700, falsePositiveRate: 0.01 });
+      for (let i = 0; i < 2000; i++) expect(count.add(`c${i % 900}`)).toBe(byOptions.add(`c${i % 900}`));
+      expect(count.toBytes()).toEqual(byOptions.toBytes());
+      expect([count.window, count.windowMs, count.capacity, count.falsePositiveRate]).toEqual([700, 0, 700, 0.01]);
+      const clock = manualClock();
+      const time = twin.SlidingBloomFilter.forCapacity(100, 0.001, { windowMs: 60_000, clock: clock.now });
+      const timeByOptions = new twin.SlidingBloomFilter({ windowMs: 60_000, capacity: 100, falsePositiveRate: 0.001, clock: clock.now });
+      for (let i = 0; i < 500; i++) {
+        clock.advance(997);
+        expect(time.add(`t${i % 150}`)).toBe(timeByOptions.add(`t${i % 150}`));
+      }
+      expect(time.toBytes()).toEqual(timeByOptions.toBytes());
+      expect([time.window, time.windowMs, time.capacity]).toEqual([0, 60_000, 100]);
+      expect(() => twin.SlidingBloomFilter.forCapacity(0, 0.01)).toThrow(BloomRangeError);
+      expect(() => twin.SlidingBloomFilter.forCapacity(10, 0.01, { clock: clock.now })).toThrow('clock must be absent for a count window');
+      expect(() => twin.SlidingBloomFilter.forCapacity(10, 0.01, { window: 5 } as never)).toThrow(
+        "options.window must be absent: forCapacity takes the window's items and the rate as its arguments; got 5",
+      );
+    });
+
+    it('a number where the options object goes names forCapacity', () => {
+      const call = () => new (twin.SlidingBloomFilter as unknown as new (...a: unknown[]) => unknown)(1000, 0.01);
+      expect(call).toThrow(BloomTypeError);
+      expect(call).toThrow(/call SlidingBloomFilter\.forCapacity\(n, p, options\?\); got 1000$/);
     });
 
     it('addMany and hasMany answer as add and has one at a time, across rotations and with repeats', () => {

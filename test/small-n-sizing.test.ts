@@ -210,22 +210,22 @@ describe('chain files and the sizing rule', () => {
   it.each(twins)('a version-1 chain loads with its rule-1 member sizes and saves back byte for byte ($name)', ({ ScalableBloomFilter }) => {
     expect(new DataView(v1.buffer, v1.byteOffset).getUint16(4, true)).toBe(1);
     const chain = ScalableBloomFilter.fromBytes(v1);
-    expect(chain.filters.map((f) => [f.bits, f.hashes, f.capacity])).toEqual([[111, 8, 10], [250, 9, 20], [557, 10, 40]]);
+    expect(chain.members.map((f) => [f.bits, f.hashes, f.capacity])).toEqual([[111, 8, 10], [250, 9, 20], [557, 10, 40]]);
     expect(Buffer.from(chain.toBytes()).equals(Buffer.from(v1))).toBe(true);
-    for (let i = 0; chain.filters.length < 4; i++) chain.add(`more ${i}`);
+    for (let i = 0; chain.members.length < 4; i++) chain.add(`more ${i}`);
     // Its next member is sized by rule 1 too, and the file stays version 1.
     const fourth = schemeSize(80, 0.01 * 0.5 * 0.5 ** 3, 'xxh64', 1);
-    expect([chain.filters[3].bits, chain.filters[3].hashes]).toEqual([fourth.bits, fourth.hashes]);
+    expect([chain.members[3].bits, chain.members[3].hashes]).toEqual([fourth.bits, fourth.hashes]);
     const again = chain.toBytes();
     expect(new DataView(again.buffer, again.byteOffset).getUint16(4, true)).toBe(1);
-    expect(ScalableBloomFilter.fromBytes(again).filters.map((f) => f.bits)).toEqual(chain.filters.map((f) => f.bits));
+    expect(ScalableBloomFilter.fromBytes(again).members.map((f) => f.bits)).toEqual(chain.members.map((f) => f.bits));
   });
 
   it.each(twins)('a new chain is version 2, sized by rule 2, and round-trips ($name)', ({ ScalableBloomFilter }) => {
     const chain = new ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 });
-    for (let i = 0; chain.filters.length < 3; i++) chain.add(`item ${i}`);
+    for (let i = 0; chain.members.length < 3; i++) chain.add(`item ${i}`);
     const sizes = [0, 1, 2].map((i) => schemeSize(10 * 2 ** i, 0.01 * 0.5 * 0.5 ** i, 'xxh64', 2));
-    expect(chain.filters.map((f) => ({ bits: f.bits, hashes: f.hashes }))).toEqual(sizes);
+    expect(chain.members.map((f) => ({ bits: f.bits, hashes: f.hashes }))).toEqual(sizes);
     const bytes = chain.toBytes();
     expect(new DataView(bytes.buffer, bytes.byteOffset).getUint16(4, true)).toBe(2);
     expect(Buffer.from(ScalableBloomFilter.fromBytes(bytes).toBytes()).equals(Buffer.from(bytes))).toBe(true);

@@ -113,12 +113,12 @@ describe('the two entry points', () => {
         add: '(item: string | Uint8Array<ArrayBufferLike>): boolean',
         addMany: '(items: BatchItems): Uint8Array<ArrayBufferLike>',
         hasMany: '(items: BatchItems): Uint8Array<ArrayBufferLike>',
-        addedCount: '(): number',
+        size: 'get number',
         currentFalsePositiveRate: '(): number',
         'static forCapacity': '(capacity: number, falsePositiveRate: number, options?: FilterOptions | undefined): BloomFilter',
         'static fromBytes': '(bytes: Uint8Array<ArrayBufferLike>): BloomFilter',
       });
-      expect(ours.ScalableBloomFilter).toMatchObject({ capacity: 'number', filters: 'get readonly ScalableMember[]' });
+      expect(ours.ScalableBloomFilter).toMatchObject({ capacity: 'number', members: 'get readonly ScalableMember[]' });
     });
   });
 

@@ -61,7 +61,7 @@ export default {
       const found = filters.filter((f, i) => f.has('key-' + i)).length;
       const chain = new lib.ScalableBloomFilter({ capacity: 10, falsePositiveRate: 0.01 });
       for (let i = 0; i < 1000; i++) chain.add('c' + i);
-      return Response.json({ found, chain: chain.has('c500'), members: chain.filters.length, disposed: typeof filters[0].dispose });
+      return Response.json({ found, chain: chain.has('c500'), members: chain.members.length, disposed: typeof filters[0].dispose });
     } catch (error) {
       return new Response(String(error && error.stack || error), { status: 500 });
     }

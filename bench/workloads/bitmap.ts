@@ -40,13 +40,13 @@ export async function bitmapWorkload(ctx: Context): Promise<void> {
     return c;
   };
   const specs: Spec[] = [
-    { workload, op: 'add', contestant: 'wasm single', block, total: n, reset: () => single.clearAll(), run: each((v) => single.set(v), present), note: 'add is set(v)' },
+    { workload, op: 'add', contestant: 'wasm single', block, total: n, reset: () => single.clear(), run: each((v) => single.set(v), present), note: 'add is set(v)' },
     { workload, op: 'has present', contestant: 'wasm single', block, total: n, run: each((v) => full.has(v), present) },
     { workload, op: 'has absent', contestant: 'wasm single', block, total: n, run: each((v) => full.has(v), absent) },
-    { workload, op: 'add', contestant: 'wasm batch', block, total: n, reset: () => batch.clearAll(), run: (from, b) => batch.setMany(present.subarray(from, from + b)) },
+    { workload, op: 'add', contestant: 'wasm batch', block, total: n, reset: () => batch.clear(), run: (from, b) => batch.setMany(present.subarray(from, from + b)) },
     { workload, op: 'has present', contestant: 'wasm batch', block, total: n, run: (from, b) => full.hasMany(present.subarray(from, from + b))[0] },
     { workload, op: 'has absent', contestant: 'wasm batch', block, total: n, run: (from, b) => full.hasMany(absent.subarray(from, from + b))[0] },
-    { workload, op: 'add', contestant: 'reference', block, total: n, reset: () => ref.clearAll(), run: each((v) => ref.set(v), present) },
+    { workload, op: 'add', contestant: 'reference', block, total: n, reset: () => ref.clear(), run: each((v) => ref.set(v), present) },
     { workload, op: 'has present', contestant: 'reference', block, total: n, run: each((v) => refFull.has(v), present) },
     { workload, op: 'has absent', contestant: 'reference', block, total: n, run: each((v) => refFull.has(v), absent) },
     { workload, op: 'add', contestant: 'Set<number>', block, total: n, reset: () => (jsSet = new Set()), run: each((v) => jsSet.add(v), present) },

@@ -101,7 +101,7 @@ export async function manyChild(scenario: Scenario, quick: boolean): Promise<voi
     }
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
     row.count = n;
-    row.members = chain.filters.length;
+    row.members = chain.members.length;
     row.nsPerFilter = median(chainNs);
     row.fixedNs = median(fixedNs);
   }

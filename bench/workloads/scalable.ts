@@ -68,6 +68,6 @@ export async function scalableWorkload(ctx: Context, present: ItemSet, absent: I
     if (chain.has(s)) chainHits++;
     if (fixed.has(s)) fixedHits++;
   }
-  const chainBits = chain.filters.reduce((sum, f) => sum + f.bits, 0);
-  ctx.results.scalable = { members: chain.filters.length, chainBits, fixedBits: fixed.bits, chainFalsePositives: chainHits, fixedFalsePositives: fixedHits, queries: n };
+  const chainBits = chain.members.reduce((sum, f) => sum + f.bits, 0);
+  ctx.results.scalable = { members: chain.members.length, chainBits, fixedBits: fixed.bits, chainFalsePositives: chainHits, fixedFalsePositives: fixedHits, queries: n };
 }

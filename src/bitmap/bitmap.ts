@@ -1,5 +1,5 @@
 // The integer bitmap of the bitmap article (crawler URL dedup), packed in WebAssembly memory: a set of
-// integers in [0, size), one bit each. Its twin is src/reference/bitmap.ts;
+// integers in [0, bits), one bit each. Its twin is src/reference/bitmap.ts;
 // the wasm side is assembly/bitmap.ts.
 //
 // Each Bitmap is a record of the bitmap kind in a shared arena
@@ -10,7 +10,7 @@
 // region in chunks, one call into wasm per chunk. The count is kept here,
 // raised and lowered by single operations and by what setMany reports.
 
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from './values.js';
+import { checkBitmapBits, checkValue, checkValues, clearWithValue, invalidValue, type BitmapValues } from './values.js';
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
@@ -22,10 +22,10 @@ export function bitmapEngineOf(bitmap: Bitmap): BitmapEngine {
   return engineOfBitmap(bitmap);
 }
 
-/** A set of integers in [0, size), one bit each, in WebAssembly memory. */
+/** A set of integers in [0, bits), one bit each, in WebAssembly memory. */
 export class Bitmap implements Iterable<number> {
-  /** The number of representable values: members are integers in [0, size). */
-  readonly size: number;
+  /** m, the number of representable values: members are integers in [0, bits). */
+  readonly bits: number;
   /**
    * The handle and its views (src/wasm/bitmap.ts): private to the language,
    * not only to TypeScript, since a view of wasm memory kept by a caller
@@ -39,10 +39,10 @@ export class Bitmap implements Iterable<number> {
     engineOfBitmap = (bitmap) => bitmap.#engine;
   }
 
-  /** An empty bitmap for integers in [0, size); size is at most 2^32. */
-  constructor(size: number) {
-    this.size = checkBitmapSize(size);
-    this.#engine = new BitmapEngine(this.size);
+  /** An empty bitmap for integers in [0, bits); bits is at most 2^32. */
+  constructor(bits: number) {
+    this.bits = checkBitmapBits(bits);
+    this.#engine = new BitmapEngine(this.bits);
   }
 
   /**
@@ -70,7 +70,7 @@ export class Bitmap implements Iterable<number> {
 
   /** Adds value; true when it was not already set. */
   set(value: number): boolean {
-    const v = checkValue('value', value, this.size);
+    const v = checkValue('value', value, this.bits);
     // v < 2^32: the unsigned shift gives the byte index, v & 7 the bit.
     const byte = v >>> 3;
     const mask = 1 << (v & 7);
@@ -82,13 +82,13 @@ export class Bitmap implements Iterable<number> {
 
   /** True when value is set. */
   has(value: number): boolean {
-    const v = checkValue('value', value, this.size);
+    const v = checkValue('value', value, this.bits);
     return (this.#bits[v >>> 3] & (1 << (v & 7))) !== 0;
   }
 
-  /** Removes value; true when it was set. */
-  clear(value: number): boolean {
-    const v = checkValue('value', value, this.size);
+  /** Removes value, as Set.prototype.delete does; true when it was set. */
+  delete(value: number): boolean {
+    const v = checkValue('value', value, this.bits);
     const byte = v >>> 3;
     const mask = 1 << (v & 7);
     if (!(this.#bits[byte] & mask)) return false;
@@ -97,14 +97,19 @@ export class Bitmap implements Iterable<number> {
     return true;
   }
 
-  /** Removes every value. */
-  clearAll(): void {
+  /**
+   * Removes every value, as Set.prototype.clear does. It takes no argument:
+   * given one (the old spelling of delete), it throws BloomTypeError naming
+   * delete rather than empty the bitmap.
+   */
+  clear(): void {
+    if (arguments.length > 0) throw clearWithValue(arguments[0]);
     this.#engine.clearAll();
     this.setCount = 0;
   }
 
-  /** How many values are set, in O(1). */
-  count(): number {
+  /** How many values are set, as Set.prototype.size counts them, in O(1). */
+  get size(): number {
     return this.setCount;
   }
 
@@ -113,7 +118,7 @@ export class Bitmap implements Iterable<number> {
    * The whole batch is checked first: a bad value throws and sets nothing.
    */
   setMany(values: BitmapValues): number {
-    const batch = checkValues(values, this.size);
+    const batch = checkValues(values, this.bits);
     const engine = this.#engine;
     const chunk = engine.chunk;
     const n = batch.length;
@@ -122,7 +127,7 @@ export class Bitmap implements Iterable<number> {
     for (let at = 0; at < n; at += chunk) {
       const len = engine.stage(batch, at, Math.min(n, at + chunk));
       const bad = engine.firstInvalid(len, batch instanceof Int32Array);
-      if (bad >= 0) throw invalidValue(batch, at + bad, this.size);
+      if (bad >= 0) throw invalidValue(batch, at + bad, this.bits);
       // One chunk is still staged: set it now rather than copying it again.
       if (n <= chunk) return this.counted(engine.setMany(len));
     }
@@ -131,7 +136,7 @@ export class Bitmap implements Iterable<number> {
 
   /** For each value of the batch, 1 when it is set and 0 when not. A bad value throws. */
   hasMany(values: BitmapValues): Uint8Array {
-    const batch = checkValues(values, this.size);
+    const batch = checkValues(values, this.bits);
     const n = batch.length;
     const out = new Uint8Array(n);
     const engine = this.#engine;
@@ -140,7 +145,7 @@ export class Bitmap implements Iterable<number> {
     for (let at = 0; at < n; at += chunk) {
       const len = engine.stage(batch, at, Math.min(n, at + chunk));
       const bad = engine.hasMany(len, signed);
-      if (bad >= 0) throw invalidValue(batch, at + bad, this.size);
+      if (bad >= 0) throw invalidValue(batch, at + bad, this.bits);
       out.set(engine.hasResults(len), at);
     }
     return out;
@@ -177,9 +182,9 @@ export class Bitmap implements Iterable<number> {
     }
   }
 
-  /** Every set value, ascending, in one Uint32Array of count() entries. */
+  /** Every set value, ascending, in one Uint32Array of `size` entries. */
   toArray(): Uint32Array {
-    const out = new Uint32Array(this.count());
+    const out = new Uint32Array(this.size);
     const max = this.#engine.chunk;
     let from = 0;
     for (let at = 0; at < out.length; ) {

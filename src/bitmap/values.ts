@@ -6,15 +6,15 @@ import { int32sView, isInt32s, isUint32s, uint32sView } from '../wasm/typed-arra
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger } from '../filter/options.js';
 
-/** The largest bitmap: values are u32, so [0, 2^32) (512 MiB of bits). */
-export const MAX_BITMAP_SIZE = 2 ** 32;
+/** The most bits a bitmap has: values are u32, so [0, 2^32) (512 MiB of bits). */
+export const MAX_BITMAP_BITS = 2 ** 32;
 
 /** A batch of values: a typed array (copied into wasm as is) or an array of numbers. */
 export type BitmapValues = Int32Array | Uint32Array | readonly number[];
 
-/** Checks the constructor's size: an integer in [1, 2^32]. */
-export function checkBitmapSize(size: unknown): number {
-  return checkInteger('size', size, 1, MAX_BITMAP_SIZE);
+/** Checks the constructor's bits: an integer in [1, 2^32]. */
+export function checkBitmapBits(bits: unknown): number {
+  return checkInteger('bits', bits, 1, MAX_BITMAP_BITS);
 }
 
 /** What a value must be, for error messages. */
@@ -54,4 +54,9 @@ export function checkValues(values: unknown, size: number): Int32Array | Uint32A
 /** The error for element i of a typed-array batch, which lies outside [0, size). */
 export function invalidValue(values: Int32Array | Uint32Array, i: number, size: number): BloomRangeError {
   return new BloomRangeError(`values[${i}]`, values[i], valueRange(size), i);
+}
+
+/** The error of clear() given a value: clear empties the bitmap, and delete(value) removes one value. */
+export function clearWithValue(value: unknown): BloomTypeError {
+  return new BloomTypeError('value', value, 'absent: clear() empties the bitmap; to remove one value, call delete(value)');
 }

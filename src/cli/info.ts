@@ -239,7 +239,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     falsePositiveRate: plan.falsePositiveRate,
     growth: plan.growth,
     tightening: plan.tightening,
-    filterCount: members.length,
+    memberCount: members.length,
     bits,
     bitsSet,
     addedCount: members.reduce((sum, f) => sum + f.addedCount, 0),
@@ -247,7 +247,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     fillRatio: bitsSet / bits,
     estimatedCount: members.reduce((sum, f) => sum + estimatedCountOf(f.bits, f.hashes, f.bitsSet), 0),
     currentFalsePositiveRate: compoundRate(rates),
-    filters: members,
+    members,
   };
   return report(info, json, () => [
     ['file', path],
@@ -257,7 +257,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     ['capacity', n(info.capacity)],
     ['false-positive bound', String(info.falsePositiveRate)],
     ['growth, tightening', `${info.growth}, ${info.tightening}`],
-    ['filters', String(info.filterCount)],
+    ['members', String(info.memberCount)],
     ['bits (m, all)', n(bits)],
     ['bits set', n(bitsSet)],
     ['added count', n(info.addedCount)],
@@ -266,7 +266,7 @@ function describeChain(path: string, chain: ChainFileSummary, json: boolean): nu
     ['estimated count', n(Math.round(info.estimatedCount))],
     ['false-positive rate', info.currentFalsePositiveRate.toExponential(4)],
     ...members.map((f, i): [string, string] => [
-      `filter ${i}`,
+      `member ${i}`,
       `bits ${n(f.bits)}, hashes ${f.hashes}, capacity ${n(f.capacity)} at ${f.falsePositiveRate.toExponential(2)}, added ${n(f.addedCount)}, bits set ${n(f.bitsSet)}`,
     ]),
   ]);

@@ -21,7 +21,7 @@ function shape(filter: SeenSet): { bits: number; bitsSet?: number; text: string 
     const text = `${count(filter.bits)} (${(filter.bits / 8 / 2 ** 20).toFixed(1)} MiB), hashes ${filter.hashes}, ${filter.scheme}`;
     return { bits: filter.bits, bitsSet: filter.bitsSet(), text };
   }
-  const members = filter.filters;
+  const members = filter.members;
   const bits = members.reduce((sum, f) => sum + f.bits, 0);
   const bitsSet = members.reduce((sum, f) => sum + f.bitsSet, 0);
   const text = `${count(bits)} (${(bits / 8 / 2 ** 20).toFixed(1)} MiB) in a chain of ${members.length}, ${filter.scheme}`;

@@ -6,7 +6,7 @@
 
 import { checkBytes } from '../wasm/typed-arrays.js';
 import { CountingEngine } from '../wasm/counting.js';
-import { BloomRangeError, BloomRemoveError } from '../errors.js';
+import { BloomRangeError } from '../errors.js';
 import { BloomFilter, engineOf } from '../filter/filter.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import type { BatchItems, Item } from '../filter/items.js';
@@ -67,10 +67,10 @@ export class CountingBloomFilter {
     this.dispose();
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
+  /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
     const o = readFilterOptions(options);
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
     return new CountingBloomFilter(bits, hashes, o as FilterOptions);
   }
 
@@ -93,12 +93,14 @@ export class CountingBloomFilter {
 
   /**
    * Lowers the item's counters (saturated ones stay at 15, so nothing else
-   * can become a false negative). Throws BloomRemoveError, changing
-   * nothing, when one of them is 0: the item cannot be present.
+   * can become a false negative) and returns true. Returns false, changing
+   * nothing, when one of them is 0: the item is certainly absent. Removing
+   * an item that was never added (a false positive) lowers other items'
+   * counters and can make them false negatives: see docs/COUNTING.md.
    */
-  remove(item: Item): void {
+  remove(item: Item): boolean {
     checkItem(item);
-    if (this.run(item, OP_REMOVE) === 0) throw new BloomRemoveError(item, this.hashes);
+    return this.run(item, OP_REMOVE) !== 0;
   }
 
   /**
@@ -123,10 +125,10 @@ export class CountingBloomFilter {
     return this.#engine.runDigest(d.lo, d.hi, OP_ADD) !== 0;
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
-  removeDigest(d: Digest): void {
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf): false, changing nothing, when it is certainly absent. */
+  removeDigest(d: Digest): boolean {
     checkDigest(this, d, 'removeDigest');
-    if (this.#engine.runDigest(d.lo, d.hi, OP_REMOVE) === 0) throw new BloomRemoveError(`the item with digest 0x${d.value.toString(16)}`, this.hashes);
+    return this.#engine.runDigest(d.lo, d.hi, OP_REMOVE) !== 0;
   }
 
   /** count() for the item whose digest is `d` (xxh64 and sbbf). */
@@ -165,8 +167,8 @@ export class CountingBloomFilter {
     return this.#engine.saturated();
   }
 
-  /** The items held: adds minus successful removes (never below 0). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, less successful removes (never below 0). */
+  get size(): number {
     return this.#engine.held();
   }
 
@@ -194,7 +196,7 @@ export class CountingBloomFilter {
   clone(): CountingBloomFilter {
     const copy = new CountingBloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     countingEngineOf(copy).counters.set(this.#engine.counters);
-    countingEngineOf(copy).restore(this.addedCount());
+    countingEngineOf(copy).restore(this.size);
     return copy;
   }
 
@@ -202,13 +204,13 @@ export class CountingBloomFilter {
    * The plain BloomFilter with the same bits, hashes, scheme and seed, whose
    * bit p is 1 exactly when counter p is above 0. While no counter has
    * saturated it equals a BloomFilter holding the items still held; its
-   * addedCount is this filter's addedCount().
+   * size is this filter's size.
    */
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const target = engineOf(plain);
     this.#engine.writeBits(target);
-    target.setCounters(this.bitsSet(), this.addedCount());
+    target.setCounters(this.bitsSet(), this.size);
     return plain;
   }
 
@@ -260,7 +262,7 @@ export function countingFileHeader(filter: CountingBloomFilter): Uint8Array {
   const header = encodeHeader(
     {
       scheme: filter.scheme, schemeId: SCHEMES.indexOf(filter.scheme), hashes: filter.hashes, seed: filter.seed,
-      bits: filter.bits, bitsSet: filter.bitsSet(), addedCount: filter.addedCount(),
+      bits: filter.bits, bitsSet: filter.bitsSet(), addedCount: filter.size,
     },
     COUNTING_KIND,
   );

@@ -13,7 +13,7 @@
 // matches (docs/CUCKOO.md says what that means for an item never added).
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import { BloomFullError, BloomRemoveError } from '../errors.js';
+import { BloomFullError } from '../errors.js';
 import { batchItem, sliceBatch, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem } from '../filter/options.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
@@ -48,8 +48,8 @@ export interface CuckooMember {
   readonly fingerprintBits: number;
   /** Its bound on the false-positive rate, 2b / 2^f. */
   readonly falsePositiveRate: number;
-  /** Fingerprints it holds. */
-  readonly addedCount: number;
+  /** Fingerprints it holds (its size). */
+  readonly size: number;
 }
 
 /** The members a restore hands over to the constructor (files and clone(); not for users). */
@@ -61,11 +61,11 @@ export interface CuckooParts {
 
 const RESTORED = Symbol('restored cuckoo filter');
 
-/** Set by CuckooFilterOver's static block. */
-let tablesOf: (f: CuckooFilterOver) => CuckooTable[];
+/** Set by CuckooFilter's static block. */
+let tablesOf: (f: CuckooFilter) => CuckooTable[];
 
 /** A cuckoo filter over tables of `kind`. */
-export class CuckooFilterOver {
+class CuckooFilter {
   /** n: the items the first member holds (a fixed filter: all it holds). */
   readonly capacity: number;
   /** The bound on the false-positive rate, over all members. */
@@ -127,7 +127,7 @@ export class CuckooFilterOver {
   /** Starts the next member; BloomFullError (for `item`, at `index` in a batch) when the filter is fixed or cannot grow further. */
   #grow(item: unknown, index?: number): CuckooTable {
     if (this.growth === 0) {
-      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.addedCount()} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
+      throw new BloomFullError(item, this.capacity, `no slot after the most kicks, at ${this.size} fingerprints in ${this.memberShapes[0].buckets * this.bucketSize} slots; make it with { growth } to let it grow`, index);
     }
     const next = memberShape(this.shape, this.#tables.length);
     if (next === undefined) {
@@ -182,8 +182,8 @@ export class CuckooFilterOver {
 
   /**
    * Removes one copy (CF.DEL) from the newest member holding a matching
-   * fingerprint, and returns true. Throws BloomRemoveError, changing
-   * nothing, when no member matches: the item is certainly absent (as
+   * fingerprint, and returns true. Returns false, changing nothing, when no
+   * member matches: the item is certainly absent (as
    * CountingBloomFilter.remove does). Removing an item that was never
    * added can take another item's fingerprint: see docs/CUCKOO.md.
    */
@@ -191,7 +191,7 @@ export class CuckooFilterOver {
     checkItem(item);
     const tables = this.#tables;
     for (let j = tables.length - 1; j >= 0; j--) if (tables[j].run(item, OP_REMOVE) !== 0) return true;
-    throw new BloomRemoveError(item, 2 * this.bucketSize, 'no slot of its two buckets holds its fingerprint');
+    return false;
   }
 
   /**
@@ -233,8 +233,8 @@ export class CuckooFilterOver {
     return flags;
   }
 
-  /** Fingerprints held over all members: adds less removes. */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: fingerprints over all members, adds less removes. */
+  get size(): number {
     let n = 0;
     for (const table of this.#tables) n += table.held();
     return n;
@@ -243,7 +243,7 @@ export class CuckooFilterOver {
   /** The members, oldest first. */
   get members(): readonly CuckooMember[] {
     return this.memberShapes.map((m, j) => ({
-      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, addedCount: this.#tables[j].held(),
+      capacity: m.capacity, buckets: m.buckets, fingerprintBits: m.fingerprintBits, falsePositiveRate: m.falsePositiveRate, size: this.#tables[j].held(),
     }));
   }
 
@@ -343,7 +343,7 @@ export function finishStreamedParts(file: CuckooFile, parts: CuckooParts): void 
 }
 
 /** A filter of `Class` over parts. @internal */
-export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T, parts: CuckooParts): T {
+export function adoptParts<T extends CuckooFilter>(Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T, parts: CuckooParts): T {
   return new Class(0, 0, RESTORED as unknown as CuckooOptions, parts);
 }
 
@@ -353,7 +353,7 @@ export function adoptParts<T extends CuckooFilterOver>(Class: new (c: number, p:
  * allocated, each member's fingerprints against its tally after. Faults
  * throw BloomFormatError naming the field and its byte offset.
  */
-export function restoreCuckoo<T extends CuckooFilterOver>(
+export function restoreCuckoo<T extends CuckooFilter>(
   bytes: Uint8Array, kind: CuckooKind, Class: new (c: number, p: number, o: CuckooOptions | undefined, parts?: CuckooParts) => T,
 ): T {
   bytes = checkBytes(bytes);
@@ -374,6 +374,11 @@ export function restoreCuckoo<T extends CuckooFilterOver>(
  * the module and not a method, so that no caller of the class is handed a
  * view of wasm memory to keep past dispose().
  */
-export function cuckooPayloads(filter: CuckooFilterOver): Uint8Array[] {
+export function cuckooPayloads(filter: CuckooFilter): Uint8Array[] {
   return tablesOf(filter).map((t) => t.slots);
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`CuckooFilter.add`), and
+// exported under the name the implementations extend.
+export { CuckooFilter as CuckooFilterOver };

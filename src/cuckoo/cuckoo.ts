@@ -23,6 +23,9 @@ export const WASM_TABLES: CuckooKind = {
  */
 export class CuckooFilter extends CuckooFilterOver {
   /** As forCapacity(capacity, falsePositiveRate, options). */
+  constructor(capacity: number, falsePositiveRate: number, options?: CuckooOptions);
+  /** fromBytes' and clone()'s: a filter over restored parts. @internal */
+  constructor(capacity: number, falsePositiveRate: number, options: unknown, parts: CuckooParts);
   constructor(capacity: number, falsePositiveRate: number, options?: CuckooOptions, parts?: CuckooParts) {
     super(capacity, falsePositiveRate, options, WASM_TABLES, parts);
   }

@@ -8,13 +8,13 @@ import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './op
 import type { BatchItems } from './items.js';
 import { addWalkReader, checkDigest, type Digest } from './item-digest.js';
 
-/** The engine of a filter of either class (set by BloomFilterBase's static block). @internal */
-export let coreEngineOf: (f: BloomFilterBase) => CoreEngine;
+/** The engine of a filter of either class (set by BloomFilter's static block). @internal */
+export let coreEngineOf: (f: BloomFilter) => CoreEngine;
 /** Puts `engine` in place of a filter's engine: share() and the full class's filterOver. @internal */
-export let swapEngine: (f: BloomFilterBase, engine: CoreEngine) => void;
+export let swapEngine: (f: BloomFilter, engine: CoreEngine) => void;
 
 /** The methods that both BloomFilter classes share. */
-export abstract class BloomFilterBase {
+abstract class BloomFilter {
   /** m: the number of bits. */
   readonly bits: number;
   /** k: positions per item. */
@@ -36,7 +36,7 @@ export abstract class BloomFilterBase {
     swapEngine = (f, engine) => {
       f.#engine = engine;
     };
-    addWalkReader((f) => (#engine in f ? (f as BloomFilterBase).#engine : undefined));
+    addWalkReader((f) => (#engine in f ? (f as BloomFilter).#engine : undefined));
   }
 
   /** A filter of `params` (checked) over `engine`, made for them. @internal */
@@ -104,9 +104,14 @@ export abstract class BloomFilterBase {
     return this.#engine.bitsSet();
   }
 
-  /** How many adds reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported a new item (set at least one bit); at most MAX_ADDED_COUNT (2^53 - 1). */
+  get size(): number {
     // The wasm counter is an f64 that one add can lift past 2^53 - 1 after a saturated union.
     return Math.min(this.#engine.addedCount(), MAX_ADDED_COUNT);
   }
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`BloomFilter.add`), and
+// exported under the name the implementations extend.
+export { BloomFilter as BloomFilterBase };

@@ -82,7 +82,7 @@ export class BloomFilter extends BloomFilterBase {
       requireSharedBuild('BloomFilter.share()');
       const engine = new Engine(paramsOf(this), false, true);
       engine.bitsView().set(engineOf(this).bitsView());
-      engine.setCounters(this.bitsSet(), this.addedCount());
+      engine.setCounters(this.bitsSet(), this.size);
       engineOf(this).release();
       swapEngine(this, engine);
     }
@@ -181,29 +181,29 @@ export class BloomFilter extends BloomFilterBase {
   clone(): BloomFilter {
     const copy = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     engineOf(copy).bitsView().set(engineOf(this).bitsView());
-    engineOf(copy).setCounters(this.bitsSet(), this.addedCount());
+    engineOf(copy).setCounters(this.bitsSet(), this.size);
     return copy;
   }
 
   /**
    * Adds every item of `other` in place: the bits become the OR of both.
-   * addedCount becomes the sum of both (an upper bound: shared items count twice),
+   * size becomes the sum of both (an upper bound: shared items count twice),
    * saturated at 2^53 - 1.
    * Throws BloomMismatchError naming what differs when bits, hashes, scheme or seed do.
    */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
-    this.combine(other, 'union', saturatedSum(this.addedCount(), other.addedCount()));
+    this.combine(other, 'union', saturatedSum(this.size, other.size));
     return this;
   }
 
   /**
    * Keeps only the bits set in both, in place: the AND, which answers true for
-   * every item added to both. addedCount becomes the smaller of the two.
+   * every item added to both. size becomes the smaller of the two.
    */
   intersect(other: BloomFilter): this {
     checkOperands('intersect', this, other);
-    this.combine(other, 'intersect', Math.min(this.addedCount(), other.addedCount()));
+    this.combine(other, 'intersect', Math.min(this.size, other.size));
     return this;
   }
 
@@ -273,7 +273,7 @@ export class BloomFilter extends BloomFilterBase {
    * An `sbbf` filter (bits = 8 · bitset.length, hashes 8, seed 0) holding a
    * Parquet column chunk's bitset, copied. Throws BloomTypeError unless it is
    * a Uint8Array, BloomRangeError unless its length is a positive multiple of
-   * 32. A bitset does not record its item count: addedCount() is the rounded
+   * 32. A bitset does not record its item count: size is the rounded
    * estimatedCount() of its set bits.
    */
   static fromParquet(bitset: Uint8Array): BloomFilter {
@@ -318,7 +318,7 @@ export function fileHeader(filter: BloomFilter): Uint8Array {
     seed: filter.seed,
     bits: filter.bits,
     bitsSet: filter.bitsSet(),
-    addedCount: filter.addedCount(),
+    addedCount: filter.size,
   });
   setChecksum(header, fileChecksum(engineOf(filter), header.subarray(0, CHECKSUMMED_HEADER_BYTES)));
   return header;

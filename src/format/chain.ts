@@ -63,7 +63,8 @@ export type Checksum = (bytes: Uint8Array) => bigint;
 /** What the codec needs of a member filter. */
 export interface ChainMember {
   toBytes(): Uint8Array;
-  addedCount(): number;
+  /** Adds that reported new (the member header's addedCount). */
+  readonly size: number;
 }
 
 /** The 64-byte chain header for `plan` and `filterCount` members, its checksum computed by `xxh64`. */
@@ -129,7 +130,7 @@ function hex(bytes: Uint8Array): string {
 export function inMember(error: unknown, i: number, start: number): unknown {
   if (!(error instanceof BloomFormatError)) return error;
   const problem = error.message.replace(/^invalid bloomwasm filter data: .*? at byte \d+: /, '');
-  return new BloomFormatError(`filters[${i}].${error.field}`, start + error.offset, problem);
+  return new BloomFormatError(`members[${i}].${error.field}`, start + error.offset, problem);
 }
 
 /**
@@ -203,7 +204,7 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
   if (maxCount < 1) {
     // Not even one member fits: the input is cut short (a count of 1 is not what is wrong).
     throw new BloomFormatError(
-      'filters[0]',
+      'members[0]',
       CHAIN_HEADER_BYTES,
       `truncated: the first member needs at least ${MIN_MEMBER_BYTES} bytes, to byte ${CHAIN_HEADER_BYTES + MIN_MEMBER_BYTES}, but the input ends at byte ${totalLength}`,
     );
@@ -219,7 +220,7 @@ export function parseChainHeader(prefix: Uint8Array, totalLength: number, xxh64:
  * input (`prefix` holds its first min(56, what is left) bytes): field by
  * field as for a single filter, then its m, k, scheme and seed against the
  * plan, its length against the input, and its addedCount against its
- * capacity. Errors name the member's field (`filters[2].bits`) and the
+ * capacity. Errors name the member's field (`members[2].bits`) and the
  * absolute offset. Allocates nothing sized by the header.
  */
 export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Array, start: number, totalLength: number): MemberSpan {
@@ -231,7 +232,7 @@ export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Ar
     throw new BloomFormatError('filterCount', CHAIN_FIELD_OFFSETS.filterCount, `${chain.filterCount} members: member ${i} cannot exist (${error.message})`);
   }
   if (start + HEADER_BYTES > totalLength) {
-    throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i}'s ${HEADER_BYTES}-byte header needs the input to reach byte ${start + HEADER_BYTES}, but it ends at byte ${totalLength}`);
+    throw new BloomFormatError(`members[${i}]`, start, `truncated: member ${i}'s ${HEADER_BYTES}-byte header needs the input to reach byte ${start + HEADER_BYTES}, but it ends at byte ${totalLength}`);
   }
   // Checked against its own claimed length first, so each field is judged on its own.
   const claimed = new DataView(prefix.buffer, prefix.byteOffset, HEADER_BYTES).getBigUint64(16, true);
@@ -243,7 +244,7 @@ export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Ar
     throw inMember(error, i, start);
   }
   const expect = (field: string, offset: number, got: unknown, want: unknown): void => {
-    if (got !== want) throw new BloomFormatError(`filters[${i}].${field}`, start + offset, `must be ${String(want)} for member ${i} of this chain; got ${String(got)}`);
+    if (got !== want) throw new BloomFormatError(`members[${i}].${field}`, start + offset, `must be ${String(want)} for member ${i} of this chain; got ${String(got)}`);
   };
   expect('bits', 16, header.bits, member.bits);
   expect('hashes', 7, header.hashes, member.hashes);
@@ -251,12 +252,12 @@ export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Ar
   expect('seed', 8, header.seed, chain.plan.seed);
   const length = HEADER_BYTES + header.payloadLength;
   if (start + length > totalLength) {
-    throw new BloomFormatError(`filters[${i}]`, start, `truncated: member ${i} (${member.bits} bits) needs ${length} bytes, to byte ${start + length}, but the input ends at byte ${totalLength}`);
+    throw new BloomFormatError(`members[${i}]`, start, `truncated: member ${i} (${member.bits} bits) needs ${length} bytes, to byte ${start + length}, but the input ends at byte ${totalLength}`);
   }
   // Only the newest member is still filling: the older ones were full when the next began.
   const last = i === chain.filterCount - 1;
   if (last ? header.addedCount > member.capacity : header.addedCount !== member.capacity) {
-    throw new BloomFormatError(`filters[${i}].addedCount`, start + 32, `must be ${last ? `at most ${member.capacity}` : member.capacity} (member ${i}'s capacity${last ? '' : ': only the newest member is not full'}); got ${header.addedCount}`);
+    throw new BloomFormatError(`members[${i}].addedCount`, start + 32, `must be ${last ? `at most ${member.capacity}` : member.capacity} (member ${i}'s capacity${last ? '' : ': only the newest member is not full'}); got ${header.addedCount}`);
   }
   return { start, length, header, capacity: member.capacity };
 }
@@ -264,13 +265,13 @@ export function checkMemberHeader(chain: ChainHeader, i: number, prefix: Uint8Ar
 /** Refuses bytes after the last member, which ends at `end`. */
 export function checkChainEnd(end: number, totalLength: number): void {
   if (end !== totalLength) {
-    throw new BloomFormatError('filters', end, `${totalLength - end} unexpected bytes after the last member, which ends at byte ${end}`);
+    throw new BloomFormatError('members', end, `${totalLength - end} unexpected bytes after the last member, which ends at byte ${end}`);
   }
 }
 
 /**
  * Reads a chain written by encodeChain. Every fault throws BloomFormatError
- * naming the field (`filterCount`, or `filters[2].checksum` inside a member)
+ * naming the field (`filterCount`, or `members[2].checksum` inside a member)
  * and its byte offset in `bytes`. All the headers and the length are checked
  * before `load` is called on any member.
  */
@@ -299,7 +300,7 @@ export function decodeChain<F extends ChainMember>(
     } catch (error) {
       throw inMember(error, i, span.start);
     }
-    counts.push(members[i].addedCount());
+    counts.push(members[i].size);
   });
   return { plan: chain.plan, members, counts };
 }

@@ -94,11 +94,20 @@ function checkFileChecksum(store: FuseStore, headerBytes: Uint8Array, expected: 
   }
 }
 
-/** The store of a filter (set by BinaryFuseFilterOver's static block), for tests and this module. @internal */
-export let fuseStoreOf: (f: BinaryFuseFilterOver) => FuseStore;
+/** The store of a filter (set by BinaryFuseFilter's static block), for tests and this module. @internal */
+export let fuseStoreOf: (f: BinaryFuseFilter) => FuseStore;
+
+/** The inits this module made: the constructor takes no other. */
+const MADE = new WeakSet<object>();
+
+/** Marks `init` as made here. */
+function made(init: FuseInit): FuseInit {
+  MADE.add(init);
+  return init;
+}
 
 /** A static binary fuse filter (docs/SCHEMES.md, "Binary fuse filters"): built once from a set, then queried. */
-export class BinaryFuseFilterOver {
+class BinaryFuseFilter {
   /** Bits per fingerprint: 8 or 16. */
   readonly fingerprintBits: 8 | 16;
   /** The seed the construction settled on (the reference's Seed). */
@@ -121,6 +130,10 @@ export class BinaryFuseFilterOver {
   private readonly width: 1 | 2;
 
   protected constructor(init: FuseInit) {
+    // TypeScript keeps `new` closed, but plain JavaScript can still call it, with no init.
+    if (!MADE.has(init)) {
+      throw new BloomTypeError('BinaryFuseFilter', init, 'made by BinaryFuseFilter.from(items), fromKeys(keys), fromBytes(bytes) or fromReferenceBytes(bytes, options), not by new');
+    }
     this.kind = init.kind;
     this.#store = init.store;
     this.shape = init.shape;
@@ -139,7 +152,7 @@ export class BinaryFuseFilterOver {
     const width = fingerprintWidth(options);
     const checked = checkKeys(keys);
     const shape = fuseShape(checked.length);
-    return { kind, shape, width, ...kind.build({ keys: checked }, shape, width) };
+    return made({ kind, shape, width, ...kind.build({ keys: checked }, shape, width) });
   }
 
   /** A filter of `kind` built from items, each hashed to its key by XXH64 (seed 0; strings as UTF-8). */
@@ -148,7 +161,7 @@ export class BinaryFuseFilterOver {
     const batch = checkBatch(items);
     if (batch.count > MAX_FUSE_KEYS) throw new BloomRangeError('items.length', batch.count, `at most ${MAX_FUSE_KEYS} (shard larger sets: docs/SCHEMES.md)`);
     const shape = fuseShape(batch.count);
-    return { kind, shape, width, ...kind.build({ items: batch }, shape, width) };
+    return made({ kind, shape, width, ...kind.build({ items: batch }, shape, width) });
   }
 
   /** A filter of `kind` read from the reference's serialization. */
@@ -157,19 +170,19 @@ export class BinaryFuseFilterOver {
     const width = fingerprintWidth(options);
     const { shape, seed } = parseReferenceHeader(bytes, width);
     const store = kind.restore(shape, width, seed, bytes.subarray(REFERENCE_HEADER_BYTES));
-    return { kind, shape, width, seed, store };
+    return made({ kind, shape, width, seed, store });
   }
 
   /** A filter of `kind` for a checked "BLMF" header, its fingerprints left for a reader to write in place (fuseFingerprintView()). */
   protected static allocateFile(kind: FuseKind, file: FuseFile): FuseInit {
-    return { kind, shape: file.shape, width: file.width, seed: file.seed, store: kind.allocate(file.shape, file.width, file.seed) };
+    return made({ kind, shape: file.shape, width: file.width, seed: file.seed, store: kind.allocate(file.shape, file.width, file.seed) });
   }
 
   /** A filter of `kind` read from a "BLMF" file; the checksum is checked before the filter is returned. */
   protected static readFile(kind: FuseKind, bytes: Uint8Array): FuseInit {
     bytes = checkBytes(bytes);
     const file = parseFuseHeader(bytes, bytes.length);
-    const init = BinaryFuseFilterOver.allocateFile(kind, file);
+    const init = BinaryFuseFilter.allocateFile(kind, file);
     try {
       init.store.fingerprints.set(bytes.subarray(FUSE_HEADER_BYTES));
       checkFileChecksum(init.store, bytes, file.checksum);
@@ -269,6 +282,11 @@ export class BinaryFuseFilterOver {
  * function of the module and not a method, so that no caller of the class
  * is handed a view of wasm memory to keep past dispose().
  */
-export function fuseFingerprintView(filter: BinaryFuseFilterOver): Uint8Array {
+export function fuseFingerprintView(filter: BinaryFuseFilter): Uint8Array {
   return fuseStoreOf(filter).fingerprints;
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`BinaryFuseFilter.add`), and
+// exported under the name the implementations extend.
+export { BinaryFuseFilter as BinaryFuseFilterOver };

@@ -153,7 +153,7 @@ export function* chainDecoder(size: number): Decoder<ScalableBloomFilter> {
       throw inMember(error, i, spans[i].start);
     }
   }
-  return adoptChain({ plan, members, counts: members.map((m) => m.addedCount()) });
+  return adoptChain({ plan, members, counts: members.map((m) => m.size) });
 }
 
 /** What a save writes, and how to tell afterwards whether the object changed while it was written. */

@@ -136,7 +136,7 @@ export async function loadFile(path: string): Promise<BloomFilter> {
  * header and every member's header are checked, with the file size, before
  * any member is allocated (at most MAX_FILTER_COUNT of them); then each
  * member's payload is read in chunks straight into its wasm memory and
- * checked. Faults throw BloomFormatError naming the field (`filters[2].bits`)
+ * checked. Faults throw BloomFormatError naming the field (`members[2].bits`)
  * and the absolute offset.
  */
 export function loadScalableFileSync(path: string): ScalableBloomFilter {

@@ -3,23 +3,23 @@
 // the same bits. Value v is bit (v & 7) of byte v >> 3, as in the article's
 // BitMap (which packs 16 per char) and as in the filter's bit array.
 
-import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
+import { checkBitmapBits, checkValue, checkValues, clearWithValue, invalidValue, type BitmapValues } from '../bitmap/values.js';
 import { isDisposed, markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
 
-/** A set of integers in [0, size), one bit each, in plain TypeScript. */
+/** A set of integers in [0, bits), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {
-  /** The number of representable values: members are integers in [0, size). */
-  readonly size: number;
+  /** m, the number of representable values: members are integers in [0, bits). */
+  readonly bits: number;
   /** The packed bits. */
   private readonly bytes: Uint8Array;
-  /** How many values are set, kept on every change so count() is O(1). */
+  /** How many values are set, kept on every change so size is O(1). */
   private setCount = 0;
 
-  /** An empty bitmap for integers in [0, size); size is at most 2^32. */
-  constructor(size: number) {
-    this.size = checkBitmapSize(size);
-    this.bytes = new Uint8Array(Math.ceil(this.size / 8));
+  /** An empty bitmap for integers in [0, bits); bits is at most 2^32. */
+  constructor(bits: number) {
+    this.bits = checkBitmapBits(bits);
+    this.bytes = new Uint8Array(Math.ceil(this.bits / 8));
   }
 
   /**
@@ -39,31 +39,36 @@ export class Bitmap implements Iterable<number> {
 
   /** Adds value; true when it was not already set. */
   set(value: number): boolean {
-    return this.bitmapSet(checkValue('value', value, this.size));
+    return this.bitmapSet(checkValue('value', value, this.bits));
   }
 
   /** True when value is set. */
   has(value: number): boolean {
-    return this.bitmapHas(checkValue('value', value, this.size));
+    return this.bitmapHas(checkValue('value', value, this.bits));
   }
 
-  /** Removes value; true when it was set. */
-  clear(value: number): boolean {
-    const v = checkValue('value', value, this.size);
+  /** Removes value, as Set.prototype.delete does; true when it was set. */
+  delete(value: number): boolean {
+    const v = checkValue('value', value, this.bits);
     if (!this.bitmapHas(v)) return false;
     this.bytes[Math.floor(v / 8)] &= ~(1 << v % 8);
     this.setCount--;
     return true;
   }
 
-  /** Removes every value. */
-  clearAll(): void {
+  /**
+   * Removes every value, as Set.prototype.clear does. It takes no argument:
+   * given one (the old spelling of delete), it throws BloomTypeError naming
+   * delete rather than empty the bitmap.
+   */
+  clear(): void {
+    if (arguments.length > 0) throw clearWithValue(arguments[0]);
     this.bytes.fill(0);
     this.setCount = 0;
   }
 
-  /** How many values are set, in O(1). */
-  count(): number {
+  /** How many values are set, as Set.prototype.size counts them, in O(1). */
+  get size(): number {
     return this.setCount;
   }
 
@@ -72,9 +77,9 @@ export class Bitmap implements Iterable<number> {
    * The whole batch is checked first: a bad value throws and sets nothing.
    */
   setMany(values: BitmapValues): number {
-    const batch = checkValues(values, this.size);
+    const batch = checkValues(values, this.bits);
     for (let i = 0; i < batch.length; i++) {
-      if (batch[i] < 0 || batch[i] >= this.size) throw invalidValue(batch, i, this.size);
+      if (batch[i] < 0 || batch[i] >= this.bits) throw invalidValue(batch, i, this.bits);
     }
     let fresh = 0;
     for (let i = 0; i < batch.length; i++) if (this.bitmapSet(batch[i])) fresh++;
@@ -83,10 +88,10 @@ export class Bitmap implements Iterable<number> {
 
   /** For each value of the batch, 1 when it is set and 0 when not. A bad value throws. */
   hasMany(values: BitmapValues): Uint8Array {
-    const batch = checkValues(values, this.size);
+    const batch = checkValues(values, this.bits);
     const out = new Uint8Array(batch.length);
     for (let i = 0; i < batch.length; i++) {
-      if (batch[i] < 0 || batch[i] >= this.size) throw invalidValue(batch, i, this.size);
+      if (batch[i] < 0 || batch[i] >= this.bits) throw invalidValue(batch, i, this.bits);
       out[i] = this.bitmapHas(batch[i]) ? 1 : 0;
     }
     return out;
@@ -99,7 +104,7 @@ export class Bitmap implements Iterable<number> {
 
   /** The set values in ascending order, read live, one bit at a time. */
   *values(): IterableIterator<number> {
-    for (let v = 0; v < this.size; v++) {
+    for (let v = 0; v < this.bits; v++) {
       // Skip a zero byte whole: iterating 10^8 bits one by one is slow even for an oracle.
       if (v % 8 === 0 && this.bytes[v / 8] === 0) {
         v += 7;
@@ -112,7 +117,7 @@ export class Bitmap implements Iterable<number> {
     }
   }
 
-  /** Every set value, ascending, in one Uint32Array of count() entries. */
+  /** Every set value, ascending, in one Uint32Array of size entries. */
   toArray(): Uint32Array {
     const out = new Uint32Array(this.setCount);
     let at = 0;

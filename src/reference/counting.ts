@@ -6,7 +6,7 @@
 // changes again.
 
 import { checkBytes } from '../wasm/typed-arrays.js';
-import { BloomRangeError, BloomRemoveError } from '../errors.js';
+import { BloomRangeError } from '../errors.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type Item } from '../filter/items.js';
 import { checkItem, checkParams, readFilterOptions, SCHEMES, schemeOption, type FilterOptions, type Scheme } from '../filter/options.js';
@@ -73,10 +73,10 @@ export class CountingBloomFilter {
     this.dispose();
   }
 
-  /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
-  static forCapacity(expectedItems: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
+  /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: FilterOptions): CountingBloomFilter {
     const o = readFilterOptions(options);
-    const { bits, hashes } = capacityParams(expectedItems, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
+    const { bits, hashes } = capacityParams(capacity, falsePositiveRate, MAX_COUNTING_BITS, schemeOption(o));
     return new CountingBloomFilter(bits, hashes, o as FilterOptions);
   }
 
@@ -106,13 +106,14 @@ export class CountingBloomFilter {
     return Math.min(...positions.map((p) => getCounter(this.packed, p)));
   }
 
-  private removeAt(positions: number[], what: unknown): void {
-    if (this.countAt(positions) === 0) throw new BloomRemoveError(what, this.hashes);
+  private removeAt(positions: number[]): boolean {
+    if (this.countAt(positions) === 0) return false;
     for (const p of this.distinct(positions)) {
       const c = getCounter(this.packed, p);
       if (c < COUNTER_MAX) setCounter(this.packed, p, c - 1);
     }
     if (this.held > 0) this.held--;
+    return true;
   }
 
   /** Raises the item's counters (saturated ones stay at 15); true when one went from 0. */
@@ -125,9 +126,9 @@ export class CountingBloomFilter {
     return this.countAt(this.positions(item)) > 0;
   }
 
-  /** Lowers the item's counters, saturated ones excepted; BloomRemoveError, changing nothing, when one is 0. */
-  remove(item: Item): void {
-    this.removeAt(this.positions(item), item);
+  /** Lowers the item's counters, saturated ones excepted, and returns true; false, changing nothing, when one is 0 (certainly absent). */
+  remove(item: Item): boolean {
+    return this.removeAt(this.positions(item));
   }
 
   /** The smallest of the item's counters (0: certainly absent; 15: 15 or more). */
@@ -147,10 +148,10 @@ export class CountingBloomFilter {
     return this.addAt(probeHash(this, d.value));
   }
 
-  /** remove() for the item whose digest is `d` (xxh64 and sbbf). */
-  removeDigest(d: Digest): void {
+  /** remove() for the item whose digest is `d` (xxh64 and sbbf): false, changing nothing, when it is certainly absent. */
+  removeDigest(d: Digest): boolean {
     checkDigest(this, d, 'removeDigest');
-    this.removeAt(probeHash(this, d.value), `the item with digest 0x${d.value.toString(16)}`);
+    return this.removeAt(probeHash(this, d.value));
   }
 
   /** count() for the item whose digest is `d` (xxh64 and sbbf). */
@@ -187,8 +188,8 @@ export class CountingBloomFilter {
     return n;
   }
 
-  /** The items held: adds minus successful removes (never below 0). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, less successful removes (never below 0). */
+  get size(): number {
     return this.held;
   }
 
@@ -221,7 +222,7 @@ export class CountingBloomFilter {
     return copy;
   }
 
-  /** The plain BloomFilter whose bit p is 1 exactly when counter p is above 0; its addedCount is addedCount(). */
+  /** The plain BloomFilter whose bit p is 1 exactly when counter p is above 0; its size is this filter's size. */
   toBloomFilter(): BloomFilter {
     const plain = new BloomFilter(this.bits, this.hashes, { scheme: this.scheme, seed: this.seed });
     const bits = plain['array'].bytes;

@@ -220,6 +220,9 @@ const REFERENCE_TABLES: CuckooKind = {
 /** A cuckoo filter computed in plain TypeScript, slot for slot equal to the wasm CuckooFilter. */
 export class CuckooFilter extends CuckooFilterOver {
   /** As forCapacity(capacity, falsePositiveRate, options). */
+  constructor(capacity: number, falsePositiveRate: number, options?: CuckooOptions);
+  /** fromBytes' and clone()'s: a filter over restored parts. @internal */
+  constructor(capacity: number, falsePositiveRate: number, options: unknown, parts: CuckooParts);
   constructor(capacity: number, falsePositiveRate: number, options?: CuckooOptions, parts?: CuckooParts) {
     super(capacity, falsePositiveRate, options, REFERENCE_TABLES, parts);
   }

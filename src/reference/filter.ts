@@ -226,8 +226,8 @@ export class BloomFilter {
     return bitString(this.array.bytes, this.bits);
   }
 
-  /** How many adds reported a new item (set at least one bit). */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported a new item (set at least one bit). */
+  get size(): number {
     return Math.min(this.counters.addedCount, MAX_ADDED_COUNT);
   }
 
@@ -250,17 +250,17 @@ export class BloomFilter {
     return copy;
   }
 
-  /** Adds every item of `other` in place (bits OR); addedCount becomes the sum, saturated at 2^53 - 1. */
+  /** Adds every item of `other` in place (bits OR); size becomes the sum, saturated at 2^53 - 1. */
   union(other: BloomFilter): this {
     checkOperands('union', this, other);
     if (this.array instanceof SharedBitArray) this.array.orFrom(other.array.bytes);
     else orInto(this.array.bytes, other.array.bytes);
     this.counters.setCount = popcount(this.array.bytes);
-    this.counters.addedCount = saturatedSum(this.addedCount(), other.addedCount());
+    this.counters.addedCount = saturatedSum(this.size, other.size);
     return this;
   }
 
-  /** Keeps only the bits set in both, in place (bits AND); addedCount becomes the smaller. */
+  /** Keeps only the bits set in both, in place (bits AND); size becomes the smaller. */
   intersect(other: BloomFilter): this {
     checkOperands('intersect', this, other);
     if (this.array instanceof SharedBitArray) this.array.andFrom(other.array.bytes);

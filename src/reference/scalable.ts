@@ -5,7 +5,7 @@
 
 import { restoreChain } from '../scalable/restore.js';
 import { ScalableBloomFilterOver, type ChainKind } from '../scalable/scalable-over.js';
-import type { ScalableOptions } from '../scalable/plan.js';
+import { scalableCapacityOptions, type ScalableCapacityOptions, type ScalableOptions } from '../scalable/plan.js';
 import { BloomFilter } from './filter.js';
 import { xxh64 } from './hash.js';
 import { digestItem } from './digest.js';
@@ -23,6 +23,15 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
   /** An empty chain with one member; throws BloomRangeError or BloomTypeError on bad options. */
   constructor(options: ScalableOptions) {
     super(options, REFERENCE_MEMBERS);
+  }
+
+  /**
+   * The chain for n = `capacity` items in its first member at compound rate
+   * p = `falsePositiveRate`: the same chain as
+   * `new ScalableBloomFilter({ capacity, falsePositiveRate, ...options })`.
+   */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: ScalableCapacityOptions): ScalableBloomFilter {
+    return new ScalableBloomFilter(scalableCapacityOptions(capacity, falsePositiveRate, options));
   }
 
   /** Reads a chain written by toBytes (here or by the wasm chain), checking all of it as the wasm chain does. */

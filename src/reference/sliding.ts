@@ -6,7 +6,7 @@
 
 import { batchItem, type CheckedBatch, type Item } from '../filter/items.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind, type SlidingWords } from '../sliding/sliding-over.js';
-import type { SlidingOptions } from '../sliding/shape.js';
+import { slidingCapacityOptions, type SlidingCapacityOptions, type SlidingOptions } from '../sliding/shape.js';
 import { checksum } from './checksum.js';
 import { itemPositions } from './scheme.js';
 
@@ -100,6 +100,16 @@ export class SlidingBloomFilter extends SlidingBloomFilterOver {
   /** As the wasm SlidingBloomFilter's constructor. */
   constructor(options: SlidingOptions) {
     super(options, REFERENCE_WORDS);
+  }
+
+  /**
+   * A window of n = `capacity` adds at rate p = `falsePositiveRate`: the
+   * last n adds, or with `{ windowMs }` the adds of the last `windowMs` ms
+   * for up to n adds in any window. The same filter as the constructor's
+   * `{ window: n, falsePositiveRate }` or `{ windowMs, capacity: n, falsePositiveRate, clock }`.
+   */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: SlidingCapacityOptions): SlidingBloomFilter {
+    return new SlidingBloomFilter(slidingCapacityOptions(capacity, falsePositiveRate, options));
   }
 
   /** Reads a filter written by toBytes (here or by the wasm filter), as the wasm SlidingBloomFilter.fromBytes. */

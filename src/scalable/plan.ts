@@ -33,6 +33,9 @@ export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
   tightening?: number;
 }
 
+/** Options of ScalableBloomFilter.forCapacity: the constructor's, less the capacity and rate it takes as arguments. */
+export type ScalableCapacityOptions = Omit<ScalableOptions, 'capacity' | 'initialCapacity' | 'falsePositiveRate'>;
+
 /** Validated chain parameters. */
 export interface ScalablePlan {
   capacity: number;
@@ -57,7 +60,7 @@ export interface MemberPlan {
   hashes: number;
 }
 
-/** A snapshot of one member of the chain, as the `filters` property lists it. */
+/** A snapshot of one member of the chain, as the `members` property lists it. */
 export interface ScalableMember {
   /** m of this member. */
   readonly bits: number;
@@ -67,8 +70,8 @@ export interface ScalableMember {
   readonly capacity: number;
   /** p_i: the rate this member was sized for at its capacity. */
   readonly falsePositiveRate: number;
-  /** Adds to this member that reported new. */
-  readonly addedCount: number;
+  /** Adds to this member that reported new (its size). */
+  readonly size: number;
   /** How many of its bits are 1. */
   readonly bitsSet: number;
   /** bitsSet / bits. */
@@ -96,6 +99,23 @@ function checkNumber(parameter: string, value: unknown, ok: (v: number) => boole
 
 /** The fields of ScalableOptions (and `shared`, refused), as checkScalableOptions reads them. */
 const SCALABLE_OPTION_NAMES = ['capacity', 'initialCapacity', 'falsePositiveRate', 'growth', 'tightening', 'scheme', 'seed', 'shared'] as const;
+
+/** What the constructor tells a caller who passed a number where its options object goes. */
+export const SCALABLE_OPTIONS_HINT =
+  'an object with capacity and falsePositiveRate; for n items at rate p, call ScalableBloomFilter.forCapacity(n, p, options?)';
+
+/**
+ * forCapacity's arguments as the constructor's options: `options` read
+ * once, and refused (BloomTypeError) when it gives the capacity or rate
+ * again, which the arguments already give.
+ */
+export function scalableCapacityOptions(capacity: number, falsePositiveRate: number, options: unknown): ScalableOptions {
+  const o = readOptions(options, SCALABLE_OPTION_NAMES, 'an object with growth, tightening, scheme or seed');
+  for (const name of ['capacity', 'initialCapacity', 'falsePositiveRate'] as const) {
+    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], 'absent: forCapacity takes the capacity and rate as its arguments');
+  }
+  return { growth: o.growth, tightening: o.tightening, scheme: o.scheme, seed: o.seed, shared: o.shared, capacity, falsePositiveRate } as ScalableOptions;
+}
 
 /**
  * Checks the constructor's options and fills in the defaults; `sizing` is
@@ -137,17 +157,17 @@ export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZI
  */
 export function memberPlan(plan: ScalablePlan, i: number): MemberPlan {
   if (i >= MAX_FILTER_COUNT) {
-    throw new BloomRangeError(`filters[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
+    throw new BloomRangeError(`members[${i}]`, i, `below ${MAX_FILTER_COUNT}: a chain has at most ${MAX_FILTER_COUNT} members; it cannot grow further`);
   }
   const capacity = Math.max(1, Math.round(plan.capacity * plan.growth ** i));
   const falsePositiveRate = plan.falsePositiveRate * (1 - plan.tightening) * plan.tightening ** i;
   if (!(falsePositiveRate > 0) || !Number.isSafeInteger(capacity)) {
-    throw new BloomRangeError(`filters[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
+    throw new BloomRangeError(`members[${i}]`, capacity, 'a member with a safe-integer capacity and a rate above 0');
   }
   const { bits, hashes } = schemeSize(capacity, falsePositiveRate, plan.scheme, plan.sizing);
   if (bits > MAX_BITS) {
     throw new BloomRangeError(
-      `filters[${i}].bits`,
+      `members[${i}].bits`,
       bits,
       `at most ${MAX_BITS} (capacity ${capacity} at falsePositiveRate ${falsePositiveRate}); the chain cannot grow further`,
     );

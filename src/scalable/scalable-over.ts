@@ -14,13 +14,13 @@
 // ChainKind.walk; the wrapping of a decoded chain for the constructor is in
 // restore.ts.)
 
-import { BloomDigestError } from '../errors.js';
+import { BloomDigestError, BloomTypeError } from '../errors.js';
 import { checkItem, type Scheme } from '../filter/options.js';
 import { checkDigest, Digest, DIGEST_SCHEMES } from '../filter/item-digest.js';
 import { batchItem, type BatchItems, type CheckedBatch, type Item } from '../filter/items.js';
 import { encodeChain, type Checksum } from '../format/chain.js';
 import {
-  checkScalableOptions, compoundRate, memberPlan,
+  checkScalableOptions, compoundRate, memberPlan, SCALABLE_OPTIONS_HINT,
   type ScalableMember, type ScalableOptions, type ScalablePlan,
 } from './plan.js';
 import { restoredChain } from './restore.js';
@@ -37,7 +37,7 @@ export interface ChainFilter {
   hasMany(items: BatchItems): Uint8Array;
   addMany(items: BatchItems): Uint8Array;
   bitsSet(): number;
-  addedCount(): number;
+  readonly size: number;
   estimatedCount(): number;
   currentFalsePositiveRate(): number;
   toBytes(): Uint8Array;
@@ -97,7 +97,7 @@ const encoder = new TextEncoder();
 const SHARED_ENCODE_UNITS = 1 << 16;
 
 /** A chain of Bloom filters of type F that grows with the items and keeps its false-positive bound. */
-export class ScalableBloomFilterOver<F extends ChainFilter> {
+class ScalableBloomFilter<F extends ChainFilter> {
   /** n_0: the first member's capacity (each next member's is `growth` times the one before). */
   readonly capacity: number;
   /** The bound on the compound false-positive rate. */
@@ -113,7 +113,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private readonly kind: ChainKind<F>;
   private readonly plan: ScalablePlan;
   /** The members, oldest first; only the last one is ever added to. */
-  private readonly members: F[] = [];
+  private readonly memberFilters: F[] = [];
   /** members[i]'s capacity. */
   private readonly capacities: number[] = [];
   /** members[i]'s sizing rate. */
@@ -126,10 +126,10 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   private readonly byDigest: boolean;
   /** What a walk (ChainKind.walk) reads and changes of this chain. */
   private readonly growing: GrowingMembers<F> = {
-    members: this.members,
-    room: () => this.capacities[this.members.length - 1] - this.counts[this.members.length - 1],
+    members: this.memberFilters,
+    room: () => this.capacities[this.memberFilters.length - 1] - this.counts[this.memberFilters.length - 1],
     counted: (n) => {
-      this.counts[this.members.length - 1] += n;
+      this.counts[this.memberFilters.length - 1] += n;
     },
     startMember: () => this.startMember(),
     walkState: undefined,
@@ -140,6 +140,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * throws BloomRangeError or BloomTypeError on bad options.
    */
   constructor(options: ScalableOptions, kind: ChainKind<F>) {
+    if (typeof options === 'number') throw new BloomTypeError('options', options, SCALABLE_OPTIONS_HINT);
     this.kind = kind;
     const restored = restoredChain<F>(options);
     this.plan = restored ? restored.plan : checkScalableOptions(options);
@@ -156,7 +157,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     }
     restored.members.forEach((filter, i) => {
       const p = memberPlan(this.plan, i);
-      this.members.push(filter);
+      this.memberFilters.push(filter);
       this.capacities.push(p.capacity);
       this.rates.push(p.falsePositiveRate);
       this.counts.push(restored.counts[i]);
@@ -165,7 +166,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** The chain in the chain format (docs/FORMAT.md): a 64-byte header, then each member as a version-1 filter file. */
   toBytes(): Uint8Array {
-    return encodeChain(this.plan, this.members, this.kind.xxh64);
+    return encodeChain(this.plan, this.memberFilters, this.kind.xxh64);
   }
 
   /**
@@ -202,7 +203,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   private hasKey(key: Key): boolean {
     // Newest first: it is the largest and holds the most items.
-    for (let i = this.members.length - 1; i >= 0; i--) if (this.memberHas(i, key)) return true;
+    for (let i = this.memberFilters.length - 1; i >= 0; i--) if (this.memberHas(i, key)) return true;
     return false;
   }
 
@@ -216,7 +217,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   }
 
   private memberHas(i: number, key: Key): boolean {
-    return key instanceof Digest ? this.members[i].hasDigest(key) : this.members[i].has(key);
+    return key instanceof Digest ? this.memberFilters[i].hasDigest(key) : this.memberFilters[i].has(key);
   }
 
   /**
@@ -237,7 +238,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** addMany item by item, after the full members are asked at once: poly and bytesum, which have no digest. */
   private addEach(batch: CheckedBatch, out: Uint8Array): Uint8Array {
-    const full = this.isNewestFull() ? this.members.length : this.members.length - 1;
+    const full = this.isNewestFull() ? this.memberFilters.length : this.memberFilters.length - 1;
     const reported = this.askMembers(batch, full);
     for (let i = 0; i < batch.count; i++) {
       if (!reported[i]) out[i] = this.addAfter(this.shared(batchItem(batch, i)), full) ? 1 : 0;
@@ -268,15 +269,15 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** has() for each item; 1 where any member reports it. */
   hasMany(items: BatchItems): Uint8Array {
     const batch = checkBatchOf(this, 'ScalableBloomFilter.hasMany', items);
-    if (!this.byDigest) return this.askMembers(batch, this.members.length);
+    if (!this.byDigest) return this.askMembers(batch, this.memberFilters.length);
     const out = new Uint8Array(batch.count);
     const done = this.kind.walk === undefined ? 0 : this.kind.walk.run(this.growing, batch, 1, out);
     for (let i = done; i < batch.count; i++) out[i] = this.hasKey(this.key(batchItem(batch, i))) ? 1 : 0;
     return out;
   }
 
-  /** Adds that reported new, over all members. */
-  addedCount(): number {
+  /** The items held, as Set.prototype.size counts them: adds that reported new, over all members. */
+  get size(): number {
     let n = 0;
     for (const c of this.counts) n += c;
     return n;
@@ -285,25 +286,25 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** The sum of the members' Swamidass-Baldi estimates, -(m/k) ln(1 - X/m). */
   estimatedCount(): number {
     let n = 0;
-    for (const f of this.members) n += f.estimatedCount();
+    for (const f of this.memberFilters) n += f.estimatedCount();
     return n;
   }
 
   /** The compound rate now: 1 - prod_i (1 - (X_i/m_i)^k_i); its expectation stays at or below falsePositiveRate. */
   currentFalsePositiveRate(): number {
-    return compoundRate(this.members);
+    return compoundRate(this.memberFilters);
   }
 
   /** A snapshot of the members, oldest first: size, capacity, rate and fill of each. */
-  get filters(): readonly ScalableMember[] {
+  get members(): readonly ScalableMember[] {
     return Object.freeze(
-      this.members.map((f, i) =>
+      this.memberFilters.map((f, i) =>
         Object.freeze({
           bits: f.bits,
           hashes: f.hashes,
           capacity: this.capacities[i],
           falsePositiveRate: this.rates[i],
-          addedCount: this.counts[i],
+          size: this.counts[i],
           bitsSet: f.bitsSet(),
           fill: f.bitsSet() / f.bits,
         }),
@@ -316,7 +317,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * BloomDisposedError naming it. Calling it again does nothing.
    */
   dispose(): void {
-    for (const member of this.members) member.dispose();
+    for (const member of this.memberFilters) member.dispose();
     markDisposed(this, 'ScalableBloomFilter');
   }
 
@@ -327,8 +328,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** Empties the chain back to one fresh first member (the old members' memory is given back at once). */
   clear(): void {
-    for (const member of this.members) member.dispose();
-    this.members.length = 0;
+    for (const member of this.memberFilters) member.dispose();
+    this.memberFilters.length = 0;
     this.capacities.length = 0;
     this.rates.length = 0;
     this.counts.length = 0;
@@ -340,7 +341,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
    * asks the rest of the full members, then adds to the newest.
    */
   private addAfter(key: Key, checked: number): boolean {
-    const last = this.members.length - 1;
+    const last = this.memberFilters.length - 1;
     for (let i = checked; i < last; i++) if (this.memberHas(i, key)) return false;
     if (this.isNewestFull()) {
       if (last >= checked && this.memberHas(last, key)) return false;
@@ -364,7 +365,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** Whether the newest member holds its capacity, so the next insert starts a new one. */
   private isNewestFull(): boolean {
-    const last = this.members.length - 1;
+    const last = this.memberFilters.length - 1;
     return this.counts[last] >= this.capacities[last];
   }
 
@@ -373,7 +374,7 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
     const out = new Uint8Array(batch.count);
     const input: BatchItems = batch.packed ? { bytes: batch.bytes, offsets: batch.offsets as Uint32Array | number[] } : batch.list;
     for (let m = 0; m < count; m++) {
-      const answers = this.members[m].hasMany(input);
+      const answers = this.memberFilters[m].hasMany(input);
       for (let i = 0; i < out.length; i++) out[i] |= answers[i];
     }
     return out;
@@ -381,8 +382,8 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** Adds to the newest member, counting it when it was new. */
   private addToNewest(key: Key): boolean {
-    const last = this.members.length - 1;
-    const newest = this.members[last];
+    const last = this.memberFilters.length - 1;
+    const newest = this.memberFilters[last];
     if (!(key instanceof Digest ? newest.addDigest(key) : newest.add(key))) return false;
     this.counts[last]++;
     return true;
@@ -390,10 +391,15 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
 
   /** Appends member i = members.length, sized by the plan. */
   private startMember(): void {
-    const p = memberPlan(this.plan, this.members.length);
-    this.members.push(this.kind.create(p.bits, p.hashes, this.scheme, this.seed));
+    const p = memberPlan(this.plan, this.memberFilters.length);
+    this.memberFilters.push(this.kind.create(p.bits, p.hashes, this.scheme, this.seed));
     this.capacities.push(p.capacity);
     this.rates.push(p.falsePositiveRate);
     this.counts.push(0);
   }
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`ScalableBloomFilter.add`), and
+// exported under the name the implementations extend.
+export { ScalableBloomFilter as ScalableBloomFilterOver };

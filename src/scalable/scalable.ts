@@ -9,7 +9,7 @@ import { digestChecked } from '../filter/digest.js';
 import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
 import { ScalableBloomFilterOver, type ChainKind, type ChainWalk, type GrowingMembers } from './scalable-over.js';
-import type { ScalableOptions, ScalablePlan } from './plan.js';
+import { scalableCapacityOptions, type ScalableCapacityOptions, type ScalableOptions, type ScalablePlan } from './plan.js';
 
 /** A chain's WalkList, and which members it was made from. */
 interface KnownList extends WalkList {
@@ -71,6 +71,15 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
   }
 
   /**
+   * The chain for n = `capacity` items in its first member at compound rate
+   * p = `falsePositiveRate`: the same chain as
+   * `new ScalableBloomFilter({ capacity, falsePositiveRate, ...options })`.
+   */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: ScalableCapacityOptions): ScalableBloomFilter {
+    return new ScalableBloomFilter(scalableCapacityOptions(capacity, falsePositiveRate, options));
+  }
+
+  /**
    * Reads a chain written by toBytes (here or by the reference twin). The
    * header and every member's header are checked against the chain's plan,
    * and the length, before any member is allocated; any fault throws
@@ -91,5 +100,5 @@ export function adoptChain(chain: DecodedChain<BloomFilter>): ScalableBloomFilte
 
 /** The plan and the members, oldest first, for src/node, which streams them to a file. @internal */
 export function chainParts(chain: ScalableBloomFilter): { plan: ScalablePlan; members: readonly BloomFilter[] } {
-  return { plan: chain['plan'], members: chain['members'] };
+  return { plan: chain['plan'], members: chain['memberFilters'] };
 }

@@ -63,6 +63,33 @@ const SLIDING_OPTION_NAMES = ['window', 'windowMs', 'capacity', 'falsePositiveRa
 /** SlidingOptions read once each (src/filter/read-options.ts). */
 export type SlidingOptionRecord = OptionRecord<(typeof SLIDING_OPTION_NAMES)[number]>;
 
+/** Options of SlidingBloomFilter.forCapacity: with `windowMs`, a time window of that many ms (and its `clock`); without, the last n adds. */
+export interface SlidingCapacityOptions {
+  /** The milliseconds the window remembers; absent for a window of the last n adds. */
+  windowMs?: number;
+  /** A time window's clock in ms; Date.now by default. */
+  clock?: () => number;
+}
+
+/** What the constructor tells a caller who passed a number where its options object goes. */
+export const SLIDING_OPTIONS_HINT =
+  'an object with window, or windowMs and capacity, and falsePositiveRate; for a window of n items at rate p, call SlidingBloomFilter.forCapacity(n, p, options?)';
+
+/**
+ * forCapacity's arguments as the constructor's options: n is the window
+ * (a count window) or its capacity (with `windowMs`, a time window).
+ * `options` is read once, and refused (BloomTypeError) when it gives the
+ * window, capacity or rate again.
+ */
+export function slidingCapacityOptions(n: number, falsePositiveRate: number, options: unknown): SlidingOptions {
+  const o = readOptions(options, SLIDING_OPTION_NAMES, 'an object with windowMs and clock');
+  for (const name of ['window', 'capacity', 'falsePositiveRate'] as const) {
+    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], 'absent: forCapacity takes the window\'s items and the rate as its arguments');
+  }
+  if (o.windowMs === undefined) return { window: n, falsePositiveRate, clock: o.clock } as SlidingOptions;
+  return { windowMs: o.windowMs, capacity: n, falsePositiveRate, clock: o.clock } as SlidingOptions;
+}
+
 /** Reads a sliding filter's options once; BloomTypeError naming `options` for anything but an object (not an array). */
 export function readSlidingOptions(options: unknown): SlidingOptionRecord {
   return readOptions(options, SLIDING_OPTION_NAMES, 'an object with window, or windowMs and capacity, and falsePositiveRate', true);

@@ -15,7 +15,7 @@ import {
   type SlidingFile,
 } from '../format/sliding.js';
 import { emptyState, Generations, readClock } from './generations.js';
-import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
+import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, SLIDING_OPTIONS_HINT, type SlidingOptions, type SlidingShape } from './shape.js';
 import { readOption } from '../filter/read-options.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
@@ -92,7 +92,7 @@ export function restoredOptions(file: SlidingFile, clock: (() => number) | undef
 }
 
 /** The filter's file header as it is now, checksum included (computed over the words in place). @internal */
-export function slidingFileHeader(filter: SlidingBloomFilterOver): Uint8Array {
+export function slidingFileHeader(filter: SlidingBloomFilter): Uint8Array {
   const { shape } = filter;
   const header = encodeSlidingHeader(shape, filter.seed, filter['generations'].state);
   setSlidingChecksum(header, shape.generations, slidingStoreOf(filter).checksum(header.subarray(0, checksumOffset(shape.generations))));
@@ -100,7 +100,7 @@ export function slidingFileHeader(filter: SlidingBloomFilterOver): Uint8Array {
 }
 
 /** The filter's words, live: for the Node file helpers to read and write in place. @internal */
-export function slidingWordsView(filter: SlidingBloomFilterOver): Uint8Array {
+export function slidingWordsView(filter: SlidingBloomFilter): Uint8Array {
   return slidingStoreOf(filter).words;
 }
 
@@ -109,7 +109,7 @@ export function slidingWordsView(filter: SlidingBloomFilterOver): Uint8Array {
  * in place: the payload checks (checksum, empty planes). On a fault the
  * filter is disposed and BloomFormatError thrown, as fromBytes would. @internal
  */
-export function finishSlidingLoad(filter: SlidingBloomFilterOver, file: SlidingFile, header: Uint8Array): void {
+export function finishSlidingLoad(filter: SlidingBloomFilter, file: SlidingFile, header: Uint8Array): void {
   const g = file.shape.generations;
   try {
     const words = slidingWordsView(filter);
@@ -120,14 +120,14 @@ export function finishSlidingLoad(filter: SlidingBloomFilterOver, file: SlidingF
   }
 }
 
-/** The store of a filter (set by SlidingBloomFilterOver's static block), for tests and this module. @internal */
-export let slidingStoreOf: (f: SlidingBloomFilterOver) => SlidingWords;
+/** The store of a filter (set by SlidingBloomFilter's static block), for tests and this module. @internal */
+export let slidingStoreOf: (f: SlidingBloomFilter) => SlidingWords;
 
 /**
  * A Bloom filter that remembers the last `window` adds, or the adds of the
  * last `windowMs` milliseconds, as rotating generations stored bit-sliced.
  */
-export class SlidingBloomFilterOver {
+class SlidingBloomFilter {
   /** Total bits of memory: m positions times G generations. */
   readonly bits: number;
   /** k: positions per item, shared by every generation. */
@@ -155,6 +155,7 @@ export class SlidingBloomFilterOver {
 
   /** An empty filter; throws BloomRangeError or BloomTypeError naming the option at fault, before anything is allocated. */
   constructor(options: SlidingOptions, kind: SlidingKind) {
+    if (typeof options === 'number') throw new BloomTypeError('options', options, SLIDING_OPTIONS_HINT);
     const restored = (options as { [RESTORED]?: Restored } | null)?.[RESTORED];
     // The options are read once: the shape and the clock come from the same reading.
     const o = readSlidingOptions(options);
@@ -245,8 +246,13 @@ export class SlidingBloomFilterOver {
     return this.generations.liveMask(now) | (1 << this.generations.state.current);
   }
 
-  /** Every add call so far, repeats included. */
-  addedCount(): number {
+  /**
+   * Every add call so far, repeats included (RedisSlidingBloomFilter's
+   * info().addCount). There is no `size`: what the window holds is not
+   * known exactly, since a re-seen item is held in two generations and a
+   * generation is forgotten whole (docs/SLIDING.md).
+   */
+  get addCount(): number {
     return this.generations.state.totalAdds;
   }
 
@@ -289,3 +295,8 @@ export class SlidingBloomFilterOver {
     this.dispose();
   }
 }
+
+// Declared under the public class's name, so that an editor's hover on an
+// inherited member names the class a user has (`SlidingBloomFilter.add`), and
+// exported under the name the implementations extend.
+export { SlidingBloomFilter as SlidingBloomFilterOver };

@@ -5,7 +5,7 @@
 import { bytesChecksum } from '../wasm/checksum.js';
 import { SlidingEngine } from '../wasm/sliding.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';
-import type { SlidingOptions } from './shape.js';
+import { slidingCapacityOptions, type SlidingCapacityOptions, type SlidingOptions } from './shape.js';
 
 /** The words in a wasm record; checksums computed in wasm. */
 const WASM_WORDS: SlidingKind = {
@@ -28,6 +28,16 @@ export class SlidingBloomFilter extends SlidingBloomFilterOver {
    */
   constructor(options: SlidingOptions) {
     super(options, WASM_WORDS);
+  }
+
+  /**
+   * A window of n = `capacity` adds at rate p = `falsePositiveRate`: the
+   * last n adds, or with `{ windowMs }` the adds of the last `windowMs` ms
+   * for up to n adds in any window. The same filter as the constructor's
+   * `{ window: n, falsePositiveRate }` or `{ windowMs, capacity: n, falsePositiveRate, clock }`.
+   */
+  static forCapacity(capacity: number, falsePositiveRate: number, options?: SlidingCapacityOptions): SlidingBloomFilter {
+    return new SlidingBloomFilter(slidingCapacityOptions(capacity, falsePositiveRate, options));
   }
 
   /**

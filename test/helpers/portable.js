@@ -76,7 +76,7 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
   long.forEach((x) => (poly.add(x), bytesum.add(x)));
   out.modules = {
     sliding: { fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.slice(0, 900).map((x) => (w.has(x) ? 1 : 0)))), file: fingerprint(w.toBytes()) },
-    bitmap: { count: b.count(), first: Array.from(b).slice(0, 10), has: Array.from(b.hasMany(Uint32Array.of(0, 7919, 1, 15838))) },
+    bitmap: { count: b.size, first: Array.from(b).slice(0, 10), has: Array.from(b.hasMany(Uint32Array.of(0, 7919, 1, 15838))) },
     long: { poly: fingerprint(poly.bitArray()), polyHas: long.map((x) => poly.has(x)), bytesum: fingerprint(bytesum.toBytes()), bytesumHas: long.map((x) => bytesum.has(x)) },
   };
 }
@@ -85,7 +85,7 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
 {
   const s = new lib.ScalableBloomFilter({ capacity: 20, falsePositiveRate: 0.01 });
   const fresh = items.map((x) => s.add(x));
-  out.chain = { members: s.filters.length, fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.map((x) => (s.has(x) ? 1 : 0)))), file: fingerprint(s.toBytes()) };
+  out.chain = { members: s.members.length, fresh: fresh.filter(Boolean).length, has: fingerprint(Uint8Array.from(items.map((x) => (s.has(x) ? 1 : 0)))), file: fingerprint(s.toBytes()) };
 }
 
 // Streams on the runtime's own TransformStream: dedupeStream over every

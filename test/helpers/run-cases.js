@@ -116,7 +116,7 @@ export function runStatic(lib) {
     counts,
     removed: removed.filter(Boolean).length,
     afterRemove,
-    addedCount: c.addedCount(),
+    size: c.size,
     file: fnv(file),
     sameFile: fnv(back.toBytes()) === fnv(file),
     hasMany: fnv(back.hasMany(items.slice(0, 2000))),

@@ -116,7 +116,7 @@ export async function runStream(lib) {
     await writer.close();
   })();
   await settle();
-  const stalled = { accepted, added: filter.addedCount() };
+  const stalled = { accepted, added: filter.size };
   const small = lib.dedupeStream(lib.BloomFilter.forCapacity(2000, 1e-6), { highWaterMark: 3 });
   const smallWriter = small.writable.getWriter();
   let smallAccepted = 0;

@@ -67,7 +67,7 @@ describe('saveFile under SIGKILL', () => {
     // The kill landed mid-write: the torn temporary file is still there, never renamed.
     expect(partialTemp()).toBeGreaterThan(0);
     const loaded = loadFileSync(path);
-    const generation = [...generations].find(([, g]) => g.bitsSet === loaded.bitsSet() && g.addedCount === loaded.addedCount());
+    const generation = [...generations].find(([, g]) => g.bitsSet === loaded.bitsSet() && g.addedCount === loaded.size);
     expect(generation).toBeDefined();
     expect(generation![0]).toBeGreaterThanOrEqual(saved);
     for (let i = 0; i < 1000; i += 97) expect(loaded.has(`generation ${generation![0]} item ${i}`)).toBe(true);

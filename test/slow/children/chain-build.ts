@@ -9,10 +9,10 @@ const [path] = process.argv.slice(2);
 const chain = new ScalableBloomFilter(BIG_CHAIN.options);
 const batch: string[] = [];
 let n = 0;
-while (chain.filters.length < 3 || chain.filters[2].addedCount < BIG_CHAIN.newestItems) {
+while (chain.members.length < 3 || chain.members[2].size < BIG_CHAIN.newestItems) {
   batch.length = 0;
   for (let i = 0; i < 1000; i++) batch.push(bigChainItem(n++));
   chain.addMany(batch);
 }
 saveFileSync(chain, path);
-process.stdout.write(JSON.stringify({ items: n, filters: chain.filters, addedCount: chain.addedCount() }));
+process.stdout.write(JSON.stringify({ items: n, members: chain.members, addedCount: chain.size }));

@@ -13,4 +13,4 @@ let sampled = 0;
 let found = 0;
 for (let n = 0; n < Number(count); n += 97, sampled++) if (chain.has(bigChainItem(n))) found++;
 if (saveTo !== '-') await saveFile(chain, saveTo);
-process.stdout.write(JSON.stringify({ filters: chain.filters, addedCount: chain.addedCount(), sampled, found, maxRssBefore, maxRssAfter }));
+process.stdout.write(JSON.stringify({ members: chain.members, addedCount: chain.size, sampled, found, maxRssBefore, maxRssAfter }));

@@ -15,7 +15,7 @@ process.stdout.write(
     bits: filter.bits,
     hashes: filter.hashes,
     bitsSet: filter.bitsSet(),
-    addedCount: filter.addedCount(),
+    addedCount: filter.size,
     header: Buffer.from(fileHeader(filter)).toString('hex'),
     found: items.filter((item) => filter.has(item)).length,
     maxRssBefore,
