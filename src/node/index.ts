@@ -4,7 +4,8 @@
  * module.
  *
  * Saving replaces the target atomically (atomic.ts: temporary file, fsync,
- * rename, directory fsync), keeping its mode and following symbolic links.
+ * rename, directory fsync; { durable: false } skips the fsyncs), keeping its
+ * mode and following symbolic links.
  * Loading reads the headers, checks them and the file size, allocates the
  * filter or the chain's members, and reads each payload straight into its
  * wasm memory (decoders.ts). Every read and write moves at most 8 MiB (io.ts),
@@ -21,6 +22,9 @@ import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { CuckooFilter } from '../cuckoo/cuckoo.js';
 import { clockOption } from '../sliding/sliding-over.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
+import { readDurable, type SaveOptions } from './save-options.js';
+
+export type { SaveOptions };
 import {
   chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
 } from './decoders.js';
@@ -61,14 +65,16 @@ function jobFor(filter: unknown, call: string): SaveJob {
 }
 
 /**
- * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter or CuckooFilter) to `path`
+ * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter, CuckooFilter or BinaryFuseFilter) to `path`
  * atomically. A symbolic link at `path` is followed and its target
- * replaced; an existing file keeps its mode.
+ * replaced; an existing file keeps its mode. `{ durable: false }` skips the
+ * fsyncs of the file and its directory (bulk writes that can be redone).
  */
-export function saveFileSync(filter: Saveable, path: string): void {
+export function saveFileSync(filter: Saveable, path: string, options?: SaveOptions): void {
   const target = checkPath(path);
+  const durable = readDurable(options);
   const job = jobFor(filter, 'saveFileSync');
-  replaceFileSync(target, (fd) => writeAllSync(fd, job.pieces()));
+  replaceFileSync(target, (fd) => writeAllSync(fd, job.pieces()), durable);
 }
 
 /**
@@ -79,8 +85,9 @@ export function saveFileSync(filter: Saveable, path: string): void {
  * target is left untouched), as does dispose() before it settles: the
  * memory being written is gone.
  */
-export async function saveFile(filter: Saveable, path: string): Promise<void> {
+export async function saveFile(filter: Saveable, path: string, options?: SaveOptions): Promise<void> {
   const target = checkPath(path);
+  const durable = readDurable(options);
   const job = jobFor(filter, 'saveFile');
   const wasDisposed = (): boolean => typeof filter === 'object' && filter !== null && isDisposed(filter);
   try {
@@ -90,6 +97,7 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
       () => {
         if (wasDisposed() || !job.unchanged()) throw new BloomConcurrencyError('saveFile', wasDisposed());
       },
+      durable,
     );
   } catch (error) {
     // A piece read after dispose() is refused (BloomDisposedError from the handle): the save was cut short by it.
