@@ -15,6 +15,7 @@ import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValu
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 let engineOfBitmap: (bitmap: Bitmap) => BitmapEngine;
 
@@ -58,6 +59,11 @@ export class Bitmap implements Iterable<number> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `Bitmap { size: 1000, count: 10 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, 'Bitmap', () => ({ size: this.size, count: this.count() }));
   }
 
   /**

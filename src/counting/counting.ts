@@ -21,6 +21,7 @@ import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE 
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
 
 /** Set by CountingBloomFilter's static block. */
 let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;
@@ -69,6 +70,17 @@ export class CountingBloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
+  [INSPECT](): string {
+    return inspectLine(this, 'CountingBloomFilter', () => ({
+      counters: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.addedCount(),
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

@@ -15,6 +15,7 @@ import {
 } from '../format/binary-fuse.js';
 import { fingerprintWidth, type FuseOptions } from './options.js';
 import { fuseShape, MAX_FUSE_KEYS, type FuseShape } from './shape.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 /** Where a filter's fingerprints live, and the queries over them. */
 export interface FuseStore {
@@ -260,6 +261,15 @@ export class BinaryFuseFilterOver {
   /** dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `BinaryFuseFilter { keys: 1000, fingerprintBits: 8, bitsPerKey: 9.98 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, this.kind.name, () => ({
+      keys: this.size,
+      fingerprintBits: this.fingerprintBits,
+      bitsPerKey: this.size === 0 ? 0 : Number(((this.arrayLength * this.fingerprintBits) / this.size).toFixed(2)),
+    }));
   }
 }
 

@@ -6,6 +6,7 @@
 import { checkBitmapSize, checkValue, checkValues, invalidValue, type BitmapValues } from '../bitmap/values.js';
 import { isDisposed, markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 /** A set of integers in [0, size), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {
@@ -35,6 +36,11 @@ export class Bitmap implements Iterable<number> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `Bitmap { size: 1000, count: 10 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, 'Bitmap', () => ({ size: this.size, count: this.count() }));
   }
 
   /** Adds value; true when it was not already set. */

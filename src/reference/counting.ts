@@ -21,6 +21,7 @@ import { itemPositions, probeHash } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
@@ -75,6 +76,17 @@ export class CountingBloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
+  [INSPECT](): string {
+    return inspectLine(this, 'CountingBloomFilter', () => ({
+      counters: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.addedCount(),
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** A filter sized for `expectedItems` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

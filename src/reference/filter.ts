@@ -32,6 +32,7 @@ import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -80,6 +81,17 @@ export class BloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `BloomFilter { bits: 9586, hashes: 7, added: 1000, fill: 50.1% }` (and the scheme when not xxh64). */
+  [INSPECT](): string {
+    return inspectLine(this, 'BloomFilter', () => ({
+      bits: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.addedCount(),
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** True when the bits live in a shared buffer. */

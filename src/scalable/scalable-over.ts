@@ -25,6 +25,7 @@ import {
 } from './plan.js';
 import { restoredChain } from './restore.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -323,6 +324,19 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `ScalableBloomFilter { members: 2, bits: 2876, added: 300, fill: 41.2% }` (bits and fill over every member). */
+  [INSPECT](): string {
+    return inspectLine(this, 'ScalableBloomFilter', () => {
+      let bits = 0;
+      let set = 0;
+      for (const f of this.members) {
+        bits += f.bits;
+        set += f.bitsSet();
+      }
+      return { members: this.members.length, bits, added: this.addedCount(), fill: percent(set, bits) };
+    });
   }
 
   /** Empties the chain back to one fresh first member (the old members' memory is given back at once). */

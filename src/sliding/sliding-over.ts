@@ -17,6 +17,7 @@ import {
 import { emptyState, Generations, readClock } from './generations.js';
 import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
 import { readOption } from '../filter/read-options.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
 export const OP_ADD = 0;
@@ -287,5 +288,19 @@ export class SlidingBloomFilterOver {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /**
+   * One line for util.inspect and console.log: `SlidingBloomFilter { window: 500, bits: 8192, live: 568, rate: 0.52% }`
+   * (`windowMs` and `capacity` for a time window): the adds its live generations hold, and the rate they give (currentFalsePositiveRate).
+   */
+  [INSPECT](): string {
+    return inspectLine(this, this.kind.name, () => {
+      const g = this.generations;
+      const counts = g.liveCounts(g.now());
+      const size: Record<string, number> = this.window > 0 ? { window: this.window } : { windowMs: this.windowMs, capacity: this.capacity };
+      const rate = slidingFalsePositiveRate(this.shape.bits, this.shape.hashes, counts);
+      return { ...size, bits: this.bits, live: counts.reduce((a, b) => a + b, 0), rate: `${Number((100 * rate).toPrecision(2))}%` };
+    });
   }
 }
