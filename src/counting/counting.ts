@@ -22,6 +22,7 @@ import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
 import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Set by CountingBloomFilter's static block. */
 let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;
@@ -237,6 +238,11 @@ export class CountingBloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CountingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('CountingBloomFilter', this.toBytes());
+  }
+
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
    * header and the length are checked before the filter is allocated; the
@@ -259,6 +265,16 @@ export class CountingBloomFilter {
       throw error;
     }
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CountingBloomFilter {
+    return CountingBloomFilter.fromBytes(bytesFromJSON(value, 'CountingBloomFilter'));
   }
 }
 

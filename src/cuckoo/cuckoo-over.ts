@@ -31,6 +31,7 @@ export const OP_COUNT = 3;
 export { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
 import { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
 import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** How a kind of filter makes its tables and hashes its headers. */
 export interface CuckooKind {
@@ -302,6 +303,11 @@ export class CuckooFilterOver {
       at += p.length;
     }
     return out;
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CuckooFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
   }
 }
 

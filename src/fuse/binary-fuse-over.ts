@@ -16,6 +16,7 @@ import {
 import { fingerprintWidth, type FuseOptions } from './options.js';
 import { fuseShape, MAX_FUSE_KEYS, type FuseShape } from './shape.js';
 import { INSPECT, inspectLine } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** Where a filter's fingerprints live, and the queries over them. */
 export interface FuseStore {
@@ -250,6 +251,11 @@ export class BinaryFuseFilterOver {
     out.set(header);
     out.set(this.#store.fingerprints, FUSE_HEADER_BYTES);
     return out;
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/BinaryFuseFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
   }
 
   /** Frees the fingerprints now; every later call throws BloomDisposedError. */

@@ -22,6 +22,7 @@ import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
 import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
@@ -263,6 +264,11 @@ export class CountingBloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CountingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('CountingBloomFilter', this.toBytes());
+  }
+
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
     bytes = checkBytes(bytes);
@@ -274,5 +280,15 @@ export class CountingBloomFilter {
     filter.packed.set(payload);
     filter.held = header.addedCount;
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CountingBloomFilter {
+    return CountingBloomFilter.fromBytes(bytesFromJSON(value, 'CountingBloomFilter'));
   }
 }

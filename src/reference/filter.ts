@@ -33,6 +33,7 @@ import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
 // Sizes poly and bytesum filters, which this class makes, by their own small-filter rates.
 import '../filter/double-rates.js';
 import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
@@ -295,6 +296,11 @@ export class BloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/BloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('BloomFilter', this.toBytes());
+  }
+
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     bytes = checkBytes(bytes);
@@ -307,6 +313,16 @@ export class BloomFilter {
     filter.counters.setCount = header.bitsSet;
     filter.counters.addedCount = header.addedCount;
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): BloomFilter {
+    return BloomFilter.fromBytes(bytesFromJSON(value, 'BloomFilter'));
   }
 
   /** The bits as a Parquet split-block bitset; only an `sbbf` filter with seed 0 has it, as in the wasm filter. */

@@ -26,6 +26,7 @@ import {
 import { restoredChain } from './restore.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
 import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -167,6 +168,11 @@ export class ScalableBloomFilterOver<F extends ChainFilter> {
   /** The chain in the chain format (docs/FORMAT.md): a 64-byte header, then each member as a version-1 filter file. */
   toBytes(): Uint8Array {
     return encodeChain(this.plan, this.members, this.kind.xxh64);
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/ScalableBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('ScalableBloomFilter', this.toBytes());
   }
 
   /**

@@ -18,6 +18,7 @@ import { emptyState, Generations, readClock } from './generations.js';
 import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from './shape.js';
 import { readOption } from '../filter/read-options.js';
 import { INSPECT, inspectLine } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
 export const OP_ADD = 0;
@@ -274,6 +275,11 @@ export class SlidingBloomFilterOver {
     out.set(header);
     out.set(this.#store.words, header.length);
     return out;
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/SlidingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
   }
 
   /**
