@@ -4,7 +4,7 @@
 // lines are hashed to their 64-bit keys in wasm (XXH64, seed 0, as
 // BinaryFuseFilter.from hashes them) and only the keys are kept, 8 bytes a
 // line, until the filter is built from them with fromKeys; the file then
-// loads with loadBinaryFuseFile and answers has(line) for every line.
+// loads with loadFile and answers has(line) for every line.
 
 import { checkBatch } from '../filter/items.js';
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';

@@ -5,7 +5,7 @@
 // behaviour are `bloom dedupe`'s.
 
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
-import { loadBinaryFuseFileSync } from '../node/index.js';
+import { loadFileSync } from '../node/index.js';
 import { guard, parse, UsageError } from './common.js';
 import { openInputs, writeAll } from './io.js';
 import { readLines } from './line-reader.js';
@@ -42,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     if (positionals.length !== 1) throw new UsageError(`check takes exactly one FILE; got ${positionals.length} (try 'bloom check --help')`);
     let filter: BinaryFuseFilter;
     try {
-      filter = loadBinaryFuseFileSync(positionals[0]);
+      filter = loadFileSync(positionals[0], BinaryFuseFilter);
     } catch (error) {
       throw new Error(`cannot read ${positionals[0]}: ${(error as Error).message}`);
     }

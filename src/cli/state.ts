@@ -3,12 +3,10 @@
 
 import { copyFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BloomFormatError } from '../errors.js';
-import type { BloomFilter } from '../filter/filter.js';
-import type { ScalableBloomFilter } from '../scalable/scalable.js';
-import type { SlidingBloomFilter } from '../sliding/sliding.js';
-import { loadFileSync, loadScalableFileSync, loadSlidingFileSync } from '../node/index.js';
-import { isChainFile, isSlidingFile } from './common.js';
+import { BloomFilter } from '../filter/filter.js';
+import { ScalableBloomFilter } from '../scalable/scalable.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { loadFileSync } from '../node/index.js';
 import { processIsDead, removeDeadTemps } from '../node/atomic.js';
 
 /** What dedupe keeps lines in: a fixed filter (--capacity), a growing chain, or a sliding window (--window). */
@@ -16,18 +14,22 @@ export type SeenSet = BloomFilter | ScalableBloomFilter | SlidingBloomFilter;
 
 /**
  * Loads --state (a filter, a chain or a sliding filter, which reads `clock`)
- * when the file exists; null when it does not. Any other failure is a
+ * when the file exists; null when it does not. Any other failure, and a
+ * file of another kind (a counting, cuckoo or binary fuse filter), is a
  * runtime error.
  */
 export function loadState(path: string, clock: () => number): SeenSet | null {
+  let loaded;
   try {
-    if (isSlidingFile(path)) return loadSlidingFileSync(path, { clock });
-    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
+    loaded = loadFileSync(path, { clock });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
-    throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
+    throw new Error(`cannot use --state ${path} (left untouched): ${(error as Error).message}`);
   }
+  if (loaded instanceof BloomFilter || loaded instanceof ScalableBloomFilter || loaded instanceof SlidingBloomFilter) return loaded;
+  const kind = loaded.constructor.name;
+  loaded.dispose();
+  throw new Error(`cannot use --state ${path} (left untouched): it holds a ${kind}, and dedupe keeps its lines in a Bloom filter, a scalable chain or a sliding window`);
 }
 
 /**

@@ -177,7 +177,7 @@ function* verifySliding(size: number, engine: Engine): Decoder<SlidingFileSummar
  * Streams each member's fingerprints of a cuckoo file through one buffer
  * of at most a chunk, for its checksum in wasm and its padding bits. (The
  * count of fingerprints against each member's tally needs the slots read
- * at their width: loadCuckooFile checks it, in wasm, once they are loaded.)
+ * at their width: loadFile checks it, in wasm, once they are loaded.)
  */
 function* verifyCuckoo(size: number, engine: Engine): Decoder<CuckooFileSummary> {
   const file = yield* cuckooHeader(size);
@@ -204,8 +204,8 @@ function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
 }
 
 /**
- * Checks the filter, chain, counting or sliding file at `path` as loadFileSync,
- * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
+ * Checks the file at `path` of any kind (filter, chain, counting, sliding,
+ * cuckoo or binary fuse) as loadFileSync would, in memory bounded by one read chunk, and
  * describes it. Faults throw BloomFormatError naming the field and offset.
  */
 export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary | FuseFileSummary {
