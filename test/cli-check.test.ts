@@ -124,3 +124,17 @@ describe('bloom info FILE, for every kind', () => {
     expect(snapshot(files[kind])).toEqual(before);
   });
 });
+
+describe('bloom dedupe --state FILE of a kind it cannot keep lines in', () => {
+  it.each(['counting', 'cuckoo', 'fuse'] as const)('%s: exit 1 naming the kind, FILE left as it was, nothing printed', (kind) => {
+    const before = snapshot(files[kind]);
+    const r = bloom(['dedupe', '--state', files[kind]], 'a\nb\n');
+    const names = { counting: 'CountingBloomFilter', cuckoo: 'CuckooFilter', fuse: 'BinaryFuseFilter' };
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `bloom: cannot use --state ${files[kind]} (left untouched): it holds a ${names[kind]}, and dedupe keeps its lines in a Bloom filter, a scalable chain or a sliding window\n`,
+    );
+    expect(snapshot(files[kind])).toEqual(before);
+  });
+});
