@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BloomFormatError } from '../src/errors.js';
 import * as wasm from '../src/index.js';
-import { loadScalableFile, loadScalableFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync } from '../src/node/index.js';
 import * as reference from '../src/reference/index.js';
 import { BIN } from './helpers/bin.js';
 
@@ -35,8 +35,8 @@ describe('a chain cut short inside its first member', () => {
     }
     const path = join(dir, `cut-${length}.bloom`);
     writeFileSync(path, cut);
-    expect(() => loadScalableFileSync(path)).toThrow(message);
-    await expect(loadScalableFile(path)).rejects.toMatchObject({ field: 'members[0]', offset: 64, message });
+    expect(() => loadFileSync(path, wasm.ScalableBloomFilter)).toThrow(message);
+    await expect(loadFile(path, wasm.ScalableBloomFilter)).rejects.toMatchObject({ field: 'members[0]', offset: 64, message });
   });
 
   it('a cut inside a later member still names filterCount with the count the input can hold', () => {
@@ -52,10 +52,10 @@ describe('a chain cut short inside its first member', () => {
 
 describe('inputs that are not regular files', () => {
   it.each(['/dev/zero', '/dev/null'])('%s is refused as not a regular file, not as "truncated at byte 0"', async (path) => {
-    const { loadFileSync, loadFile, loadCountingFileSync } = await import('../src/node/index.js');
+    const { loadFileSync, loadFile } = await import('../src/node/index.js');
     const { inspectFileSync } = await import('../src/node/inspect.js');
     const message = `path must be a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first); got "${path}"`;
-    for (const load of [loadFileSync, loadScalableFileSync, loadCountingFileSync, inspectFileSync]) {
+    for (const load of [loadFileSync, (p: string) => loadFileSync(p, wasm.ScalableBloomFilter), (p: string) => loadFileSync(p, wasm.CountingBloomFilter), inspectFileSync]) {
       expect(() => load(path)).toThrow(new wasm.BloomTypeError('path', path, 'a regular file (a pipe, socket, device or directory has no size to check the headers against: save it to a file first)'));
       expect(() => load(path)).toThrow(message);
     }

@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { loadCountingFile, loadFile, loadScalableFile, loadSlidingFile, saveFile } from '../src/node/index.js';
+import { loadFile, saveFile } from '../src/node/index.js';
 import { sharedArenas } from '../src/wasm/placement.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-isolation-property-'));
@@ -201,9 +201,9 @@ class World {
 /** Loads a file the wasm world saved, as the object of `kind`. */
 async function loadAs(kind: Kind, path: string): Promise<unknown> {
   if (kind === 'filter') return loadFile(path);
-  if (kind === 'counting') return loadCountingFile(path);
-  if (kind === 'chain') return loadScalableFile(path);
-  return loadSlidingFile(path);
+  if (kind === 'counting') return loadFile(path, wasm.CountingBloomFilter);
+  if (kind === 'chain') return loadFile(path, wasm.ScalableBloomFilter);
+  return loadFile(path, wasm.SlidingBloomFilter);
 }
 
 /** The reference twin of a file's object, from its bytes. */

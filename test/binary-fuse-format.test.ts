@@ -1,6 +1,6 @@
 // The binary fuse filter's file ("BLMF", docs/FORMAT.md): the golden files
 // byte for byte from both implementations, files in Node (saveFile,
-// loadBinaryFuseFile, bloom info), and 6,000 fuzzed variants that must be
+// loadFile, bloom info), and 6,000 fuzzed variants that must be
 // refused with a BloomFormatError naming the field and its byte offset, or
 // (where the mutation changed nothing the format can see) load and write
 // the very same bytes back; wasm and twin alike.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { loadBinaryFuseFile, loadBinaryFuseFileSync, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { inspectFileSync } from '../src/node/inspect.js';
 import { checksum } from '../src/reference/checksum.js';
 import { cutOrSplice, outcome, rng } from './helpers/fuzz.js';
@@ -50,7 +50,7 @@ describe.each(impls)('$name: golden files', ({ F }) => {
 });
 
 describe('files in Node', () => {
-  it('saveFile and loadBinaryFuseFile round-trip, sync and async, and bloom info describes the file', async () => {
+  it('saveFile and loadFile round-trip, sync and async, and bloom info describes the file', async () => {
     for (const bits of [8, 16] as const) {
       const f = wasm.BinaryFuseFilter.fromKeys(splitmixKeys(5000, 3n), { fingerprintBits: bits });
       const path = join(dir, `f${bits}.blmf`);
@@ -58,8 +58,8 @@ describe('files in Node', () => {
       expect(new Uint8Array(readFileSync(path))).toEqual(f.toBytes());
       await saveFile(f, path);
       expect(new Uint8Array(readFileSync(path))).toEqual(f.toBytes());
-      expect(loadBinaryFuseFileSync(path).toBytes()).toEqual(f.toBytes());
-      expect((await loadBinaryFuseFile(path)).toBytes()).toEqual(f.toBytes());
+      expect(loadFileSync(path, wasm.BinaryFuseFilter).toBytes()).toEqual(f.toBytes());
+      expect((await loadFile(path, wasm.BinaryFuseFilter)).toBytes()).toEqual(f.toBytes());
       const summary = inspectFileSync(path);
       expect(summary.kind).toBe('fuse');
       if (summary.kind === 'fuse') {
@@ -73,13 +73,14 @@ describe('files in Node', () => {
     }
   });
 
-  it('names the right loader for a file of another kind', () => {
+  it('names both kinds when the file holds another kind than the one asked for', () => {
     const path = join(dir, 'wrong.blmf');
     writeFileSync(path, golden('binary-fuse-8'));
-    expect(() => loadFileSync(path)).toThrow(/BinaryFuseFilter.fromBytes or loadBinaryFuseFile/);
+    expect(() => loadFileSync(path, wasm.BloomFilter)).toThrow('this holds a BinaryFuseFilter ("BLMF"), not the BloomFilter asked for');
+    expect(() => wasm.BloomFilter.fromBytes(golden('binary-fuse-8'))).toThrow(/BinaryFuseFilter.fromBytes or loadFile/);
     const bloom = new wasm.BloomFilter(64, 3);
     writeFileSync(path, bloom.toBytes());
-    expect(() => loadBinaryFuseFileSync(path)).toThrow(/magic at byte 0/);
+    expect(() => loadFileSync(path, wasm.BinaryFuseFilter)).toThrow('magic at byte 0: this holds a BloomFilter ("BLMW"), not the BinaryFuseFilter asked for');
   });
 });
 
@@ -139,7 +140,7 @@ describe('fuzzed inputs', () => {
       if (i % 30 === 0) {
         const path = join(dir, 'variant.blmf');
         writeFileSync(path, input);
-        expect(outcome(() => loadBinaryFuseFileSync(path))).toEqual(w);
+        expect(outcome(() => loadFileSync(path, wasm.BinaryFuseFilter))).toEqual(w);
       }
       // The reference serialization's reader, on the same bytes from offset 28 of the header on.
       if (i % 10 === 0) {

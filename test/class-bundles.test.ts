@@ -25,7 +25,7 @@ const entry = JSON.stringify(join(root, 'dist/index.js'));
  */
 const USERS = {
   BloomFilter: {
-    budget: 25_000,
+    budget: 26_000,
     source: `import { BloomFilter } from ${entry};
 const f = BloomFilter.forCapacity(1000, 0.01);
 const g = new BloomFilter(20011, 7);
@@ -40,7 +40,7 @@ g.dispose();
     modules: ['bytes', 'bloom-bytes'],
   },
   CuckooFilter: {
-    budget: 17_800,
+    budget: 18_600,
     source: `import { CuckooFilter } from ${entry};
 const f = CuckooFilter.forCapacity(1000, 0.01);
 f.add('a');
@@ -53,7 +53,7 @@ f.dispose();
     modules: ['bytes', 'cuckoo-bytes'],
   },
   BinaryFuseFilter: {
-    budget: 17_200,
+    budget: 18_200,
     source: `import { BinaryFuseFilter } from ${entry};
 const f = BinaryFuseFilter.from(['a', 'b', 'c']);
 console.log(JSON.stringify([f.has('a'), f.has('c')]));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BinaryFuseFilter } from '../src/index.js';
-import { loadBinaryFuseFileSync } from '../src/node/index.js';
+import { loadFileSync } from '../src/node/index.js';
 import { BIN } from './helpers/bin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloom-fuse-'));
@@ -29,7 +29,7 @@ describe('bloom build and bloom check', () => {
     expect(r.stderr.toString()).toBe('');
     expect(r.status).toBe(0);
     const lines = [...urls(0, 20000).trim().split('\n'), 'crlf', 'last-without-newline'];
-    expect(loadBinaryFuseFileSync(file).toBytes()).toEqual(BinaryFuseFilter.from(lines).toBytes());
+    expect(loadFileSync(file, BinaryFuseFilter).toBytes()).toEqual(BinaryFuseFilter.from(lines).toBytes());
     expect(readdirSync(dir).sort()).toEqual(['keys.blmf', 'keys.txt']);
   });
 
@@ -41,7 +41,7 @@ describe('bloom build and bloom check', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\r\[[#.]{30}\] \d+\.\d% \d+\.\d \/ \d+\.\d MB, [\d,]+ lines\x1b\[K/);
     expect(r.stdout).toMatch(/\r\x1b\[K20,002 lines, [\d,]+ bytes \(\d+\.\d\d bits a line\), built in \d+\.\d\d s: /);
-    expect(loadBinaryFuseFileSync(out).toBytes()).toEqual(loadBinaryFuseFileSync(file).toBytes());
+    expect(loadFileSync(out, BinaryFuseFilter).toBytes()).toEqual(loadFileSync(file, BinaryFuseFilter).toBytes());
     rmSync(out);
   });
 
@@ -49,7 +49,7 @@ describe('bloom build and bloom check', () => {
     const out = join(dir, 'stdin.blmf');
     const r = bloom(['build', '--fingerprint-bits', '16', '-', '-o', out], urls(0, 1000));
     expect(r.status).toBe(0);
-    const f = loadBinaryFuseFileSync(out);
+    const f = loadFileSync(out, BinaryFuseFilter);
     expect(f.fingerprintBits).toBe(16);
     expect(f.toBytes()).toEqual(BinaryFuseFilter.from(urls(0, 1000).trim().split('\n'), { fingerprintBits: 16 }).toBytes());
     rmSync(out);

@@ -6,7 +6,8 @@ import { closeSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScalableFileSync } from '../src/node/index.js';
+import { loadFileSync } from '../src/node/index.js';
+import { ScalableBloomFilter } from '../src/index.js';
 import { estimateLines, openInputs } from '../src/cli/io.js';
 import { grouped } from '../src/cli/grouped.js';
 import { MAX_BITS } from '../src/filter/options.js';
@@ -40,7 +41,7 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     expect(r.stderr.toString()).toMatch(/bits\s+[\d,]+ \([\d.]+ MiB\) in a chain of 2, sbbf/);
 
     expect([...readFileSync(state).subarray(0, 4)]).toEqual([0x42, 0x4c, 0x4d, 0x43]);
-    const chain = loadScalableFileSync(state);
+    const chain = loadFileSync(state, ScalableBloomFilter);
     expect(chain.members.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(chain.falsePositiveRate).toBe(0.001);
     for (const line of out.slice(0, 5000)) expect(chain.has(line)).toBe(true);
@@ -52,7 +53,7 @@ describe('bloom dedupe on an unbounded stream (no --capacity)', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.toString()).toBe('brand new\n');
     expect(r.stderr.toString()).toMatch(/^bloom: --state .* is a scalable chain \(capacity 1000000, rate 0.001\), which wins over --capacity 10 --fpp 0.001\n$/);
-    expect(loadScalableFileSync(state).has('brand new')).toBe(true);
+    expect(loadFileSync(state, ScalableBloomFilter).has('brand new')).toBe(true);
   });
 
   it('bloom info describes the chain, as text and as JSON', () => {
@@ -116,7 +117,7 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     // Every line is distinct: the only ones lost are false positives, within the --fpp bound.
     const printed = r.stdout.length / 9;
     expect(printed).toBeGreaterThan(lines * (1 - 0.001));
-    const chain = loadScalableFileSync(state);
+    const chain = loadFileSync(state, ScalableBloomFilter);
     expect(chain.members).toHaveLength(1);
     // The file's lines, counted.
     expect(chain.capacity).toBe(lines);
@@ -131,7 +132,7 @@ describe('bloom dedupe sizes a new chain for the lines its input files hold', ()
     // with tightening 0.75 (later members are the rule): 0.25 of the rate, then 0.1875.
     const piped = join(dir, 'piped.blmc');
     expect(bloom(['dedupe', '--state', piped], readFileSync(input)).status).toBe(0);
-    const grown = loadScalableFileSync(piped);
+    const grown = loadFileSync(piped, ScalableBloomFilter);
     expect(grown.members.map((f) => f.capacity)).toEqual([1_000_000, 2_000_000]);
     expect(grown.tightening).toBe(0.75);
     expect(grown.members[0].falsePositiveRate).toBeCloseTo(0.00025, 12);

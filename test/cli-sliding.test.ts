@@ -9,7 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSlidingFileSync } from '../src/node/index.js';
+import { loadFileSync } from '../src/node/index.js';
+import { SlidingBloomFilter } from '../src/index.js';
 import { BIN } from './helpers/bin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloom-window-'));
@@ -35,7 +36,7 @@ describe('bloom dedupe --window 30d --state: a daily crawl job', () => {
     const r = bloom(['dedupe', '--window', '30d', '--state', state], urls(0, 500) + urls(0, 100), START);
     expect(r.status).toBe(0);
     expect(lines(r)).toHaveLength(500);
-    const filter = loadSlidingFileSync(state, { clock: () => START });
+    const filter = loadFileSync(state, SlidingBloomFilter, { clock: () => START });
     expect(filter.windowMs).toBe(30 * DAY);
     expect(filter.capacity).toBe(1_000_000);
     expect(filter.has('https://example.com/page/7')).toBe(true);

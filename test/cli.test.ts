@@ -128,7 +128,7 @@ describe('bloom dedupe', () => {
     const lines = Array.from({ length: 500 }, (_, i) => `line ${i % 300} é`);
     const r = bloom(['dedupe', '--state', state, '--capacity', '1000', '--fpp', '0.001'], lines.join('\n'));
     expect(r.status).toBe(0);
-    const filter = await loadFile(state);
+    const filter = await loadFile(state, BloomFilter);
     for (const line of text(r).split('\n').slice(0, -1)) expect(filter.has(Buffer.from(line, 'latin1'))).toBe(true);
     expect(filter.has('line 299 é')).toBe(true);
     expect(filter.size).toBe(300);
@@ -136,7 +136,7 @@ describe('bloom dedupe', () => {
     const again = bloom(['dedupe', '--state', state, '--capacity', '5'], lines.join('\n') + '\nnew line\n');
     expect(text(again)).toBe('new line\n');
     expect(again.stderr.toString()).toMatch(/--state .* has bits=\d+ hashes=\d+, which win over --capacity 5/);
-    expect((await loadFile(state)).size).toBe(301);
+    expect((await loadFile(state, BloomFilter)).size).toBe(301);
   });
 
   it('a corrupt or incompatible state file stops the run with exit code 1 and is left untouched', () => {
@@ -200,7 +200,7 @@ describe('bloom dedupe', () => {
       const code = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
       child.kill(signal);
       expect(await code).toBe(status);
-      const filter = loadFileSync(state);
+      const filter = loadFileSync(state, BloomFilter);
       expect(filter.has('alpha') && filter.has('beta')).toBe(true);
       expect(filter.size).toBe(2);
     });
@@ -224,7 +224,7 @@ describe('bloom dedupe', () => {
     child.kill('SIGKILL');
     clearInterval(feed);
     await exited;
-    const filter = loadFileSync(state);
+    const filter = loadFileSync(state, BloomFilter);
     expect(filter.size).toBeGreaterThan(0);
     expect(filter.has('https://example.org/0')).toBe(true);
   });

@@ -176,7 +176,7 @@ describe('every fault is named by its field and byte offset', () => {
 
   it('another kind of file names its reader, and a wrong type is a BloomTypeError', () => {
     expect(() => wasm.CuckooFilter.fromBytes(new reference.BloomFilter(64, 3).toBytes())).toThrow(/BloomFilter.fromBytes or loadFile/);
-    expect(() => wasm.BloomFilter.fromBytes(golden('cuckoo'))).toThrow(/CuckooFilter.fromBytes or loadCuckooFile/);
+    expect(() => wasm.BloomFilter.fromBytes(golden('cuckoo'))).toThrow(/CuckooFilter.fromBytes or loadFile/);
     expect(() => wasm.CuckooFilter.fromBytes([1, 2] as never)).toThrow(wasm.BloomTypeError);
   });
 });
@@ -224,7 +224,7 @@ describe('cuckoo filters in files (bloomwasm/node) and bloom info', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bloom-cuckoo-files-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('saveFile and loadCuckooFile keep every byte, in chunks of any size, sync and async; a bad file is refused naming its field', async () => {
+  it('saveFile and loadFile keep every byte, in chunks of any size, sync and async; a bad file is refused naming its field', async () => {
     const files = await import('../src/node/index.js');
     const { setChunkBytes } = await import('../src/node/io.js');
     const f = wasm.CuckooFilter.forCapacity(3000, 0.001, { growth: 2, seed: 4n });
@@ -236,9 +236,9 @@ describe('cuckoo filters in files (bloomwasm/node) and bloom info', () => {
       try {
         files.saveFileSync(f, path);
         expect(new Uint8Array(readFileSync(path))).toEqual(bytes);
-        expect(files.loadCuckooFileSync(path).toBytes()).toEqual(bytes);
+        expect(files.loadFileSync(path, wasm.CuckooFilter).toBytes()).toEqual(bytes);
         await files.saveFile(f, path);
-        const loaded = await files.loadCuckooFile(path);
+        const loaded = await files.loadFile(path, wasm.CuckooFilter);
         expect(loaded.toBytes()).toEqual(bytes);
         expect(loaded.has('url 9999')).toBe(true);
       } finally {
@@ -250,8 +250,8 @@ describe('cuckoo filters in files (bloomwasm/node) and bloom info', () => {
     const bad = bytes.slice();
     bad[bad.length - 2] ^= 0x10;
     writeFileSync(path, bad);
-    expect(() => files.loadCuckooFileSync(path)).toThrow(/members\[1\]\.payloadChecksum at byte/);
-    await expect(files.loadCuckooFile(path)).rejects.toThrow(wasm.BloomFormatError);
+    expect(() => files.loadFileSync(path, wasm.CuckooFilter)).toThrow(/members\[1\]\.payloadChecksum at byte/);
+    await expect(files.loadFile(path, wasm.CuckooFilter)).rejects.toThrow(wasm.BloomFormatError);
   });
 
   it('saveFile of a grown filter, then clear() or more growth before it settles, rejects with BloomConcurrencyError and leaves the old file', async () => {

@@ -11,7 +11,7 @@ import { BloomFormatError, BloomRangeError, MAX_FILTER_COUNT, ScalableBloomFilte
 import { SCHEMES } from '../src/filter/options.js';
 import { encodeChainHeader } from '../src/format/chain.js';
 import { encodeHeader, setChecksum } from '../src/format/filter.js';
-import { loadScalableFile, loadScalableFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync } from '../src/node/index.js';
 import { checksum } from '../src/reference/checksum.js';
 import { xxh64 } from '../src/reference/hash.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
@@ -94,14 +94,14 @@ describe('the member bound (MAX_FILTER_COUNT) and the cost of a crafted chain', 
     expect((caught as Error).message).not.toMatch(/needs \d+ bytes/);
   });
 
-  it('the same file is refused by loadScalableFileSync and loadScalableFile, creating no instance', async () => {
+  it('the same file is refused by loadFileSync and loadFile, creating no instance', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-many-'));
     try {
       const path = join(dir, 'many.blmc');
       writeFileSync(path, manyTinyMembers(2_000)); // 120 KB
-      const created = instancesCreatedBy(() => expect(() => loadScalableFileSync(path)).toThrow(/filterCount at byte 48: must be in \[1, 256\]/));
+      const created = instancesCreatedBy(() => expect(() => loadFileSync(path, ScalableBloomFilter)).toThrow(/filterCount at byte 48: must be in \[1, 256\]/));
       expect(created).toBe(0);
-      await expect(loadScalableFile(path)).rejects.toMatchObject({ field: 'filterCount', offset: 48 });
+      await expect(loadFile(path, ScalableBloomFilter)).rejects.toMatchObject({ field: 'filterCount', offset: 48 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

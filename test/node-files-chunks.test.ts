@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { calls, chunkedRoundTrip, withChunkBytes } from './helpers/recorded-io.js';
 import { BloomConcurrencyError, BloomFilter, ScalableBloomFilter } from '../src/index.js';
-import { loadFile, loadFileSync, loadScalableFile, loadScalableFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { setChunkBytes } from '../src/node/io.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 
@@ -28,8 +28,8 @@ function chain(): ScalableBloomFilter {
 }
 
 const modes = [
-  { name: 'sync', save: async (f: any, p: string) => saveFileSync(f, p), load: async (p: string) => loadScalableFileSync(p), loadOne: async (p: string) => loadFileSync(p) },
-  { name: 'async', save: saveFile, load: loadScalableFile, loadOne: loadFile },
+  { name: 'sync', save: async (f: any, p: string) => saveFileSync(f, p), load: async (p: string) => loadFileSync(p, ScalableBloomFilter), loadOne: async (p: string) => loadFileSync(p, BloomFilter) },
+  { name: 'async', save: saveFile, load: (p: string) => loadFile(p, ScalableBloomFilter), loadOne: (p: string) => loadFile(p, BloomFilter) },
 ] as const;
 
 describe.each(modes)('$name, with 100-byte chunks', ({ save, load, loadOne }) => {

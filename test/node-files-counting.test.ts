@@ -1,5 +1,5 @@
 // bloomwasm/node with a CountingBloomFilter: saveFile streams its counters
-// from wasm memory and loadCountingFile into it, in bounded chunks, with
+// from wasm memory and loadFile into it, in bounded chunks, with
 // the same atomic replace, kept mode and followed links as a plain filter.
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { calls, chunkedRoundTrip, withChunkBytes } from './helpers/recorded-io.js';
 import { BloomConcurrencyError, BloomFilter, BloomFormatError, CountingBloomFilter, MAX_COUNTING_BITS } from '../src/index.js';
-import { loadCountingFile, loadCountingFileSync, loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { inspectFileSync } from '../src/node/inspect.js';
 import { setChunkBytes } from '../src/node/io.js';
 import { checksum } from '../src/reference/checksum.js';
@@ -34,8 +34,8 @@ function counting(scheme: 'xxh64' | 'poly' | 'bytesum' = 'xxh64'): CountingBloom
 }
 
 const modes = [
-  { name: 'sync', save: async (f: any, p: string) => saveFileSync(f, p), load: async (p: string) => loadCountingFileSync(p) },
-  { name: 'async', save: saveFile, load: loadCountingFile },
+  { name: 'sync', save: async (f: any, p: string) => saveFileSync(f, p), load: async (p: string) => loadFileSync(p, CountingBloomFilter) },
+  { name: 'async', save: saveFile, load: (p: string) => loadFile(p, CountingBloomFilter) },
 ] as const;
 
 describe.each(modes)('$name, with 100-byte chunks', ({ save, load }) => {
@@ -165,18 +165,20 @@ describe.each(modes)('$name, with 100-byte chunks', ({ save, load }) => {
 });
 
 describe('the wrong loader for the file', () => {
-  it('loadFile on a counting file names CountingBloomFilter and loadCountingFile', async () => {
+  it('loadFile(path, BloomFilter) on a counting file names both kinds', async () => {
     const path = fresh();
     saveFileSync(counting(), path);
-    expect(() => loadFileSync(path)).toThrow(/magic at byte 0: .*this is a counting filter, "BLM4": load it with CountingBloomFilter.fromBytes or loadCountingFile/);
-    await expect(loadFile(path)).rejects.toMatchObject({ field: 'magic', offset: 0 });
+    expect(() => loadFileSync(path, BloomFilter)).toThrow('invalid bloomwasm filter data: magic at byte 0: this holds a CountingBloomFilter ("BLM4"), not the BloomFilter asked for');
+    await expect(loadFile(path, BloomFilter)).rejects.toMatchObject({ field: 'magic', offset: 0 });
+    expect((await loadFile(path)).toBytes()).toEqual(counting().toBytes());
   });
 
-  it('loadCountingFile on a filter file names BloomFilter and loadFile', async () => {
+  it('loadFile(path, CountingBloomFilter) on a filter file names both kinds', async () => {
     const path = fresh();
     saveFileSync(new BloomFilter(100, 3), path);
-    expect(() => loadCountingFileSync(path)).toThrow(/not a bloomwasm counting filter: .*load it with BloomFilter.fromBytes or loadFile/);
-    await expect(loadCountingFile(path)).rejects.toMatchObject({ field: 'magic', offset: 0 });
+    expect(() => loadFileSync(path, CountingBloomFilter)).toThrow(BloomFormatError);
+    expect(() => loadFileSync(path, CountingBloomFilter)).toThrow('magic at byte 0: this holds a BloomFilter ("BLMW"), not the CountingBloomFilter asked for');
+    await expect(loadFile(path, CountingBloomFilter)).rejects.toMatchObject({ field: 'magic', offset: 0 });
   });
 });
 

@@ -21,10 +21,7 @@ const made = spawnSync('mkfifo', [fifo]);
 /** Long enough for a child to start and refuse; a child blocked in open() is killed then. */
 const TIMEOUT_MS = 20_000;
 
-const LOADERS = [
-  'loadFile', 'loadFileSync', 'loadScalableFile', 'loadScalableFileSync', 'loadCountingFile', 'loadCountingFileSync',
-  'loadSlidingFile', 'loadSlidingFileSync', 'loadCuckooFile', 'loadCuckooFileSync', 'loadBinaryFuseFile', 'loadBinaryFuseFileSync',
-];
+const LOADERS = ['loadFile', 'loadFileSync'];
 
 /** A child, bundled from the sources: calls each loader (and inspectFileSync) on argv[2] in turn and prints what each threw, one JSON line each. */
 function bundleChild(): string {

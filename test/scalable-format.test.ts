@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BloomFormatError, ScalableBloomFilter, type ScalableOptions } from '../src/index.js';
-import { loadScalableFile, loadScalableFileSync, saveFile, saveFileSync } from '../src/node/index.js';
+import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/index.js';
 import { ScalableBloomFilter as ReferenceScalable } from '../src/reference/index.js';
 import { xxh64 } from '../src/reference/hash.js';
 import { resealChain, resealMember, spans } from './helpers/chain-bytes.js';
@@ -91,11 +91,11 @@ describe('the chain format', () => {
     try {
       const chain = filled(new ScalableBloomFilter({ capacity: 100, falsePositiveRate: 0.01 }), 1000);
       saveFileSync(chain, join(dir, 'a.blmc'));
-      expect(hex(loadScalableFileSync(join(dir, 'a.blmc')).toBytes())).toBe(hex(chain.toBytes()));
+      expect(hex(loadFileSync(join(dir, 'a.blmc'), ScalableBloomFilter).toBytes())).toBe(hex(chain.toBytes()));
       const reference = filled(new ReferenceScalable({ capacity: 100, falsePositiveRate: 0.01 }), 1000);
       await saveFile(reference, join(dir, 'b.blmc'));
-      expect(hex((await loadScalableFile(join(dir, 'b.blmc'))).toBytes())).toBe(hex(chain.toBytes()));
-      await expect(loadScalableFile(join(dir, 'missing'))).rejects.toThrow('ENOENT');
+      expect(hex((await loadFile(join(dir, 'b.blmc'), ScalableBloomFilter)).toBytes())).toBe(hex(chain.toBytes()));
+      await expect(loadFile(join(dir, 'missing'), ScalableBloomFilter)).rejects.toThrow('ENOENT');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -126,7 +126,7 @@ describe('what a reader refuses', () => {
 
   it('a file of another kind names the right reader, both ways', () => {
     expect(() => wasm.SlidingBloomFilter.fromBytes(new reference.BloomFilter(64, 3).toBytes())).toThrow(/BloomFilter.fromBytes or loadFile/);
-    expect(() => wasm.BloomFilter.fromBytes(countFilter())).toThrow(/SlidingBloomFilter.fromBytes or loadSlidingFile/);
+    expect(() => wasm.BloomFilter.fromBytes(countFilter())).toThrow(/SlidingBloomFilter.fromBytes or loadFile/);
     expect(() => reference.CountingBloomFilter.fromBytes(countFilter())).toThrow(/SlidingBloomFilter.fromBytes/);
   });
 
@@ -191,7 +191,7 @@ describe('fuzzed inputs', () => {
 });
 
 describe('sliding filters in files (bloomwasm/node)', () => {
-  it('saveFile and loadSlidingFile keep every byte, in chunks of any size, sync and async; a bad file is refused naming its field', async () => {
+  it('saveFile and loadFile keep every byte, in chunks of any size, sync and async; a bad file is refused naming its field', async () => {
     const { mkdtempSync, rmSync, writeFileSync, readFileSync, readdirSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
@@ -211,9 +211,9 @@ describe('sliding filters in files (bloomwasm/node)', () => {
         try {
           files.saveFileSync(f, path);
           expect(readFileSync(path)).toEqual(Buffer.from(f.toBytes()));
-          expect(files.loadSlidingFileSync(path, { clock: () => now }).toBytes()).toEqual(f.toBytes());
+          expect(files.loadFileSync(path, wasm.SlidingBloomFilter, { clock: () => now }).toBytes()).toEqual(f.toBytes());
           await files.saveFile(f, path);
-          const loaded = await files.loadSlidingFile(path, { clock: () => now });
+          const loaded = await files.loadFile(path, wasm.SlidingBloomFilter, { clock: () => now });
           expect(loaded.toBytes()).toEqual(f.toBytes());
           expect(loaded.has('file-899')).toBe(true);
         } finally {
@@ -224,14 +224,14 @@ describe('sliding filters in files (bloomwasm/node)', () => {
       // The reference twin saves through toBytes.
       const twin = reference.SlidingBloomFilter.fromBytes(f.toBytes(), { clock: () => now });
       files.saveFileSync(twin, path);
-      expect(files.loadSlidingFileSync(path, { clock: () => now }).toBytes()).toEqual(f.toBytes());
+      expect(files.loadFileSync(path, wasm.SlidingBloomFilter, { clock: () => now }).toBytes()).toEqual(f.toBytes());
       const bad = f.toBytes();
       bad[bad.length - 2] ^= 4;
       writeFileSync(path, bad);
-      expect(() => files.loadSlidingFileSync(path)).toThrow(/checksum at byte/);
+      expect(() => files.loadFileSync(path, wasm.SlidingBloomFilter)).toThrow(/checksum at byte/);
       writeFileSync(path, bad.subarray(0, 50));
-      expect(() => files.loadSlidingFileSync(path)).toThrow(wasm.BloomFormatError);
-      expect(() => files.loadSlidingFileSync(path, { clock: 1 } as never)).toThrow(wasm.BloomTypeError);
+      expect(() => files.loadFileSync(path, wasm.SlidingBloomFilter)).toThrow(wasm.BloomFormatError);
+      expect(() => files.loadFileSync(path, wasm.SlidingBloomFilter, { clock: 1 } as never)).toThrow(wasm.BloomTypeError);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -14,6 +14,7 @@ import { checkBitmapBits, checkValue, checkValues, clearWithValue, invalidValue,
 import { BitmapEngine } from '../wasm/bitmap.js';
 import { markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 let engineOfBitmap: (bitmap: Bitmap) => BitmapEngine;
 
@@ -57,6 +58,11 @@ export class Bitmap implements Iterable<number> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `Bitmap { bits: 1000, size: 10 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, 'Bitmap', () => ({ bits: this.bits, size: this.size }));
   }
 
   /**

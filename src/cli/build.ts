@@ -4,7 +4,7 @@
 // lines are hashed to their 64-bit keys in wasm (XXH64, seed 0, as
 // BinaryFuseFilter.from hashes them) and only the keys are kept, 8 bytes a
 // line, until the filter is built from them with fromKeys; the file then
-// loads with loadBinaryFuseFile and answers has(line) for every line.
+// loads with loadFile and answers has(line) for every line.
 
 import { checkBatch } from '../filter/items.js';
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
@@ -22,8 +22,8 @@ import { closeSync } from 'node:fs';
 export const HELP = `Usage: bloom build [--fingerprint-bits 16] KEYS.txt -o FILE
 
 Builds a static binary fuse filter of the lines of KEYS.txt (or stdin, as
-'-'), one item per line, and saves it to FILE atomically (the "BLMF" format:
-load it with loadBinaryFuseFile, check lines with 'bloom check FILE').
+'-'), one item per line, and saves it to FILE atomically (the "BLMF" format;
+'bloom check FILE' checks lines against it, 'bloom info FILE' describes it).
 Repeated lines are allowed. A line is what 'bloom dedupe' takes as one: the
 bytes before \\n or the end of the input, less one \\r right before that end.
 Each line is hashed to its key as BinaryFuseFilter.from hashes it (XXH64,

@@ -1,11 +1,12 @@
 // `bloom check FILE`: reads lines from stdin and prints each one that the
-// binary fuse filter in FILE may hold (--invert: each one it certainly does
-// not), as read. Lines are what `bloom build` took as keys, hashed the same
-// way, a chunk at a time through hasMany. The exit codes and the EPIPE
+// filter in FILE may hold (--invert: each one it certainly does not), as
+// read. FILE is of any kind the package saves (`bloom build`'s binary fuse
+// filter, a `bloom dedupe --state`, any saveFile), loaded by its magic and
+// never written. Lines are what `bloom build` and `bloom dedupe` take as
+// items, a chunk at a time through hasMany. The exit codes and the EPIPE
 // behaviour are `bloom dedupe`'s.
 
-import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
-import { loadBinaryFuseFileSync } from '../node/index.js';
+import { loadFileSync, type FileFilter } from '../node/index.js';
 import { guard, parse, UsageError } from './common.js';
 import { openInputs, writeAll } from './io.js';
 import { readLines } from './line-reader.js';
@@ -13,11 +14,13 @@ import { readLines } from './line-reader.js';
 /** The help text of `bloom check`. */
 export const HELP = `Usage: bloom check [--invert] FILE
 
-Reads lines from stdin and prints each one that the binary fuse filter in
-FILE (saved by 'bloom build' or saveFile) may hold, exactly as read; a last
-line without \\n is printed with one. A line is what 'bloom build' takes as
-one. Lines not in the set are printed at the filter's false-positive rate
-(1/256 with 8-bit fingerprints, 1/65536 with 16).
+Reads lines from stdin and prints each one that the filter in FILE may
+hold, exactly as read; a last line without \\n is printed with one. FILE
+is any filter file: the binary fuse filter 'bloom build' saves, the state
+'bloom dedupe --state' keeps (a sliding window answers for its window as of
+now), or any kind saveFile writes. It is read, never written. A line is
+what 'bloom build' and 'bloom dedupe' take as one. Lines not in the set are
+printed at the filter's false-positive rate ('bloom info FILE' shows it).
 
 Options:
   --invert    print only the lines certainly not in the set
@@ -40,9 +43,9 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (positionals.length !== 1) throw new UsageError(`check takes exactly one FILE; got ${positionals.length} (try 'bloom check --help')`);
-    let filter: BinaryFuseFilter;
+    let filter: FileFilter;
     try {
-      filter = loadBinaryFuseFileSync(positionals[0]);
+      filter = loadFileSync(positionals[0]);
     } catch (error) {
       throw new Error(`cannot read ${positionals[0]}: ${(error as Error).message}`);
     }

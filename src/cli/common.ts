@@ -1,13 +1,10 @@
 // Shared pieces of the `bloom` subcommands: argument parsing that turns
-// mistakes into exit code 2, one-line errors on stderr, and telling a
-// chain file or a sliding filter's from a single filter's.
+// mistakes into exit code 2, one-line errors on stderr, and checking that
+// a file can be written.
 
-import { closeSync, existsSync, openSync, readSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CHAIN_MAGIC } from '../format/chain.js';
-import { SLIDING_KIND } from '../format/sliding.js';
-import { openRegularSync } from '../node/io.js';
 
 /** What each src/cli/<name>.ts exports. */
 export interface Subcommand {
@@ -79,27 +76,6 @@ export async function guard(body: () => Promise<number>): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) return fail(2, error.message);
     return fail(1, error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** True when the file at `path` starts with the chain magic ("BLMC"): a ScalableBloomFilter, not a single filter. */
-export function isChainFile(path: string): boolean {
-  return startsWith(path, CHAIN_MAGIC);
-}
-
-/** True when the file at `path` starts with the sliding magic ("BLMS"): a SlidingBloomFilter. */
-export function isSlidingFile(path: string): boolean {
-  return startsWith(path, SLIDING_KIND.magic);
-}
-
-/** True when the file at `path` starts with `magic`; anything but a regular file is refused at once, as the loaders refuse it. */
-function startsWith(path: string, magic: Uint8Array): boolean {
-  const { fd } = openRegularSync(path);
-  try {
-    const head = new Uint8Array(magic.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.every((b, i) => b === magic[i]);
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -20,7 +20,8 @@ import { grouped } from './grouped.js';
 /** The help text of `bloom info`. */
 export const HELP = `Usage: bloom info [--json] FILE
 
-Describes a filter file saved by saveFile or 'bloom dedupe --state': format
+Describes a filter file of any kind (saved by saveFile, 'bloom build' or
+'bloom dedupe --state'), reading it and never writing it: format
 version, scheme, hashes (k), seed, bits (m), bits set, added count, size on
 disk, fill ratio, estimated distinct count and current false-positive rate.
 An sbbf filter also shows its 256-bit blocks and whether its bits are a

@@ -1,32 +1,53 @@
-// `bloom dedupe --state`: loading the saved filter or chain, and keeping the
+// `bloom dedupe --state`: loading the saved filter, chain or sliding window, and keeping the
 // file as it was before the run for when the output is closed early.
 
-import { copyFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, readdirSync, readSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BloomFormatError } from '../errors.js';
-import type { BloomFilter } from '../filter/filter.js';
-import type { ScalableBloomFilter } from '../scalable/scalable.js';
-import type { SlidingBloomFilter } from '../sliding/sliding.js';
-import { loadFileSync, loadScalableFileSync, loadSlidingFileSync } from '../node/index.js';
-import { isChainFile, isSlidingFile } from './common.js';
+import { BloomFilter } from '../filter/filter.js';
+import { ScalableBloomFilter } from '../scalable/scalable.js';
+import { SlidingBloomFilter } from '../sliding/sliding.js';
+import { loadFileSync } from '../node/index.js';
 import { processIsDead, removeDeadTemps } from '../node/atomic.js';
+import { openRegularSync } from '../node/io.js';
+import { kindOfMagic, MAGIC_BYTES, type FileKindName } from '../format/kinds.js';
 
 /** What dedupe keeps lines in: a fixed filter (--capacity), a growing chain, or a sliding window (--window). */
 export type SeenSet = BloomFilter | ScalableBloomFilter | SlidingBloomFilter;
 
+/** The classes dedupe keeps its lines in, by the kind a --state file holds. */
+const SEEN_SETS: Partial<Record<FileKindName, typeof BloomFilter | typeof ScalableBloomFilter | typeof SlidingBloomFilter>> = {
+  BloomFilter,
+  ScalableBloomFilter,
+  SlidingBloomFilter,
+};
+
+/** The kind the file at `path` holds, by its magic (refused at once unless it is a regular file). */
+function kindOfFile(path: string): FileKindName {
+  const { fd, size } = openRegularSync(path);
+  try {
+    const head = new Uint8Array(Math.min(MAGIC_BYTES, size));
+    readSync(fd, head, 0, head.length, 0);
+    return kindOfMagic(head, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Loads --state (a filter, a chain or a sliding filter, which reads `clock`)
- * when the file exists; null when it does not. Any other failure is a
- * runtime error.
+ * when the file exists; null when it does not. Any other failure, and a
+ * file of another kind (a counting, cuckoo or binary fuse filter, refused
+ * by its magic before anything is loaded), is a runtime error.
  */
 export function loadState(path: string, clock: () => number): SeenSet | null {
   try {
-    if (isSlidingFile(path)) return loadSlidingFileSync(path, { clock });
-    return isChainFile(path) ? loadScalableFileSync(path) : loadFileSync(path);
+    const kind = kindOfFile(path);
+    const Class = SEEN_SETS[kind];
+    if (Class === undefined) throw new Error(`it holds a ${kind}, and dedupe keeps its lines in a Bloom filter, a scalable chain or a sliding window`);
+    return loadFileSync(path, Class, { clock });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    const why = error instanceof BloomFormatError ? error.message : (error as Error).message;
-    throw new Error(`cannot use --state ${path} (left untouched): ${why}`);
+    throw new Error(`cannot use --state ${path} (left untouched): ${(error as Error).message}`);
   }
 }
 

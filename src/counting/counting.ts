@@ -18,6 +18,9 @@ import {
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
+
 /** Set by CountingBloomFilter's static block. */
 let engineOfCounting: (f: CountingBloomFilter) => CountingEngine;
 
@@ -65,6 +68,17 @@ export class CountingBloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
+  [INSPECT](): string {
+    return inspectLine(this, 'CountingBloomFilter', () => ({
+      counters: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.size,
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
@@ -223,6 +237,11 @@ export class CountingBloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CountingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('CountingBloomFilter', this.toBytes());
+  }
+
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
    * header and the length are checked before the filter is allocated; the
@@ -245,6 +264,16 @@ export class CountingBloomFilter {
       throw error;
     }
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CountingBloomFilter {
+    return CountingBloomFilter.fromBytes(bytesFromJSON(value, 'CountingBloomFilter'));
   }
 }
 

@@ -30,6 +30,8 @@ export const OP_COUNT = 3;
 
 export { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
 import { TableFull, type CuckooTable } from '../wasm/cuckoo-table.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** How a kind of filter makes its tables and hashes its headers. */
 export interface CuckooKind {
@@ -117,6 +119,16 @@ class CuckooFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `CuckooFilter { capacity: 1000, members: 1, held: 300, load: 29.3% }` (load: fingerprints over slots, every member). */
+  [INSPECT](): string {
+    return inspectLine(this, this.kind.name, () => {
+      let slots = 0;
+      for (const m of this.memberShapes) slots += m.buckets * this.bucketSize;
+      const held = this.size;
+      return { capacity: this.capacity, members: this.memberShapes.length, held, load: percent(held, slots) };
+    });
   }
 
   /** The newest member, which takes the adds. */
@@ -291,6 +303,11 @@ class CuckooFilter {
       at += p.length;
     }
     return out;
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CuckooFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
   }
 }
 

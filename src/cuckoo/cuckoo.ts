@@ -8,6 +8,7 @@ import { bytesChecksum } from '../wasm/checksum.js';
 import { CuckooEngine } from '../wasm/cuckoo.js';
 import { CuckooFilterOver, restoreCuckoo, type CuckooKind, type CuckooParts } from './cuckoo-over.js';
 import type { CuckooOptions } from './shape.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Tables in wasm records; header checksums computed in wasm. */
 export const WASM_TABLES: CuckooKind = {
@@ -50,5 +51,15 @@ export class CuckooFilter extends CuckooFilterOver {
    */
   static fromBytes(bytes: Uint8Array): CuckooFilter {
     return restoreCuckoo(bytes, WASM_TABLES, CuckooFilter);
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CuckooFilter {
+    return CuckooFilter.fromBytes(bytesFromJSON(value, 'CuckooFilter'));
   }
 }

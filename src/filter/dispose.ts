@@ -13,8 +13,12 @@ import { checkBatch, type CheckedBatch } from './items.js';
 /** The thrower prototype of each class prototype, made once. */
 const disposedPrototypes = new WeakMap<object, object>();
 
-/** Names kept callable on a disposed object: dispose() twice is a no-op, and the constructor stays. */
-const KEPT = new Set<PropertyKey>(['constructor', 'dispose']);
+/**
+ * Names kept callable on a disposed object: dispose() twice is a no-op, the
+ * constructor stays, and util.inspect's view (describe.ts's INSPECT) says
+ * "disposed" rather than throw inside a console.log.
+ */
+const KEPT = new Set<PropertyKey>(['constructor', 'dispose', Symbol.for('nodejs.util.inspect.custom')]);
 if (typeof Symbol.dispose === 'symbol') KEPT.add(Symbol.dispose);
 
 function disposedPrototypeOf(proto: object, className: string): object {

@@ -7,6 +7,7 @@ import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './options.js';
 import type { BatchItems } from './items.js';
 import { addWalkReader, checkDigest, type Digest } from './item-digest.js';
+import { INSPECT, inspectLine, percent } from './describe.js';
 
 /** The engine of a filter of either class (set by BloomFilter's static block). @internal */
 export let coreEngineOf: (f: BloomFilter) => CoreEngine;
@@ -65,6 +66,17 @@ abstract class BloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `BloomFilter { bits: 9586, hashes: 7, added: 1000, fill: 50.1% }` (and the scheme when not xxh64). */
+  [INSPECT](): string {
+    return inspectLine(this, 'BloomFilter', () => ({
+      bits: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.size,
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */

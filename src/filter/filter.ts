@@ -26,6 +26,7 @@ import { checkDigest, type Digest } from './item-digest.js';
 import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
 import type { Item } from './items.js';
 import { sizedItems, type SizedItems } from './sized-items.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /**
  * The parameters and engine that the next construction adopts instead of
@@ -233,6 +234,11 @@ export class BloomFilter extends BloomFilterBase {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/BloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('BloomFilter', this.toBytes());
+  }
+
   /**
    * Reads a filter written by toBytes (here or by the reference twin). The
    * header and the length are checked before the filter is allocated; the
@@ -256,6 +262,16 @@ export class BloomFilter extends BloomFilterBase {
     }
     engineOf(filter).setCounters(header.bitsSet, header.addedCount);
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): BloomFilter {
+    return BloomFilter.fromBytes(bytesFromJSON(value, 'BloomFilter'));
   }
 
   /**

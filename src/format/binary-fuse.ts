@@ -27,7 +27,7 @@ export const FUSE_KIND: FileKind = {
   magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x46),
   name: 'BLMF',
   label: 'binary fuse filter',
-  hint: 'this is a binary fuse filter, "BLMF": load it with BinaryFuseFilter.fromBytes or loadBinaryFuseFile',
+  hint: 'this is a binary fuse filter, "BLMF": load it with BinaryFuseFilter.fromBytes or loadFile',
   version: FUSE_FORMAT_VERSION,
   width: 8,
   ones: 'fingerprints',

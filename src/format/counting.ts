@@ -16,7 +16,7 @@ export const COUNTING_KIND: FileKind = {
   magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x34),
   name: 'BLM4',
   label: 'counting filter',
-  hint: 'this is a counting filter, "BLM4": load it with CountingBloomFilter.fromBytes or loadCountingFile',
+  hint: 'this is a counting filter, "BLM4": load it with CountingBloomFilter.fromBytes or loadFile',
   version: COUNTING_FORMAT_VERSION,
   width: 4,
   ones: 'counters above 0',

@@ -23,7 +23,7 @@ export const CUCKOO_KIND: FileKind = {
   magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x4b),
   name: 'BLMK',
   label: 'cuckoo filter',
-  hint: 'this is a cuckoo filter, "BLMK": load it with CuckooFilter.fromBytes or loadCuckooFile',
+  hint: 'this is a cuckoo filter, "BLMK": load it with CuckooFilter.fromBytes or loadFile',
   version: CUCKOO_FORMAT_VERSION,
   width: 0,
   ones: 'fingerprints',

@@ -52,7 +52,7 @@ const KNOWN: KnownMagic[] = [
   BITS_KIND,
   {
     magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain',
-    hint: 'this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadScalableFile',
+    hint: 'this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadFile',
   },
 ];
 
@@ -132,7 +132,8 @@ export function setChecksum(header: Uint8Array, checksum: bigint): void {
   new DataView(header.buffer, header.byteOffset, HEADER_BYTES).setBigUint64(FIELD_OFFSETS.checksum, checksum, true);
 }
 
-function hex(bytes: Uint8Array): string {
+/** Bytes as hex pairs, for messages: `42 4c 4d 57`. */
+export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 

@@ -22,7 +22,7 @@ export const SLIDING_KIND: FileKind = {
   magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x53),
   name: 'BLMS',
   label: 'sliding filter',
-  hint: 'this is a sliding-window filter, "BLMS": load it with SlidingBloomFilter.fromBytes or loadSlidingFile',
+  hint: 'this is a sliding-window filter, "BLMS": load it with SlidingBloomFilter.fromBytes or loadFile',
   version: SLIDING_FORMAT_VERSION,
   width: 8,
   ones: 'words',

@@ -15,6 +15,8 @@ import {
 } from '../format/binary-fuse.js';
 import { fingerprintWidth, type FuseOptions } from './options.js';
 import { fuseShape, MAX_FUSE_KEYS, type FuseShape } from './shape.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** Where a filter's fingerprints live, and the queries over them. */
 export interface FuseStore {
@@ -264,6 +266,11 @@ class BinaryFuseFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/BinaryFuseFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
+  }
+
   /** Frees the fingerprints now; every later call throws BloomDisposedError. */
   dispose(): void {
     this.#store.release();
@@ -273,6 +280,15 @@ class BinaryFuseFilter {
   /** dispose(), for `using`. */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `BinaryFuseFilter { keys: 1000, fingerprintBits: 8, bitsPerKey: 9.98 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, this.kind.name, () => ({
+      keys: this.size,
+      fingerprintBits: this.fingerprintBits,
+      bitsPerKey: this.size === 0 ? 0 : Number(((this.arrayLength * this.fingerprintBits) / this.size).toFixed(2)),
+    }));
   }
 }
 

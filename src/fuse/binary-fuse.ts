@@ -9,6 +9,7 @@ import { FuseEngine } from '../wasm/binary-fuse.js';
 import { BinaryFuseFilterOver, type FuseKind } from './binary-fuse-over.js';
 import type { FuseOptions } from './options.js';
 import type { FuseFile } from '../format/binary-fuse.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** The fingerprints in a wasm record; construction and queries in wasm. */
 const WASM_FUSE: FuseKind = {
@@ -73,6 +74,16 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
   /** Reads a filter written by toBytes (here or by the reference twin); a corrupt or truncated file throws BloomFormatError naming the byte offset. */
   static fromBytes(bytes: Uint8Array): BinaryFuseFilter {
     return new BinaryFuseFilter(BinaryFuseFilterOver.readFile(WASM_FUSE, bytes));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): BinaryFuseFilter {
+    return BinaryFuseFilter.fromBytes(bytesFromJSON(value, 'BinaryFuseFilter'));
   }
 
 }

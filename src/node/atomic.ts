@@ -3,6 +3,10 @@
 // the target holds the old bytes or the new ones, never a torn file (rename
 // is atomic in POSIX:
 // https://pubs.opengroup.org/onlinepubs/9699919799/functions/rename.html).
+// A save that is not durable skips both fsyncs: readers still see the old
+// file or the new one, never a torn one, but a crash (power loss, not a
+// killed process) may lose the new file, or leave it empty, since the
+// kernel may write the rename before the data.
 //
 // What is replaced keeps what it was, as write-file-atomic does:
 // - a symbolic link is followed to its final target (a dangling one too),
@@ -177,8 +181,11 @@ async function fsyncDirectory(dir: string): Promise<void> {
   await handle.close();
 }
 
-/** Replaces the file at `path` (through any symbolic links) with what `write` writes to the descriptor it is given. */
-export function replaceFileSync(path: string, write: (fd: number) => void): void {
+/**
+ * Replaces the file at `path` (through any symbolic links) with what `write`
+ * writes to the descriptor it is given; with `durable` false, without fsync.
+ */
+export function replaceFileSync(path: string, write: (fd: number) => void, durable = true): void {
   const target = resolveTargetSync(path);
   const old = existingSync(target);
   const temp = tempPathIn(dirname(target));
@@ -195,7 +202,7 @@ export function replaceFileSync(path: string, write: (fd: number) => void): void
         }
       }
       write(fd);
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -208,7 +215,7 @@ export function replaceFileSync(path: string, write: (fd: number) => void): void
     }
     throw error;
   }
-  fsyncDirectorySync(dirname(target));
+  if (durable) fsyncDirectorySync(dirname(target));
 }
 
 /**
@@ -216,7 +223,7 @@ export function replaceFileSync(path: string, write: (fd: number) => void): void
  * data is written and synced, before the rename: if it throws, the target
  * is left untouched.
  */
-export async function replaceFile(path: string, write: (handle: FileHandle) => Promise<void>, check: () => void): Promise<void> {
+export async function replaceFile(path: string, write: (handle: FileHandle) => Promise<void>, check: () => void, durable = true): Promise<void> {
   const target = await resolveTarget(path);
   const old = await existing(target);
   const temp = tempPathIn(dirname(target));
@@ -230,7 +237,7 @@ export async function replaceFile(path: string, write: (handle: FileHandle) => P
         });
       }
       await write(handle);
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -240,5 +247,5 @@ export async function replaceFile(path: string, write: (handle: FileHandle) => P
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  await fsyncDirectory(dirname(target));
+  if (durable) await fsyncDirectory(dirname(target));
 }

@@ -4,13 +4,14 @@
  * module.
  *
  * Saving replaces the target atomically (atomic.ts: temporary file, fsync,
- * rename, directory fsync), keeping its mode and following symbolic links.
- * Loading reads the headers, checks them and the file size, allocates the
- * filter or the chain's members, and reads each payload straight into its
- * wasm memory (decoders.ts). Every read and write moves at most 8 MiB (io.ts),
+ * rename, directory fsync; { durable: false } skips the fsyncs), keeping its
+ * mode and following symbolic links.
+ * Loading (load.ts) tells the kind by the file's magic, reads the headers,
+ * checks them and the file size, allocates the filter or the chain's
+ * members, and reads each payload straight into its wasm memory
+ * (decoders.ts). Every read and write moves at most 8 MiB (io.ts),
  * so files of any size, 2 GiB and beyond included, stream in both directions.
  */
-import { closeSync } from 'node:fs';
 import { BloomConcurrencyError, BloomDisposedError, BloomTypeError } from '../errors.js';
 import { isDisposed } from '../filter/dispose.js';
 import { CountingBloomFilter } from '../counting/counting.js';
@@ -18,14 +19,14 @@ import { BloomFilter } from '../filter/filter.js';
 import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { CuckooFilter } from '../cuckoo/cuckoo.js';
-import { clockOption } from '../sliding/sliding-over.js';
 import { replaceFile, replaceFileSync } from './atomic.js';
-import {
-  chainDecoder, chainJob, countingDecoder, cuckooDecoder, cuckooJob, countingJob, filterDecoder, filterJob, slidingDecoder, slidingJob, type SaveJob,
-} from './decoders.js';
-import { decode, decodeSync, openRegular, openRegularSync, writeAll, writeAllSync, type Decoder } from './io.js';
+import { readDurable, type SaveOptions } from './save-options.js';
+
+export type { SaveOptions };
+import { chainJob, cuckooJob, countingJob, filterJob, slidingJob, type SaveJob } from './decoders.js';
+import { writeAll, writeAllSync } from './io.js';
 import { BinaryFuseFilter } from '../fuse/binary-fuse.js';
-import { fuseDecoder, fuseJob } from './fuse-file.js';
+import { fuseJob } from './fuse-file.js';
 
 /** Anything with toBytes (the reference twins): written from toBytes(), in bounded chunks. */
 interface Serializable {
@@ -56,18 +57,20 @@ function jobFor(filter: unknown, call: string): SaveJob {
     const bytes = (filter as Serializable).toBytes();
     return { pieces: () => [bytes], unchanged: () => true };
   }
-  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter or CuckooFilter (from bloomwasm or bloomwasm/reference)');
+  throw new BloomTypeError('filter', filter, 'a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter, CuckooFilter or BinaryFuseFilter (from bloomwasm or bloomwasm/reference)');
 }
 
 /**
- * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter or CuckooFilter) to `path`
+ * Writes `filter` (a BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter, CuckooFilter or BinaryFuseFilter) to `path`
  * atomically. A symbolic link at `path` is followed and its target
- * replaced; an existing file keeps its mode.
+ * replaced; an existing file keeps its mode. `{ durable: false }` skips the
+ * fsyncs of the file and its directory (bulk writes that can be redone).
  */
-export function saveFileSync(filter: Saveable, path: string): void {
+export function saveFileSync(filter: Saveable, path: string, options?: SaveOptions): void {
   const target = checkPath(path);
+  const durable = readDurable(options);
   const job = jobFor(filter, 'saveFileSync');
-  replaceFileSync(target, (fd) => writeAllSync(fd, job.pieces()));
+  replaceFileSync(target, (fd) => writeAllSync(fd, job.pieces()), durable);
 }
 
 /**
@@ -78,8 +81,9 @@ export function saveFileSync(filter: Saveable, path: string): void {
  * target is left untouched), as does dispose() before it settles: the
  * memory being written is gone.
  */
-export async function saveFile(filter: Saveable, path: string): Promise<void> {
+export async function saveFile(filter: Saveable, path: string, options?: SaveOptions): Promise<void> {
   const target = checkPath(path);
+  const durable = readDurable(options);
   const job = jobFor(filter, 'saveFile');
   const wasDisposed = (): boolean => typeof filter === 'object' && filter !== null && isDisposed(filter);
   try {
@@ -89,6 +93,7 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
       () => {
         if (wasDisposed() || !job.unchanged()) throw new BloomConcurrencyError('saveFile', wasDisposed());
       },
+      durable,
     );
   } catch (error) {
     // A piece read after dispose() is refused (BloomDisposedError from the handle): the save was cut short by it.
@@ -98,119 +103,4 @@ export async function saveFile(filter: Saveable, path: string): Promise<void> {
   }
 }
 
-function readSync<T>(path: string, decoder: (size: number) => Decoder<T>): T {
-  const { fd, size } = openRegularSync(checkPath(path));
-  try {
-    return decodeSync(fd, decoder(size));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-async function read<T>(path: string, decoder: (size: number) => Decoder<T>): Promise<T> {
-  const { handle, size } = await openRegular(checkPath(path));
-  try {
-    return await decode(handle, decoder(size));
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Reads a filter saved by saveFile (or toBytes). The header and the file
- * size are checked before the filter is allocated; the payload is read in
- * chunks straight into the filter's wasm memory and then checked (checksum,
- * padding, bitsSet). Faults throw BloomFormatError naming the field and offset.
- */
-export function loadFileSync(path: string): BloomFilter {
-  return readSync(path, filterDecoder);
-}
-
-/** Reads a filter like loadFileSync, without blocking the event loop. */
-export async function loadFile(path: string): Promise<BloomFilter> {
-  return read(path, filterDecoder);
-}
-
-/**
- * Reads a ScalableBloomFilter saved by saveFile (or its toBytes). The chain
- * header and every member's header are checked, with the file size, before
- * any member is allocated (at most MAX_FILTER_COUNT of them); then each
- * member's payload is read in chunks straight into its wasm memory and
- * checked. Faults throw BloomFormatError naming the field (`members[2].bits`)
- * and the absolute offset.
- */
-export function loadScalableFileSync(path: string): ScalableBloomFilter {
-  return readSync(path, chainDecoder);
-}
-
-/** Reads a chain like loadScalableFileSync, without blocking the event loop. */
-export async function loadScalableFile(path: string): Promise<ScalableBloomFilter> {
-  return read(path, chainDecoder);
-}
-
-/**
- * Reads a CountingBloomFilter saved by saveFile (or its toBytes). The header
- * and the file size are checked before the filter is allocated; the
- * counters are read in chunks straight into its wasm memory and then checked
- * (checksum, padding nibble, counters above 0). Faults throw
- * BloomFormatError naming the field and offset.
- */
-export function loadCountingFileSync(path: string): CountingBloomFilter {
-  return readSync(path, countingDecoder);
-}
-
-/** Reads a counting filter like loadCountingFileSync, without blocking the event loop. */
-export async function loadCountingFile(path: string): Promise<CountingBloomFilter> {
-  return read(path, countingDecoder);
-}
-
-/**
- * Reads a SlidingBloomFilter saved by saveFile (or its toBytes). The header,
- * its generation table and the file size are checked before the filter is
- * allocated; the words are read in chunks straight into its wasm memory and
- * then checked (checksum, empty planes). A time window reads `clock`
- * (default Date.now) from then on. Faults throw BloomFormatError naming the
- * field and offset.
- */
-export function loadSlidingFileSync(path: string, options?: { clock?: () => number }): SlidingBloomFilter {
-  const clock = clockOption(options);
-  return readSync(path, (size) => slidingDecoder(size, clock));
-}
-
-/** Reads a sliding filter like loadSlidingFileSync, without blocking the event loop. */
-export async function loadSlidingFile(path: string, options?: { clock?: () => number }): Promise<SlidingBloomFilter> {
-  const clock = clockOption(options);
-  return read(path, (size) => slidingDecoder(size, clock));
-}
-
-/**
- * Reads a CuckooFilter saved by saveFile (or its toBytes). The header, its
- * member table and the file size are checked before any member is
- * allocated; each member's fingerprints are read in chunks straight into
- * its wasm memory and then checked (checksum, padding, fingerprints against
- * its tally). Faults throw BloomFormatError naming the field and offset.
- */
-export function loadCuckooFileSync(path: string): CuckooFilter {
-  return readSync(path, cuckooDecoder);
-}
-
-/** Reads a cuckoo filter like loadCuckooFileSync, without blocking the event loop. */
-export async function loadCuckooFile(path: string): Promise<CuckooFilter> {
-  return read(path, cuckooDecoder);
-}
-
-/**
- * Reads a BinaryFuseFilter saved by saveFile (or its toBytes). The header
- * is checked against the file's size before the filter is allocated; the
- * fingerprints are read in chunks straight into its wasm memory and the
- * checksum checked there. Faults throw BloomFormatError naming the field
- * and offset.
- */
-export function loadBinaryFuseFileSync(path: string): BinaryFuseFilter {
-  return readSync(path, fuseDecoder);
-}
-
-/** Reads a binary fuse filter like loadBinaryFuseFileSync, without blocking the event loop. */
-export async function loadBinaryFuseFile(path: string): Promise<BinaryFuseFilter> {
-  return read(path, fuseDecoder);
-}
+export { loadFile, loadFileSync, type FileFilter, type FileFilterClass, type LoadOptions } from './load.js';

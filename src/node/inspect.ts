@@ -1,21 +1,21 @@
-// Verifies a filter, chain, counting, sliding or cuckoo filter file without loading it, for `bloom info`:
+// Verifies a file of any kind (filter, chain, counting, sliding, cuckoo or binary fuse) without loading it, for `bloom info`:
 // every header is checked, and every payload is streamed through a small
 // buffer for its checksum, padding bits and count of 1 bits. Nothing the
 // headers ask for is allocated, so a file whose header claims 4 GiB costs
 // one chunk of memory, whether it is sound or a sparse file of zeros.
 
 import { closeSync } from 'node:fs';
-import { CHAIN_MAGIC, inMember } from '../format/chain.js';
+import { inMember } from '../format/chain.js';
+import { kindOfMagic, MAGIC_BYTES } from '../format/kinds.js';
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkPayload, CHECKSUMMED_HEADER_BYTES, HEADER_BYTES, parseHeader, type FileHeader } from '../format/filter.js';
 import type { ScalablePlan } from '../scalable/plan.js';
 import { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
-import { checkSlidingPayload, checksumOffset, planesInUse, SLIDING_KIND, type SlidingFile } from '../format/sliding.js';
+import { checkSlidingPayload, checksumOffset, planesInUse, type SlidingFile } from '../format/sliding.js';
 import { chainLayout, cuckooHeader, slidingHeader } from './decoders.js';
-import { checkMemberPayload, CUCKOO_KIND, type CuckooFile } from '../format/cuckoo.js';
+import { checkMemberPayload, type CuckooFile } from '../format/cuckoo.js';
 import { chunkBytes, decodeSync, openRegularSync, type Decoder } from './io.js';
-import { FUSE_KIND } from '../format/binary-fuse.js';
 import { verifyFuse, type FuseFileSummary } from './fuse-file.js';
 
 export type { FuseFileSummary };
@@ -177,7 +177,7 @@ function* verifySliding(size: number, engine: Engine): Decoder<SlidingFileSummar
  * Streams each member's fingerprints of a cuckoo file through one buffer
  * of at most a chunk, for its checksum in wasm and its padding bits. (The
  * count of fingerprints against each member's tally needs the slots read
- * at their width: loadCuckooFile checks it, in wasm, once they are loaded.)
+ * at their width: loadFile checks it, in wasm, once they are loaded.)
  */
 function* verifyCuckoo(size: number, engine: Engine): Decoder<CuckooFileSummary> {
   const file = yield* cuckooHeader(size);
@@ -198,28 +198,25 @@ function* verifyCuckoo(size: number, engine: Engine): Decoder<CuckooFileSummary>
   return { kind: 'cuckoo', size, file };
 }
 
-/** Whether `magic` (the file's first bytes) is `expected`. */
-function isMagic(magic: Uint8Array, expected: Uint8Array): boolean {
-  return magic.length === expected.length && expected.every((b, i) => magic[i] === b);
-}
-
 /**
- * Checks the filter, chain, counting or sliding file at `path` as loadFileSync,
- * loadScalableFileSync, loadCountingFileSync or loadSlidingFileSync would, in memory bounded by one read chunk, and
- * describes it. Faults throw BloomFormatError naming the field and offset.
+ * Checks the file at `path` of any kind (filter, chain, counting, sliding,
+ * cuckoo or binary fuse) as loadFileSync would, in memory bounded by one read chunk, and
+ * describes it; the kind is told by the magic, and a file of none is
+ * refused on `magic`. Faults throw BloomFormatError naming the field and offset.
  */
 export function inspectFileSync(path: string): FilterFileSummary | ChainFileSummary | CountingFileSummary | SlidingFileSummary | CuckooFileSummary | FuseFileSummary {
   const { fd, size } = openRegularSync(path);
   try {
-    const magic = new Uint8Array(Math.min(CHAIN_MAGIC.length, size));
+    const magic = new Uint8Array(Math.min(MAGIC_BYTES, size));
     decodeSync(fd, readInto(magic));
+    const kind = kindOfMagic(magic, size);
     // An instance of its own: the checksum state must not be shared with other work.
     const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, false, undefined, true);
-    if (isMagic(magic, CHAIN_MAGIC)) return decodeSync(fd, verifyChain(size, engine));
-    if (isMagic(magic, COUNTING_KIND.magic)) return decodeSync(fd, verifyCounting(size, engine));
-    if (isMagic(magic, SLIDING_KIND.magic)) return decodeSync(fd, verifySliding(size, engine));
-    if (isMagic(magic, CUCKOO_KIND.magic)) return decodeSync(fd, verifyCuckoo(size, engine));
-    if (isMagic(magic, FUSE_KIND.magic)) return decodeSync(fd, verifyFuse(size, engine));
+    if (kind === 'ScalableBloomFilter') return decodeSync(fd, verifyChain(size, engine));
+    if (kind === 'CountingBloomFilter') return decodeSync(fd, verifyCounting(size, engine));
+    if (kind === 'SlidingBloomFilter') return decodeSync(fd, verifySliding(size, engine));
+    if (kind === 'CuckooFilter') return decodeSync(fd, verifyCuckoo(size, engine));
+    if (kind === 'BinaryFuseFilter') return decodeSync(fd, verifyFuse(size, engine));
     return decodeSync(fd, verifyFilter(size, engine));
   } finally {
     closeSync(fd);

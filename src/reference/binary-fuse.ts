@@ -15,6 +15,7 @@ import { xxh64 } from './hash.js';
 import { itemBytes } from './js-string.js';
 import { fuseFingerprint, fuseMurmur64, fuseSlot, getSlot, MASK64 } from './binary-fuse-hash.js';
 import { fusePopulate, MAX_ITERATIONS, POPULATE_OK } from './binary-fuse-construction.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /**
  * A binary fuse filter's record (assembly/binary-fuse.ts's FuseRecord):
@@ -121,5 +122,15 @@ export class BinaryFuseFilter extends BinaryFuseFilterOver {
   /** Reads a filter written by toBytes (here or in bloomwasm). */
   static fromBytes(bytes: Uint8Array): BinaryFuseFilter {
     return new BinaryFuseFilter(BinaryFuseFilterOver.readFile(REFERENCE_FUSE, bytes));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): BinaryFuseFilter {
+    return BinaryFuseFilter.fromBytes(bytesFromJSON(value, 'BinaryFuseFilter'));
   }
 }

@@ -6,6 +6,7 @@
 import { checkBitmapBits, checkValue, checkValues, clearWithValue, invalidValue, type BitmapValues } from '../bitmap/values.js';
 import { isDisposed, markDisposed } from '../filter/dispose.js';
 import { BloomDisposedError } from '../errors.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
 
 /** A set of integers in [0, bits), one bit each, in plain TypeScript. */
 export class Bitmap implements Iterable<number> {
@@ -35,6 +36,11 @@ export class Bitmap implements Iterable<number> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `Bitmap { bits: 1000, size: 10 }`. */
+  [INSPECT](): string {
+    return inspectLine(this, 'Bitmap', () => ({ bits: this.bits, size: this.size }));
   }
 
   /** Adds value; true when it was not already set. */

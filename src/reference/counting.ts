@@ -18,6 +18,9 @@ import { checksum } from './checksum.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions, probeHash } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
+
 /** Counter p of the packed counters. */
 export function getCounter(counters: Uint8Array, p: number): number {
   const byte = counters[Math.floor(p / 2)];
@@ -71,6 +74,17 @@ export class CountingBloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
+  [INSPECT](): string {
+    return inspectLine(this, 'CountingBloomFilter', () => ({
+      counters: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.size,
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */
@@ -248,6 +262,11 @@ export class CountingBloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/CountingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('CountingBloomFilter', this.toBytes());
+  }
+
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): CountingBloomFilter {
     bytes = checkBytes(bytes);
@@ -259,5 +278,15 @@ export class CountingBloomFilter {
     filter.packed.set(payload);
     filter.held = header.addedCount;
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CountingBloomFilter {
+    return CountingBloomFilter.fromBytes(bytesFromJSON(value, 'CountingBloomFilter'));
   }
 }

@@ -21,6 +21,7 @@ import type { CuckooOptions } from '../cuckoo/shape.js';
 import { xxh64 } from './hash.js';
 import { cuckooCreate, nextRandom, type CuckooRecord } from './cuckoo-record.js';
 import { itemBytes } from './js-string.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** The most kicks one add makes (assembly/cuckoo.ts's MAX_KICKS). */
 export const MAX_KICKS = 500;
@@ -235,5 +236,15 @@ export class CuckooFilter extends CuckooFilterOver {
   /** Reads a filter written by toBytes; checks it as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): CuckooFilter {
     return restoreCuckoo(bytes, REFERENCE_TABLES, CuckooFilter);
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): CuckooFilter {
+    return CuckooFilter.fromBytes(bytesFromJSON(value, 'CuckooFilter'));
   }
 }

@@ -29,6 +29,9 @@ import { itemKey, itemPositions, probeHash } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
+
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
 export class BloomFilter {
   /** m: the number of bits. */
@@ -76,6 +79,17 @@ export class BloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `BloomFilter { bits: 9586, hashes: 7, added: 1000, fill: 50.1% }` (and the scheme when not xxh64). */
+  [INSPECT](): string {
+    return inspectLine(this, 'BloomFilter', () => ({
+      bits: this.bits,
+      hashes: this.hashes,
+      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
+      added: this.size,
+      fill: percent(this.bitsSet(), this.bits),
+    }));
   }
 
   /** True when the bits live in a shared buffer. */
@@ -300,6 +314,11 @@ export class BloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/BloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('BloomFilter', this.toBytes());
+  }
+
   /** Reads a filter written by toBytes; checks all of it before allocating, as the wasm filter does. */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     bytes = checkBytes(bytes);
@@ -312,6 +331,16 @@ export class BloomFilter {
     filter.counters.setCount = header.bitsSet;
     filter.counters.addedCount = header.addedCount;
     return filter;
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): BloomFilter {
+    return BloomFilter.fromBytes(bytesFromJSON(value, 'BloomFilter'));
   }
 
   /** The bits as a Parquet split-block bitset; only an `sbbf` filter with seed 0 has it, as in the wasm filter. */

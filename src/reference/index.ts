@@ -40,6 +40,9 @@ export { FUSE_FORMAT_VERSION } from '../format/binary-fuse.js';
 export type { FuseOptions } from '../fuse/options.js';
 export { BloomBuildError } from '../errors.js';
 export { dedupeStream, type DedupeFilter, type DedupeStreamOptions } from '../stream/dedupe-stream.js';
+export { fromBytes, type FileFilter, type FileFilterClass } from './from-bytes.js';
+export type { FromBytesOptions } from '../kinds/read-any.js';
+export { JSON_FORMAT_VERSION, type FilterJSON } from '../format/json.js';
 
 /** The SeenFilter exercise's SeenFilter(m, k): m bits, k positions (h1 + i*h2) mod m over the `poly` hashes, in plain TypeScript. */
 export class SeenFilter extends SeenFilterOver {

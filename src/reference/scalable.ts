@@ -9,6 +9,7 @@ import { scalableCapacityOptions, type ScalableCapacityOptions, type ScalableOpt
 import { BloomFilter } from './filter.js';
 import { xxh64 } from './hash.js';
 import { digestItem } from './digest.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Reference members, and the header checksum in plain TypeScript. */
 const REFERENCE_MEMBERS: ChainKind<BloomFilter> = {
@@ -37,5 +38,15 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
   /** Reads a chain written by toBytes (here or by the wasm chain), checking all of it as the wasm chain does. */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     return new ScalableBloomFilter(restoreChain(bytes, REFERENCE_MEMBERS));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): ScalableBloomFilter {
+    return ScalableBloomFilter.fromBytes(bytesFromJSON(value, 'ScalableBloomFilter'));
   }
 }

@@ -9,6 +9,7 @@ import { restoreSliding, SlidingBloomFilterOver, type SlidingKind, type SlidingW
 import { slidingCapacityOptions, type SlidingCapacityOptions, type SlidingOptions } from '../sliding/shape.js';
 import { checksum } from './checksum.js';
 import { itemPositions } from './scheme.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** The op of slidingItem and slidingBatch that only tests; the other, 0, adds. */
 const OP_HAS = 1;
@@ -115,5 +116,15 @@ export class SlidingBloomFilter extends SlidingBloomFilterOver {
   /** Reads a filter written by toBytes (here or by the wasm filter), as the wasm SlidingBloomFilter.fromBytes. */
   static fromBytes(bytes: Uint8Array, options?: { clock?: () => number }): SlidingBloomFilter {
     return new SlidingBloomFilter(restoreSliding(bytes, options, REFERENCE_WORDS));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string, options?: { clock?: () => number }): SlidingBloomFilter {
+    return SlidingBloomFilter.fromBytes(bytesFromJSON(value, 'SlidingBloomFilter'), options);
   }
 }

@@ -25,6 +25,8 @@ import {
 } from './plan.js';
 import { restoredChain } from './restore.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
+import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** What the chain needs of a member filter. */
 export interface ChainFilter {
@@ -167,6 +169,11 @@ class ScalableBloomFilter<F extends ChainFilter> {
   /** The chain in the chain format (docs/FORMAT.md): a 64-byte header, then each member as a version-1 filter file. */
   toBytes(): Uint8Array {
     return encodeChain(this.plan, this.memberFilters, this.kind.xxh64);
+  }
+
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/ScalableBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf('ScalableBloomFilter', this.toBytes());
   }
 
   /**
@@ -324,6 +331,19 @@ class ScalableBloomFilter<F extends ChainFilter> {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** One line for util.inspect and console.log: `ScalableBloomFilter { members: 2, bits: 2876, added: 300, fill: 41.2% }` (bits and fill over every member). */
+  [INSPECT](): string {
+    return inspectLine(this, 'ScalableBloomFilter', () => {
+      let bits = 0;
+      let set = 0;
+      for (const f of this.members) {
+        bits += f.bits;
+        set += f.bitsSet;
+      }
+      return { members: this.members.length, bits, added: this.size, fill: percent(set, bits) };
+    });
   }
 
   /** Empties the chain back to one fresh first member (the old members' memory is given back at once). */

@@ -10,6 +10,7 @@ import type { DecodedChain } from '../format/chain.js';
 import { restoreChain, restoredFrom } from './restore.js';
 import { ScalableBloomFilterOver, type ChainKind, type ChainWalk, type GrowingMembers } from './scalable-over.js';
 import { scalableCapacityOptions, type ScalableCapacityOptions, type ScalableOptions, type ScalablePlan } from './plan.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** A chain's WalkList, and which members it was made from. */
 interface KnownList extends WalkList {
@@ -87,6 +88,16 @@ export class ScalableBloomFilter extends ScalableBloomFilterOver<BloomFilter> {
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     return new ScalableBloomFilter(restoreChain(bytes, WASM_MEMBERS));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string): ScalableBloomFilter {
+    return ScalableBloomFilter.fromBytes(bytesFromJSON(value, 'ScalableBloomFilter'));
   }
 }
 

@@ -17,6 +17,8 @@ import {
 import { emptyState, Generations, readClock } from './generations.js';
 import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, SLIDING_OPTIONS_HINT, type SlidingOptions, type SlidingShape } from './shape.js';
 import { readOption } from '../filter/read-options.js';
+import { INSPECT, inspectLine } from '../filter/describe.js';
+import { toJSONOf, type FilterJSON } from '../format/json.js';
 
 /** The operations of the words' run and runBatch (assembly/sliding.ts). */
 export const OP_ADD = 0;
@@ -281,6 +283,11 @@ class SlidingBloomFilter {
     return out;
   }
 
+  /** The JSON form (docs/FORMAT.md, "JSON form, version 1"): `{ type: "bloomwasm/SlidingBloomFilter", version: 1, bytes: "<base64 of toBytes()>" }`, so that JSON.stringify works. */
+  toJSON(): FilterJSON {
+    return toJSONOf(this.kind.name, this.toBytes());
+  }
+
   /**
    * Gives the memory back at once; any later call throws BloomDisposedError
    * naming it. Calling it again does nothing.
@@ -293,6 +300,20 @@ class SlidingBloomFilter {
   /** dispose(), for `using` (TC39 explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /**
+   * One line for util.inspect and console.log: `SlidingBloomFilter { window: 500, bits: 8192, live: 568, rate: 0.52% }`
+   * (`windowMs` and `capacity` for a time window): the adds its live generations hold, and the rate they give (currentFalsePositiveRate).
+   */
+  [INSPECT](): string {
+    return inspectLine(this, this.kind.name, () => {
+      const g = this.generations;
+      const counts = g.liveCounts(g.now());
+      const size: Record<string, number> = this.window > 0 ? { window: this.window } : { windowMs: this.windowMs, capacity: this.capacity };
+      const rate = slidingFalsePositiveRate(this.shape.bits, this.shape.hashes, counts);
+      return { ...size, bits: this.bits, live: counts.reduce((a, b) => a + b, 0), rate: `${Number((100 * rate).toPrecision(2))}%` };
+    });
   }
 }
 

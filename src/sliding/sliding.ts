@@ -6,6 +6,7 @@ import { bytesChecksum } from '../wasm/checksum.js';
 import { SlidingEngine } from '../wasm/sliding.js';
 import { restoreSliding, SlidingBloomFilterOver, type SlidingKind } from './sliding-over.js';
 import { slidingCapacityOptions, type SlidingCapacityOptions, type SlidingOptions } from './shape.js';
+import { bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** The words in a wasm record; checksums computed in wasm. */
 const WASM_WORDS: SlidingKind = {
@@ -49,5 +50,15 @@ export class SlidingBloomFilter extends SlidingBloomFilterOver {
    */
   static fromBytes(bytes: Uint8Array, options?: { clock?: () => number }): SlidingBloomFilter {
     return new SlidingBloomFilter(restoreSliding(bytes, options, WASM_WORDS));
+  }
+
+  /**
+   * Reads the JSON form that toJSON gives (the parsed object, or its JSON
+   * text): the same filter, byte for byte, as fromBytes of its bytes. Throws
+   * BloomTypeError naming `value`, `type` or `bytes`, BloomRangeError naming
+   * `version`, and BloomFormatError for bad base64 or bad bytes.
+   */
+  static fromJSON(value: FilterJSON | string, options?: { clock?: () => number }): SlidingBloomFilter {
+    return SlidingBloomFilter.fromBytes(bytesFromJSON(value, 'SlidingBloomFilter'), options);
   }
 }

@@ -68,7 +68,7 @@ describe('a filter above 2^32 bits', () => {
 });
 
 describe('a chain above 2 GiB', () => {
-  it('saves member by member (saveFileSync, saveFile) and loads member by member (loadScalableFile, loadScalableFileSync), at one chain of peak memory', () => {
+  it('saves member by member (saveFileSync, saveFile) and loads member by member (loadFile, loadFileSync), at one chain of peak memory', () => {
     const a = join(dir, 'chain-a.blmc');
     const b = join(dir, 'chain-b.blmc');
     const run = (child: string, ...args: string[]) =>

@@ -1,8 +1,8 @@
 // A 256 MiB binary fuse filter file, loaded in a child process whose peak
 // resident memory shows the fingerprints are read straight into the
 // filter's wasm memory: the load grows it by the filter, never by the file
-// on top of it (at most 1.35 x the file), through loadBinaryFuseFile,
-// loadBinaryFuseFileSync and `bloom check`.
+// on top of it (at most 1.35 x the file), through loadFile,
+// loadFileSync and `bloom check`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BloomFilter } from '../../src/index.js';
 import { loadFileSync } from '../../src/node/index.js';
 import { bundleChild } from './bundle.js';
 
@@ -66,7 +67,7 @@ describe('saveFile under SIGKILL', () => {
 
     // The kill landed mid-write: the torn temporary file is still there, never renamed.
     expect(partialTemp()).toBeGreaterThan(0);
-    const loaded = loadFileSync(path);
+    const loaded = loadFileSync(path, BloomFilter);
     const generation = [...generations].find(([, g]) => g.bitsSet === loaded.bitsSet() && g.addedCount === loaded.size);
     expect(generation).toBeDefined();
     expect(generation![0]).toBeGreaterThanOrEqual(saved);

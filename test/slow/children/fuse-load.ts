@@ -2,7 +2,8 @@
 // report: its shape, a checksum-bearing header it would write again, and
 // the peak resident memory before and after the load.
 import { readFileSync } from 'node:fs';
-import { loadBinaryFuseFile, loadBinaryFuseFileSync } from '../../../src/node/index.js';
+import { loadFile, loadFileSync } from '../../../src/node/index.js';
+import { BinaryFuseFilter } from '../../../src/index.js';
 
 /**
  * This process's peak resident bytes: VmHWM, the high-water mark of its own
@@ -16,7 +17,7 @@ function peakResident(): number {
 
 const [path, mode] = process.argv.slice(2);
 const maxRssBefore = peakResident();
-const filter = mode === 'async' ? await loadBinaryFuseFile(path) : loadBinaryFuseFileSync(path);
+const filter = mode === 'async' ? await loadFile(path, BinaryFuseFilter) : loadFileSync(path, BinaryFuseFilter);
 const maxRssAfter = peakResident();
 process.stdout.write(
   JSON.stringify({
