@@ -19,7 +19,8 @@ import { hashingArena } from '../wasm/placement.js';
 import { checkItem, checkSeed } from './options.js';
 import { readOption } from './read-options.js';
 import type { Item } from './items.js';
-import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget, walkHandleOf } from './item-digest.js';
+import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget } from './item-digest.js';
+import { walkHandleOf } from './filter-base.js';
 
 /** The seed whose halves were asked for last, and its halves. */
 let lastSeed = 0n;

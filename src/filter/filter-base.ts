@@ -6,13 +6,25 @@ import type { CoreEngine } from '../wasm/core-engine.js';
 import { checkBatchOf, isDisposed, markDisposed } from './dispose.js';
 import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './options.js';
 import type { BatchItems } from './items.js';
-import { addWalkReader, checkDigest, type Digest } from './item-digest.js';
+import { checkDigest, type Digest } from './item-digest.js';
+import type { RecordHandle } from '../wasm/record-handle.js';
 import { INSPECT, inspectLine, percent } from './describe.js';
 
-/** The engine of a filter of either class (set by BloomFilter's static block). @internal */
+/** The engine of a filter (set by the class's static block). @internal */
 export let coreEngineOf: (f: BloomFilter) => CoreEngine;
 /** Puts `engine` in place of a filter's engine: share() and the full class's filterOver. @internal */
 export let swapEngine: (f: BloomFilter, engine: CoreEngine) => void;
+
+/**
+ * The handle of a wasm BloomFilter, or undefined for any other object: how
+ * probeAll (src/filter/digest.ts) finds a filter's arena and record, so
+ * that the filters of one arena are walked in one call. It reads the
+ * #private engine after a brand check (`#engine in f`); no method or
+ * property of a filter hands out its engine, whose views are live wasm
+ * memory, so a caller's object that only looks like a filter gets no
+ * handle. Set by the class's static block. @internal
+ */
+export let walkHandleOf: (f: object) => RecordHandle | undefined;
 
 /** The methods that both BloomFilter classes share. */
 abstract class BloomFilter {
@@ -37,7 +49,7 @@ abstract class BloomFilter {
     swapEngine = (f, engine) => {
       f.#engine = engine;
     };
-    addWalkReader((f) => (#engine in f ? (f as BloomFilter).#engine : undefined));
+    walkHandleOf = (f) => (#engine in f ? (f as BloomFilter).#engine : undefined);
   }
 
   /** A filter of `params` (checked) over `engine`, made for them. @internal */

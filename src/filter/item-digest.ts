@@ -7,7 +7,6 @@ import { BloomDigestError, BloomRangeError, BloomTypeError } from '../errors.js'
 import { checkItem } from './options.js';
 import { checkNoneDisposed } from './dispose.js';
 import type { Item } from './items.js';
-import type { RecordHandle } from '../wasm/record-handle.js';
 
 /**
  * An item's XXH64 digest under `seed`, as two u32 halves (no BigInt on the
@@ -85,31 +84,6 @@ export function checkDigest(filter: Seeded, d: unknown, operation: string): asse
         `compute it with digest(item, { seed: filter.seed })`,
     );
   }
-}
-
-/**
- * How probeAll finds a wasm filter's handle (its arena and record), so that
- * all the filters of one arena are walked in one call into it
- * (assembly/digest.ts's probeRecords): one reader per class, registered
- * from the class's static block, that reads the class's #private engine
- * after a brand check (`#engine in f`). No method or property of a filter
- * hands out its engine, whose views are live wasm memory: a caller's
- * object that only looks like a filter is not read, and gets no handle.
- */
-const walkReaders: ((f: object) => RecordHandle | undefined)[] = [];
-
-/** Registers a class's reader (see walkReaders). @internal */
-export function addWalkReader(read: (f: object) => RecordHandle | undefined): void {
-  walkReaders.push(read);
-}
-
-/** The handle of a wasm filter, or undefined for any other object. @internal */
-export function walkHandleOf(f: object): RecordHandle | undefined {
-  for (let i = 0; i < walkReaders.length; i++) {
-    const handle = walkReaders[i](f);
-    if (handle !== undefined) return handle;
-  }
-  return undefined;
 }
 
 /** A filter probeAll can ask: by digest under the xxh64 family, by item otherwise. */

@@ -16,7 +16,7 @@
 // and its byte offset.
 
 import { BloomFormatError } from '../errors.js';
-import { checkMagic, registerKind, type FileKind } from './filter.js';
+import { checkMagic, knownKind, type FileKind } from './filter.js';
 import type { FuseShape } from '../fuse/shape.js';
 
 /** The binary fuse format version this release writes; it reads every version up to this one. */
@@ -24,16 +24,12 @@ export const FUSE_FORMAT_VERSION = 1;
 
 /** The binary fuse filter's file kind: magic "BLMF". */
 export const FUSE_KIND: FileKind = {
-  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x46),
-  name: 'BLMF',
-  label: 'binary fuse filter',
-  hint: 'this is a binary fuse filter, "BLMF": load it with BinaryFuseFilter.fromBytes or loadFile',
+  ...knownKind('BLMF'),
   version: FUSE_FORMAT_VERSION,
   width: 8,
   ones: 'fingerprints',
 };
 
-registerKind(FUSE_KIND);
 
 /** Byte offset of each header field of the "BLMF" file. */
 export const FUSE_FIELD_OFFSETS = {

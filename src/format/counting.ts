@@ -6,23 +6,19 @@
 // minus removes), payloadLength is ceil(bits / 2), and the high nibble past
 // an odd m is padding, always 0. docs/FORMAT.md, "Counting filter format, version 1".
 
-import { registerKind, type FileKind } from './filter.js';
+import { knownKind, type FileKind } from './filter.js';
 
 /** The counting filter format version this release writes; it reads every version up to this one. */
 export const COUNTING_FORMAT_VERSION = 1;
 
 /** The counting filter's file kind: magic "BLM4" (4-bit counters). */
 export const COUNTING_KIND: FileKind = {
-  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x34),
-  name: 'BLM4',
-  label: 'counting filter',
-  hint: 'this is a counting filter, "BLM4": load it with CountingBloomFilter.fromBytes or loadFile',
+  ...knownKind('BLM4'),
   version: COUNTING_FORMAT_VERSION,
   width: 4,
   ones: 'counters above 0',
 };
 
-registerKind(COUNTING_KIND);
 
 /** Counters above 0 among the first `bits` counters of `counters` (the padding nibble is not one). */
 export function countersAboveZero(counters: Uint8Array, bits: number): number {

@@ -9,7 +9,7 @@
 
 import { BloomFormatError } from '../errors.js';
 import { headerReader } from './header-reader.js';
-import { registerKind, checkMagic, type FileKind } from './filter.js';
+import { checkMagic, knownKind, type FileKind } from './filter.js';
 import { MAX_ADDED_COUNT } from '../filter/options.js';
 import {
   BUCKET_SIZES, checkShape, earlierMemberShape, MAX_CUCKOO_GROWTH, MAX_CUCKOO_MEMBERS, memberShape, type BucketSize, type CuckooShape, type MemberShape,
@@ -20,16 +20,12 @@ export const CUCKOO_FORMAT_VERSION = 1;
 
 /** The cuckoo filter's file kind: magic "BLMK". */
 export const CUCKOO_KIND: FileKind = {
-  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x4b),
-  name: 'BLMK',
-  label: 'cuckoo filter',
-  hint: 'this is a cuckoo filter, "BLMK": load it with CuckooFilter.fromBytes or loadFile',
+  ...knownKind('BLMK'),
   version: CUCKOO_FORMAT_VERSION,
   width: 0,
   ones: 'fingerprints',
 };
 
-registerKind(CUCKOO_KIND);
 
 /** Byte offset of each fixed header field. */
 export const CUCKOO_FIELD_OFFSETS = {

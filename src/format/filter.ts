@@ -41,25 +41,33 @@ export interface FileKind extends KnownMagic {
   ones: string;
 }
 
-/** The plain filter's kind. */
-export const BITS_KIND: FileKind = {
-  magic: MAGIC, name: 'BLMW', label: 'filter', hint: 'this is a single filter, "BLMW": load it with BloomFilter.fromBytes or loadFile',
-  version: FORMAT_VERSION, width: 1, ones: 'bits set',
-};
+/** A kind's magic (`name`, four ASCII letters), the label of what it holds, and what a reader of another kind says of it: the class that reads it. */
+function known(name: string, label: string, what: string, reader: string): KnownMagic {
+  const magic = Uint8Array.from(name, (c) => c.charCodeAt(0));
+  return { magic, name, label, hint: `this is ${what}, "${name}": load it with ${reader}.fromBytes or loadFile` };
+}
 
-/** The magics a reader recognises, to name the right reader when it is handed another kind's file. */
-const KNOWN: KnownMagic[] = [
-  BITS_KIND,
-  {
-    magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x43), name: 'BLMC', label: 'chain',
-    hint: 'this is a ScalableBloomFilter chain, "BLMC": load it with ScalableBloomFilter.fromBytes or loadFile',
-  },
+/**
+ * Every kind's magic, so that a reader handed another kind's file names
+ * the reader it needs: a table of its own, not each kind's format module,
+ * which a reader of one kind does not import.
+ */
+const KNOWN: readonly KnownMagic[] = [
+  known('BLMW', 'filter', 'a single filter', 'BloomFilter'),
+  known('BLMC', 'chain', 'a ScalableBloomFilter chain', 'ScalableBloomFilter'),
+  known('BLM4', 'counting filter', 'a counting filter', 'CountingBloomFilter'),
+  known('BLMS', 'sliding filter', 'a sliding-window filter', 'SlidingBloomFilter'),
+  known('BLMK', 'cuckoo filter', 'a cuckoo filter', 'CuckooFilter'),
+  known('BLMF', 'binary fuse filter', 'a binary fuse filter', 'BinaryFuseFilter'),
 ];
 
-/** Registers another kind (src/format/counting.ts), so that a wrong-kind file is named in errors. */
-export function registerKind(kind: FileKind): void {
-  if (!KNOWN.includes(kind)) KNOWN.push(kind);
+/** The magic, label and hint of the kind whose magic is `name` (one of KNOWN's). */
+export function knownKind(name: string): KnownMagic {
+  return KNOWN.find((k) => k.name === name)!;
 }
+
+/** The plain filter's kind. */
+export const BITS_KIND: FileKind = { ...knownKind('BLMW'), version: FORMAT_VERSION, width: 1, ones: 'bits set' };
 
 /** Bytes before the payload. */
 export const HEADER_BYTES = 56;

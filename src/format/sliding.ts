@@ -10,7 +10,7 @@
 import { BloomFormatError } from '../errors.js';
 import { headerReader } from './header-reader.js';
 import { MAX_ADDED_COUNT, MAX_BITS, MAX_HASHES } from '../filter/options.js';
-import { checkMagic, registerKind, type FileKind } from './filter.js';
+import { checkMagic, knownKind, type FileKind } from './filter.js';
 import { COUNT_GENERATIONS, GENERATIONS_PER_WINDOW, TIME_GENERATIONS, type SlidingShape } from '../sliding/shape.js';
 import type { GenerationState } from '../sliding/generations.js';
 
@@ -19,16 +19,12 @@ export const SLIDING_FORMAT_VERSION = 1;
 
 /** The sliding filter's file kind: magic "BLMS". */
 export const SLIDING_KIND: FileKind = {
-  magic: Uint8Array.of(0x42, 0x4c, 0x4d, 0x53),
-  name: 'BLMS',
-  label: 'sliding filter',
-  hint: 'this is a sliding-window filter, "BLMS": load it with SlidingBloomFilter.fromBytes or loadFile',
+  ...knownKind('BLMS'),
   version: SLIDING_FORMAT_VERSION,
   width: 8,
   ones: 'words',
 };
 
-registerKind(SLIDING_KIND);
 
 /** Byte offset of each fixed header field. */
 export const SLIDING_FIELD_OFFSETS = {
