@@ -12,7 +12,7 @@ import { INSPECT, inspectLine, percent } from './describe.js';
 
 /** The engine of a filter (set by the class's static block). @internal */
 export let coreEngineOf: (f: BloomFilter) => CoreEngine;
-/** Puts `engine` in place of a filter's engine: share() and the full class's filterOver. @internal */
+/** Puts `engine` in place of a filter's engine: share() and filter.ts's filterOver. @internal */
 export let swapEngine: (f: BloomFilter, engine: CoreEngine) => void;
 
 /**
@@ -38,7 +38,7 @@ abstract class BloomFilter {
   readonly seed: bigint;
   /**
    * The engine: #private, since its views are live wasm memory (the class's
-   * modules reach it through coreEngineOf). Not readonly: the full class's
+   * modules reach it through coreEngineOf). Not readonly: BloomFilter's
    * share() moves the bits of a filter that is not shared into shared
    * memory, once.
    */

@@ -20,7 +20,7 @@ import { unitsStaging } from './units.js';
 import { instantiateShared } from './module.js';
 import { bounceWhereRefused, claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
-/** One filter's handle, with every call of the full class. */
+/** One filter's handle, with every call of BloomFilter's. */
 export class Engine extends CoreEngine {
   /** A shared filter's work area in its shared memory (-1 otherwise, or once given back). */
   private workArea = -1;
@@ -40,7 +40,7 @@ export class Engine extends CoreEngine {
    */
   constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
     super(params, hashOnly, dedicated, owner, shared === undefined);
-    // Only the full class takes poly, whose strings are staged as code units.
+    // Poly's strings are staged as code units.
     if (params.scheme === 'poly') this.units = unitsStaging;
     if (shared === undefined) return;
     const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
