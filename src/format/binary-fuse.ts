@@ -30,7 +30,6 @@ export const FUSE_KIND: FileKind = {
   ones: 'fingerprints',
 };
 
-
 /** Byte offset of each header field of the "BLMF" file. */
 export const FUSE_FIELD_OFFSETS = {
   magic: 0,

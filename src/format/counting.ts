@@ -19,7 +19,6 @@ export const COUNTING_KIND: FileKind = {
   ones: 'counters above 0',
 };
 
-
 /** Counters above 0 among the first `bits` counters of `counters` (the padding nibble is not one). */
 export function countersAboveZero(counters: Uint8Array, bits: number): number {
   let n = 0;

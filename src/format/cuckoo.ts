@@ -26,7 +26,6 @@ export const CUCKOO_KIND: FileKind = {
   ones: 'fingerprints',
 };
 
-
 /** Byte offset of each fixed header field. */
 export const CUCKOO_FIELD_OFFSETS = {
   magic: 0,

@@ -25,7 +25,6 @@ export const SLIDING_KIND: FileKind = {
   ones: 'words',
 };
 
-
 /** Byte offset of each fixed header field. */
 export const SLIDING_FIELD_OFFSETS = {
   magic: 0,
