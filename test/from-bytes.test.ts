@@ -3,22 +3,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
-import { everyKind } from './helpers/kinds.js';
-
-const classesOf = (impl: typeof wasm | typeof reference) => ({
-  filter: impl.BloomFilter,
-  chain: impl.ScalableBloomFilter,
-  counting: impl.CountingBloomFilter,
-  sliding: impl.SlidingBloomFilter,
-  cuckoo: impl.CuckooFilter,
-  fuse: impl.BinaryFuseFilter,
-});
+import { everyKind, kindClasses } from './helpers/kinds.js';
 
 describe.each([
   ['bloomwasm', wasm, reference],
   ['bloomwasm/reference', reference, wasm],
 ] as const)('fromBytes of %s', (where, impl, other) => {
-  const classes = classesOf(impl);
+  const classes = kindClasses(impl);
 
   it("reads every kind's bytes, from either implementation, into its own class", () => {
     for (const source of [impl, other]) {

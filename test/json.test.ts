@@ -5,30 +5,21 @@ import { describe, expect, it } from 'vitest';
 import * as wasm from '../src/index.js';
 import * as reference from '../src/reference/index.js';
 import { fromBase64, toBase64 } from '../src/format/base64.js';
-import { everyKind } from './helpers/kinds.js';
+import { everyKind, kindClasses } from './helpers/kinds.js';
 
 const implementations = [
   ['wasm', wasm],
   ['reference', reference],
 ] as const;
 
-/** The class of each kind of everyKind, by the same names. */
-const classes = (impl: typeof wasm | typeof reference) => ({
-  filter: impl.BloomFilter,
-  chain: impl.ScalableBloomFilter,
-  counting: impl.CountingBloomFilter,
-  sliding: impl.SlidingBloomFilter,
-  cuckoo: impl.CuckooFilter,
-  fuse: impl.BinaryFuseFilter,
-});
 
 const latin = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
 describe.each(implementations)('JSON with the %s classes', (_, impl) => {
   it('JSON.stringify gives the wrapper; fromJSON of it, parsed or as text, gives the same bytes, in either implementation', () => {
     const filters = everyKind(impl);
-    const ours = classes(impl);
-    const theirs = classes(impl === wasm ? reference : wasm);
+    const ours = kindClasses(impl);
+    const theirs = kindClasses(impl === wasm ? reference : wasm);
     for (const [kind, f] of Object.entries(filters)) {
       const Class = ours[kind as keyof typeof ours];
       const text = JSON.stringify(f);

@@ -18,7 +18,7 @@ import {
 import { COUNTING_KIND } from '../format/counting.js';
 import { checkNotShared, MAX_COUNTING_BITS, OP_ADD, OP_COUNT, OP_HAS, OP_REMOVE } from './limits.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
-import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { INSPECT, inspectLine, positionFields } from '../filter/describe.js';
 import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Set by CountingBloomFilter's static block. */
@@ -72,13 +72,7 @@ export class CountingBloomFilter {
 
   /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
   [INSPECT](): string {
-    return inspectLine(this, 'CountingBloomFilter', () => ({
-      counters: this.bits,
-      hashes: this.hashes,
-      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
-      added: this.size,
-      fill: percent(this.bitsSet(), this.bits),
-    }));
+    return inspectLine(this, 'CountingBloomFilter', () => positionFields(this, 'counters'));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

@@ -22,6 +22,30 @@ export function inspectLine(target: object, name: string, fields: () => Record<s
   return `${name} { ${shown.join(', ')} }`;
 }
 
+/** What a Bloom or counting filter shows of itself (either twin). */
+interface PositionedFilter {
+  readonly bits: number;
+  readonly hashes: number;
+  readonly scheme: string;
+  readonly size: number;
+  bitsSet(): number;
+}
+
+/**
+ * The fields of a Bloom or counting filter's line: its positions (named
+ * `positions`: bits or counters), hashes, the scheme when not xxh64, the
+ * adds, and the share of positions above 0.
+ */
+export function positionFields(f: PositionedFilter, positions: 'bits' | 'counters'): Record<string, Shown> {
+  return {
+    [positions]: f.bits,
+    hashes: f.hashes,
+    ...(f.scheme === 'xxh64' ? {} : { scheme: f.scheme }),
+    added: f.size,
+    fill: percent(f.bitsSet(), f.bits),
+  };
+}
+
 /** `part` of `whole` as a percentage with one decimal: `50.1%` (`0.0%` of nothing). */
 export function percent(part: number, whole: number): string {
   return `${(whole === 0 ? 0 : (100 * part) / whole).toFixed(1)}%`;

@@ -8,7 +8,7 @@ import { checkItem, MAX_ADDED_COUNT, type FilterParams, type Scheme } from './op
 import type { BatchItems } from './items.js';
 import { checkDigest, type Digest } from './item-digest.js';
 import type { RecordHandle } from '../wasm/record-handle.js';
-import { INSPECT, inspectLine, percent } from './describe.js';
+import { INSPECT, inspectLine, positionFields } from './describe.js';
 
 /** The engine of a filter (set by the class's static block). @internal */
 export let coreEngineOf: (f: BloomFilter) => CoreEngine;
@@ -82,13 +82,7 @@ abstract class BloomFilter {
 
   /** One line for util.inspect and console.log: `BloomFilter { bits: 9586, hashes: 7, added: 1000, fill: 50.1% }` (and the scheme when not xxh64). */
   [INSPECT](): string {
-    return inspectLine(this, 'BloomFilter', () => ({
-      bits: this.bits,
-      hashes: this.hashes,
-      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
-      added: this.size,
-      fill: percent(this.bitsSet(), this.bits),
-    }));
+    return inspectLine(this, 'BloomFilter', () => positionFields(this, 'bits'));
   }
 
   /** Sets the item's k bits; true when any went from 0 to 1 (the item was certainly new). */

@@ -24,8 +24,7 @@ import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../fo
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from './sizing.js';
 import { checkDigest, type Digest } from './item-digest.js';
 import { BloomFilterBase, coreEngineOf, swapEngine } from './filter-base.js';
-import type { Item } from './items.js';
-import { sizedItems, type SizedItems } from './sized-items.js';
+import { filledFrom, type SizedItems } from './sized-items.js';
 import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /**
@@ -123,15 +122,7 @@ export class BloomFilter extends BloomFilterBase {
    * BloomTypeError naming `items[i]`, with nothing kept.
    */
   static from(items: SizedItems, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const list = sizedItems(items) as Item[];
-    const filter = BloomFilter.forCapacity(list.length, falsePositiveRate, options);
-    try {
-      filter.addMany(list);
-    } catch (error) {
-      filter.dispose();
-      throw error;
-    }
-    return filter;
+    return filledFrom(items, (n) => BloomFilter.forCapacity(n, falsePositiveRate, options));
   }
 
   /** add() for the item whose digest is `d`; refused as hasDigest is. */

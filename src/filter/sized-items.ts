@@ -44,5 +44,23 @@ export function sizedItems(items: unknown): unknown[] {
   return list;
 }
 
+/**
+ * BloomFilter.from's body, for both twins: `make(n)` sizes a filter for the
+ * n items of `items` (read once, as sizedItems reads them), which then
+ * takes them all in one addMany; a bad item disposes it, so nothing is
+ * kept.
+ */
+export function filledFrom<F extends { addMany(items: readonly Item[]): unknown; dispose(): void }>(items: unknown, make: (n: number) => F): F {
+  const list = sizedItems(items) as Item[];
+  const filter = make(list.length);
+  try {
+    filter.addMany(list);
+  } catch (error) {
+    filter.dispose();
+    throw error;
+  }
+  return filter;
+}
+
 /** The collections BloomFilter.from takes. */
 export type SizedItems = readonly Item[] | ReadonlySet<Item>;

@@ -10,17 +10,11 @@ import { ScalableBloomFilter } from '../scalable/scalable.js';
 import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { readAny, type FromBytesOptions } from './read-any.js';
 
-/** The classes of the kinds a file holds, by name. @internal */
+/** The classes of the kinds a file holds, by name (src/node/load.ts reads them too). */
 export const CLASSES = { BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter, CuckooFilter, BinaryFuseFilter } as const;
 
 /** A class of filter that bytes or a file can hold: what fromBytes' and loadFile's `kind` take. */
-export type FileFilterClass =
-  | typeof BloomFilter
-  | typeof ScalableBloomFilter
-  | typeof CountingBloomFilter
-  | typeof SlidingBloomFilter
-  | typeof CuckooFilter
-  | typeof BinaryFuseFilter;
+export type FileFilterClass = (typeof CLASSES)[keyof typeof CLASSES];
 
 /** What bytes or a file load as: an instance of any FileFilterClass. */
 export type FileFilter = FileFilterClass['prototype'];

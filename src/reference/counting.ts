@@ -18,7 +18,7 @@ import { checksum } from './checksum.js';
 import { BloomFilter } from './filter.js';
 import { itemPositions, probeHash } from './scheme.js';
 import { checkBatchOf, markDisposed } from '../filter/dispose.js';
-import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { INSPECT, inspectLine, positionFields } from '../filter/describe.js';
 import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** Counter p of the packed counters. */
@@ -78,13 +78,7 @@ export class CountingBloomFilter {
 
   /** One line for util.inspect and console.log: `CountingBloomFilter { counters: 9586, hashes: 7, added: 1000, fill: 50.1% }` (fill: counters above 0). */
   [INSPECT](): string {
-    return inspectLine(this, 'CountingBloomFilter', () => ({
-      counters: this.bits,
-      hashes: this.hashes,
-      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
-      added: this.size,
-      fill: percent(this.bitsSet(), this.bits),
-    }));
+    return inspectLine(this, 'CountingBloomFilter', () => positionFields(this, 'counters'));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (as BloomFilter.forCapacity). */

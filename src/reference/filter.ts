@@ -15,8 +15,8 @@ import {
 import { checkParquetBitset, checkParquetFilter, parquetAddedCount } from '../format/parquet.js';
 import { capacityParams, currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { andInto, orInto, popcount } from './algebra.js';
-import type { BatchItems, Item } from '../filter/items.js';
-import { sizedItems, type SizedItems } from '../filter/sized-items.js';
+import type { BatchItems } from '../filter/items.js';
+import { filledFrom, type SizedItems } from '../filter/sized-items.js';
 import { addBatch, hasBatch } from './batch.js';
 import { BitArray, SharedBitArray } from './bit-array.js';
 import {
@@ -29,7 +29,7 @@ import { itemKey, itemPositions, probeHash } from './scheme.js';
 import { checkDigest, type Digest } from '../filter/item-digest.js';
 import { shardIndex } from './shard.js';
 import { checkBatchOf, isDisposed, markDisposed } from '../filter/dispose.js';
-import { INSPECT, inspectLine, percent } from '../filter/describe.js';
+import { INSPECT, inspectLine, positionFields } from '../filter/describe.js';
 import { toJSONOf, bytesFromJSON, type FilterJSON } from '../format/json.js';
 
 /** A Bloom filter computed in plain TypeScript, bit-for-bit equal to the wasm BloomFilter. */
@@ -83,13 +83,7 @@ export class BloomFilter {
 
   /** One line for util.inspect and console.log: `BloomFilter { bits: 9586, hashes: 7, added: 1000, fill: 50.1% }` (and the scheme when not xxh64). */
   [INSPECT](): string {
-    return inspectLine(this, 'BloomFilter', () => ({
-      bits: this.bits,
-      hashes: this.hashes,
-      ...(this.scheme === 'xxh64' ? {} : { scheme: this.scheme }),
-      added: this.size,
-      fill: percent(this.bitsSet(), this.bits),
-    }));
+    return inspectLine(this, 'BloomFilter', () => positionFields(this, 'bits'));
   }
 
   /** True when the bits live in a shared buffer. */
@@ -145,15 +139,7 @@ export class BloomFilter {
    * BloomTypeError naming `items[i]`, with nothing kept.
    */
   static from(items: SizedItems, falsePositiveRate: number, options?: FilterOptions): BloomFilter {
-    const list = sizedItems(items) as Item[];
-    const filter = BloomFilter.forCapacity(list.length, falsePositiveRate, options);
-    try {
-      filter.addMany(list);
-    } catch (error) {
-      filter.dispose();
-      throw error;
-    }
-    return filter;
+    return filledFrom(items, (n) => BloomFilter.forCapacity(n, falsePositiveRate, options));
   }
 
   /** The item's k positions, in probe order. */

@@ -12,13 +12,7 @@ import { readAny, type FromBytesOptions } from '../kinds/read-any.js';
 const CLASSES = { BloomFilter, ScalableBloomFilter, CountingBloomFilter, SlidingBloomFilter, CuckooFilter, BinaryFuseFilter } as const;
 
 /** A class of filter that bytes can hold: what fromBytes' `kind` takes. */
-export type FileFilterClass =
-  | typeof BloomFilter
-  | typeof ScalableBloomFilter
-  | typeof CountingBloomFilter
-  | typeof SlidingBloomFilter
-  | typeof CuckooFilter
-  | typeof BinaryFuseFilter;
+export type FileFilterClass = (typeof CLASSES)[keyof typeof CLASSES];
 
 /** What bytes load as: an instance of any FileFilterClass. */
 export type FileFilter = FileFilterClass['prototype'];

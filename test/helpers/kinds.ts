@@ -17,3 +17,15 @@ export function everyKind(impl: Implementation, items = 300) {
   const fuse = impl.BinaryFuseFilter.from(Array.from({ length: items }, (_, i) => `key-${i}`));
   return { filter, chain, counting, sliding, cuckoo, fuse };
 }
+
+/** The class of each kind of everyKind, by the same names. */
+export function kindClasses(impl: Implementation) {
+  return {
+    filter: impl.BloomFilter,
+    chain: impl.ScalableBloomFilter,
+    counting: impl.CountingBloomFilter,
+    sliding: impl.SlidingBloomFilter,
+    cuckoo: impl.CuckooFilter,
+    fuse: impl.BinaryFuseFilter,
+  };
+}
