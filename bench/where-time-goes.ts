@@ -20,9 +20,10 @@
 // 128: where they cross is src/wasm/staging.ts's IN_PLACE_MAX.
 // Part 2 measures the targets: sbbf against the npm `bloomfilter` package,
 // the xxh64 layout, and the encodeInto floor; Part 3 the same sbbf batch
-// loops built with wasm SIMD (the release build) and without (the `scalar`
-// target). Single calls are word by word in both builds (assembly/sbbf.ts,
-// sbbfCheckScalar, says why), so part 3 times only batches.
+// loops of the Bloom filter's module built with wasm SIMD (the release
+// build) and without (bench/asconfig.json's `scalar` target). Single calls
+// are word by word in both builds (assembly/sbbf.ts, sbbfCheckScalar, says
+// why), so part 3 times only batches.
 //
 // Workload (c)'s shape is measured too: a 10^10-bit filter holding the n
 // URLs under each scheme.
@@ -88,34 +89,52 @@ function interleaved(n: number, passes: ReadonlyArray<() => number>): number[] {
   return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]);
 }
 
-/** The raw exports this script calls (a subset of src/wasm's ABI). */
+/** The raw exports this script calls: the core's (src/wasm/abi.ts's ABI) and the Bloom filter's module's (BLOOM_ABI), over one memory. */
 interface Raw {
   memory: WebAssembly.Memory;
   KIND_FILTER: WebAssembly.Global;
+  SCHEME_SBBF: WebAssembly.Global;
   create(bits: number, hashes: number, scheme: number, seedLo: number, seedHi: number, kind: number): number;
-  select(record: number): void;
-  has(len: number, wide: number): number;
-  add(len: number, wide: number): number;
-  hasString(s: string): number;
+  createdGeneration(): number;
+  createRecord: WebAssembly.ExportValue;
+  regionAlloc: WebAssembly.ExportValue;
+  regionFree: WebAssembly.ExportValue;
   stageString(s: string, at: number, units: number): number;
-  hasBatch(count: number, wide: number): number;
-  addBatch(count: number, wide: number): number;
   scratchPtr(): number;
   scratchSize(): number;
   batchOffsetsPtr(): number;
   batchMax(): number;
-  clear(): void;
+  clear(r: number, generation: number): number;
+}
+interface RawBloom {
+  has(r: number, generation: number, len: number, wide: number): number;
+  hasString(s: string, r: number, generation: number): number;
+  hasBatch(r: number, generation: number, count: number, wide: number): number;
+  addBatch(r: number, generation: number, count: number, wide: number): number;
 }
 
-/** A raw instance of the module at `file` holding one sbbf filter of `bits`, with views of its scratch and batch offsets. */
-function rawSbbf(file: string, bits: number): { x: Raw; scratch: Uint8Array; offsets: Uint32Array; record: number } {
-  const module = compileWithStringBuiltins(readFileSync(`build/${file}`));
-  const x = new WebAssembly.Instance(module, moduleImports(module)).exports as unknown as Raw;
-  const record = x.create(bits, 8, 3, 0, 0, x.KIND_FILTER.value as number);
+/**
+ * A raw core instance holding one sbbf filter of `bits` (its record and
+ * generation), the Bloom filter's module built as `bloomFile` over its
+ * memory, and views of its scratch and batch offsets.
+ */
+function rawSbbf(bloomFile: string, bits: number) {
+  const core = compileWithStringBuiltins(readFileSync('build/bloom.wasm'));
+  const x = new WebAssembly.Instance(core, moduleImports(core)).exports as unknown as Raw;
+  const record = x.create(bits, 8, x.SCHEME_SBBF.value as number, 0, 0, x.KIND_FILTER.value as number);
   if (record === 0) throw new Error(`cannot make a filter of ${bits} bits`);
+  const generation = x.createdGeneration();
+  const bloomModule = compileWithStringBuiltins(readFileSync(`build/${bloomFile}`));
+  const b = new WebAssembly.Instance(bloomModule, {
+    ...moduleImports(bloomModule),
+    env: { memory: x.memory },
+    core: { createRecord: x.createRecord, regionAlloc: x.regionAlloc, regionFree: x.regionFree },
+  }).exports as unknown as RawBloom;
   return {
     x,
+    b,
     record,
+    generation,
     scratch: new Uint8Array(x.memory.buffer, x.scratchPtr(), x.scratchSize()),
     offsets: new Uint32Array(x.memory.buffer, x.batchOffsetsPtr(), x.batchMax() + 1),
   };
@@ -123,7 +142,7 @@ function rawSbbf(file: string, bits: number): { x: Raw; scratch: Uint8Array; off
 
 /** Runs `op` over the packed items in chunks that fit the scratch region: the batch path without the JS around it. */
 function rawBatch(raw: ReturnType<typeof rawSbbf>, set: ItemSet, op: 'has' | 'add'): number {
-  raw.x.select(raw.record);
+  const { b, record: r, generation: g } = raw;
   const { bytes, offsets } = set.packed;
   const max = raw.x.batchMax();
   const size = raw.scratch.length;
@@ -136,7 +155,7 @@ function rawBatch(raw: ReturnType<typeof rawSbbf>, set: ItemSet, op: 'has' | 'ad
       n++;
     }
     raw.scratch.set(bytes.subarray(base, offsets[i + n]));
-    found += op === 'has' ? raw.x.hasBatch(n, 0) : raw.x.addBatch(n, 0);
+    found += op === 'has' ? b.hasBatch(r, g, n, 0) : b.addBatch(r, g, n, 0);
     i += n;
   }
   return found;
@@ -165,15 +184,15 @@ const peerKeys = new PeerBloomfilter(classic.bits, classic.hashes);
 for (const s of keysPresent.strings) peerKeys.add(s);
 
 // ------------------------------------------------- part 1: the parts of has
-const release = rawSbbf('bloom.wasm', sbbf.bits);
+const release = rawSbbf('bloom-bloom.wasm', sbbf.bits);
 rawBatch(release, present, 'add');
-const tiny = rawSbbf('bloom.wasm', 256);
+const tiny = rawSbbf('bloom-bloom.wasm', 256);
 const path = IN_PLACE ? `strings read in place up to ${IN_PLACE_MAX} units, copied with encodeInto beyond` : 'strings copied with encodeInto (no JS String Builtins, or JavaScriptCore)';
 
 /** The steps of one has for the strings of `set`, on the raw exports and through `api`. */
 function steps(label: string, set: ItemSet, api: BloomFilter): Record<string, number> {
   const strings = set.strings;
-  const { x } = release;
+  const { x, b, record: r, generation: g } = release;
   const scratch = release.scratch;
   const passes: Record<string, () => number> = {
     crossing: () => {
@@ -197,23 +216,20 @@ function steps(label: string, set: ItemSet, api: BloomFilter): Record<string, nu
       return s;
     },
     cached: () => {
-      tiny.x.select(tiny.record);
       tiny.scratch.set(set.views[0]);
       const len = set.views[0].length;
       let s = 0;
-      for (let i = 0; i < N; i++) s += tiny.x.has(len, 0);
+      for (let i = 0; i < N; i++) s += tiny.b.has(tiny.record, tiny.generation, len, 0);
       return s;
     },
     rawInPlace: () => {
-      x.select(release.record);
       let s = 0;
-      for (let i = 0; i < N; i++) s += x.hasString(strings[i]);
+      for (let i = 0; i < N; i++) s += b.hasString(strings[i], r, g);
       return s;
     },
     rawCopy: () => {
-      x.select(release.record);
       let s = 0;
-      for (let i = 0; i < N; i++) s += x.has(encoder.encodeInto(strings[i], scratch).written, 0);
+      for (let i = 0; i < N; i++) s += b.has(r, g, encoder.encodeInto(strings[i], scratch).written, 0);
       return s;
     },
     api: () => {
@@ -259,17 +275,16 @@ if (IN_PLACE) {
       for (let j = 0; j < length; j++) bytes[j] = letters.charCodeAt((i * 31 + j * 7 + (i >> 3)) % letters.length);
       return decoder.decode(bytes);
     });
-    const { x, scratch } = release;
-    x.select(release.record);
+    const { b, record: r, generation: g, scratch } = release;
     const [inPlace, copy] = interleaved(count, [
       () => {
         let s = 0;
-        for (let i = 0; i < count; i++) s += x.hasString(strings[i]);
+        for (let i = 0; i < count; i++) s += b.hasString(strings[i], r, g);
         return s;
       },
       () => {
         let s = 0;
-        for (let i = 0; i < count; i++) s += x.has(encoder.encodeInto(strings[i], scratch).written, 0);
+        for (let i = 0; i < count; i++) s += b.has(r, g, encoder.encodeInto(strings[i], scratch).written, 0);
         return s;
       },
     ]);
@@ -328,11 +343,11 @@ if (HUGE) {
 }
 
 // ----------------------------------------------------- part 3: SIMD or not
-const scalar = rawSbbf('bloom-scalar.wasm', sbbf.bits);
+const scalar = rawSbbf('bloom-bloom-scalar.wasm', sbbf.bits);
 rawBatch(scalar, present, 'add');
 for (const [name, raw] of [['v128 (release)', release], ['scalar', scalar]] as const) {
   row('simd', `${name}: batched has, raw`, measure(N, () => rawBatch(raw, absent, 'has')));
-  row('simd', `${name}: batched add, raw`, measure(N, () => rawBatch(raw, present, 'add'), () => raw.x.clear()));
+  row('simd', `${name}: batched add, raw`, measure(N, () => rawBatch(raw, present, 'add'), () => raw.x.clear(raw.record, raw.generation)));
 }
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
