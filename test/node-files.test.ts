@@ -12,6 +12,9 @@ import { loadFile, loadFileSync, saveFile, saveFileSync } from '../src/node/inde
 import * as reference from '../src/reference/index.js';
 import { checksum } from '../src/reference/checksum.js';
 import { decode, decodeSync, type Decoder } from '../src/node/io.js';
+import { chainDecoder, countingDecoder, cuckooDecoder, filterDecoder, slidingDecoder } from '../src/node/decoders.js';
+import { fuseDecoder } from '../src/node/fuse-file.js';
+import { sharedArenas } from '../src/wasm/placement.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bloomwasm-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -263,5 +266,80 @@ describe('a read that fails under a decoder', () => {
       await handle.close();
     }
     expect(async.ended).toBe(true);
+  });
+});
+
+describe('a load refused after its filter was allocated gives it back at once', () => {
+  /** Bytes in use in every shared arena's heap: a filter that a refused load kept would still count here. */
+  const used = () => sharedArenas().reduce((n, a) => n + a.x.heapUsedBytes(), 0);
+  const urls = (n: number) => Array.from({ length: n }, (_, i) => `https://example.com/${i}`);
+  function filled<F extends { add(item: string): unknown }>(f: F, n: number): F {
+    for (const url of urls(n)) f.add(url);
+    return f;
+  }
+  // Each kind's file, and the decoder a load of it runs; a chain of four members, so that a refused member has others loaded before it.
+  const kinds = [
+    ['BloomFilter', () => filled(wasm.BloomFilter.forCapacity(2000, 0.01), 1500), filterDecoder, wasm.BloomFilter],
+    ['ScalableBloomFilter', () => filled(wasm.ScalableBloomFilter.forCapacity(200, 0.01), 2000), chainDecoder, wasm.ScalableBloomFilter],
+    ['CountingBloomFilter', () => filled(wasm.CountingBloomFilter.forCapacity(2000, 0.01), 1500), countingDecoder, wasm.CountingBloomFilter],
+    ['SlidingBloomFilter', () => filled(wasm.SlidingBloomFilter.forCapacity(2000, 0.01), 1500), (size: number) => slidingDecoder(size, undefined), wasm.SlidingBloomFilter],
+    ['CuckooFilter', () => filled(wasm.CuckooFilter.forCapacity(2000, 0.01), 1500), cuckooDecoder, wasm.CuckooFilter],
+    ['BinaryFuseFilter', () => wasm.BinaryFuseFilter.from(urls(1500)), fuseDecoder, wasm.BinaryFuseFilter],
+  ] as const;
+
+  /** The kind's bytes with the last byte changed: the last member's payload, whose check fails after everything was allocated and read. */
+  function refusedBytes(make: () => { toBytes(): Uint8Array; dispose(): void }): Uint8Array {
+    const f = make();
+    const bytes = f.toBytes();
+    if (f instanceof wasm.ScalableBloomFilter) expect(f.members.length).toBe(4);
+    f.dispose();
+    bytes[bytes.length - 1] ^= 0x01;
+    return bytes;
+  }
+
+  it.each(kinds)('%s: fromBytes and Kind.fromBytes of a payload that fails its check', (_name, make, _decoder, Kind) => {
+    const bytes = refusedBytes(make);
+    const before = used();
+    expect(() => wasm.fromBytes(bytes)).toThrow(wasm.BloomFormatError);
+    expect(() => (Kind as { fromBytes(b: Uint8Array): unknown }).fromBytes(bytes)).toThrow(wasm.BloomFormatError);
+    expect(used()).toBe(before);
+  });
+
+  it.each(kinds)('%s: loadFile of a payload that fails its check (sync and async)', async (name, make) => {
+    const bytes = refusedBytes(make);
+    const path = fresh(`${name}.bin`);
+    writeFileSync(path, bytes);
+    const before = used();
+    expect(() => loadFileSync(path)).toThrow(wasm.BloomFormatError);
+    expect(used()).toBe(before);
+    await expect(loadFile(path)).rejects.toThrow(wasm.BloomFormatError);
+    // Filters that other tests dropped may be collected during the awaits, never added.
+    expect(used()).toBeLessThanOrEqual(before);
+  });
+
+  it.each(kinds)('%s: a file that shrinks under the read (sync and async)', async (name, make, kindDecoder) => {
+    const decoder = kindDecoder as (size: number) => Decoder<unknown>;
+    const f = make();
+    const bytes = f.toBytes();
+    f.dispose();
+    const path = fresh(`${name}.bin`);
+    writeFileSync(path, bytes);
+    // The headers are checked against the size the file had; its last 100 bytes are gone when the payload is read.
+    writeFileSync(path, bytes.subarray(0, bytes.length - 100));
+    const before = used();
+    const fd = openSync(path, 'r');
+    try {
+      expect(() => decodeSync(fd, decoder(bytes.length))).toThrow(/truncated/);
+    } finally {
+      closeSync(fd);
+    }
+    expect(used()).toBe(before);
+    const handle = await open(path, 'r');
+    try {
+      await expect(decode(handle, decoder(bytes.length))).rejects.toThrow(/truncated/);
+    } finally {
+      await handle.close();
+    }
+    expect(used()).toBeLessThanOrEqual(before);
   });
 });

@@ -65,6 +65,8 @@ export interface ChainMember {
   toBytes(): Uint8Array;
   /** Adds that reported new (the member header's addedCount). */
   readonly size: number;
+  /** Gives back its memory: the members loaded before one that is refused. */
+  dispose(): void;
 }
 
 /** The 64-byte chain header for `plan` and `filterCount` members, its checksum computed by `xxh64`. */
@@ -298,6 +300,8 @@ export function decodeChain<F extends ChainMember>(
     try {
       members.push(load(bytes.subarray(span.start, span.start + span.length)));
     } catch (error) {
+      // The refused member gave itself back (fromBytes); the ones before it go back here, not at the next collection.
+      for (const member of members) member.dispose();
       throw inMember(error, i, span.start);
     }
     counts.push(members[i].size);

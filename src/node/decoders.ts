@@ -26,7 +26,7 @@ import { parseSlidingHeader, SLIDING_FIELD_OFFSETS, slidingHeaderBytes, type Sli
 import { SlidingBloomFilter } from '../sliding/sliding.js';
 import { finishSlidingLoad, restoredOptions, slidingFileHeader, slidingWordsView } from '../sliding/sliding-over.js';
 import { BloomConcurrencyError } from '../errors.js';
-import type { Decoder, Region } from './io.js';
+import { dispose, owning, type Decoder, type Region } from './io.js';
 import { CuckooFilter, WASM_TABLES } from '../cuckoo/cuckoo.js';
 import { adoptParts, cuckooPayloads, emptyPartsFor, finishStreamedParts } from '../cuckoo/cuckoo-over.js';
 import { CUCKOO_FIELD_OFFSETS, cuckooHeaderBytes, membersOf, parseCuckooHeader, type CuckooFile } from '../format/cuckoo.js';
@@ -41,9 +41,11 @@ export function* filterDecoder(size: number): Decoder<BloomFilter> {
 /** Allocates the filter a checked header describes and reads its payload (at `start` + 56) into it. */
 function* payloadInto(header: FileHeader, headerBytes: Uint8Array, start: number): Decoder<BloomFilter> {
   const filter = emptyFilterFor(header);
-  yield { into: () => engineOf(filter).bitsView(), position: start + HEADER_BYTES };
-  finishLoad(filter, header, headerBytes);
-  return filter;
+  return yield* owning(filter, dispose, function* () {
+    yield { into: () => engineOf(filter).bitsView(), position: start + HEADER_BYTES };
+    finishLoad(filter, header, headerBytes);
+    return filter;
+  });
 }
 
 /** Reads a version-1 counting filter file of `size` bytes: header checked first, then the counters straight into wasm memory. */
@@ -52,9 +54,11 @@ export function* countingDecoder(size: number): Decoder<CountingBloomFilter> {
   yield { into: headerBytes, position: 0 };
   const header = parseHeader(headerBytes, size, COUNTING_KIND);
   const filter = emptyCountingFilterFor(header);
-  yield { into: () => countingEngineOf(filter).counters, position: HEADER_BYTES };
-  finishCountingLoad(filter, header, headerBytes);
-  return filter;
+  return yield* owning(filter, dispose, function* () {
+    yield { into: () => countingEngineOf(filter).counters, position: HEADER_BYTES };
+    finishCountingLoad(filter, header, headerBytes);
+    return filter;
+  });
 }
 
 /**
@@ -80,9 +84,11 @@ export function* slidingHeader(size: number): Decoder<{ file: SlidingFile; heade
 export function* slidingDecoder(size: number, clock: (() => number) | undefined): Decoder<SlidingBloomFilter> {
   const { file, header } = yield* slidingHeader(size);
   const filter = new SlidingBloomFilter(restoredOptions(file, clock));
-  yield { into: () => slidingWordsView(filter), position: file.headerBytes };
-  finishSlidingLoad(filter, file, header);
-  return filter;
+  return yield* owning(filter, dispose, function* () {
+    yield { into: () => slidingWordsView(filter), position: file.headerBytes };
+    finishSlidingLoad(filter, file, header);
+    return filter;
+  });
 }
 
 /**
@@ -103,12 +109,12 @@ export function* cuckooHeader(size: number): Decoder<CuckooFile> {
 export function* cuckooDecoder(size: number): Decoder<CuckooFilter> {
   const file = yield* cuckooHeader(size);
   const parts = emptyPartsFor(file, WASM_TABLES);
-  for (let j = 0; j < parts.tables.length; j++) {
-    const table = parts.tables[j];
-    yield { into: () => table.slots, position: file.payloads[j].start };
-  }
-  finishStreamedParts(file, parts);
-  return adoptParts(CuckooFilter, parts);
+  const release = () => parts.tables.forEach((table) => table.release());
+  return yield* owning(parts, release, function* () {
+    for (const [j, table] of parts.tables.entries()) yield { into: () => table.slots, position: file.payloads[j].start };
+    finishStreamedParts(file, parts);
+    return adoptParts(CuckooFilter, parts);
+  });
 }
 
 /** A chain's checked headers: the chain's, then each member's span and header bytes. */
@@ -145,15 +151,18 @@ export function* chainLayout(size: number): Decoder<ChainLayout> {
 /** Reads a chain file of `size` bytes: its layout first, then each member straight into its record's bits in the shared memory. */
 export function* chainDecoder(size: number): Decoder<ScalableBloomFilter> {
   const { plan, spans, headers } = yield* chainLayout(size);
+  // A member that fails gives itself back (payloadInto); the ones loaded before it go back here.
   const members: BloomFilter[] = [];
-  for (let i = 0; i < spans.length; i++) {
-    try {
-      members.push(yield* payloadInto(spans[i].header, headers[i], spans[i].start));
-    } catch (error) {
-      throw inMember(error, i, spans[i].start);
+  return yield* owning(members, (loaded) => loaded.forEach(dispose), function* () {
+    for (let i = 0; i < spans.length; i++) {
+      try {
+        members.push(yield* payloadInto(spans[i].header, headers[i], spans[i].start));
+      } catch (error) {
+        throw inMember(error, i, spans[i].start);
+      }
     }
-  }
-  return adoptChain({ plan, members, counts: members.map((m) => m.size) });
+    return adoptChain({ plan, members, counts: members.map((m) => m.size) });
+  });
 }
 
 /** What a save writes, and how to tell afterwards whether the object changed while it was written. */

@@ -9,7 +9,7 @@ import { fuseFingerprintView } from '../fuse/binary-fuse-over.js';
 import type { Engine } from '../wasm/engine.js';
 import { inspectBegin, inspectChunk, inspectEnd } from '../wasm/checksum.js';
 import type { SaveJob } from './decoders.js';
-import { chunkBytes, type Decoder } from './io.js';
+import { chunkBytes, dispose, owning, type Decoder } from './io.js';
 
 /** A verified binary fuse filter file: its header's fields. */
 export interface FuseFileSummary {
@@ -42,15 +42,11 @@ export function* fuseDecoder(size: number): Decoder<BinaryFuseFilter> {
   yield { into: headerBytes, position: 0 };
   const file = parseFuseHeader(headerBytes, size);
   const filter = emptyFuseFilterFor(file);
-  let loaded = false;
-  try {
+  return yield* owning(filter, dispose, function* () {
     yield { into: () => fuseFingerprintView(filter), position: FUSE_HEADER_BYTES };
     filter.checkFile(headerBytes, file.checksum);
-    loaded = true;
     return filter;
-  } finally {
-    if (!loaded) filter.dispose();
-  }
+  });
 }
 
 /** Streams a "BLMF" file's fingerprints through `engine`'s checksum in pieces of at most a chunk, loading nothing. */

@@ -50,6 +50,29 @@ export interface ReadRequest {
 /** A file decoder: yields reads, returns the decoded value. */
 export type Decoder<T> = Generator<ReadRequest, T, void>;
 
+/**
+ * The reads of `fill`, a decoder's reads into `owned`, which the decoder
+ * has just allocated, and then fill's result, which owns it from then on.
+ * A read that fails (the file shrank) or a check that throws gives `owned`
+ * back at once with `release`: left to the garbage collector, a filter
+ * the size of the file would outlive the error that refused it.
+ */
+export function* owning<T, R>(owned: T, release: (owned: T) => void, fill: () => Decoder<R>): Decoder<R> {
+  let kept = false;
+  try {
+    const result = yield* fill();
+    kept = true;
+    return result;
+  } finally {
+    if (!kept) release(owned);
+  }
+}
+
+/** Gives back a filter that a load allocated and then refused: owning's `release` for one. */
+export function dispose(filter: { dispose(): void }): void {
+  filter.dispose();
+}
+
 /** Runs a decoder on an open file descriptor. */
 export function decodeSync<T>(fd: number, decoder: Decoder<T>): T {
   try {
