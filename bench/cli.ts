@@ -132,7 +132,6 @@ async function main(): Promise<void> {
         command: [process.execPath, BLOOM, 'dedupe', '--capacity', String(capacity), '--fpp', String(fpp), input],
         fpp,
       })),
-      // The default path: no --capacity, so a ScalableBloomFilter that grows with the input.
       // The default path: no --capacity, so a ScalableBloomFilter that grows
       // with the input. Given a file, its first member is sized from the
       // file; read from a pipe, nothing is known, so it starts at 1,000,000

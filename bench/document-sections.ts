@@ -4,7 +4,7 @@
 // and writes the file), so test/bench-report.test.ts pins it.
 
 /** The sections of docs/BENCHMARKS.md: `npm run bench`, `bench:cli`, `bench:redis` and `bench:where` write one each. */
-export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many' | 'sliding' | 'runtimes' | 'cuckoo' | 'fuse' | 'singles' | 'engine';
+export type SectionName = 'bench' | 'cli' | 'redis' | 'where' | 'many' | 'sliding' | 'runtimes' | 'cuckoo' | 'fuse' | 'singles' | 'engine' | 'bundle';
 
 const start = (name: SectionName) => `<!-- generated:${name}:start -->`;
 const end = (name: SectionName) => `<!-- generated:${name}:end -->`;
