@@ -170,8 +170,8 @@ export class Staging extends WorkArea {
    * scratch (in units when `wide` is 1), or -1 when it was too long and has
    * been streamed through streamBegin/streamUpdate on that record instead
    * (the caller then calls a stream* finisher with it): `calls`' own, the
-   * module that hashes the record's scheme (src/wasm/exercise.ts's
-   * callsFor), or this instance's.
+   * family module that hashes the record (the Bloom filter's, the counting
+   * filter's), or this instance's.
    */
   stage(item: Item, r: number, generation: number, units: UnitsStaging | undefined, calls: StreamCalls = this.x): number {
     const len = this.put(item, units);

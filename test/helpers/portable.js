@@ -64,7 +64,7 @@ out.format = ['xxh64', 'poly', 'bytesum', 'sbbf'].map((scheme) => {
 // The family modules over the core's memory that the cases above leave
 // out: a sliding window (its adds, the window's forgetting, its file), a
 // Bitmap, and the exercise schemes' items too long for scratch, whose
-// streams the exercise module (a BloomFilter) and the counting module hash.
+// streams the Bloom filter's module and the counting module hash.
 {
   const w = new lib.SlidingBloomFilter({ window: 300, falsePositiveRate: 0.01 });
   const fresh = items.slice(0, 900).map((x) => w.add(x));
