@@ -58,3 +58,18 @@ describe.each(twins)('forCapacity ($name)', ({ BloomFilter }) => {
     expect([f.bits, f.hashes]).toEqual([3, 2]);
   });
 });
+
+describe('a size asked again', () => {
+  it('is the same size, in an object of its own, whatever was asked between', async () => {
+    const { schemeSize } = await import('../src/filter/sizing.js');
+    const first = schemeSize(1000, 0.01, 'xxh64');
+    expect(first).toEqual({ bits: 9586, hashes: 7 });
+    first.bits = 1;
+    expect(schemeSize(1000, 0.01, 'xxh64')).toEqual({ bits: 9586, hashes: 7 });
+    expect(schemeSize(1000, 0.01, 'sbbf')).toEqual(schemeSize(1000, 0.01, 'sbbf', 2));
+    expect(schemeSize(1000, 0.01, 'sbbf').hashes).toBe(8);
+    expect(schemeSize(1000, 0.01, 'xxh64')).toEqual({ bits: 9586, hashes: 7 });
+    expect(() => schemeSize(Number.NaN, 0.01, 'xxh64')).toThrow(/capacity/);
+    expect(() => schemeSize(1000, Number.NaN, 'xxh64')).toThrow(/falsePositiveRate/);
+  });
+});

@@ -200,11 +200,27 @@ export const FORMULA_TOLERANCE = 0.01;
 export const SMALLEST_SEARCHED_RATE = 1e-6;
 
 /**
+ * The last size rule 2 gave: an application makes its filters of one shape
+ * (one per SSTable, per user), and rule 2's exact rate of the generator
+ * costs a 1,000-item filter more than the rest of its construction.
+ */
+let lastSize: { capacity: number; rate: number; scheme: Scheme; size: { bits: number; hashes: number } } | undefined;
+
+/**
  * The m and k that forCapacity builds for `scheme` under `rule` (default
  * SIZING_RULE). Not yet checked against any limit.
  */
 export function schemeSize(capacity: number, rate: number, scheme: Scheme, rule: SizingRule = SIZING_RULE): { bits: number; hashes: number } {
   if (rule === 1) return formulaSize(capacity, rate, scheme);
+  // Arguments that were sized before were valid then (NaN never matches).
+  if (lastSize !== undefined && lastSize.capacity === capacity && lastSize.rate === rate && lastSize.scheme === scheme) return { ...lastSize.size };
+  const size = ruleTwoSize(capacity, rate, scheme);
+  lastSize = { capacity, rate, scheme, size };
+  return { ...size };
+}
+
+/** Rule 2 (SIZING_RULE): rule 1's size where the rate the scheme's positions give meets p, else the searched one. */
+function ruleTwoSize(capacity: number, rate: number, scheme: Scheme): { bits: number; hashes: number } {
   if (scheme === 'sbbf') {
     // Rule 2 takes the larger of Putze's Poisson load and the exact binomial
     // one. The Poisson mixture is the larger below rates of about 0.7 (it is
@@ -226,7 +242,7 @@ export function schemeSize(capacity: number, rate: number, scheme: Scheme, rule:
     size = smallSize(capacity, rate, scheme, formula.bits);
     smallSizes.set(key, size);
   }
-  return { ...size };
+  return size;
 }
 
 /**
