@@ -164,4 +164,45 @@ describeRedis('Redis filters when the server goes away', () => {
       await server.stop();
     }
   });
+
+  it('calls beyond a full command queue (commandsQueueMaxLength): RedisBloomConnectionError, not sent, so a refused add is not added', async () => {
+    const server = await RedisServer.start();
+    const reserver: RedisClientType = createClient({ url: server.url });
+    // One call at a time: the client refuses a call while another waits for its answer.
+    const client: RedisClientType = createClient({ url: server.url, commandsQueueMaxLength: 1, disableClientInfo: true });
+    client.on('error', () => {});
+    try {
+      await reserver.connect();
+      await client.connect();
+      await RedisBloomFilter.reserve(reserver, 'full', { capacity: 1000, falsePositiveRate: 0.01 });
+      await RedisSlidingBloomFilter.reserve(reserver, 'full-sliding', { window: 1000, falsePositiveRate: 0.01 });
+      await reserver.close();
+      const plain = await RedisBloomFilter.open(client, 'full');
+      const sliding = await RedisSlidingBloomFilter.open(client, 'full-sliding');
+      for (const [name, filter] of [['full', plain], ['full-sliding', sliding]] as const) {
+        await filter.has('warm');
+        // The first call holds the queue's one place until Redis answers it; node-redis refuses the second at once.
+        const [first, second] = await Promise.allSettled([filter.has('a'), filter.has('b')]);
+        expect(first.status).toBe('fulfilled');
+        const err = (second as PromiseRejectedResult).reason as RedisBloomConnectionError;
+        expect(err).toBeInstanceOf(RedisBloomConnectionError);
+        expect(err.filter).toBe(name);
+        expect((err.cause as Error).message).toBe('The queue is full');
+        expect(err.message).toBe(
+          `Redis did not answer for filter "${name}": The queue is full (commandsQueueMaxLength); ` +
+            'the client did not send the call (its command queue holds commandsQueueMaxLength commands already), so it did not run. Retry once the queue has room',
+        );
+        const [, refused] = await Promise.allSettled([filter.has('a'), filter.add('b')]);
+        const batch = (refused as PromiseRejectedResult).reason as RedisBloomBatchError<string>;
+        expect(batch).toBeInstanceOf(RedisBloomBatchError);
+        expect([batch.notAdded, batch.uncertain]).toEqual([['b'], []]);
+        expect(batch.cause).toBeInstanceOf(RedisBloomConnectionError);
+        expect(await filter.has('b')).toBe(false);
+      }
+    } finally {
+      await reserver.close().catch(() => {});
+      await client.close().catch(() => {});
+      await server.stop();
+    }
+  });
 });

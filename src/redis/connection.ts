@@ -100,6 +100,18 @@ const SOCKET_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
 ]);
 
+/**
+ * node-redis's refusal of a call when the client's command queue holds
+ * `commandsQueueMaxLength` commands already: a plain Error with this
+ * message, given before the call is queued, so it was never sent.
+ */
+const QUEUE_FULL = 'The queue is full';
+
+/** Whether err is node-redis's refusal of a call for a full command queue (QUEUE_FULL). */
+function queueFull(err: unknown): boolean {
+  return err instanceof Error && Object.getPrototypeOf(err) === Error.prototype && err.message === QUEUE_FULL;
+}
+
 /** The name of the first class in err's prototype chain that is in `names`, else undefined. */
 function classIn(err: unknown, names: ReadonlySet<string>): string | undefined {
   for (let p = err; p !== null && typeof p === 'object'; p = Object.getPrototypeOf(p)) {
@@ -113,7 +125,13 @@ function classIn(err: unknown, names: ReadonlySet<string>): string | undefined {
 function noAnswerReason(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   if (err instanceof Error && typeof code === 'string' && SOCKET_CODES.has(code)) return code;
+  if (queueFull(err)) return 'commandsQueueMaxLength';
   return classIn(err, NO_ANSWER_ERRORS);
+}
+
+/** Whether the client refused to send the call: it is reconnecting with disableOfflineQueue, closed, or its queue is full. */
+function notSent(err: unknown): boolean {
+  return queueFull(err) || classIn(err, NOT_SENT) !== undefined;
 }
 
 /**
@@ -121,7 +139,7 @@ function noAnswerReason(err: unknown): string | undefined {
  * refused it before running, or the client refused to send it.
  */
 export function refusedBeforeRunning(err: unknown): boolean {
-  if (classIn(err, NOT_SENT) !== undefined) return true;
+  if (notSent(err)) return true;
   return isErrorReply(err) && (REFUSED_BEFORE_RUNNING.has(err.message.split(' ', 1)[0]) || UNAUTHENTICATED.test(err.message));
 }
 
@@ -134,16 +152,12 @@ export function refusedBeforeRunning(err: unknown): boolean {
 export function typedError(err: unknown, filter: string): unknown {
   const reason = noAnswerReason(err);
   if (reason !== undefined) {
-    const sent = classIn(err, NOT_SENT) === undefined;
-    return new RedisBloomConnectionError(
-      filter,
-      `Redis did not answer for filter "${filter}": ${(err as Error).message} (${reason}); ` +
-        (sent
-          ? 'the connection was lost or timed out before the reply, so a write may or may not have run'
-          : 'the client did not send the call (it is reconnecting with disableOfflineQueue, or closed), so it did not run') +
-        '. Retry once the client is connected again',
-      { cause: err },
-    );
+    const why = queueFull(err)
+      ? 'the client did not send the call (its command queue holds commandsQueueMaxLength commands already), so it did not run. Retry once the queue has room'
+      : notSent(err)
+        ? 'the client did not send the call (it is reconnecting with disableOfflineQueue, or closed), so it did not run. Retry once the client is connected again'
+        : 'the connection was lost or timed out before the reply, so a write may or may not have run. Retry once the client is connected again';
+    return new RedisBloomConnectionError(filter, `Redis did not answer for filter "${filter}": ${(err as Error).message} (${reason}); ${why}`, { cause: err });
   }
   if (!isErrorReply(err)) return err;
   const code = err.message.split(' ', 1)[0];
