@@ -84,8 +84,10 @@ export const EVERY_SCHEME: u32 = 3;
 /*
  * insertItem and testItem, the single add and has of an item, are each
  * inlined into all of their callers (the calls on bytes and on strings read
- * in place) with both Bloom schemes' hashing and probing: speed, paid in
- * bytes of each caller.
+ * in place) with the xxh64 family's hashing and probing: speed, paid in
+ * bytes of each caller. The exercises' schemes, poly and bytesum, are
+ * called (sumsForTest, sumsTestItem, sumsStreamTest, probeItem): their
+ * loops over the item dwarf a call, and inlined they repeated in each.
  */
 
 /** The 64-bit key of the last probed item that its shard is chosen from (see assembly/shard.ts). */
@@ -235,9 +237,15 @@ export function exportProbed(r: usize, out: usize): void {
 /** Finishes a streamed item and tests it. */
 // @ts-ignore: decorator
 @inline export function streamTest(r: usize, schemes: u32): bool {
+  if (polySelected(r, schemes) || bytesumSelected(r, schemes)) return sumsStreamTest(r, schemes);
+  hashedForTest(r, xxh64Digest(), 0, PROBES_PTR, schemes);
+  return testHashed(r, PROBES_PTR, schemes);
+}
+
+/** streamTest under poly and bytesum: a call of its own, as sumsForTest is. */
+function sumsStreamTest(r: usize, schemes: u32): bool {
   if (polySelected(r, schemes)) hashedForTest(r, polyH1(), polyH2(), PROBES_PTR, schemes);
-  else if (bytesumSelected(r, schemes)) hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR, schemes);
-  else hashedForTest(r, xxh64Digest(), 0, PROBES_PTR, schemes);
+  else hashedForTest(r, byteSum(), weightedSum(), PROBES_PTR, schemes);
   return testHashed(r, PROBES_PTR, schemes);
 }
 
@@ -259,17 +267,24 @@ export function exportProbed(r: usize, out: usize): void {
  */
 // @ts-ignore: decorator
 @inline export function hashForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): usize {
+  if (polySelected(r, schemes) || bytesumSelected(r, schemes)) return sumsForTest(r, ptr, len, wide, out, schemes);
+  return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out, schemes);
+}
+
+/**
+ * hashForTest under poly and bytesum, the exercises' schemes: a call of its
+ * own where the xxh64 family's hashing is inlined, so that the calls of a
+ * module that hashes every scheme carry the sums once, not once each.
+ */
+function sumsForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): usize {
   if (polySelected(r, schemes)) {
     polyBegin();
     polyUpdate(ptr, len, wide);
     return hashedForTest(r, polyH1(), polyH2(), out, schemes);
   }
-  if (bytesumSelected(r, schemes)) {
-    bytesumBegin();
-    bytesumUpdate(ptr, len, schemeRecord(r).bits);
-    return hashedForTest(r, byteSum(), weightedSum(), out, schemes);
-  }
-  return hashedForTest(r, xxh64(ptr, len, schemeRecord(r).seed), 0, out, schemes);
+  bytesumBegin();
+  bytesumUpdate(ptr, len, schemeRecord(r).bits);
+  return hashedForTest(r, byteSum(), weightedSum(), out, schemes);
 }
 
 /** hashForTest from the item's hashes, made already: h1 and h2 under poly and bytesum, h1 alone under xxh64 and sbbf. */
@@ -328,6 +343,11 @@ export function exportProbed(r: usize, out: usize): void {
   // The xxh64 family straight from the hash, as a digest's has: no round
   // trip of the hash through the probe record.
   if (!polySelected(r, schemes) && !bytesumSelected(r, schemes)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
+  return sumsTestItem(r, ptr, len, wide, out, schemes);
+}
+
+/** testItem under poly and bytesum: a call of its own, as sumsForTest is. */
+function sumsTestItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
   hashForTest(r, ptr, len, wide, out, schemes);
   return testHashed(r, out, schemes);
 }
