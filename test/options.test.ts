@@ -105,6 +105,31 @@ for (const t of twins) {
       });
     }
 
+    it('an option a class does not have is refused, named, with the options it has: a misspelt one never gives the default', () => {
+      const calls: Array<[string, (o: unknown) => unknown, string, string]> = [
+        // Each maker's first option with an s on the end, beside its valid options.
+        ...makers(t).map(([name, make, base]): [string, (o: unknown) => unknown, string, string] => {
+          const real = Object.keys(base)[0];
+          return [name, (o) => make({ ...base, ...(o as object) }), real, `${real}s`];
+        }),
+        ['ScalableBloomFilter.forCapacity', (o) => t.ScalableBloomFilter.forCapacity(100, 0.01, o as never), 'growth', 'grwoth'],
+        ['SlidingBloomFilter.forCapacity', (o) => t.SlidingBloomFilter.forCapacity(100, 0.01, o as never), 'windowMs', 'windowMS'],
+        ['SlidingBloomFilter.fromBytes', (o) => t.SlidingBloomFilter.fromBytes(new t.SlidingBloomFilter({ window: 10, falsePositiveRate: 0.1 }).toBytes(), o as never), 'clock', 'clocks'],
+      ];
+      for (const [name, call, real, misspelt] of calls) {
+        let error: unknown;
+        try {
+          call({ [misspelt]: 7 });
+        } catch (e) {
+          error = e;
+        }
+        expect(error, `${name} { ${misspelt} }`).toBeInstanceOf(t.BloomTypeError);
+        expect((error as { parameter: string }).parameter).toBe(`options.${misspelt}`);
+        expect((error as Error).message).toMatch(new RegExp(`^options\\.${misspelt} must be absent: the options here are (\\w+, )*${real}(, \\w+)*; got 7$`));
+      }
+      expect(() => t.BloomFilter.forCapacity(100, 0.01, { sceme: 'sbbf' } as never)).toThrow('options.sceme must be absent: the options here are scheme, seed, shared; got "sbbf"');
+    });
+
     it('CuckooFilter: { bucketSize: null } and { growth: null } are refused as null, an array of options too', () => {
       expect(() => t.CuckooFilter.forCapacity(100, 0.01, { bucketSize: null } as never)).toThrow('bucketSize must be 2, 4 or 8; got null');
       expect(() => t.CuckooFilter.forCapacity(100, 0.01, { growth: null } as never)).toThrow('growth must be a number in [1, 1024], or absent for a fixed filter; got null');

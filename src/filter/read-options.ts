@@ -17,10 +17,18 @@ const RECORDS = new WeakSet<object>();
 /** The record of absent options, shared: undefined costs no allocation. */
 const ABSENT = Object.freeze(Object.create(null) as Record<string, unknown>);
 
-/** Throws BloomTypeError naming `options` unless it is an object that is not an array. */
-function checkOptionsObject(options: unknown, allowed: string): asserts options is Record<string, unknown> {
+/**
+ * Throws BloomTypeError naming `options` unless it is an object that is not
+ * an array, and naming the field, `options.<field>`, when it has one that
+ * is not among `names`: a misspelt option (`{ sceme: 'sbbf' }`) would
+ * otherwise give the default without a word.
+ */
+function checkOptionsObject(options: unknown, names: readonly string[], allowed: string): asserts options is Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new BloomTypeError('options', options, allowed);
+  }
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) throw new BloomTypeError(`options.${key}`, options[key as keyof typeof options], `absent: the options here are ${names.join(', ')}`);
   }
 }
 
@@ -34,8 +42,8 @@ function checkOptionsObject(options: unknown, allowed: string): asserts options 
  */
 export function readOptions<K extends string>(options: unknown, names: readonly K[], allowed: string, required = false): OptionRecord<K> {
   if (options === undefined && !required) return ABSENT as OptionRecord<K>;
-  checkOptionsObject(options, allowed);
-  if (options === ABSENT || RECORDS.has(options)) return options as OptionRecord<K>;
+  if (options === ABSENT || RECORDS.has(options as object)) return options as OptionRecord<K>;
+  checkOptionsObject(options, names, allowed);
   const record = Object.create(null) as Record<K, unknown>;
   for (const name of names) record[name] = options[name];
   Object.freeze(record);
@@ -50,6 +58,6 @@ export function readOptions<K extends string>(options: unknown, names: readonly 
  */
 export function readOption(options: unknown, name: string, allowed: string): unknown {
   if (options === undefined) return undefined;
-  checkOptionsObject(options, allowed);
+  checkOptionsObject(options, [name], allowed);
   return options[name];
 }
