@@ -6,7 +6,7 @@ import { createClient } from 'redis';
 import { expect, it } from 'vitest';
 import { BloomFilter, BloomRangeError, BloomTypeError, SCHEMES } from '../src/index.js';
 import {
-  NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter,
+  NO_ANSWER, RedisBloomAuthError, RedisBloomBatchError, RedisBloomConfigError, RedisBloomFilter, RedisSlidingBloomFilter,
 } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 import { raceWorkers } from './helpers/redis-race.js';
@@ -226,11 +226,35 @@ describeRedis('RedisBloomFilter on one redis-server', () => {
     await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, falsePositiveRate: 1 })).rejects.toThrow(
       'falsePositiveRate must be a number in (0, 1); got 1',
     );
-    // The option's earlier name is refused by name, not silently ignored.
+    // The option's earlier name is refused by name, not silently ignored; so is any field or option the call does not have.
     await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, errorRate: 0.01 } as never)).rejects.toThrow(
-      'falsePositiveRate must be a number in (0, 1); got undefined',
+      'sizing.errorRate must be absent: the fields here are capacity, falsePositiveRate, bits, hashes; got 0.01',
+    );
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, falsePositiveRate: 0.01 }, { shard: 2 } as never)).rejects.toThrow(
+      'options.shard must be absent: the options here are batchSize, scheme, seed, shards, recreate, eviction; got 2',
+    );
+    await expect(RedisBloomFilter.open(redis.client, 'x', { batchsize: 5 } as never)).rejects.toThrow(
+      'options.batchsize must be absent: the options here are batchSize; got 5',
+    );
+    await expect(RedisSlidingBloomFilter.reserve(redis.client, 'x', { window: 10, falsePositiveRate: 0.01 }, { seeds: 1 } as never)).rejects.toThrow(
+      'options.seeds must be absent: the options here are seed, batchSize, recreate, eviction; got 1',
+    );
+    await expect(RedisSlidingBloomFilter.reserve(redis.client, 'x', { window: 10, falsePositiveRate: 0.01, generation: 4 } as never)).rejects.toThrow(
+      /^options\.generation must be absent: /,
+    );
+    // A sizing by both capacity and bits: which one was meant?
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { capacity: 10, falsePositiveRate: 0.01, bits: 100, hashes: 3 } as never)).rejects.toThrow(
+      'sizing must be { capacity, falsePositiveRate } or { bits, hashes }; got [object Object]',
     );
     await expect(RedisBloomFilter.reserve(redis.client, 'x', {} as never)).rejects.toThrow(BloomTypeError);
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', null as never)).rejects.toThrow('sizing must be { capacity, falsePositiveRate } or { bits, hashes }; got null');
+    await expect(RedisBloomFilter.reserve(redis.client, 'x', { bits: 100, hashes: 3 }, [] as never)).rejects.toThrow(/^options must be an object with .*; got \[object Array\]$/);
+    // Each option is read once: a getter that answers otherwise the second time changes nothing.
+    let reads = 0;
+    const shifty = { get shards() { reads++; return reads === 1 ? 2 : 1; } };
+    const once = await RedisBloomFilter.reserve(redis.client, 'once', { capacity: 1000, falsePositiveRate: 0.01 }, shifty as never);
+    expect([once.shards, reads]).toEqual([2, 1]);
+    await once.drop();
     await expect(RedisBloomFilter.reserve({} as never, 'x', { bits: 100, hashes: 3 })).rejects.toThrow('client must be');
     const rf = await RedisBloomFilter.reserve(redis.client, 'args', { bits: 100, hashes: 3 });
     await expect(rf.add(5 as never)).rejects.toThrow(BloomTypeError);

@@ -18,17 +18,18 @@ const RECORDS = new WeakSet<object>();
 const ABSENT = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 /**
- * Throws BloomTypeError naming `options` unless it is an object that is not
- * an array, and naming the field, `options.<field>`, when it has one that
- * is not among `names`: a misspelt option (`{ sceme: 'sbbf' }`) would
- * otherwise give the default without a word.
+ * Throws BloomTypeError naming `parameter` (`options`, or another object
+ * of named fields such as a Redis filter's `sizing`) unless `options` is an
+ * object that is not an array, and naming the field, `options.<field>`,
+ * when it has one that is not among `names`: a misspelt option
+ * (`{ sceme: 'sbbf' }`) would otherwise give the default without a word.
  */
-function checkOptionsObject(options: unknown, names: readonly string[], allowed: string): asserts options is Record<string, unknown> {
+function checkOptionsObject(options: unknown, names: readonly string[], allowed: string, parameter = 'options'): asserts options is Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new BloomTypeError('options', options, allowed);
+    throw new BloomTypeError(parameter, options, allowed);
   }
   for (const key of Object.keys(options)) {
-    if (!names.includes(key)) throw new BloomTypeError(`options.${key}`, options[key as keyof typeof options], `absent: the options here are ${names.join(', ')}`);
+    if (!names.includes(key)) throw new BloomTypeError(`${parameter}.${key}`, options[key as keyof typeof options], `absent: the ${parameter === 'options' ? 'options' : 'fields'} here are ${names.join(', ')}`);
   }
 }
 
@@ -36,14 +37,15 @@ function checkOptionsObject(options: unknown, names: readonly string[], allowed:
  * Reads each of `names` from `options` once, into a frozen record.
  * `options` must be an object that is not an array (an array is a list,
  * never a set of named options), or undefined unless `required` (every
- * field absent); otherwise BloomTypeError naming `options`, and `allowed`.
+ * field absent); otherwise BloomTypeError naming `parameter` (default
+ * `options`), and `allowed`.
  * A record this function made is returned as it is, so passing one on
  * reads nothing of the caller's again.
  */
-export function readOptions<K extends string>(options: unknown, names: readonly K[], allowed: string, required = false): OptionRecord<K> {
+export function readOptions<K extends string>(options: unknown, names: readonly K[], allowed: string, required = false, parameter = 'options'): OptionRecord<K> {
   if (options === undefined && !required) return ABSENT as OptionRecord<K>;
   if (options === ABSENT || RECORDS.has(options as object)) return options as OptionRecord<K>;
-  checkOptionsObject(options, names, allowed);
+  checkOptionsObject(options, names, allowed, parameter);
   const record = Object.create(null) as Record<K, unknown>;
   for (const name of names) record[name] = options[name];
   Object.freeze(record);

@@ -7,6 +7,7 @@
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkInteger, checkParams, MAX_HASHES, MAX_SHARDS, type Scheme } from '../filter/options.js';
 import { capacityParams } from '../filter/sizing.js';
+import { readOptions, type OptionRecord } from '../filter/read-options.js';
 import { RedisBloomConfigError } from './errors.js';
 import { configKey, FORMAT_VERSION, isEpoch, MAX_SHARD_BITS } from './layout.js';
 import type { Send } from './connection.js';
@@ -47,6 +48,27 @@ export interface ReserveOptions extends OpenOptions {
 
 /** What reserve does about a server that may evict or expire the filter's keys. */
 export type EvictionMode = 'warn' | 'refuse';
+
+/** The fields of ReserveOptions, of OpenOptions, and of a Sizing. */
+const RESERVE_OPTION_NAMES = ['batchSize', 'scheme', 'seed', 'shards', 'recreate', 'eviction'] as const;
+const OPEN_OPTION_NAMES = ['batchSize'] as const;
+const SIZING_NAMES = ['capacity', 'falsePositiveRate', 'bits', 'hashes'] as const;
+const SIZING_ALLOWED = '{ capacity, falsePositiveRate } or { bits, hashes }';
+
+/** reserve's options, each read once (src/filter/read-options.ts): undefined where absent. */
+export function readReserveOptions(options: unknown): OptionRecord<(typeof RESERVE_OPTION_NAMES)[number]> {
+  return readOptions(options, RESERVE_OPTION_NAMES, 'an object with scheme, seed, shards, batchSize, recreate or eviction');
+}
+
+/** open's options, read once. */
+export function readOpenOptions(options: unknown): OptionRecord<(typeof OPEN_OPTION_NAMES)[number]> {
+  return readOptions(options, OPEN_OPTION_NAMES, 'an object with batchSize');
+}
+
+/** A Sizing, each field read once; BloomTypeError naming `sizing` for anything but an object with capacity or bits. */
+export function readSizing(sizing: unknown): OptionRecord<(typeof SIZING_NAMES)[number]> {
+  return readOptions(sizing, SIZING_NAMES, SIZING_ALLOWED, true, 'sizing');
+}
 
 /** Checks the eviction option (default `warn`). */
 export function checkEviction(value: unknown): EvictionMode {
@@ -98,36 +120,38 @@ export function checkBatchSize(value: unknown): number {
   return value === undefined ? DEFAULT_BATCH_SIZE : checkInteger('batchSize', value, 1, 1_000_000);
 }
 
-/** m, k and the shard count from the requested sizing. */
-export function configFor(sizing: Sizing, options: ReserveOptions): Config {
-  const allowed = '{ capacity, falsePositiveRate } or { bits, hashes }';
-  if (sizing === null || typeof sizing !== 'object') throw new BloomTypeError('sizing', sizing, allowed);
+/** m, k and the shard count from the requested sizing and reserve's options (each read once). */
+export function configFor(sizingGiven: unknown, optionsGiven: unknown): Config {
+  const sizing = readSizing(sizingGiven);
+  const options = readReserveOptions(optionsGiven);
   let total: number;
   let hashes: number;
   let capacity: number | null = null;
   let falsePositiveRate: number | null = null;
   // sbbf shards hold whole 256-bit blocks, and are sized by the blocked formula.
   const blocked = options.scheme === 'sbbf';
-  if ('capacity' in sizing) {
+  const byCapacity = sizing.capacity !== undefined || sizing.falsePositiveRate !== undefined;
+  const byBits = sizing.bits !== undefined || sizing.hashes !== undefined;
+  // Both would leave one of them unused: which did the caller mean?
+  if (byCapacity === byBits) throw new BloomTypeError('sizing', sizingGiven, SIZING_ALLOWED);
+  if (byCapacity) {
     capacity = checkInteger('capacity', sizing.capacity, 1, Number.MAX_SAFE_INTEGER);
-    falsePositiveRate = sizing.falsePositiveRate;
-    if (typeof falsePositiveRate !== 'number') throw new BloomTypeError('falsePositiveRate', falsePositiveRate, 'a number in (0, 1)');
-    ({ bits: total, hashes } = capacityParams(capacity, falsePositiveRate, MAX_SHARDS * MAX_SHARD_BITS, blocked ? 'sbbf' : 'xxh64'));
-  } else if ('bits' in sizing) {
+    const rate = sizing.falsePositiveRate;
+    if (typeof rate !== 'number') throw new BloomTypeError('falsePositiveRate', rate, 'a number in (0, 1)');
+    falsePositiveRate = rate;
+    ({ bits: total, hashes } = capacityParams(capacity, rate, MAX_SHARDS * MAX_SHARD_BITS, blocked ? 'sbbf' : 'xxh64'));
+  } else {
     total = checkInteger('bits', sizing.bits, 1, MAX_SHARDS * MAX_SHARD_BITS);
     hashes = checkInteger('hashes', sizing.hashes, 1, MAX_HASHES);
-  } else {
-    throw new BloomTypeError('sizing', sizing, allowed);
   }
   const needed = Math.ceil(total / MAX_SHARD_BITS);
   let shards = needed;
-  if (options.shards !== undefined) {
+  const asked = options.shards;
+  if (asked !== undefined) {
     const range = `an integer in [${needed}, ${MAX_SHARDS}] (a shard holds at most 2^32 bits, and m = ${total})`;
-    if (typeof options.shards !== 'number') throw new BloomTypeError('shards', options.shards, range);
-    if (!Number.isInteger(options.shards) || options.shards < needed || options.shards > MAX_SHARDS) {
-      throw new BloomRangeError('shards', options.shards, range);
-    }
-    shards = options.shards;
+    if (typeof asked !== 'number') throw new BloomTypeError('shards', asked, range);
+    if (!Number.isInteger(asked) || asked < needed || asked > MAX_SHARDS) throw new BloomRangeError('shards', asked, range);
+    shards = asked;
   }
   const unit = blocked ? 256 : 1;
   const shardBits = Math.ceil(total / shards / unit) * unit;

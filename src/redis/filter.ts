@@ -14,7 +14,7 @@ import type { BatchItems, Item } from '../filter/items.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
 import {
-  checkBatchSize, checkEviction, checkRecreate, configFor, parseConfig, readStoredConfig, RESERVING_FIELD,
+  checkBatchSize, checkEviction, checkRecreate, configFor, parseConfig, readOpenOptions, readReserveOptions, readSizing, readStoredConfig, RESERVING_FIELD,
   type Config, type OpenOptions, type ReserveOptions, type Sizing,
 } from './config.js';
 import { isCluster, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
@@ -117,17 +117,19 @@ export class RedisBloomFilter {
    * shard's bitmap is allocated in full here, not on first use. A refused
    * reserve changes nothing in Redis (see reserve.ts).
    */
-  static async reserve(client: RedisConnection, name: string, sizing: Sizing, options: ReserveOptions = {}): Promise<RedisBloomFilter> {
+  static async reserve(client: RedisConnection, name: string, sizing: Sizing, options?: ReserveOptions): Promise<RedisBloomFilter> {
     checkName(name);
-    if (options === null || typeof options !== 'object') throw new BloomTypeError('options', options, 'an object');
-    const asked = configFor(sizing, options);
-    const batchSize = checkBatchSize(options.batchSize);
+    // Read once each (src/filter/read-options.ts): configFor and the checks below take the records.
+    const o = readReserveOptions(options);
+    const s = readSizing(sizing);
+    const asked = configFor(s, o);
+    const batchSize = checkBatchSize(o.batchSize);
     const request: ReserveRequest = {
       asked,
-      bits: sizing !== null && typeof sizing === 'object' && 'bits' in sizing ? sizing.bits : null,
-      shardsGiven: options.shards !== undefined,
-      recreate: checkRecreate(options.recreate),
-      eviction: checkEviction(options.eviction),
+      bits: s.bits === undefined ? null : (s.bits as number),
+      shardsGiven: o.shards !== undefined,
+      recreate: checkRecreate(o.recreate),
+      eviction: checkEviction(o.eviction),
       cluster: isCluster(client),
     };
     const config = await reserveKeys(senderOf(client), name, request);
@@ -135,9 +137,9 @@ export class RedisBloomFilter {
   }
 
   /** Opens a filter that reserve created; RedisBloomConfigError when there is none under this name. */
-  static async open(client: RedisConnection, name: string, options: OpenOptions = {}): Promise<RedisBloomFilter> {
+  static async open(client: RedisConnection, name: string, options?: OpenOptions): Promise<RedisBloomFilter> {
     checkName(name);
-    const batchSize = checkBatchSize(options?.batchSize);
+    const batchSize = checkBatchSize(readOpenOptions(options).batchSize);
     const key = configKey(name);
     const stored = await readStoredConfig(
       senderOf(client), name, key, typedError,

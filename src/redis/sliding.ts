@@ -10,10 +10,11 @@
 import { BloomTypeError } from '../errors.js';
 import type { BatchItems, Item } from '../filter/items.js';
 import { checkItem, checkParams, checkSeed } from '../filter/options.js';
-import { slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from '../sliding/shape.js';
+import { readSlidingOptions, slidingFalsePositiveRate, slidingShape, type SlidingOptions, type SlidingShape } from '../sliding/shape.js';
+import { readOptions } from '../filter/read-options.js';
 import { Engine } from '../wasm/engine.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
-import { checkBatchSize, checkEviction, checkRecreate, hashOf, readStoredConfig, type EvictionMode, type OpenOptions } from './config.js';
+import { checkBatchSize, checkEviction, checkRecreate, hashOf, readOpenOptions, readStoredConfig, type EvictionMode, type OpenOptions } from './config.js';
 import { checkEvictionRisk } from './eviction.js';
 import { isErrorReply, runScript, scriptArgs, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
@@ -40,6 +41,9 @@ export interface SlidingReserveOptions extends OpenOptions {
   /** What reserve does when the server may evict or expire the filter's keys: `warn` (default) or `refuse`, as RedisBloomFilter's. */
   eviction?: EvictionMode;
 }
+
+/** The fields of SlidingReserveOptions. */
+const SLIDING_RESERVE_OPTION_NAMES = ['seed', 'batchSize', 'recreate', 'eviction'] as const;
 
 /** One generation slot as info() reports it. */
 export interface RedisSlidingGeneration {
@@ -145,20 +149,21 @@ export class RedisSlidingBloomFilter {
    * `eviction`).
    */
   static async reserve(
-    client: RedisConnection, name: string, window: SlidingOptions, options: SlidingReserveOptions = {},
+    client: RedisConnection, name: string, window: SlidingOptions, options?: SlidingReserveOptions,
   ): Promise<RedisSlidingBloomFilter> {
     checkName(name);
-    if (options === null || typeof options !== 'object') throw new BloomTypeError('options', options, 'an object');
-    const clock = (window as { clock?: unknown } | null)?.clock;
-    if (clock !== undefined) {
-      throw new BloomTypeError('clock', clock, 'absent: a Redis sliding filter reads the server\'s clock (TIME), never a worker\'s');
+    // Read once each (src/filter/read-options.ts); slidingShape takes the record as it is.
+    const o = readOptions(options, SLIDING_RESERVE_OPTION_NAMES, 'an object with seed, batchSize, recreate or eviction');
+    const w = readSlidingOptions(window);
+    if (w.clock !== undefined) {
+      throw new BloomTypeError('clock', w.clock, 'absent: a Redis sliding filter reads the server\'s clock (TIME), never a worker\'s');
     }
-    const shape = slidingShape(window);
+    const shape = slidingShape(w as SlidingOptions);
     checkGenerationBits(shape);
-    const seed = checkSeed(options.seed ?? 0);
-    const batchSize = checkBatchSize(options.batchSize);
-    const recreate = checkRecreate(options.recreate);
-    const eviction = checkEviction(options.eviction);
+    const seed = checkSeed(o.seed ?? 0);
+    const batchSize = checkBatchSize(o.batchSize);
+    const recreate = checkRecreate(o.recreate);
+    const eviction = checkEviction(o.eviction);
     const config: SlidingConfig = { shape, seed, epoch: newEpoch() };
     const fields: Record<string, string> = { ...slidingFields(config), epoch: config.epoch!, fingerprint: slidingFingerprint(config) };
     const send = senderOf(client);
@@ -198,9 +203,9 @@ export class RedisSlidingBloomFilter {
   }
 
   /** Opens a filter that reserve created; RedisBloomConfigError when there is none under this name. */
-  static async open(client: RedisConnection, name: string, options: OpenOptions = {}): Promise<RedisSlidingBloomFilter> {
+  static async open(client: RedisConnection, name: string, options?: OpenOptions): Promise<RedisSlidingBloomFilter> {
     checkName(name);
-    const batchSize = checkBatchSize(options?.batchSize);
+    const batchSize = checkBatchSize(readOpenOptions(options).batchSize);
     const key = slidingMetaKey(name);
     const stored = await readStoredConfig(
       senderOf(client), name, key, slidingTypedError,
