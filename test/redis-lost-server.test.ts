@@ -3,6 +3,7 @@
 // with node-redis's own error as its cause; and a rejected addMany's outcome
 // is final: calls the client still had queued may run after a restart, but
 // their answers never change the error the caller holds.
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import {
@@ -25,6 +26,40 @@ async function until(what: string, ok: () => boolean | Promise<boolean>): Promis
 /** Resolves once the client answers a PING (after a restart: once it has reconnected). */
 async function untilAnswering(client: RedisClientType): Promise<void> {
   await until('client reconnected', () => client.ping().then(() => true, () => false));
+}
+
+/**
+ * A TCP gate on a port of its own in front of the server's. Open, it pipes
+ * each connection through to the server; shut, it does not listen, so a
+ * client's attempt is refused before it connects (a connection accepted
+ * and then dropped would take the calls the client wrote into it).
+ */
+async function openGate(serverPort: number): Promise<{ port: number; open(): Promise<void>; shut(): void; close(): void }> {
+  const sockets = new Set<Socket>();
+  const gate = createServer((socket) => {
+    const upstream = connect(serverPort, '127.0.0.1');
+    for (const [a, b] of [[socket, upstream], [upstream, socket]]) {
+      sockets.add(a);
+      a.on('error', () => b.destroy());
+      a.on('close', () => {
+        sockets.delete(a);
+        b.destroy();
+      });
+      a.pipe(b);
+    }
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => gate.listen(port, '127.0.0.1', resolve));
+  await listen(0);
+  const port = (gate.address() as AddressInfo).port;
+  return {
+    port,
+    open: () => listen(port),
+    shut: () => void gate.close(),
+    close: () => {
+      gate.close();
+      for (const socket of sockets) socket.destroy();
+    },
+  };
 }
 
 /** The rejection of `pending` (fails the test when it resolves). */
@@ -57,14 +92,20 @@ describeRedis('Redis filters when the server goes away', () => {
     // full queue for a handshake, and sends the 4 calls.
     let server = await RedisServer.start({ aof: true, args: ['--requirepass', ''] });
     const url = `redis://127.0.0.1:${server.port}`;
+    // The client reaches the server through a gate that is shut while the
+    // server restarts: Redis listens before it has replayed its AOF and
+    // answers LOADING meanwhile (Redis refused the call: it did not run), so
+    // a client let in then would have its first call refused.
+    const gate = await openGate(server.port);
     const client: RedisClientType = createClient({
-      url, commandsQueueMaxLength: 4, disableClientInfo: true, socket: { reconnectStrategy: () => 50 },
+      url: `redis://127.0.0.1:${gate.port}`, commandsQueueMaxLength: 4, disableClientInfo: true, socket: { reconnectStrategy: () => 50 },
     });
     client.on('error', () => {});
     try {
       await client.connect();
       const rf = await RedisBloomFilter.reserve(client, 'final', { bits: 1 << 20, hashes: 7 }, { batchSize: 256 });
       const items = Array.from({ length: 5000 }, (_, i) => `https://final.example/${i}`);
+      gate.shut();
       await server.kill9();
       await until('client offline', () => !client.isReady);
       const err = await rejection(rf.addMany(items));
@@ -76,6 +117,7 @@ describeRedis('Redis filters when the server goes away', () => {
       expect(uncertain.length).toBeGreaterThanOrEqual(4 * 256);
 
       server = await server.restart();
+      await gate.open();
       await untilAnswering(client);
       // The 4 queued calls ran after the restart (the PING came after them, on
       // one connection), read through a second client (this one's queue is short)...
@@ -92,6 +134,7 @@ describeRedis('Redis filters when the server goes away', () => {
     } finally {
       // destroy, not close: close waits for queued calls, which a dead server never answers.
       if (client.isOpen) client.destroy();
+      gate.close();
       await server.stop();
     }
   });
