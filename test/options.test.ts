@@ -128,6 +128,8 @@ for (const t of twins) {
         expect((error as Error).message).toMatch(new RegExp(`^options\\.${misspelt} must be absent: the options here are (\\w+, )*${real}(, \\w+)*; got 7$`));
       }
       expect(() => t.BloomFilter.forCapacity(100, 0.01, { sceme: 'sbbf' } as never)).toThrow('options.sceme must be absent: the options here are scheme, seed, shared; got "sbbf"');
+      // undefined is absent, whatever the name.
+      expect(t.BloomFilter.forCapacity(100, 0.01, { sceme: undefined } as never).scheme).toBe('xxh64');
     });
 
     it('CuckooFilter: { bucketSize: null } and { growth: null } are refused as null, an array of options too', () => {

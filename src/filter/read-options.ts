@@ -21,15 +21,19 @@ const ABSENT = Object.freeze(Object.create(null) as Record<string, unknown>);
  * Throws BloomTypeError naming `parameter` (`options`, or another object
  * of named fields such as a Redis filter's `sizing`) unless `options` is an
  * object that is not an array, and naming the field, `options.<field>`,
- * when it has one that is not among `names`: a misspelt option
- * (`{ sceme: 'sbbf' }`) would otherwise give the default without a word.
+ * when it has one that is not among `names` and not undefined: a misspelt
+ * option (`{ sceme: 'sbbf' }`) would otherwise give the default without a
+ * word.
  */
 function checkOptionsObject(options: unknown, names: readonly string[], allowed: string, parameter = 'options'): asserts options is Record<string, unknown> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new BloomTypeError(parameter, options, allowed);
   }
   for (const key of Object.keys(options)) {
-    if (!names.includes(key)) throw new BloomTypeError(`${parameter}.${key}`, options[key as keyof typeof options], `absent: the ${parameter === 'options' ? 'options' : 'fields'} here are ${names.join(', ')}`);
+    if (names.includes(key)) continue;
+    // undefined is absent here too, as for the options the call has.
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) throw new BloomTypeError(`${parameter}.${key}`, value, `absent: the ${parameter === 'options' ? 'options' : 'fields'} here are ${names.join(', ')}`);
   }
 }
 
