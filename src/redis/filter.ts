@@ -8,7 +8,6 @@
 // Where the keys live: layout.ts; how reserve creates them: reserve.ts.
 
 import { Engine } from '../wasm/engine.js';
-import { BloomTypeError } from '../errors.js';
 import { checkInteger, checkItem, checkParams, type Scheme } from '../filter/options.js';
 import type { BatchItems, Item } from '../filter/items.js';
 import { currentFalsePositiveRateOf, estimatedCountOf } from '../filter/sizing.js';

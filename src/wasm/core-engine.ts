@@ -120,7 +120,7 @@ export class CoreEngine extends RecordHandle {
 
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
-    const a = this.enter('hasDigest');
+    this.enter('hasDigest');
     // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
     return this.truth((this.calls as BloomExports).hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
   }

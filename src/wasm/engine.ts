@@ -78,7 +78,7 @@ export class Engine extends CoreEngine {
 
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
   addDigest(lo: number, hi: number): boolean {
-    const a = this.enter('addDigest');
+    this.enter('addDigest');
     // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
     return this.truth((this.calls as BloomExports).addDigest(this.record, this.generation, lo, hi), 'addDigest');
   }
