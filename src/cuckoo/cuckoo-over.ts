@@ -344,18 +344,14 @@ export function finishParts(file: CuckooFile, parts: CuckooParts): void {
 /**
  * After a reader filled the tables of `parts` straight from a file:
  * each member's payload checks (checksum, padding), then finishParts.
- * Releases the tables and throws BloomFormatError on any fault. @internal
+ * Throws BloomFormatError on any fault; the reader gives the tables back
+ * (src/node/io.ts's owning). @internal
  */
 export function finishStreamedParts(file: CuckooFile, parts: CuckooParts): void {
-  try {
-    parts.tables.forEach((t, j) => {
-      const slots = t.slots;
-      checkMemberPayload(file, j, t.payloadChecksum(), slots[slots.length - 1]);
-    });
-  } catch (error) {
-    for (const t of parts.tables) t.release();
-    throw error;
-  }
+  parts.tables.forEach((t, j) => {
+    const slots = t.slots;
+    checkMemberPayload(file, j, t.payloadChecksum(), slots[slots.length - 1]);
+  });
   finishParts(file, parts);
 }
 

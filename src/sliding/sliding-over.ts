@@ -108,18 +108,13 @@ export function slidingWordsView(filter: SlidingBloomFilter): Uint8Array {
 
 /**
  * After a reader filled the words of a filter made from restoredOptions(file)
- * in place: the payload checks (checksum, empty planes). On a fault the
- * filter is disposed and BloomFormatError thrown, as fromBytes would. @internal
+ * in place: the payload checks (checksum, empty planes). Throws
+ * BloomFormatError on a fault; the reader disposes the filter
+ * (src/node/io.ts's owning). @internal
  */
 export function finishSlidingLoad(filter: SlidingBloomFilter, file: SlidingFile, header: Uint8Array): void {
   const g = file.shape.generations;
-  try {
-    const words = slidingWordsView(filter);
-    checkSlidingPayload(file, slidingStoreOf(filter).checksum(header.subarray(0, checksumOffset(g))), planesInUse(words, g));
-  } catch (error) {
-    filter.dispose();
-    throw error;
-  }
+  checkSlidingPayload(file, slidingStoreOf(filter).checksum(header.subarray(0, checksumOffset(g))), planesInUse(slidingWordsView(filter), g));
 }
 
 /** The store of a filter (set by SlidingBloomFilter's static block), for tests and this module. @internal */
