@@ -29,8 +29,10 @@ function checkOptionsObject(options: unknown, names: readonly string[], allowed:
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new BloomTypeError(parameter, options, allowed);
   }
-  for (const key of Object.keys(options)) {
-    if (names.includes(key)) continue;
+  // The own enumerable keys, as Object.keys lists them, without the array it
+  // allocates: digest() reads its options once an item.
+  for (const key in options) {
+    if (names.includes(key) || !Object.hasOwn(options, key)) continue;
     // undefined is absent here too, as for the options the call has.
     const value = (options as Record<string, unknown>)[key];
     if (value !== undefined) throw new BloomTypeError(`${parameter}.${key}`, value, `absent: the ${parameter === 'options' ? 'options' : 'fields'} here are ${names.join(', ')}`);
