@@ -67,26 +67,26 @@ f.dispose();
 g.dispose();
 `;
 
+/** The compiled classes, read once: each variant writes a cut copy of them over the copied dist. */
+const SOURCES = new Map(CLASS_FILES.map((file) => [file, readFileSync(join(ROOT, 'dist', file), 'utf8')]));
+
+// A method renamed in the class would silently stay in every variant: each name must be found.
+const missing = Object.values(GROUPS).flat().filter((name) => ![...SOURCES.values()].some((source) => source.includes(`\n    ${name}(`)));
+if (missing.length > 0) throw new Error(`not methods of BloomFilter's compiled classes (renamed?): ${missing.join(', ')}`);
+
+rmSync(WORK, { recursive: true, force: true });
+cpSync(join(ROOT, 'dist'), join(WORK, 'dist'), { recursive: true });
+// sideEffects: false as the package says it (its two platform entries are not reached here).
+writeFileSync(join(WORK, 'package.json'), JSON.stringify({ type: 'module', sideEffects: false }));
+writeFileSync(join(WORK, 'entry.js'), ENTRY);
+
 /** The gzipped bundle of the entry when BloomFilter keeps only the groups in `kept`. */
 async function bundleKeeping(kept: readonly string[]): Promise<number> {
-  rmSync(WORK, { recursive: true, force: true });
-  cpSync(join(ROOT, 'dist'), join(WORK, 'dist'), { recursive: true });
-  // sideEffects: false as the package says it (its two platform entries are not reached here).
-  writeFileSync(join(WORK, 'package.json'), JSON.stringify({ type: 'module', sideEffects: false }));
   const dropped = Object.entries(GROUPS).filter(([group]) => !kept.includes(group)).flatMap(([, names]) => names);
-  for (const file of CLASS_FILES) {
-    const source = readFileSync(join(ROOT, 'dist', file), 'utf8');
-    writeFileSync(join(WORK, 'dist', file), cut(source, dropped, file));
-  }
-  writeFileSync(join(WORK, 'entry.js'), ENTRY);
+  for (const [file, source] of SOURCES) writeFileSync(join(WORK, 'dist', file), cut(source, dropped, file));
   const result = await build({ entryPoints: [join(WORK, 'entry.js')], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
   return gzip(result.outputFiles[0].text);
 }
-
-// A method renamed in the class would silently stay in every variant: each name must be found.
-const found = new Set(Object.values(GROUPS).flat().filter((name) => CLASS_FILES.some((file) => readFileSync(join(ROOT, 'dist', file), 'utf8').includes(`\n    ${name}(`))));
-const missing = Object.values(GROUPS).flat().filter((name) => !found.has(name));
-if (missing.length > 0) throw new Error(`not methods of BloomFilter's compiled classes (renamed?): ${missing.join(', ')}`);
 
 const groups = Object.keys(GROUPS);
 const whole = await bundleKeeping(groups);
