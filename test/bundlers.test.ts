@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, describeBrowser } from './helpers/chromium.js';
+import { launchChromium, describeBrowser, type Browser } from './helpers/chromium.js';
 import { waitForValue, type TestPage } from './helpers/browsers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -162,6 +162,14 @@ document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f
 } as const;
 
 describeBrowser('Vite and webpack production builds of a page that imports the package, in headless Chromium', () => {
+  // One browser for every page: each page is served from a port of its own,
+  // so no two share an origin, a cache or storage.
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(() => browser?.close());
+
   const builders = { Vite: vitePage, webpack: webpackPage };
   for (const [bundler, buildPage] of Object.entries(builders)) {
     for (const [entry, { source, expected }] of Object.entries(PAGES)) {
@@ -169,9 +177,8 @@ describeBrowser('Vite and webpack production builds of a page that imports the p
         const out = buildPage(`${bundler}-${entry.replace(/\W+/g, '-')}`, source);
         const { startServer } = await import('../dist/cli/serve.js');
         const server = await startServer(0, out);
-        const browser = await launchChromium();
+        const page = (await browser!.context.newPage()) as unknown as TestPage;
         try {
-          const page = (await browser.context.newPage()) as unknown as TestPage;
           const errors: string[] = [];
           page.on('pageerror', (e) => errors.push(String(e)));
           await page.goto(server.url);
@@ -179,7 +186,7 @@ describeBrowser('Vite and webpack production builds of a page that imports the p
           expect(errors).toEqual([]);
           expect(JSON.parse(result)).toEqual(expected);
         } finally {
-          await browser.close();
+          await page.close();
           await server.close();
         }
       }, 180_000);

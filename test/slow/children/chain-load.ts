@@ -13,5 +13,5 @@ const maxRssAfter = process.resourceUsage().maxRSS * 1024;
 let sampled = 0;
 let found = 0;
 for (let n = 0; n < Number(count); n += 97, sampled++) if (chain.has(bigChainItem(n))) found++;
-if (saveTo !== '-') await saveFile(chain, saveTo);
+if (saveTo !== '-') await saveFile(chain, saveTo, { durable: false });
 process.stdout.write(JSON.stringify({ members: chain.members, addedCount: chain.size, sampled, found, maxRssBefore, maxRssAfter }));
