@@ -20,6 +20,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     sequence: { sequencer: SlowSuitesFirst },
+    setupFiles: ['test/helpers/typed-array-equality.ts'],
     // Separate processes: some suites map gigabytes of wasm memory or start servers.
     pool: 'forks',
     // Both cores: vitest's default leaves one idle on a 2-core machine like CI's,
