@@ -3,9 +3,10 @@
 // configuration hash is left behind), leftovers of the same filter are
 // adopted, a missing shard is never recreated empty, and two reserves racing
 // with different parameters leave one whole filter or nothing.
+import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import { mulberry32 } from '../src/cli/mulberry32.js';
-import { RedisBloomConfigError, RedisBloomFilter } from '../src/redis/index.js';
+import { RedisBloomConfigError, RedisBloomConnectionError, RedisBloomFilter, RedisSlidingBloomFilter } from '../src/redis/index.js';
 import { CREATE_SHARD_SCRIPT } from '../src/redis/scripts.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 
@@ -302,5 +303,38 @@ describeRedis('RedisBloomFilter.reserve', () => {
     expect(await rf.has('x')).toBe(true);
     expect((await RedisBloomFilter.open(redis.client, 'stopped')).shards).toBe(2);
     await done.drop();
+  });
+
+  it('reserves and reports through a client whose command queue holds one call (commandsQueueMaxLength: 1)', async () => {
+    // reserve sends its checks and its shards' scripts side by side; node-redis
+    // refuses a call while its queue is full, before sending it. Such a call
+    // waits for one of reserve's own calls to be answered, and is made again.
+    const client: RedisClientType = createClient({ url: redis.server.url, commandsQueueMaxLength: 1, disableClientInfo: true });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      for (const recreate of [false, true]) {
+        const f = await RedisBloomFilter.reserve(client, 'one-call', { capacity: 1000, falsePositiveRate: 0.01 }, { shards: 4, recreate });
+        expect(await f.add('a')).toBe(true);
+        expect(await f.has('a')).toBe(true);
+        expect(await f.info()).toMatchObject({ shards: 4, addedCount: 1 });
+        const again = await RedisBloomFilter.reserve(client, 'one-call', { capacity: 1000, falsePositiveRate: 0.01 }, { shards: 4 });
+        expect(await again.has('a')).toBe(true);
+        const w = await RedisSlidingBloomFilter.reserve(client, 'one-call-window', { window: 1000, falsePositiveRate: 0.01 }, { recreate });
+        expect(await w.add('a')).toBe(true);
+        expect((await w.info()).generations).toBeGreaterThan(1);
+      }
+      await (await RedisBloomFilter.open(client, 'one-call')).drop();
+      expect(await redis.client.keys('{one-call[}:]*')).toEqual([]);
+      // The queue's place held by the caller's own call (BLPOP waiting 0.5 s): none of reserve's calls is in flight, so the refusal stands.
+      const blocking = client.blPop('one-call-nothing', 0.5);
+      const refused = await RedisBloomFilter.reserve(client, 'one-call', { capacity: 1000, falsePositiveRate: 0.01 }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RedisBloomConnectionError);
+      expect(((refused as Error).cause as Error).message).toBe('The queue is full');
+      expect(await blocking).toBeNull();
+      expect(await redis.client.keys('{one-call[}:]*')).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -56,6 +56,36 @@ export function senderOf(client: RedisConnection): Send {
   return (_key, _readonly, args, options) => single.sendCommand(args, options);
 }
 
+/**
+ * `send` for the calls that set a filter up or report on it (reserve, with
+ * its checks, and info), which go out side by side, more of them than a
+ * client with a small commandsQueueMaxLength takes at once: a call that
+ * node-redis refuses for a full queue (so never sent) waits until another
+ * of these calls already sent is answered, freeing a place, and is made
+ * again. With none of them in flight, the queue is full of the caller's
+ * own calls, and the refusal stands.
+ */
+export function waitingForRoom(send: Send): Send {
+  const inFlight = new Set<Promise<void>>();
+  return async (key, readonly, args, options) => {
+    for (;;) {
+      const answer = send(key, readonly, args, options);
+      const settled = answer.then(() => {}, () => {});
+      inFlight.add(settled);
+      let others: Promise<void>[];
+      try {
+        return await answer;
+      } catch (err) {
+        others = [...inFlight].filter((p) => p !== settled);
+        if (!queueFull(err) || others.length === 0) throw err;
+      } finally {
+        inFlight.delete(settled);
+      }
+      await Promise.race(others);
+    }
+  };
+}
+
 /** Whether the connection is a cluster (its keys may sit on several nodes). */
 export function isCluster(client: RedisConnection): boolean {
   return client !== null && typeof client === 'object' && 'masters' in client;

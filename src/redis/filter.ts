@@ -16,7 +16,7 @@ import {
   checkBatchSize, checkEviction, checkRecreate, configFor, parseConfig, readOpenOptions, readReserveOptions, readSizing, readStoredConfig, RESERVING_FIELD,
   type Config, type OpenOptions, type ReserveOptions, type Sizing,
 } from './config.js';
-import { isCluster, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
+import { isCluster, senderOf, typedError, waitingForRoom, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { bitmapKey, checkName, configKey, fingerprint, metaKey } from './layout.js';
 import { reserveKeys, type ReserveRequest } from './reserve.js';
@@ -131,7 +131,7 @@ export class RedisBloomFilter {
       eviction: checkEviction(o.eviction),
       cluster: isCluster(client),
     };
-    const config = await reserveKeys(senderOf(client), name, request);
+    const config = await reserveKeys(waitingForRoom(senderOf(client)), name, request);
     return new RedisBloomFilter(client, name, config, batchSize);
   }
 
@@ -198,9 +198,10 @@ export class RedisBloomFilter {
   /** The configuration with counts read from Redis: addedCount (HGET per shard) and bitsSet (BITCOUNT per shard, O(m)). */
   async info(): Promise<RedisBloomInfo> {
     const shards = Array.from({ length: this.shards }, (_, s) => s);
+    const send = waitingForRoom(this.send);
     const [counts, adds] = await Promise.all([
-      Promise.all(shards.map((s) => this.call(this.send(bitmapKey(this.name, s), true, ['BITCOUNT', bitmapKey(this.name, s)])))),
-      Promise.all(shards.map((s) => this.call(this.send(metaKey(this.name, s), true, ['HGET', metaKey(this.name, s), 'added'])))),
+      Promise.all(shards.map((s) => this.call(send(bitmapKey(this.name, s), true, ['BITCOUNT', bitmapKey(this.name, s)])))),
+      Promise.all(shards.map((s) => this.call(send(metaKey(this.name, s), true, ['HGET', metaKey(this.name, s), 'added'])))),
     ]);
     const m = this.shardBits;
     const k = this.hashes;
@@ -235,9 +236,10 @@ export class RedisBloomFilter {
 
   /** Deletes the filter's configuration and every shard. */
   async drop(): Promise<void> {
+    const send = waitingForRoom(this.send);
     await Promise.all(
       Array.from({ length: this.shards }, (_, s) =>
-        this.call(this.send(bitmapKey(this.name, s), false, ['DEL', bitmapKey(this.name, s), metaKey(this.name, s)]))),
+        this.call(send(bitmapKey(this.name, s), false, ['DEL', bitmapKey(this.name, s), metaKey(this.name, s)]))),
     );
     await this.call(this.send(configKey(this.name), false, ['DEL', configKey(this.name)]));
   }

@@ -16,7 +16,7 @@ import { Engine } from '../wasm/engine.js';
 import { addStream, hasStream, type StreamContext } from './batches.js';
 import { checkBatchSize, checkEviction, checkRecreate, hashOf, readOpenOptions, readStoredConfig, type EvictionMode, type OpenOptions } from './config.js';
 import { checkEvictionRisk } from './eviction.js';
-import { isErrorReply, runScript, scriptArgs, senderOf, typedError, type RedisConnection, type Send } from './connection.js';
+import { isErrorReply, runScript, scriptArgs, senderOf, typedError, waitingForRoom, type RedisConnection, type Send } from './connection.js';
 import { RedisBloomConfigError } from './errors.js';
 import { checkName, newEpoch } from './layout.js';
 import {
@@ -166,7 +166,7 @@ export class RedisSlidingBloomFilter {
     const eviction = checkEviction(o.eviction);
     const config: SlidingConfig = { shape, seed, epoch: newEpoch() };
     const fields: Record<string, string> = { ...slidingFields(config), epoch: config.epoch!, fingerprint: slidingFingerprint(config) };
-    const send = senderOf(client);
+    const send = waitingForRoom(senderOf(client));
     const keys = slidingKeys(name, shape.generations);
     await checkEvictionRisk(send, { label: `sliding filter "${name}"`, name, routes: [keys[0]], keys: recreate ? [] : keys }, eviction);
     let reply: unknown;
