@@ -320,6 +320,13 @@ describeRedis('RedisBloomFilter.reserve', () => {
         expect(await f.info()).toMatchObject({ shards: 4, addedCount: 1 });
         const again = await RedisBloomFilter.reserve(client, 'one-call', { capacity: 1000, falsePositiveRate: 0.01 }, { shards: 4 });
         expect(await again.has('a')).toBe(true);
+        // hasMany's calls, one a shard, wait for room as reserve's do: reads, whose order does not matter.
+        const asked = ['a', ...Array.from({ length: 40 }, (_, i) => `absent ${i}`)];
+        expect(new Set(asked.map((x) => f.shardOf(x))).size).toBe(4);
+        const one: number[] = [];
+        for (const x of asked) one.push((await again.has(x)) ? 1 : 0);
+        expect(one[0]).toBe(1);
+        expect(Array.from(await again.hasMany(asked))).toEqual(one);
         const w = await RedisSlidingBloomFilter.reserve(client, 'one-call-window', { window: 1000, falsePositiveRate: 0.01 }, { recreate });
         expect(await w.add('a')).toBe(true);
         expect((await w.info()).generations).toBeGreaterThan(1);

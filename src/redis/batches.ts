@@ -18,7 +18,7 @@
 
 import type { Engine } from '../wasm/engine.js';
 import { batchItem, checkBatch, type BatchItems, type Item } from '../filter/items.js';
-import { isErrorReply, refusedBeforeRunning, runScript, scriptArgs, type Send } from './connection.js';
+import { isErrorReply, refusedBeforeRunning, runScript, scriptArgs, waitingForRoom, type Send } from './connection.js';
 import { NO_ANSWER, RedisBloomBatchError, type BatchCall } from './errors.js';
 import { redisOffset } from './layout.js';
 import type { Script } from './scripts.js';
@@ -127,9 +127,12 @@ export async function hasStream(ctx: StreamContext, items: BatchItems): Promise<
   if (checked.count === 0) return results;
   const calls: Promise<void>[] = [];
   let failed = false;
-  // Reads change nothing, so their order does not matter: every call goes by EVALSHA.
+  // Reads change nothing, so their order does not matter: every call goes by
+  // EVALSHA, and one the client refuses for a full queue may wait for room
+  // and go later (an add may not: a later call of its shard could overtake it).
+  const send = waitingForRoom(ctx.send);
   await dispatchAll(ctx, checked.count, (i) => batchItem(checked, i), (batch) => {
-    const call = runScript(ctx.send, ctx.scripts.has, true, batch.args).then((reply) => {
+    const call = runScript(send, ctx.scripts.has, true, batch.args).then((reply) => {
       const flags = replyText(reply, batch.indices.length);
       for (let j = 0; j < batch.indices.length; j++) results[batch.indices[j]] = flags.charCodeAt(j) - 48;
     }, (err: unknown) => {

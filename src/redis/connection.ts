@@ -57,13 +57,14 @@ export function senderOf(client: RedisConnection): Send {
 }
 
 /**
- * `send` for the calls that set a filter up or report on it (reserve, with
- * its checks, and info), which go out side by side, more of them than a
- * client with a small commandsQueueMaxLength takes at once: a call that
- * node-redis refuses for a full queue (so never sent) waits until another
- * of these calls already sent is answered, freeing a place, and is made
- * again. With none of them in flight, the queue is full of the caller's
- * own calls, and the refusal stands.
+ * `send` for one operation whose calls go out side by side, more of them
+ * than a client with a small commandsQueueMaxLength takes at once (reserve
+ * with its checks, info, drop, hasMany): a call that node-redis refuses
+ * for a full queue (so never sent) waits until another of the operation's
+ * calls already sent is answered, freeing a place, and is made again.
+ * With none of them in flight, the queue is full of the caller's other
+ * calls, and the refusal stands. Only for calls whose order does not
+ * matter: addMany's calls of one shard must run in the order sent.
  */
 export function waitingForRoom(send: Send): Send {
   const inFlight = new Set<Promise<void>>();
