@@ -22,11 +22,7 @@ function bloom(args: string[], input = ''): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8' });
 }
 
-/**
- * The file's bytes (as their SHA-256: toEqual walks a Buffer element by
- * element, seconds for a chain's 2.8 MB state) and times, to show a
- * command left it alone.
- */
+/** The file's bytes (as their SHA-256, a short string to compare) and times, to show a command left it alone. */
 const snapshot = (path: string) => ({
   sha256: createHash('sha256').update(readFileSync(path)).digest('hex'),
   mtimeMs: statSync(path).mtimeMs,
