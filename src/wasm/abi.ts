@@ -112,7 +112,8 @@ export type ChainExports = { readonly [K in keyof typeof CHAIN_ABI]: ExportOf<(t
 
 /**
  * A Bloom filter's calls on an item and a batch (assembly/bloom.ts), under
- * every scheme: the Bloom filter's module's, and the shared build's.
+ * every scheme, and on a digest: the Bloom filter's module's, and the
+ * shared build's.
  */
 const BLOOM_CALLS = {
   // One item staged in scratch: (record, generation, len, wide).
@@ -133,19 +134,18 @@ const BLOOM_CALLS = {
   // A chunk of items staged in scratch, offsets in the batch offsets region: (count, wide).
   addBatch: fn(4),
   hasBatch: fn(4),
+  // Hash once, probe many (assembly/digest.ts), the xxh64 family's; a digest is two u32 halves (lo, hi).
+  hasDigest: fn(4), // (lo, hi)
+  addDigest: fn(4), // (lo, hi)
 } as const;
 
 /**
  * Every export of the Bloom filter's module (assembly/bloom-module.ts),
  * which imports the memory of the core instance that holds its filters'
- * records: BLOOM_CALLS, a digest's test and add (the xxh64 family's), and
- * the set algebra.
+ * records: BLOOM_CALLS and the set algebra.
  */
 export const BLOOM_ABI = {
   ...BLOOM_CALLS,
-  // Hash once, probe many (assembly/digest.ts); a digest is two u32 halves (lo, hi).
-  hasDigest: fn(4), // (lo, hi)
-  addDigest: fn(4), // (lo, hi)
   // Set algebra: over another filter's bits in this memory, or over bits copied into scratch.
   combineAt: fn(4), // (record, generation, bits address, and): OR (or AND) another filter's bits in this memory into the record's
   unionScratch: fn(4), // (offset, len)
@@ -299,7 +299,7 @@ type ExportOf<E> = E extends StrFn<infer R>
 /** The exports of one instance of the module. */
 export type Exports = { readonly [K in keyof typeof ABI]: ExportOf<(typeof ABI)[K]> };
 
-/** The calls on an item and a batch of a Bloom filter (the Bloom filter's module's or the shared build's exports). */
+/** The calls on an item, a batch and a digest of a Bloom filter (the Bloom filter's module's or the shared build's exports). */
 export type BloomCalls = { readonly [K in keyof typeof BLOOM_CALLS]: ExportOf<(typeof BLOOM_CALLS)[K]> };
 
 /** The exports of one instance of the counting filter's module. */

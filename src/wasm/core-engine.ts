@@ -11,7 +11,7 @@ import type { CheckedBatch, FilterParams, Item } from './inputs.js';
 import { Kind, RECORD_BYTES, REFUSED, schemeRecord } from './arena.js';
 import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
-import type { BloomCalls, BloomExports } from './abi.js';
+import type { BloomCalls } from './abi.js';
 import { bloomModule } from './bloom-module.js';
 import type { Staging, UnitsStaging } from './staging.js';
 
@@ -121,8 +121,7 @@ export class CoreEngine extends RecordHandle {
   /** Tests the item whose 64-bit digest is hi:lo (the caller checked the scheme and seed). */
   hasDigest(lo: number, hi: number): boolean {
     this.enter('hasDigest');
-    // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
-    return this.truth((this.calls as BloomExports).hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
+    return this.truth(this.calls.hasDigest(this.record, this.generation, lo, hi), 'hasDigest');
   }
 
   /** Adds (op 0) or tests (op 1) a checked batch, crossing into wasm once per chunk. */

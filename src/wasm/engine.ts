@@ -80,7 +80,7 @@ export class Engine extends CoreEngine {
   addDigest(lo: number, hi: number): boolean {
     this.enter('addDigest');
     // Only filters of the xxh64 family take digests: their calls are the Bloom filter's module's (or the shared build's).
-    return this.truth((this.calls as BloomExports).addDigest(this.record, this.generation, lo, hi), 'addDigest');
+    return this.truth(this.calls.addDigest(this.record, this.generation, lo, hi), 'addDigest');
   }
 
   /** The item's positions in probe order. */
