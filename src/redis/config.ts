@@ -120,10 +120,8 @@ export function checkBatchSize(value: unknown): number {
   return value === undefined ? DEFAULT_BATCH_SIZE : checkInteger('batchSize', value, 1, 1_000_000);
 }
 
-/** m, k and the shard count from the requested sizing and reserve's options (each read once). */
-export function configFor(sizingGiven: unknown, optionsGiven: unknown): Config {
-  const sizing = readSizing(sizingGiven);
-  const options = readReserveOptions(optionsGiven);
+/** m, k and the shard count from the requested sizing and reserve's options, as readSizing and readReserveOptions read them. */
+export function configFor(sizing: ReturnType<typeof readSizing>, options: ReturnType<typeof readReserveOptions>): Config {
   let total: number;
   let hashes: number;
   let capacity: number | null = null;
@@ -133,7 +131,7 @@ export function configFor(sizingGiven: unknown, optionsGiven: unknown): Config {
   const byCapacity = sizing.capacity !== undefined || sizing.falsePositiveRate !== undefined;
   const byBits = sizing.bits !== undefined || sizing.hashes !== undefined;
   // Both would leave one of them unused: which did the caller mean?
-  if (byCapacity === byBits) throw new BloomTypeError('sizing', sizingGiven, SIZING_ALLOWED);
+  if (byCapacity === byBits) throw new BloomTypeError('sizing', sizing, SIZING_ALLOWED);
   if (byCapacity) {
     capacity = checkInteger('capacity', sizing.capacity, 1, Number.MAX_SAFE_INTEGER);
     const rate = sizing.falsePositiveRate;
