@@ -2,8 +2,9 @@
 // the server has lost its script cache (a fresh server, SCRIPT FLUSH, a
 // failover): no batch of a shard may run before an earlier batch of the
 // same shard. Against one real redis-server; the script cache is flushed
-// before, and in the middle of, the batch stream.
-import type { RedisClientType } from 'redis';
+// before, and in the middle of, the batch stream; and through a client
+// whose command queue holds only a few calls, which refuses the others.
+import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import { BloomFilter } from '../src/index.js';
 import { RedisBloomFilter } from '../src/redis/index.js';
@@ -91,5 +92,47 @@ describeRedis('RedisBloomFilter.addMany with a lost script cache', () => {
     }
     // The streams really met NOSCRIPT.
     expect(await noscriptErrors()).toBeGreaterThan(before);
+  });
+});
+
+describeRedis('RedisBloomFilter.addMany through a small command queue', () => {
+  const redis = redisForSuite();
+
+  it('answers as sequential adds when the client refuses calls for a full queue (commandsQueueMaxLength 1 to 3)', async () => {
+    // With a queue of 1 the caller sends nothing else: a call refused while
+    // only the caller's own calls hold the queue is refused for good (docs/REDIS.md).
+    for (const [length, traffic] of [[1, false], [2, true], [3, true]] as const) {
+      const client: RedisClientType = createClient({ url: redis.server.url, commandsQueueMaxLength: length, disableClientInfo: true });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        const name = `small-queue-${length}`;
+        const rf = await RedisBloomFilter.reserve(client, name, { bits: 30_000, hashes: 7 }, { shards: 3, batchSize: 7 });
+        const items = repeating(3000, 250);
+        const expected = sequential(rf, items);
+        // The caller's own calls, one at a time, share the queue and free
+        // places that wake none of addMany's waiting calls.
+        let sending = traffic;
+        const pings = (async () => {
+          let answered = 0;
+          while (sending) {
+            await client.ping().then(() => answered++, () => {});
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          return answered;
+        })();
+        const flags = await rf.addMany(items);
+        sending = false;
+        if (traffic) expect(await pings).toBeGreaterThan(0);
+        expect(Array.from(flags, Number)).toEqual(expected);
+        const local = Array.from({ length: 3 }, () => new BloomFilter(rf.shardBits, 7));
+        for (const x of items) local[rf.shardOf(x)].add(x);
+        for (let s = 0; s < 3; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
+        expect((await rf.info()).addedCount).toBe(250);
+        await rf.drop();
+      } finally {
+        await client.close();
+      }
+    }
   });
 });

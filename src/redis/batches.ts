@@ -54,7 +54,8 @@ interface Batch {
  * Adds every item; flag i is 1 when item i was new, exactly as sequential
  * add() calls would answer. On failure rejects with RedisBloomBatchError,
  * which lists the uncertain items and names `call`, the public method that
- * asked; nothing is retried but a NOSCRIPT refusal.
+ * asked; nothing is retried but a NOSCRIPT refusal and a call the client
+ * refused for a full command queue (see waitingForRoom).
  */
 export async function addStream(ctx: StreamContext, items: BatchItems, call: BatchCall): Promise<Uint8Array> {
   const checked = checkBatch(items);
@@ -68,10 +69,13 @@ export async function addStream(ctx: StreamContext, items: BatchItems, call: Bat
   let lost: { err: unknown } | undefined;
   let pending = 0;
   let wake: (() => void) | undefined;
+  // A call the client refuses for a full queue waits for room, and the later
+  // calls of its shard (its key) wait behind it: the order sent still holds.
+  const send = waitingForRoom(ctx.send);
   const dispatch = (batch: Batch, last: boolean): void => {
     sent.push(batch);
     pending++;
-    runScript(ctx.send, ctx.scripts.add, false, batch.args, undefined, !last).then(
+    runScript(send, ctx.scripts.add, false, batch.args, undefined, !last).then(
       (reply) => {
         try {
           const flags = replyText(reply, batch.indices.length);
@@ -128,8 +132,7 @@ export async function hasStream(ctx: StreamContext, items: BatchItems): Promise<
   const calls: Promise<void>[] = [];
   let failed = false;
   // Reads change nothing, so their order does not matter: every call goes by
-  // EVALSHA, and one the client refuses for a full queue may wait for room
-  // and go later (an add may not: a later call of its shard could overtake it).
+  // EVALSHA, and one the client refuses for a full queue waits for room.
   const send = waitingForRoom(ctx.send);
   await dispatchAll(ctx, checked.count, (i) => batchItem(checked, i), (batch) => {
     const call = runScript(send, ctx.scripts.has, true, batch.args).then((reply) => {

@@ -59,33 +59,85 @@ export function senderOf(client: RedisConnection): Send {
 /**
  * `send` for one operation whose calls go out side by side, more of them
  * than a client with a small commandsQueueMaxLength takes at once (reserve
- * with its checks, info, drop, hasMany): a call that node-redis refuses
- * for a full queue (so never sent) waits until another of the operation's
- * calls already sent is answered, freeing a place, and is made again.
- * With none of them in flight, the queue is full of the caller's other
- * calls, and the refusal stands. Only for calls whose order does not
- * matter: addMany's calls of one shard must run in the order sent.
+ * with its checks, info, drop, addMany, hasMany): a call that node-redis
+ * refuses for a full queue (so never sent) waits until another of the
+ * operation's calls already sent is answered, freeing a place, and is made
+ * again. With none of them in flight, the queue is full of the caller's
+ * other calls, and the refusal stands. When one of them gets no answer (a
+ * lost connection), the waiting calls give up with their refusal: they were
+ * not sent, and the operation fails anyway.
+ *
+ * Calls of one key keep the order they were made in: while a call waits
+ * for room, a later call of its key waits behind it, until it is answered
+ * or refused for good (and gives up with it when it gives up). Without
+ * that, a place freed by the caller's other calls (which wakes no waiting
+ * call) could let the later call run first, and addMany's answers for one
+ * shard would no longer be those of sequential adds. Calls of other keys
+ * are not held back.
  */
 export function waitingForRoom(send: Send): Send {
-  const inFlight = new Set<Promise<void>>();
+  /** The operation's calls made and not yet settled, each settling to what became of it. */
+  const inFlight = new Set<Promise<Settled>>();
+  /** Per key, the last call that waits for room or behind one that does: `done` settles to true unless it gave up or got no answer. */
+  const lastWaiting = new Map<string, { done: Promise<boolean>; refusal: unknown }>();
   return async (key, readonly, args, options) => {
-    for (;;) {
-      const answer = send(key, readonly, args, options);
-      const settled = answer.then(() => {}, () => {});
-      inFlight.add(settled);
-      let others: Promise<void>[];
-      try {
-        return await answer;
-      } catch (err) {
-        others = [...inFlight].filter((p) => p !== settled);
-        if (!queueFull(err) || others.length === 0) throw err;
-      } finally {
-        inFlight.delete(settled);
+    const before = lastWaiting.get(key);
+    let mine: { done: Promise<boolean>; refusal: unknown } | undefined;
+    let finish = (_goOn: boolean): void => {};
+    /** The call waits: later calls of its key wait behind it. */
+    const waits = (refusal: unknown): void => {
+      if (mine !== undefined) return;
+      mine = { done: new Promise<boolean>((resolve) => (finish = resolve)), refusal };
+      lastWaiting.set(key, mine);
+    };
+    let goOn = false;
+    try {
+      if (before !== undefined) {
+        waits(before.refusal);
+        if (!(await before.done)) throw before.refusal;
       }
-      await Promise.race(others);
+      for (;;) {
+        const answer = send(key, readonly, args, options);
+        const settled = answer.then((): Settled => 'answered', (err: unknown): Settled => (queueFull(err) ? 'refused' : isErrorReply(err) ? 'answered' : 'lost'));
+        inFlight.add(settled);
+        void settled.then(() => inFlight.delete(settled));
+        let refusal: unknown;
+        try {
+          const reply = await answer;
+          goOn = true;
+          return reply;
+        } catch (err) {
+          if (!queueFull(err)) {
+            goOn = isErrorReply(err);
+            throw err;
+          }
+          refusal = err;
+        }
+        waits(refusal);
+        // Until another of the operation's calls is answered. One refused
+        // meanwhile was never sent: it frees no place, so look again.
+        for (;;) {
+          const others = [...inFlight].filter((p) => p !== settled);
+          if (others.length === 0) {
+            goOn = true;
+            throw refusal;
+          }
+          const woke = await Promise.race(others);
+          if (woke === 'answered') break;
+          if (woke === 'lost') throw refusal;
+        }
+      }
+    } finally {
+      if (mine !== undefined) {
+        finish(goOn);
+        if (lastWaiting.get(key) === mine) lastWaiting.delete(key);
+      }
     }
   };
 }
+
+/** What became of a call made through waitingForRoom: answered (a reply or an error reply), refused for a full queue, or lost. */
+type Settled = 'answered' | 'refused' | 'lost';
 
 /** Whether the connection is a cluster (its keys may sit on several nodes). */
 export function isCluster(client: RedisConnection): boolean {
