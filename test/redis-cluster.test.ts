@@ -181,6 +181,29 @@ describeRedis('RedisBloomFilter on a 3-node Redis Cluster', () => {
     expect(await cluster.exists('{sliding-clustered}:sliding')).toBe(0);
   });
 
+  it('answers addMany as sequential adds through node clients whose command queue holds one call', async () => {
+    // Each node's client refuses a call while another waits for its answer:
+    // the refused calls wait for room, and each shard's keep their order.
+    const small: RedisClusterType = createCluster({
+      rootNodes: [{ url: `redis://127.0.0.1:${servers[0].port}` }], defaults: { password: PASSWORD, commandsQueueMaxLength: 1, disableClientInfo: true },
+    });
+    small.on('error', () => {});
+    await small.connect();
+    try {
+      const rf = await RedisBloomFilter.reserve(small, 'small-queue', { bits: 60_000, hashes: 7 }, { shards: 6, batchSize: 5 });
+      const items = Array.from({ length: 2000 }, (_, i) => `https://small-queue.example/${(i * 7919) % 600}`);
+      const local = Array.from({ length: 6 }, () => new BloomFilter(rf.shardBits, 7));
+      const expected = items.map((x) => Number(local[rf.shardOf(x)].add(x)));
+      expect(Array.from(await rf.addMany(items), Number)).toEqual(expected);
+      for (let s = 0; s < 6; s++) expect(await rf.bitArray(s)).toEqual(local[s].bitArray());
+      expect(Array.from(await rf.hasMany(items), Number)).toEqual(items.map(() => 1));
+      expect((await rf.info()).addedCount).toBe(600);
+      await rf.drop();
+    } finally {
+      await small.close().catch(() => {});
+    }
+  });
+
   it('refuses shards left without their configuration, reads the policy on every node, and recreate deletes on every node', async () => {
     const items = Array.from({ length: 600 }, (_, i) => `https://left.example/${i}`);
     const rf = await RedisBloomFilter.reserve(cluster, 'left', { bits: 6000, hashes: 3 }, { shards: 6 });
