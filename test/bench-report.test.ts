@@ -1,7 +1,9 @@
 // The benchmark document generator (bench/report.ts, report-cli.ts,
 // report-redis.ts, format.ts, document-sections.ts): fixed fake results in,
-// exact Markdown out. Nothing is timed here.
+// exact Markdown out; and docs/BENCHMARKS.md keeps its hand-written text
+// outside the sections the benches rewrite. Nothing is timed here.
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BENCH_METHOD, renderBench, renderSummary, renderWorkload } from '../bench/report.js';
 import { AWK, CLI_METHOD, renderCli, type CliResults } from '../bench/report-cli.js';
@@ -258,5 +260,15 @@ describe('bench report', () => {
     expect(second).not.toContain('BENCH 1');
     // A document without the markers keeps its text and gains the section at its end.
     expect(replaceSection('# Mine\n', 'cli', 'CLI')).toBe('# Mine\n\n<!-- generated:cli:start -->\nCLI\n<!-- generated:cli:end -->\n');
+  });
+
+  it('finds in docs/BENCHMARKS.md no hand-written section inside a generated one, which the next run would drop', () => {
+    const doc = readFileSync(new URL('../docs/BENCHMARKS.md', import.meta.url), 'utf8');
+    const blocks = [...doc.matchAll(/<!-- generated:([a-z]+):start -->\n([\s\S]*?)<!-- generated:\1:end -->/g)];
+    expect(blocks.length).toBeGreaterThan(5);
+    for (const [, name, body] of blocks) {
+      // What a bench writes: its own heading first, and only subsections under it.
+      expect({ name, headings: body.match(/^## .*$/gm)?.length ?? 0, first: body.startsWith('## ') }).toEqual({ name, headings: 1, first: true });
+    }
   });
 });
