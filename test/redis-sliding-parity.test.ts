@@ -6,11 +6,13 @@
 // the one its script stored (the `clock` field), and a read is compared
 // whenever the in-memory answers at server times read just before and just
 // after it agree (liveness only changes with time, so the Redis answer,
-// taken between them, must be that one).
+// taken between them, must be that one). The count window is compared
+// again through a client whose command queue holds one call.
+import { createClient, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import { SlidingBloomFilter } from '../src/index.js';
 import { mulberry32 } from '../src/cli/mulberry32.js';
-import { RedisSlidingBloomFilter } from '../src/redis/index.js';
+import { RedisSlidingBloomFilter, type RedisConnection } from '../src/redis/index.js';
 import { describeRedis, redisForSuite } from './helpers/describe-redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -18,9 +20,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describeRedis('RedisSlidingBloomFilter answers as the in-memory SlidingBloomFilter', () => {
   const redis = redisForSuite();
 
-  it('a count window: the same adds give the same answers, batch for batch, through many rotations', async () => {
+  /** A count window's adds and reads, compared with the in-memory filter's, through `client`, in script calls of `batchSize` items. */
+  async function countWindowParity(client: RedisConnection, name: string, batchSize: number): Promise<void> {
     const window = { window: 70, falsePositiveRate: 0.01 };
-    const rf = await RedisSlidingBloomFilter.reserve(redis.client, 'parity-count', window, { batchSize: 16 });
+    const rf = await RedisSlidingBloomFilter.reserve(client, name, window, { batchSize });
     const local = new SlidingBloomFilter(window);
     expect(rf.shape).toEqual(local.shape);
     const random = mulberry32(7);
@@ -43,7 +46,7 @@ describeRedis('RedisSlidingBloomFilter answers as the in-memory SlidingBloomFilt
     const words = local.words();
     const m = rf.shape.bits;
     for (let slot = 0; slot < 8; slot++) {
-      const raw = await redis.client.sendCommand(['GET', `{parity-count}:gen:${slot}`], { typeMapping: { 36: Buffer } });
+      const raw = await redis.client.sendCommand(['GET', `{${name}}:gen:${slot}`], { typeMapping: { 36: Buffer } });
       const bytes = new Uint8Array(raw as unknown as Buffer);
       expect(bytes.length).toBe(Math.ceil(m / 8));
       const plane = new Uint8Array(Math.ceil(m / 8));
@@ -51,6 +54,22 @@ describeRedis('RedisSlidingBloomFilter answers as the in-memory SlidingBloomFilt
       expect(bytes).toEqual(plane);
     }
     await rf.drop();
+  }
+
+  it('a count window: the same adds give the same answers, batch for batch, through many rotations', async () => {
+    await countWindowParity(redis.client, 'parity-count', 16);
+  });
+
+  it('a count window through a client whose command queue holds one call: an addMany\'s calls wait for room in order', async () => {
+    // Every call of a window goes to one key; the client refuses all but one at a time.
+    const client: RedisClientType = createClient({ url: redis.server.url, commandsQueueMaxLength: 1, disableClientInfo: true });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await countWindowParity(client, 'parity-count-queue', 4);
+    } finally {
+      await client.close();
+    }
   });
 
   it('a time window on the server\'s clock: the same answers through rotations by time and by count, expiry and reuse', async () => {
