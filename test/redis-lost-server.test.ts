@@ -1,9 +1,11 @@
 // A server that goes away, seen through node-redis as crawlers configure
 // it. A lost server is the package's typed error, RedisBloomConnectionError,
-// with node-redis's own error as its cause; and an addMany whose calls wait
+// with node-redis's own error as its cause; a rejected addMany's outcome is
+// final: calls already sent may be answered after it, but their answers
+// never change the error the caller holds; and an addMany whose calls wait
 // in node-redis's offline queue answers once the server is back.
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { createClient, type RedisClientType } from 'redis';
+import { createClient, SocketClosedUnexpectedlyError, type RedisClientType } from 'redis';
 import { expect, it } from 'vitest';
 import {
   NO_ANSWER, RedisBloomBatchError, RedisBloomConnectionError, RedisBloomFilter, RedisSlidingBloomFilter,
@@ -118,6 +120,52 @@ describeRedis('Redis filters when the server goes away', () => {
       // destroy, not close: close waits for queued calls, which a dead server never answers.
       if (client.isOpen) client.destroy();
       gate.close();
+      await server.stop();
+    }
+  });
+
+  it('a rejected addMany keeps its results, uncertain and notAdded as they were, though its calls already sent are answered after it rejected', async () => {
+    const server = await RedisServer.start();
+    const client: RedisClientType = createClient({ url: server.url });
+    const blocker: RedisClientType = createClient({ url: server.url });
+    for (const c of [client, blocker]) c.on('error', () => {});
+    try {
+      await client.connect();
+      await blocker.connect();
+      // The sixth script call of the stream gets no answer (the client's own
+      // error for a dropped connection); the five before it wait in the
+      // server, which a script of the blocker's keeps busy for 300 ms.
+      let scripts = 0;
+      const dropping = {
+        sendCommand(args: string[], options?: unknown): Promise<unknown> {
+          if (/^EVAL/i.test(args[0]) && ++scripts === 6) return Promise.reject(new SocketClosedUnexpectedlyError());
+          return client.sendCommand(args, options as never);
+        },
+      };
+      await RedisBloomFilter.reserve(client, 'late', { bits: 1 << 16, hashes: 7 });
+      const rf = await RedisBloomFilter.open(dropping, 'late', { batchSize: 50 });
+      const busy = blocker.eval(
+        "local t = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 300000 then return 1 end end",
+      );
+      await sleep(50);
+      const items = Array.from({ length: 500 }, (_, i) => `https://late.example/${i}`);
+      const failure = (await rejection(rf.addMany(items))) as RedisBloomBatchError<string>;
+      expect(failure).toBeInstanceOf(RedisBloomBatchError);
+      expect(failure.cause).toBeInstanceOf(RedisBloomConnectionError);
+      const results = failure.results.slice();
+      expect(results.every((flag) => flag === NO_ANSWER)).toBe(true);
+      expect([failure.uncertain.length, failure.notAdded.length]).toEqual([300, 200]);
+      const [uncertain, notAdded] = [[...failure.uncertain], [...failure.notAdded]];
+      // The five calls run once the script ends; a PING on the same connection is answered after them.
+      await busy;
+      await client.ping();
+      expect(Array.from(await rf.hasMany(items.slice(0, 250)))).toEqual(Array(250).fill(1));
+      expect(failure.results).toEqual(results);
+      expect([[...failure.uncertain], [...failure.notAdded]]).toEqual([uncertain, notAdded]);
+      expect(Object.isFrozen(failure.uncertain) && Object.isFrozen(failure.notAdded)).toBe(true);
+    } finally {
+      await client.close().catch(() => {});
+      await blocker.close().catch(() => {});
       await server.stop();
     }
   });
