@@ -244,16 +244,24 @@ export class FuseEngine extends RegionHandle {
     return this.checked(hasKey(this.record, this.generation, key), 'hasKey') !== 0;
   }
 
-  /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). A short string is passed as it is, any other item staged (as CoreEngine.has). */
+  /** Tests an item (checked by the caller): its key is XXH64(bytes, 0). A short string is passed as it is, any other item put into scratch or streamed (as CoreEngine.has). */
   has(item: Item): boolean {
     const a = this.enter('has');
     const s = a.staging;
+    const fx = this.fx;
+    if (s.inPlace(item)) return this.checked(fx.fuseHasString(item, this.record, this.generation), 'has') !== 0;
+    const len = s.put(item, undefined);
+    return this.checked(len >= 0 ? fx.fuseHasItem(this.record, this.generation, len) : this.streamed(item), 'has') !== 0;
+  }
+
+  /** has() of an item too long for scratch: streamed into the key's hash, then tested. */
+  private streamed(item: Item): number {
     const r = this.record;
     const g = this.generation;
-    const fx = this.fx;
-    if (s.inPlace(item)) return this.checked(fx.fuseHasString(item, r, g), 'has') !== 0;
-    const len = s.stage(item, r, g, undefined);
-    return this.checked(len >= 0 ? fx.fuseHasItem(r, g, len) : fx.fuseHasStream(r, g), 'has') !== 0;
+    const s = this.arena.staging;
+    // Streamed through the core instance's own calls, as stage() does by default.
+    s.stream(item, r, g, undefined, s.x);
+    return this.fx.fuseHasStream(r, g);
   }
 
   /** Tests each item of a checked batch, in order; flag i is 1 when item i may be in the set. */

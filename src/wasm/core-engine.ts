@@ -84,32 +84,39 @@ export class CoreEngine extends RecordHandle {
 
   /**
    * Adds the item; true when a bit went from 0 to 1. A short string is
-   * passed to wasm as it is (Staging.inPlace); any other item is staged
-   * (Staging.stage), or streamed when longer than scratch. Kept small
+   * passed to wasm as it is (Staging.inPlace); any other item is put into
+   * scratch (Staging.put), or streamed when longer than scratch. Kept small
    * enough for the JIT to inline into the caller, with Staging.put's fast
-   * path inlined into it.
+   * path inlined into it: the stream, never hot, is a call of its own
+   * (streamed), where Staging.stage would add its bytecode to what the
+   * inliner weighs.
    */
   add(item: Item): boolean {
     const a = this.enter('add');
     const s = a.staging;
-    const r = this.record;
-    const g = this.generation;
     const x = this.calls;
-    if (s.inPlace(item)) return this.truth(x.addString(item, r, g), 'add');
-    const len = s.stage(item, r, g, this.units, x);
-    return this.truth(len >= 0 ? x.add(r, g, len, s.wide) : x.streamAdd(r, g), 'add');
+    if (s.inPlace(item)) return this.truth(x.addString(item, this.record, this.generation), 'add');
+    const len = s.put(item, this.units);
+    return this.truth(len >= 0 ? x.add(this.record, this.generation, len, s.wide) : this.streamed(item, 0), 'add');
   }
 
   /** Tests the item (as add). */
   has(item: Item): boolean {
     const a = this.enter('has');
     const s = a.staging;
+    const x = this.calls;
+    if (s.inPlace(item)) return this.truth(x.hasString(item, this.record, this.generation), 'has');
+    const len = s.put(item, this.units);
+    return this.truth(len >= 0 ? x.has(this.record, this.generation, len, s.wide) : this.streamed(item, 1), 'has');
+  }
+
+  /** add (op 0) or has (op 1) of an item too long for scratch: streamed into the record's hash, then finished. */
+  private streamed(item: Item, op: BatchOp): number {
     const r = this.record;
     const g = this.generation;
     const x = this.calls;
-    if (s.inPlace(item)) return this.truth(x.hasString(item, r, g), 'has');
-    const len = s.stage(item, r, g, this.units, x);
-    return this.truth(len >= 0 ? x.has(r, g, len, s.wide) : x.streamHas(r, g), 'has');
+    this.arena.staging.stream(item, r, g, this.units, x);
+    return op === 0 ? x.streamAdd(r, g) : x.streamHas(r, g);
   }
 
   /** An answer of 0 or 1 as a boolean; BloomDisposedError when the instance refused the record. */

@@ -258,8 +258,13 @@ export class Staging extends WorkArea {
     }
   }
 
-  /** Streams `item` (put() refused it) into record `r`'s hash; returns -1, for stage(). */
-  private stream(item: Item, r: number, generation: number, units: UnitsStaging | undefined, x: StreamCalls): number {
+  /**
+   * Streams `item` (put() refused it) into record `r`'s hash; returns -1,
+   * for stage(). The Bloom filter's and the binary fuse filter's single
+   * calls call put() and this apart, keeping the stream out of the code
+   * the JIT inlines into their callers.
+   */
+  stream(item: Item, r: number, generation: number, units: UnitsStaging | undefined, x: StreamCalls): number {
     x.streamBegin(r, generation, units && typeof item === 'string' ? 1 : 0);
     this.feed(item, units, (len) => x.streamUpdate(r, generation, len));
     return -1;
