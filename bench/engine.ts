@@ -19,7 +19,11 @@
 //   case its warm-up and two segments of N calls, each segment cut out by a
 //   call to os.getPriority(), which nothing else makes and before which
 //   valgrind writes its counts (--dump-before); a call's figure is the two
-//   segments' mean over N.
+//   segments' mean over N. The wasm is compiled by TurboFan from the start
+//   (--no-liftoff): a function is otherwise run by the baseline compiler
+//   until it has spent a tier-up budget, which a callee such as the probe
+//   loop reaches later than the export that calls it, so a count would
+//   depend on which functions had tiered up by then, not on the code.
 //
 // Env: BLOOMWASM_BASELINE (required); ENGINE_PARTS (default
 // `timed,memory,callgrind`); BENCH_ROUNDS (timed rounds per process,
@@ -75,6 +79,24 @@ async function timedChild(dist: string): Promise<number[]> {
 /** The counted cases: those with N > 0 (an absent twin walks the boundary its present case walks). */
 const countedCases = cases.filter((c) => c.counted > 0);
 
+/** Calls call(j) for j in [from, to); the xor of the answers, so that no call can be dropped. */
+type CountingLoop = (call: (j: number) => unknown, from: number, to: number) => number;
+
+/**
+ * A loop of its own for one case, through which its warm-up and both
+ * segments run, so that the segments count the code the warm-up optimized.
+ * With a loop per segment, each segment's loop ran in the interpreter and
+ * was compiled on the stack (OSR) partway through, and that compile and
+ * those interpreted calls were counted as the case's (Node 20). A function
+ * made by `new Function` for each case keeps its call site's feedback to
+ * that case's calls.
+ */
+const countingLoop = () =>
+  new Function('call', 'from', 'to', 'let sink = 0;\nfor (let j = from; j < to; j++) sink ^= Number(call(j)) | 0;\nreturn sink;') as CountingLoop;
+
+/** Calls of the counting loop the warm-up is split into: called again and again, the loop is compiled whole before the first segment, not at its start. */
+const WARM_CALLS = 8;
+
 /** In a callgrind child: every counted case at the small size; per case its warm-up, then two segments of N calls, each ended by the marker. */
 async function countChild(dist: string): Promise<void> {
   const lib = await load(dist);
@@ -83,12 +105,13 @@ async function countChild(dist: string): Promise<void> {
   for (const [i, spec] of countedCases.entries()) {
     const { call, reset } = made[i];
     const n = quick ? Math.max(1, spec.counted >> 4) : spec.counted;
+    const loop = countingLoop();
     reset?.();
-    for (let j = 0; j < spec.warm; j++) sink ^= Number(call(j)) | 0;
+    for (let part = 0; part < WARM_CALLS; part++) sink ^= loop(call, Math.floor((spec.warm * part) / WARM_CALLS), Math.floor((spec.warm * (part + 1)) / WARM_CALLS));
     getPriority();
-    for (let j = spec.warm; j < spec.warm + n; j++) sink ^= Number(call(j)) | 0;
+    sink ^= loop(call, spec.warm, spec.warm + n);
     getPriority();
-    for (let j = spec.warm + n; j < spec.warm + 2 * n; j++) sink ^= Number(call(j)) | 0;
+    sink ^= loop(call, spec.warm + n, spec.warm + 2 * n);
     getPriority();
   }
   if (sink === 0.5) console.log('');
@@ -184,7 +207,7 @@ if (PARTS.has('memory')) {
  */
 function countSegments(node: string, dist: string): Promise<number[]> {
   const folder = mkdtempSync(join(tmpdir(), 'bloomwasm-engine-'));
-  const argv = ['--tool=callgrind', `--callgrind-out-file=${join(folder, 'out')}`, '--dump-before=*getpriority*', node, '--single-threaded', process.argv[1]];
+  const argv = ['--tool=callgrind', `--callgrind-out-file=${join(folder, 'out')}`, '--dump-before=*getpriority*', node, '--single-threaded', '--no-liftoff', process.argv[1]];
   return new Promise((resolve, reject) => {
     const job = spawn('valgrind', argv, { env: { ...process.env, ENGINE_CHILD: 'count', ENGINE_DIST: dist }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
