@@ -17,7 +17,7 @@
 import { KIND_FUSE, named, payloadOf, RecordHeader, REFUSED } from "./record";
 import { createRecord } from "./core-calls";
 import { BATCH_FLAGS_PTR, BATCH_MAX, BATCH_OFFSETS_PTR, BATCH_PROBES_PTR, SCRATCH_PTR } from "./layout";
-import { xxh64, xxh64Digest } from "./hash";
+import { xxh64, xxh64Digest, xxh64Inline } from "./hash";
 import { checksumUpdate } from "./checksum";
 import { encodeUtf8 } from "./js-string";
 import { fuseFingerprint, fuseMurmur64, mulhi32 } from "./binary-fuse-hash";
@@ -100,9 +100,10 @@ function fuseHasKeyAt(r: usize, key: u64): bool {
   return xxh64(ptr, len, 0);
 }
 
-/** Tests the item in scratch (len bytes, UTF-8 or raw). */
-function fuseHasItemAt(r: usize, len: u32): bool {
-  return fuseContain(r, itemKey(SCRATCH_PTR, <usize>len));
+/** Tests the item in scratch (len bytes, UTF-8 or raw): the hot has of an item staged by JS, inlined into its export with its hash. */
+// @ts-ignore: decorator
+@inline function fuseHasItemAt(r: usize, len: u32): bool {
+  return fuseContain(r, xxh64Inline(SCRATCH_PTR, <usize>len, 0));
 }
 
 /** Tests the string `s`, read in place as UTF-8 (assembly/js-string.ts). */

@@ -58,6 +58,17 @@ const PRIME64_5: u64 = 0x27d4eb2f165667c5;
 
 /** XXH64 of `len` bytes at `ptr`. */
 export function xxh64(ptr: usize, len: usize, seed: u64): u64 {
+  return xxh64Inline(ptr, len, seed);
+}
+
+/**
+ * xxh64, inlined where it is called: by the binary fuse filter's has of an
+ * item staged by JS, whose work is this hash and one probe, so that it
+ * makes no call. Every other caller calls xxh64, which keeps one copy of
+ * the hash per module.
+ */
+// @ts-ignore: decorator
+@inline export function xxh64Inline(ptr: usize, len: usize, seed: u64): u64 {
   const end = ptr + len;
   let h: u64;
   if (len >= 32) {

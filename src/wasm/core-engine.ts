@@ -13,7 +13,7 @@ import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { BloomCalls } from './abi.js';
 import { bloomModule } from './bloom-module.js';
-import type { Staging, UnitsStaging } from './staging.js';
+import { encoder, SHORT_STRING, stringPath, type Staging, type UnitsStaging } from './staging.js';
 
 /** What a released engine calls in place of a module: nothing (enter() throws first). */
 const RELEASED = Object.freeze({}) as BloomCalls;
@@ -83,21 +83,32 @@ export class CoreEngine extends RecordHandle {
   }
 
   /**
-   * Adds the item; true when a bit went from 0 to 1. A short string is
-   * passed to wasm as it is (Staging.inPlace); any other item is put into
-   * scratch (Staging.put), or streamed when longer than scratch. Kept small
-   * enough for the JIT to inline into the caller, with Staging.put's fast
-   * path inlined into it: the stream, never hot, is a call of its own
-   * (streamed), where Staging.stage would add its bytecode to what the
-   * inliner weighs.
+   * Adds the item; true when a bit went from 0 to 1. A string of a URL's
+   * length is copied into scratch with one encodeInto (Staging.put's fast
+   * path, written out here), a short one passed to wasm as it is
+   * (Staging.inPlace); any other item is put into scratch (Staging.put),
+   * or streamed when longer than scratch.
+   *
+   * Kept small enough for the JIT to inline into the caller: V8 weighs a
+   * callee by its bytecode and what its own optimized code inlines, so the
+   * stream, never hot, is a call of its own (streamed) rather than
+   * Staging.stage, and the fast path is written out rather than called
+   * through put(), whose `wide` the call would read back after the copy.
    */
   add(item: Item): boolean {
     const a = this.enter('add');
     const s = a.staging;
     const x = this.calls;
-    if (s.inPlace(item)) return this.truth(x.addString(item, this.record, this.generation), 'add');
+    const r = this.record;
+    const g = this.generation;
+    if (typeof item === 'string' && this.units === undefined) {
+      // Staging.put's fast path, written out (see above).
+      const n = item.length;
+      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= s.copyMax) return this.truth(x.add(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'add');
+    }
+    if (s.inPlace(item)) return this.truth(x.addString(item, r, g), 'add');
     const len = s.put(item, this.units);
-    return this.truth(len >= 0 ? x.add(this.record, this.generation, len, s.wide) : this.streamed(item, 0), 'add');
+    return this.truth(len >= 0 ? x.add(r, g, len, s.wide) : this.streamed(item, 0), 'add');
   }
 
   /** Tests the item (as add). */
@@ -105,9 +116,16 @@ export class CoreEngine extends RecordHandle {
     const a = this.enter('has');
     const s = a.staging;
     const x = this.calls;
-    if (s.inPlace(item)) return this.truth(x.hasString(item, this.record, this.generation), 'has');
+    const r = this.record;
+    const g = this.generation;
+    if (typeof item === 'string' && this.units === undefined) {
+      // Staging.put's fast path, written out (see above).
+      const n = item.length;
+      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= s.copyMax) return this.truth(x.has(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'has');
+    }
+    if (s.inPlace(item)) return this.truth(x.hasString(item, r, g), 'has');
     const len = s.put(item, this.units);
-    return this.truth(len >= 0 ? x.has(this.record, this.generation, len, s.wide) : this.streamed(item, 1), 'has');
+    return this.truth(len >= 0 ? x.has(r, g, len, s.wide) : this.streamed(item, 1), 'has');
   }
 
   /** add (op 0) or has (op 1) of an item too long for scratch: streamed into the record's hash, then finished. */

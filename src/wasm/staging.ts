@@ -108,9 +108,11 @@ const JOIN_MAX = 256;
  * intrinsic %TypedArray% slots (src/wasm/typed-arrays.ts), so no caller
  * code runs between the copy and the call that uses it.
  *
- * The one shortcut beside it: a family with an export that takes a short
+ * The shortcuts beside it: a family with an export that takes a short
  * string itself (addString, hasString, fuseHasString) asks inPlace(item)
- * first and passes the string, one crossing instead of two.
+ * first and passes the string, one crossing instead of two; and a Bloom
+ * filter's add and has write put()'s fast path out (CoreEngine.add says
+ * why), reading copyMax.
  */
 export class Staging extends WorkArea {
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
@@ -120,9 +122,10 @@ export class Staging extends WorkArea {
   /**
    * Strings longer than SHORT_STRING and stringPath's units, and up to this
    * many, go straight into scratch with one encodeInto: put()'s fast path.
-   * maxUtf8Units, or -1 once strings are bounced (bounceVia).
+   * maxUtf8Units, or -1 once strings are bounced (bounceVia). Read by
+   * CoreEngine.add and has, which write that path out.
    */
-  private copyMax: number;
+  copyMax: number;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
 
