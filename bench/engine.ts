@@ -94,13 +94,24 @@ type CountingLoop = (call: (j: number) => unknown, from: number, to: number) => 
 const countingLoop = () =>
   new Function('call', 'from', 'to', 'let sink = 0;\nfor (let j = from; j < to; j++) sink ^= Number(call(j)) | 0;\nreturn sink;') as CountingLoop;
 
-/** Calls of the counting loop the warm-up is split into: called again and again, the loop is compiled whole before the first segment, not at its start. */
+/** Calls of the counting loop the warm-up is split into, so that the loop gathers feedback as a function called again and again. */
 const WARM_CALLS = 8;
+
+/**
+ * Has V8 compile `loop` with TurboFan at its next call, which an empty
+ * range makes before the first segment. Left to itself, V8 tiers a
+ * function up (Maglev, then TurboFan) when its budget runs out, which on
+ * Node 24 fell inside the first segment and put the compile into its count.
+ * Natives syntax (the child runs with --allow-natives-syntax) is only
+ * parsed at run time, hence new Function.
+ */
+const optimizeOnNextCall = () => new Function('f', '%OptimizeFunctionOnNextCall(f);') as (f: CountingLoop) => void;
 
 /** In a callgrind child: every counted case at the small size; per case its warm-up, then two segments of N calls, each ended by the marker. */
 async function countChild(dist: string): Promise<void> {
   const lib = await load(dist);
   const made = countedCases.map((c) => c.make(lib, true));
+  const optimize = optimizeOnNextCall();
   let sink = 0;
   for (const [i, spec] of countedCases.entries()) {
     const { call, reset } = made[i];
@@ -108,6 +119,8 @@ async function countChild(dist: string): Promise<void> {
     const loop = countingLoop();
     reset?.();
     for (let part = 0; part < WARM_CALLS; part++) sink ^= loop(call, Math.floor((spec.warm * part) / WARM_CALLS), Math.floor((spec.warm * (part + 1)) / WARM_CALLS));
+    optimize(loop);
+    sink ^= loop(call, spec.warm, spec.warm);
     getPriority();
     sink ^= loop(call, spec.warm, spec.warm + n);
     getPriority();
@@ -207,7 +220,7 @@ if (PARTS.has('memory')) {
  */
 function countSegments(node: string, dist: string): Promise<number[]> {
   const folder = mkdtempSync(join(tmpdir(), 'bloomwasm-engine-'));
-  const argv = ['--tool=callgrind', `--callgrind-out-file=${join(folder, 'out')}`, '--dump-before=*getpriority*', node, '--single-threaded', '--no-liftoff', process.argv[1]];
+  const argv = ['--tool=callgrind', `--callgrind-out-file=${join(folder, 'out')}`, '--dump-before=*getpriority*', node, '--single-threaded', '--no-liftoff', '--allow-natives-syntax', process.argv[1]];
   return new Promise((resolve, reject) => {
     const job = spawn('valgrind', argv, { env: { ...process.env, ENGINE_CHILD: 'count', ENGINE_DIST: dist }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
