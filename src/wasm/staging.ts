@@ -357,19 +357,11 @@ export class Staging extends WorkArea {
    * crossing are paid a third as often. The 4 units of room are what make
    * putJoined's check exact: see there. Strings over JOIN_MAX units end the
    * chunk: joining would copy them once more.
-   *
-   * `joined` is stored as the rope grows, in the loop, not after it: with
-   * the store after the loop, as putList's comment warns, V8 (Node 24)
-   * threw the loop's code away at the end of batch after batch in some
-   * processes (--trace-deopt: 47 deopts there, "Insufficient type feedback
-   * for generic named access"), and every hasMany of strings was about 1.7
-   * times slower for the rest of the process.
    */
   private joinStrings(list: readonly Item[], from: number, count: number): number {
     const { scratchSize, batchMax, batchOffsets: table } = this;
     const most = scratchSize - 4;
     let joined = '';
-    this.joined = joined;
     let units = 0;
     let i = from;
     for (; i < count; i++) {
@@ -378,10 +370,10 @@ export class Staging extends WorkArea {
       const size = item.length;
       if (i - from === batchMax || units + size > most || size > JOIN_MAX) break;
       joined += item;
-      this.joined = joined;
       units += size;
       table[i - from + 1] = units;
     }
+    this.joined = joined;
     return i;
   }
 
