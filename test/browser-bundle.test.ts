@@ -86,8 +86,8 @@ describe('dist/browser/: bloomwasm.js and the shared-memory chunk', () => {
   // that for one class); the sizes are in docs/RUNTIMES.md.
   it('is within its budgets: the core, and the core with the shared-memory chunk', () => {
     const core = gzipped(text);
-    expect(core).toBeLessThanOrEqual(57 * 1024);
-    expect(core + gzipped(chunk)).toBeLessThanOrEqual(63 * 1024);
+    expect(core).toBeLessThanOrEqual(55 * 1024);
+    expect(core + gzipped(chunk)).toBeLessThanOrEqual(61 * 1024);
     // The embedded wasm is a large part; an empty or truncated build would be far smaller.
     expect(core).toBeGreaterThan(8 * 1024);
     expect(gzipped(chunk)).toBeGreaterThan(3 * 1024);

@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { wasmText } from './wasm-text.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,17 +24,19 @@ const PACKED = JSON.parse(readFileSync(root + 'build/embedded.json', 'utf8'))
   .filter((entry) => entry.bytesOf !== undefined && entry.module !== 'lines-bytes');
 
 /**
- * One DEFLATE stream for all of PACKED in bloomwasm.js, where a bundler's
- * build of the package has one per module, so that it carries only the
- * modules it imports. The modules share code (XXH64, the record check, the
- * batch staging), which one stream compresses once and streams apart
- * once each. Each generated module's bytesOf function becomes a slice of
- * the stream, inflated once, at the first module's first use.
+ * One literal for all of PACKED in bloomwasm.js, where a bundler's build of
+ * the package has one per module, so that it carries only the modules it
+ * imports. The modules share code (XXH64, the record check, the batch
+ * staging), which gzip then finds across them. The literal is the
+ * modules' bytes as text (src/build/wasm-text.mjs), as each module's own
+ * is, so the file carries no inflater. Each generated module's bytesOf
+ * function becomes a slice of the bytes, decoded once, at the first
+ * module's first use.
  */
 function packedWasm() {
   const parts = PACKED.map((entry) => ({ name: entry.module, bytesOf: entry.bytesOf, bytes: readFileSync(root + entry.wasm) }));
   const all = Buffer.concat(parts.map((part) => part.bytes));
-  const stream = deflateRawSync(all, { level: 9 }).toString('base64');
+  const { text, frequent } = wasmText(all);
   let offset = 0;
   const slices = new Map(parts.map((part) => {
     const slice = [part.name, `import { packed } from 'wasm-pack';\nexport const ${part.bytesOf} = () => packed(${offset}, ${part.bytes.length});\n`];
@@ -47,10 +49,10 @@ function packedWasm() {
     setup(b) {
       b.onResolve({ filter: /^wasm-pack$/ }, () => ({ path: 'wasm-pack', namespace: 'wasm-pack' }));
       b.onLoad({ filter: /.*/, namespace: 'wasm-pack' }, () => ({
-        contents: `import { inflateBase64 } from './inflate.ts';
+        contents: `import { textBytes } from './embedded.ts';
 let bytes;
 export function packed(offset, length) {
-  bytes ??= inflateBase64('${stream}', ${all.length});
+  bytes ??= textBytes('${text}', '${frequent}');
   return bytes.slice(offset, offset + length);
 }
 `,

@@ -4,7 +4,7 @@
 // "The wasm as text") and needs no inflater in the bundle.
 
 /**
- * The bytes of the build that src/build/embed-wasm.mjs's embedText wrote
+ * The bytes of the build that src/build/wasm-text.mjs's wasmText wrote
  * as `text`: over the alphabet of printable ASCII but for " $ ' \\ and `,
  * the byte values that `frequent` marks (64 hex digits, bit q of digit d
  * for byte 4d + q) are one character each, in ascending order of value,

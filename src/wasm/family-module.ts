@@ -16,7 +16,7 @@ export class FamilyModule<X extends object> {
   private compiled: WebAssembly.Module | undefined;
   private readonly instances = new WeakMap<Arena, X>();
 
-  /** A family module whose bytes `bytes` gives (inflated from the embedded ones) when it is first compiled. */
+  /** A family module whose bytes `bytes` gives (decoded from the embedded text) when it is first compiled. */
   constructor(private readonly bytes: () => Uint8Array<ArrayBuffer>) {}
 
   /**
