@@ -179,7 +179,11 @@ export function fusePopulate(
     }
     for (let i: u32 = 0; i < size; i++) {
       const hash = fuseMurmur64(load<u64>(keys + (<usize>i << 3)) + seed);
-      const segmentIndex = nextFreeBucket(<u32>(hash >> (64 - <u64>blockBits)), startPos, skip, reverseOrder, block - 1);
+      let segmentIndex = <u32>(hash >> (64 - <u64>blockBits));
+      // Most hashes find their own bucket free: the links are for the rest.
+      if (load<u64>(reverseOrder + (<usize>load<u32>(startPos + (<usize>segmentIndex << 2)) << 3)) != 0) {
+        segmentIndex = nextFreeBucket(segmentIndex, startPos, skip, reverseOrder, block - 1);
+      }
       const at = startPos + (<usize>segmentIndex << 2);
       const p = load<u32>(at);
       store<u64>(reverseOrder + (<usize>p << 3), hash);
