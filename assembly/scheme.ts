@@ -331,10 +331,16 @@ function sumsForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, s
 /** has() of the item whose 64-bit hash is h (xxh64 and sbbf) in filter `r`: a single, streamed or digest has. */
 // @ts-ignore: decorator
 @inline export function testHash(r: usize, h: u64): bool {
+  return testHashUnder(r, schemeRecord(r).scheme, h);
+}
+
+/** testHash, given the record's scheme, read once by a caller that needed it before the hash. */
+// @ts-ignore: decorator
+@inline function testHashUnder(r: usize, scheme: i32, h: u64): bool {
   // Word by word under sbbf, the shorter chain from the hash to the answer
   // for a single has (assembly/sbbf.ts); a batch keeps the v128 check
   // (testHashed), which overlaps many items.
-  return schemeRecord(r).scheme == SCHEME_SBBF ? sbbfCheckScalar(payloadOf(r), h, blocksOf(r)) : testEnhancedDouble(payloadOf(r), h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
+  return scheme == SCHEME_SBBF ? sbbfCheckScalar(payloadOf(r), h, blocksOf(r)) : testEnhancedDouble(payloadOf(r), h, schemeRecord(r).bits, schemeRecord(r).hashes, PROBES_PTR);
 }
 
 /** True when the item of `len` units at `ptr` may have been added: the single-item has. */
@@ -342,7 +348,8 @@ function sumsForTest(r: usize, ptr: usize, len: usize, wide: bool, out: usize, s
 @inline export function testItem(r: usize, ptr: usize, len: usize, wide: bool, out: usize, schemes: u32): bool {
   // The xxh64 family straight from the hash, as a digest's has: no round
   // trip of the hash through the probe record.
-  if (!polySelected(r, schemes) && !bytesumSelected(r, schemes)) return testHash(r, xxh64(ptr, len, schemeRecord(r).seed));
+  const scheme = schemeRecord(r).scheme;
+  if (!sumsIn(schemes) || (scheme != SCHEME_POLY && scheme != SCHEME_BYTESUM)) return testHashUnder(r, scheme, xxh64(ptr, len, schemeRecord(r).seed));
   return sumsTestItem(r, ptr, len, wide, out, schemes);
 }
 
