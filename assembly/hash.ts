@@ -189,7 +189,8 @@ export function xxh64Digest(): u64 {
 // h' = (h*B^12 + (a mod p)*B^6 + b) mod p, with B^12 reduced mod p. Each of
 // the three terms is below 2^61.3 and a (mod p) does not depend on h, so the
 // chain from one turn to the next holds one division per twelve characters
-// instead of two (measured about 30% faster on 72 characters, V8 on Zen 4).
+// instead of two, and the divisions are the chain a turn waits on
+// (docs/BENCHMARKS.md, "Choices in the code").
 
 export const POLY_MOD_1: u64 = 1_000_000_007;
 export const POLY_MOD_2: u64 = 1_000_000_009;

@@ -2,8 +2,8 @@
 // code unit by code unit through the JS String Builtins
 // (https://github.com/WebAssembly/js-string-builtins, "wasm:js-string"),
 // which the engine supplies itself: no TextEncoder, no call into C++ per
-// string. Each unit still costs a builtin call (about 17 instructions on
-// V8), so only short strings take this path (src/wasm/staging.ts,
+// string. Each unit still costs a builtin call (docs/RUNTIMES.md has its
+// cost), so only short strings take this path (src/wasm/staging.ts,
 // IN_PLACE_MAX).
 //
 // The module is compiled with { builtins: ['js-string'] } (src/wasm/module.ts).

@@ -163,7 +163,7 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 @inline export function sbbfInsertScalar(base: usize, h: u64, blocks: u64): u32 {
   const ptr = blockPtr(base, h, blocks);
   const key = <u32>h;
-  // Written out word by word: a loop that picked SALT[i] per step cost 15 ns a call more.
+  // Written out word by word: a loop would pick SALT[i] from memory at every step.
   return setWordBit(ptr, 0, key, SALT0) + setWordBit(ptr, 4, key, SALT1) + setWordBit(ptr, 8, key, SALT2)
     + setWordBit(ptr, 12, key, SALT3) + setWordBit(ptr, 16, key, SALT4) + setWordBit(ptr, 20, key, SALT5)
     + setWordBit(ptr, 24, key, SALT6) + setWordBit(ptr, 28, key, SALT7);
@@ -171,16 +171,12 @@ export function sbbfPositions(h: u64, blocks: u64, out: usize): void {
 
 /**
  * sbbfCheck word by word, all eight words read, no early exit: for builds
- * without SIMD, and for single has calls in every build. Chosen by
- * measurement, in the bench's own (a) children (10^6 URLs, 10^7 bits, five
- * alternated runs of each build): has of Uint8Array items 57-66 ns word by
- * word in most runs (82-101 in some, a mode the runs did not explain)
- * against 87-96 with v128; on strings, whose encodeInto copy is most of
- * the call, 88-98 against 90-101 ns. With the block in L1 (a 256-bit
- * filter, one item asked again and again) the two take 22-24 ns, so the
- * gain comes with the block out of cache, where a single call waits for
- * its one load; the v128 masks (i32x4.mul, the unsigned float truncation)
- * are the longer chain of the two, which may be why. Batches, which
+ * without SIMD, and for single has calls in every build. A single call
+ * waits for its block's one load from memory, and then for the chain from
+ * the hash to the answer: the v128 masks (i32x4.mul, the unsigned float
+ * truncation) make the longer chain of the two, and word by word was the
+ * faster with the block out of cache, the same with it in L1
+ * (docs/BENCHMARKS.md, "Choices in the code"). Batches, which
  * overlap many items and are bound by instruction count, keep v128.
  */
 // @ts-ignore: decorator

@@ -33,10 +33,9 @@ const IN_PLACE_BYTES = 4 * 1024 * 1024;
 
 // A builder instance of at most SPARE_BYTES is kept for the next build for
 // SPARE_MS after a build: the first touch of fresh wasm memory costs a page
-// fault per 4 KiB, measured here at more than the construction itself
-// (48 MB touched in 270 ms, where a build of 10^6 keys in warm memory takes
-// 100 ms), and a program that builds one filter per SSTable builds many in
-// a row. Its heap is empty between builds; after SPARE_MS it is dropped and
+// fault per 4 KiB, which costs more than the construction itself
+// (docs/BENCHMARKS.md, the binary fuse filter's method), and a program that
+// builds one filter per SSTable builds many in a row. Its heap is empty between builds; after SPARE_MS it is dropped and
 // the garbage collector takes its memory back.
 const SPARE_BYTES = 256 * 1024 * 1024;
 const SPARE_MS = 2000;

@@ -23,9 +23,9 @@ export class BitmapEngine extends RecordHandle {
   private readonly bytes: number;
   /**
    * The view of its bits, kept between calls: a single set or has reads
-   * and writes it in JS, and a view made on every call more than doubled
-   * its cost (about 450 instructions more a call, against 370 to 430 for a
-   * whole has or set: callgrind, Node 20 and 24). Empty when it must be
+   * and writes it in JS, and making a typed array costs more than the whole
+   * rest of the call (docs/BENCHMARKS.md, "Choices in the code"). Empty
+   * when it must be
    * made again: memory.grow detaches it (a detached view reads as empty),
    * and release() drops it.
    */

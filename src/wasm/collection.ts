@@ -22,9 +22,9 @@ interface Holder {
 // is never used again once released, so no code that kept one can reach
 // another filter through it.
 //
-// Registering with an unregister token instead would cost 750 ns a filter
-// against 180 (a million registrations, Node 20): a third of what making a
-// small filter costs.
+// Registering with an unregister token instead would cost about four times
+// as much a filter, a third of what making a small filter costs
+// (docs/MEMORY.md).
 
 /** Per slot: the arena, and the record to free there with its generation (record 0: nothing). */
 const slotArenas: (Holder | undefined)[] = [];

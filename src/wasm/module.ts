@@ -80,13 +80,11 @@ export const spiderMonkey = ((error: object) => 'lineNumber' in error && 'fileNa
 /**
  * The major version of V8 where the runtime reports it (Node's
  * `process.versions.v8`, Deno's `Deno.version.v8`); undefined in browsers and
- * elsewhere. From V8 15 on, reading in place costs about 53 instructions a
- * code unit against about 18 in V8 12.4 to 14.6 (counted with callgrind in
- * Deno 2.9.6, V8 15.0, against Node 24 and 26): there the copy is cheaper
- * up to 24 units and about even at 32 (docs/RUNTIMES.md). Browsers do not
- * report it, and Chromium keeps the in-place read: its encodeInto costs
- * several times more (timed in Chromium 156, V8 15.6, summing 8 code units
- * in wasm: 342 ns copied in against 43 read in place).
+ * elsewhere. From V8 15 on, reading a code unit in place costs about three
+ * times what it did before, so there the copy is cheaper up to 24 units and
+ * about even at 32. Browsers do not report it, and Chromium keeps the
+ * in-place read, since its encodeInto costs several times more. The counts
+ * are in docs/RUNTIMES.md.
  */
 export function reportedV8Major(): number | undefined {
   const g = globalThis as { process?: { versions?: { v8?: unknown } }; Deno?: { version?: { v8?: unknown } } };

@@ -4,10 +4,10 @@
 // - into an arena of its own when its region is DEDICATED_BYTES or more.
 //   Wasm memory never shrinks, so a large region freed inside a shared
 //   arena would stay resident for the life of the process; an instance of
-//   its own gives its memory back with it. Its cost (about 30 KB and
-//   0.1-0.8 ms) is a rounding error beside such a filter, and the engine's
-//   cap on instances (12,615 on Node 20) times 16 MiB is far beyond any
-//   machine's memory, so memory alone limits the count (docs/MEMORY.md).
+//   its own gives its memory back with it. An instance's own cost is a
+//   rounding error beside such a filter, and the engine's cap on instances
+//   times 16 MiB is far beyond any machine's memory, so memory alone limits
+//   the count (docs/MEMORY.md has the figures).
 
 import { BloomAllocationError } from '../errors.js';
 import { Arena, RECORD_BYTES, type RecordSpec } from './arena.js';
