@@ -13,7 +13,7 @@ import { RecordHandle } from './record-handle.js';
 import type { BatchOp, ChunkRunner } from './batch.js';
 import type { BloomCalls } from './abi.js';
 import { bloomModule } from './bloom-module.js';
-import { encoder, SHORT_STRING, stringPath, type Staging, type UnitsStaging } from './staging.js';
+import { encoder, type Staging, type UnitsStaging } from './staging.js';
 
 /** What a released engine calls in place of a module: nothing (enter() throws first). */
 const RELEASED = Object.freeze({}) as BloomCalls;
@@ -104,7 +104,7 @@ export class CoreEngine extends RecordHandle {
     if (typeof item === 'string' && this.units === undefined) {
       // Staging.put's fast path, written out (see above).
       const n = item.length;
-      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= s.copyMax) return this.truth(x.add(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'add');
+      if (n > s.copyMin && n <= s.copyMax) return this.truth(x.add(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'add');
     }
     if (s.inPlace(item)) return this.truth(x.addString(item, r, g), 'add');
     const len = s.put(item, this.units);
@@ -121,7 +121,7 @@ export class CoreEngine extends RecordHandle {
     if (typeof item === 'string' && this.units === undefined) {
       // Staging.put's fast path, written out (see above).
       const n = item.length;
-      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= s.copyMax) return this.truth(x.has(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'has');
+      if (n > s.copyMin && n <= s.copyMax) return this.truth(x.has(r, g, encoder.encodeInto(item, s.scratch).written, 0), 'has');
     }
     if (s.inPlace(item)) return this.truth(x.hasString(item, r, g), 'has');
     const len = s.put(item, this.units);

@@ -75,9 +75,10 @@ export const IN_PLACE_MAX_SPIDERMONKEY = 24;
 /**
  * The longest string wasm reads in place (IN_PLACE_MAX,
  * IN_PLACE_MAX_SPIDERMONKEY in Firefox, or -1 where the engine cannot:
- * src/wasm/module.ts's stringsReadInPlace), decided on first use. Read on
- * every call, so that a test can set it, to at most a scratch region's
- * maxUtf8Units, around calls to compare both paths on any string.
+ * src/wasm/module.ts's stringsReadInPlace), decided once, by the first
+ * Staging made, which keeps the bounds it gives (inPlaceMax, copyMin): a
+ * field of the staging is one load on the hot path, where a module's
+ * object is a context load and a map check more.
  */
 export const stringPath = { inPlaceUnits: Number.NaN };
 
@@ -119,6 +120,8 @@ export class Staging extends WorkArea {
   readonly maxUtf8Units: number;
   /** Whether wasm can read strings in place here (stringPath): the shared build has no stageString. */
   readonly readsInPlace: boolean;
+  /** The longest string wasm reads in place here: stringPath's units, or -1 where it cannot (readsInPlace). */
+  readonly inPlaceMax: number;
   /**
    * Strings longer than SHORT_STRING and stringPath's units, and up to this
    * many, go straight into scratch with one encodeInto: put()'s fast path.
@@ -126,6 +129,8 @@ export class Staging extends WorkArea {
    * CoreEngine.add and has, which write that path out.
    */
   copyMax: number;
+  /** Strings longer than this go by put()'s fast path (up to copyMax): SHORT_STRING or stringPath's units, the larger, in one compare. */
+  readonly copyMin: number;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
 
@@ -134,8 +139,8 @@ export class Staging extends WorkArea {
     super(x);
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
     this.readsInPlace = typeof x.stageString === 'function';
-    // Decides stringPath.inPlaceUnits now: put()'s fast path compares with it, and NaN would never take it.
-    inPlaceUnits();
+    this.inPlaceMax = this.readsInPlace ? inPlaceUnits() : -1;
+    this.copyMin = Math.max(SHORT_STRING, inPlaceUnits());
     this.copyMax = this.maxUtf8Units;
   }
 
@@ -164,7 +169,7 @@ export class Staging extends WorkArea {
 
   /** Whether wasm reads `item` in place: a string of at most stringPath's units, which a family's string export takes as it is. */
   inPlace(item: Item): item is string {
-    return typeof item === 'string' && item.length <= stringPath.inPlaceUnits && this.readsInPlace;
+    return typeof item === 'string' && item.length <= this.inPlaceMax;
   }
 
   /**
@@ -192,7 +197,7 @@ export class Staging extends WorkArea {
   put(item: Item, units: UnitsStaging | undefined): number {
     if (typeof item === 'string' && !units) {
       const n = item.length;
-      if (n > SHORT_STRING && n > stringPath.inPlaceUnits && n <= this.copyMax) {
+      if (n > this.copyMin && n <= this.copyMax) {
         this.wide = 0;
         return encoder.encodeInto(item, this.scratch).written;
       }
@@ -211,7 +216,7 @@ export class Staging extends WorkArea {
       return len;
     }
     const n = item.length;
-    if (n <= stringPath.inPlaceUnits && this.readsInPlace) {
+    if (n <= this.inPlaceMax) {
       this.wide = units ? 1 : 0;
       return this.x.stageString(item, 0, this.wide);
     }
@@ -409,7 +414,7 @@ export class Staging extends WorkArea {
       return stop;
     }
     const table = this.batchOffsets;
-    const inPlace = this.readsInPlace ? stringPath.inPlaceUnits : -1;
+    const inPlace = this.inPlaceMax;
     let at = 0;
     for (let j = first; j < stop; j++) {
       const s = list[j] as string;
