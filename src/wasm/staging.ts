@@ -118,13 +118,11 @@ const JOIN_MAX = 256;
 export class Staging extends WorkArea {
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
   readonly maxUtf8Units: number;
-  /** Whether wasm can read strings in place here (stringPath): the shared build has no stageString. */
-  readonly readsInPlace: boolean;
-  /** The longest string wasm reads in place here: stringPath's units, or -1 where it cannot (readsInPlace). */
+  /** The longest string wasm reads in place here: stringPath's units, or -1 where it cannot (the shared build has no stageString). */
   readonly inPlaceMax: number;
   /**
-   * Strings longer than SHORT_STRING and stringPath's units, and up to this
-   * many, go straight into scratch with one encodeInto: put()'s fast path.
+   * Strings longer than copyMin, and up to this many, go straight into
+   * scratch with one encodeInto: put()'s fast path.
    * maxUtf8Units, or -1 once strings are bounced (bounceVia). Read by
    * CoreEngine.add and has, which write that path out.
    */
@@ -138,8 +136,7 @@ export class Staging extends WorkArea {
   constructor(x: Exports) {
     super(x);
     this.maxUtf8Units = Math.floor(this.scratchSize / 3);
-    this.readsInPlace = typeof x.stageString === 'function';
-    this.inPlaceMax = this.readsInPlace ? inPlaceUnits() : -1;
+    this.inPlaceMax = typeof x.stageString === 'function' ? inPlaceUnits() : -1;
     this.copyMin = Math.max(SHORT_STRING, inPlaceUnits());
     this.copyMax = this.maxUtf8Units;
   }
