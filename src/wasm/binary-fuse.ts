@@ -35,8 +35,9 @@ const IN_PLACE_BYTES = 4 * 1024 * 1024;
 // SPARE_MS after a build: the first touch of fresh wasm memory costs a page
 // fault per 4 KiB, which costs more than the construction itself
 // (docs/BENCHMARKS.md, the binary fuse filter's method), and a program that
-// builds one filter per SSTable builds many in a row. Its heap is empty between builds; after SPARE_MS it is dropped and
-// the garbage collector takes its memory back.
+// builds one filter per SSTable builds many in a row. Its heap is empty
+// between builds; after SPARE_MS it is dropped and the garbage collector
+// takes its memory back.
 const SPARE_BYTES = 256 * 1024 * 1024;
 const SPARE_MS = 2000;
 let spare: Arena | undefined;
