@@ -75,10 +75,9 @@ export const IN_PLACE_MAX_SPIDERMONKEY = 24;
 /**
  * The longest string wasm reads in place (IN_PLACE_MAX,
  * IN_PLACE_MAX_SPIDERMONKEY in Firefox, or -1 where the engine cannot:
- * src/wasm/module.ts's stringsReadInPlace), decided once, by the first
- * Staging made, which keeps the bounds it gives (inPlaceMax, copyMin): a
- * field of the staging is one load on the hot path, where a module's
- * object is a context load and a map check more.
+ * src/wasm/module.ts's stringsReadInPlace), decided on first use. Each
+ * Staging keeps the bounds it gives (readInPlaceUpTo): a field is one load
+ * on the hot path, a module's object a context load and a map check more.
  */
 export const stringPath = { inPlaceUnits: Number.NaN };
 
@@ -113,32 +112,39 @@ const JOIN_MAX = 256;
  * string itself (addString, hasString, fuseHasString) asks inPlace(item)
  * first and passes the string, one crossing instead of two; and a Bloom
  * filter's add and has write put()'s fast path out (CoreEngine.add says
- * why), reading copyMax.
+ * why), reading copyMin and copyMax.
  */
 export class Staging extends WorkArea {
   /** Longest string (in UTF-16 units) whose UTF-8 surely fits the scratch (3 bytes per unit). */
   readonly maxUtf8Units: number;
-  /** The longest string wasm reads in place here: stringPath's units, or -1 where it cannot (the shared build has no stageString). */
-  readonly inPlaceMax: number;
+  /** The longest string wasm reads in place here (readInPlaceUpTo). */
+  inPlaceMax = -1;
   /**
    * Strings longer than copyMin, and up to this many, go straight into
-   * scratch with one encodeInto: put()'s fast path.
-   * maxUtf8Units, or -1 once strings are bounced (bounceVia). Read by
-   * CoreEngine.add and has, which write that path out.
+   * scratch with one encodeInto: put()'s fast path, which CoreEngine.add
+   * and has write out. maxUtf8Units, or -1 once strings are bounced.
    */
   copyMax: number;
-  /** Strings longer than this go by put()'s fast path (up to copyMax): SHORT_STRING or stringPath's units, the larger, in one compare. */
-  readonly copyMin: number;
+  /** Strings longer than this go by put()'s fast path, up to copyMax (readInPlaceUpTo). */
+  copyMin = SHORT_STRING;
   /** Whether the staged item is u16 code units; passed to the exports. */
   wide = 0;
 
   /** Binds the views of an instance. */
   constructor(x: Exports) {
     super(x);
-    this.maxUtf8Units = Math.floor(this.scratchSize / 3);
-    this.inPlaceMax = typeof x.stageString === 'function' ? inPlaceUnits() : -1;
-    this.copyMin = Math.max(SHORT_STRING, inPlaceUnits());
-    this.copyMax = this.maxUtf8Units;
+    this.copyMax = this.maxUtf8Units = Math.floor(this.scratchSize / 3);
+    this.readInPlaceUpTo(inPlaceUnits());
+  }
+
+  /**
+   * Reads strings of at most `units` in place (-1: none) where the instance
+   * can (the shared build has no stageString): stringPath's units, or others
+   * from the string parity property (test/helpers/string-property.js).
+   */
+  readInPlaceUpTo(units: number): void {
+    this.inPlaceMax = typeof this.x.stageString === 'function' ? units : -1;
+    this.copyMin = Math.max(SHORT_STRING, units);
   }
 
   /**
@@ -164,7 +170,7 @@ export class Staging extends WorkArea {
     this.writer = undefined;
   }
 
-  /** Whether wasm reads `item` in place: a string of at most stringPath's units, which a family's string export takes as it is. */
+  /** Whether wasm reads `item` in place: a string of at most inPlaceMax units, which a family's string export takes as it is. */
   inPlace(item: Item): item is string {
     return typeof item === 'string' && item.length <= this.inPlaceMax;
   }

@@ -114,8 +114,8 @@ out.stream = await runStream(lib);
 // copied in, against TextEncoder and the reference twin.
 {
   const at = (path) => import(new URL(path, distUrl).href);
-  const [ref, refStrings, wasm, staging] = await Promise.all([at('./reference/index.js'), at('./reference/js-string.js'), at('./wasm/module.js'), at('./wasm/staging.js')]);
-  out.strings = checkStringParity({ lib, ref, refStrings, wasm, staging }, { runs: 100, seed: 7 });
+  const [ref, refStrings, wasm, staging, filterBase] = await Promise.all([at('./reference/index.js'), at('./reference/js-string.js'), at('./wasm/module.js'), at('./wasm/staging.js'), at('./filter/filter-base.js')]);
+  out.strings = checkStringParity({ lib, ref, refStrings, wasm, staging, filterBase }, { runs: 100, seed: 7 });
   stringPath = staging.inPlaceUnits();
 }
 

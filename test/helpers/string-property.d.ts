@@ -14,6 +14,7 @@ export interface StringParityModules {
   refStrings: { encodeUtf8(s: string): Uint8Array };
   wasm: unknown;
   staging: unknown;
+  filterBase: unknown;
 }
 
 /** fast-check's verdict on the string parity property; the counterexample as code-point lists. */

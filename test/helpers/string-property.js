@@ -41,26 +41,28 @@ const SCHEMES = ['xxh64', 'poly', 'bytesum', 'sbbf'];
  * Checks the property; returns { runs, failed, counterexample } (fast-check's
  * verdict, with the failing strings as code-point lists so they print).
  * `lib` and `ref` are the package and its reference twin; `refStrings`,
- * `wasm` and `staging` the reference/js-string.js, wasm/module.js and
- * wasm/staging.js modules of the same build.
+ * `wasm`, `staging` and `filterBase` the reference/js-string.js,
+ * wasm/module.js, wasm/staging.js and filter/filter-base.js modules of the
+ * same build.
  */
-export function checkStringParity({ lib, ref, refStrings, wasm, staging }, { runs = 200, seed = 42 } = {}) {
+export function checkStringParity({ lib, ref, refStrings, wasm, staging, filterBase }, { runs = 200, seed = 42 } = {}) {
   const x = wasm.instantiate();
   const scratch = () => new Uint8Array(x.memory.buffer, x.scratchPtr(), x.scratchSize());
   const encoder = new TextEncoder();
-  const saved = staging.stringPath.inPlaceUnits;
+  const saved = staging.inPlaceUnits();
   const longest = Math.floor(x.scratchSize() / 3);
   const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
   /** A filter of `scheme`. */
   const made = (scheme) => scheme === 'sbbf' ? new lib.BloomFilter(4096, 8, { scheme, seed: 9n }) : new lib.BloomFilter(4099, 6, { scheme, seed: scheme === 'xxh64' ? 9n : 0n });
-  /** f() with strings up to `limit` units read in place (-1: none), the engine's limit again after. */
-  const at = (limit, f) => {
-    staging.stringPath.inPlaceUnits = limit;
+  /** call() with `filter`'s staging reading strings up to `limit` units in place (-1: none), the engine's limit again after. */
+  const at = (limit, filter, call) => {
+    const staged = filterBase.coreEngineOf(filter).walkArena().staging;
+    staged.readInPlaceUpTo(limit);
     try {
-      return f();
+      return call();
     } finally {
-      staging.stringPath.inPlaceUnits = saved;
+      staged.readInPlaceUpTo(saved);
     }
   };
 
@@ -80,13 +82,13 @@ export function checkStringParity({ lib, ref, refStrings, wasm, staging }, { run
       const twin = scheme === 'sbbf' ? new ref.BloomFilter(4096, 8, { scheme, seed: 9n }) : new ref.BloomFilter(4099, 6, { scheme, seed: scheme === 'xxh64' ? 9n : 0n });
       for (const s of list) {
         const p = Array.from(twin.positions(s));
-        if (!same(Array.from(at(longest, () => inPlace.positions(s))), p) || !same(Array.from(at(-1, () => copied.positions(s))), p)) return false;
+        if (!same(Array.from(at(longest, inPlace, () => inPlace.positions(s))), p) || !same(Array.from(at(-1, copied, () => copied.positions(s))), p)) return false;
         const fresh = twin.add(s);
-        if (at(longest, () => inPlace.add(s)) !== fresh || at(-1, () => copied.add(s)) !== fresh) return false;
-        if (!at(longest, () => inPlace.has(s)) || !at(-1, () => copied.has(s))) return false;
+        if (at(longest, inPlace, () => inPlace.add(s)) !== fresh || at(-1, copied, () => copied.add(s)) !== fresh) return false;
+        if (!at(longest, inPlace, () => inPlace.has(s)) || !at(-1, copied, () => copied.has(s))) return false;
       }
       const batchPlace = made(scheme);
-      at(longest, () => batchPlace.addMany(list));
+      at(longest, batchPlace, () => batchPlace.addMany(list));
       const bits = twin.bitArray();
       if (!same(inPlace.bitArray(), bits) || !same(copied.bitArray(), bits) || !same(batchPlace.bitArray(), bits)) return false;
       inPlace.dispose();
