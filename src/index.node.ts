@@ -12,12 +12,12 @@ import { WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT } from './wasm/shared-bytes
 import { textBytes } from './wasm/embedded.js';
 import { useSharedSource } from './wasm/module.js';
 import { Buffer } from 'node:buffer';
-import { useUtf8Writer } from './wasm/staging.js';
+import { useUtf8Writer } from './wasm/chunk-staging.js';
 
 // Compiled on first use, as the filter build is.
 useSharedSource(() => new WebAssembly.Module(textBytes(WASM_SHARED_TEXT, WASM_SHARED_TEXT_FREQUENT)));
 
-// A batch's joined strings are written with Buffer#write (src/wasm/staging.ts, encodeJoined).
+// A batch's joined strings are written with Buffer#write (src/wasm/chunk-staging.ts, encodeJoined).
 useUtf8Writer((buffer, offset, length) => Buffer.from(buffer, offset, length));
 
 export * from './index.js';

@@ -1,6 +1,6 @@
 // Batches through the Node entry (src/index.node.ts), whose joined chunks of
 // strings are written with Buffer#write instead of TextEncoder.encodeInto
-// (src/wasm/staging.ts, encodeJoined): the same answers and bits as single
+// (src/wasm/chunk-staging.ts, encodeJoined): the same answers and bits as single
 // calls and the reference twin, for every scheme and every kind of string.
 
 import fc from 'fast-check';

@@ -224,7 +224,7 @@ describe('encoding once (wasm)', () => {
     const items = Array.from({ length: 10 }, (_, i) => `${item}#${i}`);
     const spy = vi.spyOn(TextEncoder.prototype, 'encodeInto');
     // One encodeInto of the joined chunk (this entry, src/index.ts, has no
-    // Buffer#write: src/wasm/staging.ts's encodeJoined) and then, since
+    // Buffer#write: src/wasm/chunk-staging.ts's encodeJoined) and then, since
     // it was not all ASCII, one per item: never one per member.
     expect(Array.from(s.addMany(items))).toEqual(items.map(() => 1));
     expect(spy).toHaveBeenCalledTimes(11);

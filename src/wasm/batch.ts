@@ -1,13 +1,14 @@
 // The batches: addMany/hasMany of every structure cross into wasm once per
 // chunk of up to batchMax items that fit the scratch region together,
-// instead of once per item. A chunk is staged by src/wasm/staging.ts (items
-// as bytes, their byte offsets in the batch offsets region), cut and run
+// instead of once per item. A chunk is staged by src/wasm/chunk-staging.ts
+// (items as bytes, their byte offsets in the batch offsets region), cut and run
 // here by a ChunkRunner: a filter's addBatch/hasBatch (assembly/batch.ts),
 // a counting filter's or a sliding window's batch export, or a chain's walk
 // (assembly/chain.ts), which may stop early for JS to start a member.
 
 import type { CheckedBatch, Item } from './inputs.js';
 import type { Staging, UnitsStaging } from './staging.js';
+import { putJoined, putList, putPacked, putStrings } from './chunk-staging.js';
 
 /** Add (0) or test (1). */
 export type BatchOp = 0 | 1;
@@ -84,11 +85,11 @@ export class Batches {
     return false;
   }
 
-  /** Packed bytes: each chunk is one contiguous copy plus rebased offsets (Staging.putPacked). */
+  /** Packed bytes: each chunk is one contiguous copy plus rebased offsets (chunk-staging.ts's putPacked). */
   private runPacked(bytes: Uint8Array, offsets: ArrayLike<number>, count: number): void {
     let i = 0;
     while (i < count) {
-      const n = this.staging.putPacked(bytes, offsets, i, count);
+      const n = putPacked(this.staging, bytes, offsets, i, count);
       if (n === 0) {
         // Item i is too long to share scratch.
         if (!this.runOne(bytes.subarray(offsets[i], offsets[i + 1]), i)) return;
@@ -103,15 +104,16 @@ export class Batches {
   /**
    * A list: runs of strings and runs of Uint8Arrays become separate chunks.
    * A string chunk holds at most maxUtf8Units units, so its UTF-8 fits the
-   * scratch region whatever the characters. Strings longer than JOIN_MAX
-   * units go through the single-item path, in order: one crossing is small
-   * next to hashing them, and it encodes them straight into scratch.
+   * scratch region whatever the characters. Strings longer than
+   * chunk-staging.ts's JOIN_MAX units go through the single-item path, in
+   * order: one crossing is small next to hashing them, and it encodes them
+   * straight into scratch.
    */
   private runList(list: readonly Item[]): void {
     const count = list.length;
     let i = 0;
     while (i < count) {
-      const end = this.staging.putList(list, i, count);
+      const end = putList(this.staging, list, i, count);
       const n = end - i;
       if (n === 0) {
         // list[i] is too long to share a chunk.
@@ -126,16 +128,16 @@ export class Batches {
   }
 
   /**
-   * Runs list[first, first + n), strings that Staging.putList took (`units`
+   * Runs list[first, first + n), strings that putList took (`units`
    * units in all, every one ASCII if the joined write says so): as one
    * chunk when it does, else again in parts of at most maxUtf8Units units
-   * (Staging.putStrings), each string encoded on its own or, under the
+   * (putStrings), each string encoded on its own or, under the
    * poly scheme, copied as UTF-16 code units. False when the runner
    * stopped.
    */
   private runStrings(list: readonly Item[], first: number, n: number, units: number): boolean {
     const staging = this.staging;
-    if (staging.putJoined(units)) return this.runChunk(n, 0, first);
+    if (putJoined(staging, units)) return this.runChunk(n, 0, first);
     const poly = this.runner.units;
     const end = first + n;
     if (poly && !this.runner.wide) {
@@ -144,7 +146,7 @@ export class Batches {
       return true;
     }
     for (let i = first, stop = first; i < end; i = stop) {
-      stop = staging.putStrings(list, i, end, poly);
+      stop = putStrings(staging, list, i, end, poly);
       if (!this.runChunk(stop - i, poly ? 1 : 0, i)) return false;
     }
     return true;

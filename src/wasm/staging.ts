@@ -5,9 +5,9 @@
 // encodeInto into wasm memory costs fewer instructions than Node's
 // Buffer#utf8Write, which goes through the generic C++ binding, and set()
 // of a Uint8Array a tenth of a JS byte loop. A batch's joined chunk is
-// another matter: there Buffer#write is the faster (encodeJoined). A single
-// add/has allocates nothing of its own: encodeInto's { read, written } is
-// not allocated once V8 has optimised the call site.
+// another matter (src/wasm/chunk-staging.ts). A single add/has allocates
+// nothing of its own: encodeInto's { read, written } is not allocated once
+// V8 has optimised the call site.
 
 import type { Item } from './inputs.js';
 import type { Exports } from './abi.js';
@@ -20,19 +20,6 @@ export type StreamCalls = Pick<Exports, 'streamBegin' | 'streamUpdate'>;
 
 /** The one TextEncoder (engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
-
-/** A view that writes a string's UTF-8 into itself (Node's Buffer#write): see encodeJoined. */
-export interface Utf8Writer {
-  write(text: string, offset: number, length: number, encoding: 'utf8'): number;
-}
-
-/** Makes a Utf8Writer over `length` bytes of `buffer` from `offset`; set by the Node entry (src/index.node.ts), absent elsewhere. */
-let makeWriter: ((buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer) | undefined;
-
-/** Lets batches write their joined strings with `make`'s views (see encodeJoined). @internal */
-export function useUtf8Writer(make: (buffer: ArrayBufferLike, offset: number, length: number) => Utf8Writer): void {
-  makeWriter = make;
-}
 
 /**
  * How strings are staged as UTF-16 code units under the poly scheme
@@ -90,20 +77,11 @@ export function inPlaceUnits(): number {
 }
 
 /**
- * In a batch, strings up to this many units are joined and encoded in one
- * call per chunk (Staging.joinStrings): about 4x cheaper per URL than one
- * call per string into a fresh subarray, measured in bench/. Longer strings
- * take the single-item path: joining would copy them once more.
- */
-const JOIN_MAX = 256;
-
-/**
  * The one way an item reaches an instance's memory. Every family's single
  * call stages its item here: stage() puts it into scratch (put()) or, when
  * it is too long, streams it into the record's hash (feed()); the hashing
  * of an item to a digest (hashItem) takes the same two, and a batch's
- * chunks are put here too (putPacked, putList, putJoined, putStrings),
- * which src/wasm/batch.ts cuts and runs. The item is read once, before any
+ * chunks are put into the same scratch by src/wasm/chunk-staging.ts. The item is read once, before any
  * call into wasm: a string is a value, and a byte item is read through the
  * intrinsic %TypedArray% slots (src/wasm/typed-arrays.ts), so no caller
  * code runs between the copy and the call that uses it.
@@ -154,20 +132,12 @@ export class Staging extends WorkArea {
    * src/wasm/shared-memory.ts (bounceWhereRefused), so that a bundle that
    * never shares a filter does not carry it; undefined elsewhere.
    */
-  private encodeVia: ((text: string, at: number) => number) | undefined;
-  /** A Utf8Writer over scratch, where the entry supplied one (encodeJoined). */
-  private writer: Utf8Writer | undefined;
+  encodeVia: ((text: string, at: number) => number) | undefined;
 
   /** Encodes every string through `encode` (see encodeVia), put()'s fast path included. */
   bounceVia(encode: (text: string, at: number) => number): void {
     this.encodeVia = encode;
     this.copyMax = -1;
-  }
-
-  /** WorkArea's refresh; a writer over the old scratch is dropped with it. */
-  override refresh(): void {
-    super.refresh();
-    this.writer = undefined;
   }
 
   /** Whether wasm reads `item` in place: a string of at most inPlaceMax units, which a family's string export takes as it is. */
@@ -296,154 +266,9 @@ export class Staging extends WorkArea {
     new Uint32Array(this.x.memory.buffer, at, 2).set(this.digestOut);
   }
 
-  // A batch chunk (src/wasm/batch.ts cuts and runs them): items back to
-  // back in scratch, item j's end offset at batchOffsets[j + 1].
-
-  /**
-   * Copies packed items i, i + 1, ... (bytes.subarray(offsets[j],
-   * offsets[j + 1])) into scratch as one contiguous copy, as many as fit,
-   * and rebases their offsets; returns how many: 0 when item i alone is
-   * longer than scratch.
-   */
-  putPacked(bytes: Uint8Array, offsets: ArrayLike<number>, i: number, count: number): number {
-    const { scratchSize, batchMax } = this;
-    const base = offsets[i];
-    const table = this.batchOffsets;
-    let n = 0;
-    while (i + n < count && n < batchMax && offsets[i + n + 1] - base <= scratchSize) {
-      table[n + 1] = offsets[i + n + 1] - base;
-      n++;
-    }
-    if (n > 0) this.scratch.set(bytes.subarray(base, offsets[i + n]));
-    return n;
-  }
-
-  /**
-   * Takes list[from, ...) into one chunk while they fit it and are of the
-   * kind of list[from]; returns the index after the last item taken: from
-   * itself when list[from] is too long to share a chunk. Byte items are
-   * copied into scratch here; strings are joined (joinStrings) for
-   * putJoined to write. Each item's end offset goes to batchOffsets.
-   *
-   * These loops are functions of their own with nothing after them but a
-   * return: V8 (Node 20 and 24) compiles a long first batch's loop on
-   * stack, and code after such a loop, with no feedback yet, threw that
-   * code away at the end of every later batch (--trace-deopt: "Insufficient
-   * type feedback", once per call, which cost more than the batch saved).
-   */
-  putList(list: readonly Item[], from: number, count: number): number {
-    if (typeof list[from] === 'string') return this.joinStrings(list, from, count);
-    const { scratchSize, batchMax } = this;
-    // Read here, after any run before: a runner may have grown memory.
-    const table = this.batchOffsets;
-    let units = 0;
-    let i = from;
-    for (; i < count; i++) {
-      const item = list[i];
-      if (typeof item === 'string') break;
-      const size = lengthOf(item);
-      if (i - from === batchMax || units + size > scratchSize) break;
-      this.scratch.set(item, units);
-      units += size;
-      table[i - from + 1] = units;
-    }
-    return i;
-  }
-
-  /** The strings joinStrings took, joined, until putJoined writes them. */
-  private joined = '';
-
-  /**
-   * putList for a run of strings: writes each one's offset as its length
-   * (right when every unit is ASCII: putJoined checks) and joins them into
-   * `joined` in the same pass, as a rope that the one UTF-8 write of
-   * putJoined flattens (cheaper than a slice and join after the loop).
-   *
-   * A chunk takes up to scratchSize - 4 units, as if every one were ASCII,
-   * rather than the maxUtf8Units that fit whatever the characters: three
-   * times the URLs a chunk, so the rope, its flattening, the write and the
-   * crossing are paid a third as often. The 4 units of room are what make
-   * putJoined's check exact: see there. Strings over JOIN_MAX units end the
-   * chunk: joining would copy them once more.
-   */
-  private joinStrings(list: readonly Item[], from: number, count: number): number {
-    const { scratchSize, batchMax, batchOffsets: table } = this;
-    const most = scratchSize - 4;
-    let joined = '';
-    let units = 0;
-    let i = from;
-    for (; i < count; i++) {
-      const item = list[i];
-      if (typeof item !== 'string') break;
-      const size = item.length;
-      if (i - from === batchMax || units + size > most || size > JOIN_MAX) break;
-      joined += item;
-      units += size;
-      table[i - from + 1] = units;
-    }
-    this.joined = joined;
-    return i;
-  }
-
-  /**
-   * Writes the strings joinStrings took (`units` units) as UTF-8 at the
-   * start of scratch; true when every unit was ASCII, so that the offsets
-   * it wrote hold: exactly when the bytes written equal the units, since a
-   * string with another character takes more bytes than units, and a write
-   * that stops at the end of scratch has written at least scratchSize - 3
-   * bytes (it stops before a character of at most 4), more than the units.
-   */
-  putJoined(units: number): boolean {
-    const joined = this.joined;
-    // The rope is not kept past its one write.
-    this.joined = '';
-    this.batchOffsets[0] = 0;
-    return this.encodeJoined(joined) === units;
-  }
-
-  /**
-   * Puts strings list[first, ...) into scratch, as many as fit
-   * maxUtf8Units units (whose UTF-8, and UTF-16, surely fit scratch; each
-   * is at most JOIN_MAX, so at least one), each encoded on its own (read in
-   * place by wasm when it is short: a crossing, but no encodeInto call), or
-   * as UTF-16 code units under poly (`units`); returns the index after the
-   * last one taken.
-   */
-  putStrings(list: readonly Item[], first: number, end: number, units: UnitsStaging | undefined): number {
-    let stop = first;
-    for (let part = 0; stop < end && (part += (list[stop] as string).length) <= this.maxUtf8Units; stop++);
-    if (units) {
-      units.chunk(this, list, first, stop - first);
-      return stop;
-    }
-    const table = this.batchOffsets;
-    const inPlace = this.inPlaceMax;
-    let at = 0;
-    for (let j = first; j < stop; j++) {
-      const s = list[j] as string;
-      table[j - first + 1] = at += s.length <= inPlace ? this.x.stageString(s, at, 0) : this.encodeAt(s, at);
-    }
-    return stop;
-  }
-
   /** Encodes `text` as UTF-8 into scratch from byte `at`; returns the bytes written. */
   encodeAt(text: string, at: number): number {
     if (this.encodeVia !== undefined) return this.encodeVia(text, at);
     return encoder.encodeInto(text, at === 0 ? this.scratch : this.scratch.subarray(at)).written;
-  }
-
-  /**
-   * Encodes a batch chunk's joined strings (at most scratchSize - 4 units)
-   * as UTF-8 at the start of scratch, as much of it as fits in whole
-   * characters; returns the bytes written (putJoined tells from them
-   * whether every unit was ASCII). The Node entry's writer
-   * (src/index.node.ts) is used where there is one: on a long joined string
-   * it beats encodeInto, whose edge is its cost per call.
-   */
-  encodeJoined(text: string): number {
-    if (makeWriter === undefined || this.encodeVia !== undefined) return this.encodeAt(text, 0);
-    // Made on first use after each refresh (memory grew, or the entry set makeWriter later).
-    this.writer ??= makeWriter(this.scratch.buffer, this.scratch.byteOffset, this.scratchSize);
-    return this.writer.write(text, 0, this.scratchSize, 'utf8');
   }
 }
