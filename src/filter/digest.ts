@@ -21,6 +21,7 @@ import { readOption } from './read-options.js';
 import type { Item } from './items.js';
 import { Digest, DIGEST_SCHEMES, type DigestOptions, probeAnswers, type ProbeTarget } from './item-digest.js';
 import { walkHandleOf } from './filter-base.js';
+import { high32, low32 } from '../wasm/inputs.js';
 
 /** The seed whose halves were asked for last, and its halves. */
 let lastSeed = 0n;
@@ -30,8 +31,8 @@ let lastHi = 0;
 /** The item's digest under `seed`, already checked. @internal */
 export function digestChecked(item: Item, seed: bigint): Digest {
   if (seed !== lastSeed) {
-    lastLo = Number(seed & 0xffffffffn);
-    lastHi = Number(seed >> 32n);
+    lastLo = low32(seed);
+    lastHi = high32(seed);
     lastSeed = seed;
   }
   const staging = hashingArena().staging;
@@ -161,7 +162,7 @@ export function probeAll(filters: readonly ProbeTarget[], item: Item, into?: Uin
     let lo = 0;
     let hi = 0;
     if (len < 0) {
-      staging.hashItem(item, Number(seed & 0xffffffffn), Number(seed >> 32n));
+      staging.hashItem(item, low32(seed), high32(seed));
       lo = staging.digestOut[0];
       hi = staging.digestOut[1];
     }

@@ -7,6 +7,7 @@ import { BloomDigestError, BloomRangeError, BloomTypeError } from '../errors.js'
 import { checkItem } from './options.js';
 import { checkNoneDisposed } from './dispose.js';
 import type { Item } from './items.js';
+import { high32, low32 } from '../wasm/inputs.js';
 
 /**
  * An item's XXH64 digest under `seed`, as two u32 halves (no BigInt on the
@@ -36,7 +37,7 @@ export class Digest {
     if (typeof seed !== 'bigint' || seed < 0n || seed >= 1n << 64n) {
       throw new BloomTypeError('seed', seed, 'a bigint in [0, 2^64 - 1]');
     }
-    return new Digest(Number(value & 0xffffffffn), Number(value >> 32n), seed);
+    return new Digest(low32(value), high32(value), seed);
   }
 
   /** The 64-bit digest. */

@@ -20,6 +20,7 @@ import { Batches } from './batch.js';
 import { promptCollection } from './collection.js';
 import { instantiate } from './module.js';
 import { Staging } from './staging.js';
+import { high32, low32 } from './inputs.js';
 
 /** What a record holds (assembly/record.ts's KIND_*). */
 export const Kind = { Filter: 0, Hashing: 1, Counting: 2, Bitmap: 3, Sliding: 4, Cuckoo: 5, Fuse: 6 } as const;
@@ -76,8 +77,8 @@ export interface SchemeParams {
 export function schemeRecord(params: SchemeParams, kind: Kind): RecordSpec {
   const { bits, hashes, schemeId, seed } = params;
   const payloadBytes = kind === Kind.Filter ? Math.ceil(bits / 8) : 0;
-  const seedLo = Number(seed & 0xffffffffn);
-  const seedHi = Number(seed >> 32n);
+  const seedLo = low32(seed);
+  const seedHi = high32(seed);
   return { kind, payloadBytes, size: bits, create: (a) => a.x.create(bits, hashes, schemeId, seedLo, seedHi, kind) };
 }
 

@@ -21,6 +21,7 @@ import { checksumInPlace, scratchDigest } from './checksum.js';
 import type { FuseExports } from './abi.js';
 import { FamilyModule } from './family-module.js';
 import { fuseWasm } from './fuse-bytes.generated.js';
+import { high32, low32 } from './inputs.js';
 
 /** The binary fuse filter's module (assembly/fuse-module.ts), instantiated over each arena that holds or builds one. */
 export const fuseModule = /* @__PURE__ */ new FamilyModule<FuseExports>(fuseWasm);
@@ -107,7 +108,7 @@ export class FuseEngine extends RegionHandle {
     this.seed = seed;
     this.enter('fromBytes');
     this.checked(this.fx.fuseSetShape(
-      this.record, this.generation, Number(seed & 0xffffffffn), Number(seed >> 32n), shape.size, shape.segmentLength, shape.segmentCount, shape.segmentCountLength,
+      this.record, this.generation, low32(seed), high32(seed), shape.size, shape.segmentLength, shape.segmentCount, shape.segmentCountLength,
     ), 'fromBytes');
   }
 

@@ -14,6 +14,7 @@ import type { BatchOp, ChunkRunner } from './batch.js';
 import type { BloomCalls } from './abi.js';
 import { bloomModule } from './bloom-module.js';
 import { encoder, type Staging, type UnitsStaging } from './staging.js';
+import { high32, low32 } from './inputs.js';
 
 /** What a released engine calls in place of a module: nothing (enter() throws first). */
 const RELEASED = Object.freeze({}) as BloomCalls;
@@ -64,8 +65,8 @@ export class CoreEngine extends RecordHandle {
     this.bits = params.bits;
     this.byteLength = Math.ceil(params.bits / 8);
     this.hashes = params.hashes;
-    this.seedLo = Number(params.seed & 0xffffffffn);
-    this.seedHi = Number(params.seed >> 32n);
+    this.seedLo = low32(params.seed);
+    this.seedHi = high32(params.seed);
     if (!placed) return;
     this.placeRecord(schemeRecord(params, hashOnly ? Kind.Hashing : Kind.Filter), dedicated);
     this.bitsPtr = this.record + RECORD_BYTES;

@@ -13,6 +13,7 @@ import { FamilyModule } from './family-module.js';
 import { countingWasm } from './counting-bytes.generated.js';
 import type { StreamCalls } from './staging.js';
 import { unitsStaging } from './units.js';
+import { high32, low32 } from './inputs.js';
 
 /** The counting filter's module (assembly/counting-module.ts), instantiated over each arena that holds one. */
 export const countingModule = /* @__PURE__ */ new FamilyModule<CountingExports>(countingWasm);
@@ -43,8 +44,8 @@ export class CountingEngine extends RegionHandle {
     this.hashes = params.hashes;
     // assembly/counting.ts's CountingRecord: the scheme's fields and the tallies; the counters after it.
     const { bits, hashes, schemeId, seed } = params;
-    const seedLo = Number(seed & 0xffffffffn);
-    const seedHi = Number(seed >> 32n);
+    const seedLo = low32(seed);
+    const seedHi = high32(seed);
     this.placeRecord({
       kind: Kind.Counting,
       payloadBytes: this.countersLength,

@@ -11,6 +11,7 @@ import { TableFull, type CuckooTable } from './cuckoo-table.js';
 import type { CuckooExports } from './abi.js';
 import { FamilyModule } from './family-module.js';
 import { cuckooWasm } from './cuckoo-bytes.generated.js';
+import { high32, low32 } from './inputs.js';
 
 /** The cuckoo filter's module (assembly/cuckoo-module.ts), instantiated over each arena that holds a table. */
 export const cuckooModule = /* @__PURE__ */ new FamilyModule<CuckooExports>(cuckooWasm);
@@ -50,8 +51,8 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
     this.slotsLength = Math.ceil((params.buckets * params.bucketSize * params.fingerprintBits) / 8);
     // assembly/cuckoo-record.ts's CuckooRecord, empty, its generator at its start for the seed; the slots and 8 bytes of slack.
     const { buckets, bucketSize, fingerprintBits, seed } = params;
-    const seedLo = Number(seed & 0xffffffffn);
-    const seedHi = Number(seed >> 32n);
+    const seedLo = low32(seed);
+    const seedHi = high32(seed);
     this.placeRecord({
       kind: Kind.Cuckoo,
       payloadBytes: this.slotsLength + 8,
@@ -124,7 +125,7 @@ export class CuckooEngine extends RegionHandle implements CuckooTable {
   setRandomState(state: bigint): void {
     this.enter('setRandomState');
     const x = this.fx;
-    this.checked(x.cuckooSetRandomState(this.record, this.generation, Number(state & 0xffffffffn), Number(state >> 32n)), 'setRandomState');
+    this.checked(x.cuckooSetRandomState(this.record, this.generation, low32(state), high32(state)), 'setRandomState');
   }
 
   /** Empties every slot. */

@@ -47,3 +47,17 @@ export interface FilterParams {
   schemeId: number;
   seed: bigint;
 }
+
+/**
+ * The low 32 bits of a u64 (a seed, a generator's state): the exports take
+ * a u64 as two u32 arguments, low half then high half, since an i64 would
+ * cross as a BigInt, allocated on every call.
+ */
+export function low32(value: bigint): number {
+  return Number(value & 0xffffffffn);
+}
+
+/** The high 32 bits of a u64 below 2^64: see low32. */
+export function high32(value: bigint): number {
+  return Number(value >> 32n);
+}

@@ -11,6 +11,7 @@ import { checksumInPlace } from './checksum.js';
 import type { SlidingExports } from './abi.js';
 import { FamilyModule } from './family-module.js';
 import { slidingWasm } from './sliding-bytes.generated.js';
+import { high32, low32 } from './inputs.js';
 
 /** The sliding-window filter's module (assembly/sliding-module.ts), instantiated over each arena that holds one. */
 export const slidingModule = /* @__PURE__ */ new FamilyModule<SlidingExports>(slidingWasm);
@@ -47,8 +48,8 @@ export class SlidingEngine extends RegionHandle {
     this.wordsLength = params.bits * params.wordBytes;
     // assembly/sliding.ts's SlidingRecord, its words zero, under the xxh64 scheme (slidingCreate sets it): its positions are BloomFilter's under xxh64.
     const { bits, hashes, seed, wordBytes } = params;
-    const seedLo = Number(seed & 0xffffffffn);
-    const seedHi = Number(seed >> 32n);
+    const seedLo = low32(seed);
+    const seedHi = high32(seed);
     this.placeRecord({
       kind: Kind.Sliding,
       payloadBytes: this.wordsLength,
