@@ -69,3 +69,15 @@ export function readOption(options: unknown, name: string, allowed: string): unk
   checkOptionsObject(options, [name], allowed);
   return options[name];
 }
+
+/**
+ * Refuses (BloomTypeError naming `options.<name>`) each of `names` that
+ * the record gives: a forCapacity takes them as its arguments, which say
+ * `given` (its words for them), so options that gave them again would be
+ * a second answer to one question.
+ */
+export function refuseArguments<K extends string>(o: OptionRecord<K>, names: readonly K[], given: string): void {
+  for (const name of names) {
+    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], `absent: forCapacity takes ${given} as its arguments`);
+  }
+}

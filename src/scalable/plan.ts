@@ -17,7 +17,7 @@
 import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { checkSchemeSeed, checkSeed, MAX_BITS, SCHEMES, type FilterOptions, type Scheme } from '../filter/options.js';
 import { SIZING_RULE, schemeSize, type SizingRule } from '../filter/sizing.js';
-import { readOptions } from '../filter/read-options.js';
+import { readOptions, refuseArguments } from '../filter/read-options.js';
 
 /** Options of a ScalableBloomFilter. */
 export interface ScalableOptions extends Omit<FilterOptions, 'shared'> {
@@ -111,9 +111,7 @@ export const SCALABLE_OPTIONS_HINT =
  */
 export function scalableCapacityOptions(capacity: number, falsePositiveRate: number, options: unknown): ScalableOptions {
   const o = readOptions(options, SCALABLE_OPTION_NAMES, 'an object with growth, tightening, scheme or seed');
-  for (const name of ['capacity', 'initialCapacity', 'falsePositiveRate'] as const) {
-    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], 'absent: forCapacity takes the capacity and rate as its arguments');
-  }
+  refuseArguments(o, ['capacity', 'initialCapacity', 'falsePositiveRate'], 'the capacity and rate');
   return { growth: o.growth, tightening: o.tightening, scheme: o.scheme, seed: o.seed, shared: o.shared, capacity, falsePositiveRate } as ScalableOptions;
 }
 

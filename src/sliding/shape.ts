@@ -7,7 +7,7 @@ import { BloomRangeError, BloomTypeError } from '../errors.js';
 import { generatorRate } from '../filter/exact-rate.js';
 import { MAX_BITS } from '../filter/options.js';
 import { checkCount, checkRate, optimalBits, schemeSize } from '../filter/sizing.js';
-import { readOptions, type OptionRecord } from '../filter/read-options.js';
+import { readOptions, refuseArguments, type OptionRecord } from '../filter/read-options.js';
 /** A window of the last `window` adds, or of the adds of the last `windowMs` milliseconds (at most `capacity` of them). */
 export type SlidingOptions =
   | { window: number; falsePositiveRate: number }
@@ -83,9 +83,7 @@ export const SLIDING_OPTIONS_HINT =
  */
 export function slidingCapacityOptions(n: number, falsePositiveRate: number, options: unknown): SlidingOptions {
   const o = readOptions(options, SLIDING_OPTION_NAMES, 'an object with windowMs and clock');
-  for (const name of ['window', 'capacity', 'falsePositiveRate'] as const) {
-    if (o[name] !== undefined) throw new BloomTypeError(`options.${name}`, o[name], 'absent: forCapacity takes the window\'s items and the rate as its arguments');
-  }
+  refuseArguments(o, ['window', 'capacity', 'falsePositiveRate'], "the window's items and the rate");
   if (o.windowMs === undefined) return { window: n, falsePositiveRate, clock: o.clock } as SlidingOptions;
   return { windowMs: o.windowMs, capacity: n, falsePositiveRate, clock: o.clock } as SlidingOptions;
 }
