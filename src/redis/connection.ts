@@ -98,7 +98,7 @@ export function waitingForRoom(send: Send): Send {
       }
       for (;;) {
         const answer = send(key, readonly, args, options);
-        const settled = answer.then((): Settled => 'answered', (err: unknown): Settled => (queueFull(err) ? 'refused' : isErrorReply(err) ? 'answered' : 'lost'));
+        const settled = answer.then((): Settled => 'answered', settledBy);
         inFlight.add(settled);
         void settled.then(() => inFlight.delete(settled));
         let refusal: unknown;
@@ -107,8 +107,9 @@ export function waitingForRoom(send: Send): Send {
           goOn = true;
           return reply;
         } catch (err) {
-          if (!queueFull(err)) {
-            goOn = isErrorReply(err);
+          const what = settledBy(err);
+          if (what !== 'refused') {
+            goOn = what === 'answered';
             throw err;
           }
           refusal = err;
@@ -138,6 +139,11 @@ export function waitingForRoom(send: Send): Send {
 
 /** What became of a call made through waitingForRoom: answered (a reply or an error reply), refused for a full queue, or lost. */
 type Settled = 'answered' | 'refused' | 'lost';
+
+/** What became of a call that failed with `err`. */
+function settledBy(err: unknown): Settled {
+  return queueFull(err) ? 'refused' : isErrorReply(err) ? 'answered' : 'lost';
+}
 
 /** Whether the connection is a cluster (its keys may sit on several nodes). */
 export function isCluster(client: RedisConnection): boolean {
