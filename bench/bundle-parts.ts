@@ -14,6 +14,13 @@
 // xxh64 family alone (assembly/bloom.ts with XXH64_FAMILY for EVERY_SCHEME),
 // which is what leaving poly and bytesum to another class would ship.
 //
+// The steps below the bare class: what it would weigh with parts of the
+// engine it still reaches left out as well, one after another, each a
+// change to the public surface (the poly and bytesum schemes, `shared`,
+// batches, the Bloom module's calls other than add and has). Each is the
+// bare variant with a compiled file replaced or an import stubbed out,
+// measured and not run.
+//
 // Writes the "bundle" section of docs/BENCHMARKS.md (build/bench/BENCHMARKS.md
 // under BENCH_QUICK, which is no quicker: sizes do not vary).
 
@@ -23,6 +30,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { documentPath, writeSection } from './document.js';
+import { wasmText } from '../src/build/wasm-text.mjs';
 
 const ROOT = process.cwd();
 const WORK = join(ROOT, 'build/bench/dist-parts');
@@ -97,19 +105,69 @@ for (const group of groups) {
   const lastOut = whole - (await bundleKeeping(groups.filter((g) => g !== group)));
   rows.push(`| ${group} | ${alone.toLocaleString('en-US')} | ${lastOut.toLocaleString('en-US')} |`);
 }
+
+// The wasm the class carries, and the Bloom filter's module for the xxh64
+// family alone, and with only its single calls (add, has, their string and
+// stream forms).
+const variant = join(ROOT, 'build/bench/assembly-xxh64');
+mkdirSync(join(ROOT, 'build/bench'), { recursive: true });
+/** The Bloom filter's module compiled from assembly/ with `edit` applied to a copy, into `out`. */
+function bloomVariant(out: string, edit: (dir: string) => void): string {
+  rmSync(variant, { recursive: true, force: true });
+  cpSync(join(ROOT, 'assembly'), variant, { recursive: true });
+  const bloomCalls = readFileSync(join(variant, 'bloom.ts'), 'utf8');
+  if (!bloomCalls.includes('EVERY_SCHEME')) throw new Error('assembly/bloom.ts no longer passes EVERY_SCHEME');
+  writeFileSync(join(variant, 'bloom.ts'), bloomCalls.replaceAll('EVERY_SCHEME', 'XXH64_FAMILY'));
+  edit(variant);
+  const path = join(ROOT, 'build/bench', out);
+  execFileSync(join(ROOT, 'node_modules/.bin/asc'), [join(variant, 'bloom-module.ts'), '--config', 'asconfig.json', '--target', 'bloom', '-o', path], { cwd: ROOT });
+  rmSync(variant, { recursive: true, force: true });
+  return path;
+}
+const xxh64Only = bloomVariant('bloom-xxh64.wasm', () => {});
+const singlesOnly = bloomVariant('bloom-singles.wasm', (dir) => {
+  writeFileSync(join(dir, 'bloom-module.ts'), 'export { add, addString, has, hasString, streamAdd, streamBegin, streamHas, streamUpdate } from "./bloom";\n');
+});
+
+/** Writes `file` of the copied dist as `edit` makes it from the built one; `edit` must change it. */
+function replaceIn(file: string, edit: (source: string) => string): void {
+  const source = readFileSync(join(ROOT, 'dist', file), 'utf8');
+  const edited = edit(source);
+  if (edited === source) throw new Error(`dist/${file}: the step no longer applies (renamed?)`);
+  writeFileSync(join(WORK, 'dist', file), edited);
+}
+
+/** The generated Bloom module file over `wasm`'s bytes. */
+function bloomBytes(wasm: string): (source: string) => string {
+  const { text, frequent } = wasmText(readFileSync(wasm));
+  return (source) => source
+    .replace(/WASM_BLOOM_TEXT = '.*';/, () => `WASM_BLOOM_TEXT = ${JSON.stringify(text)};`)
+    .replace(/WASM_BLOOM_TEXT_FREQUENT = '.*';/, () => `WASM_BLOOM_TEXT_FREQUENT = '${frequent}';`);
+}
+
+/** The steps, each on top of the ones before it (the class files stay cut to the bare class). */
+const STEPS: { what: string; apply: () => void }[] = [
+  { what: 'the Bloom filter\'s module for the xxh64 family alone: poly and bytesum in a class of their own', apply: () => replaceIn('wasm/bloom-bytes.generated.js', bloomBytes(xxh64Only)) },
+  {
+    what: 'an engine without shared memory: `shared`, share() and attach() in a class of their own',
+    apply: () => replaceIn('wasm/engine.js', (source) => source.replace(
+      /import \{ [^}]*\} from '\.\/shared-memory\.js';/,
+      'const bounceWhereRefused = () => {}, claimWorkArea = () => 0, createSharedMemory = () => 0, releaseWhenCollected = () => {}, releaseWorkAreaNow = () => {}, sharedBitsBytes = () => 0;',
+    )),
+  },
+  { what: 'an arena without batches: addMany and hasMany as functions', apply: () => replaceIn('wasm/arena.js', (source) => source.replace("import { Batches } from './batch.js';", 'class Batches {}')) },
+  { what: 'the Bloom filter\'s module with its single calls alone: batches, set algebra, digests and positions in other modules', apply: () => replaceIn('wasm/bloom-bytes.generated.js', bloomBytes(singlesOnly)) },
+];
+const steps: string[] = [];
+// The class files of the bare class again: the loop above left the last variant's.
+for (const [file, source] of SOURCES) writeFileSync(join(WORK, 'dist', file), cut(source, Object.values(GROUPS).flat(), file));
+for (const step of STEPS) {
+  step.apply();
+  const result = await build({ entryPoints: [join(WORK, 'entry.js')], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error' });
+  steps.push(`| ${step.what} | ${gzip(result.outputFiles[0].text).toLocaleString('en-US')} |`);
+}
 rmSync(WORK, { recursive: true, force: true });
 
-// The wasm the class carries, and the Bloom filter's module for the xxh64 family alone.
-const variant = join(ROOT, 'build/bench/assembly-xxh64');
-rmSync(variant, { recursive: true, force: true });
-cpSync(join(ROOT, 'assembly'), variant, { recursive: true });
-const bloomCalls = readFileSync(join(variant, 'bloom.ts'), 'utf8');
-if (!bloomCalls.includes('EVERY_SCHEME')) throw new Error('assembly/bloom.ts no longer passes EVERY_SCHEME');
-writeFileSync(join(variant, 'bloom.ts'), bloomCalls.replaceAll('EVERY_SCHEME', 'XXH64_FAMILY'));
-mkdirSync(join(ROOT, 'build/bench'), { recursive: true });
-const xxh64Only = join(ROOT, 'build/bench/bloom-xxh64.wasm');
-execFileSync(join(ROOT, 'node_modules/.bin/asc'), [join(variant, 'bloom-module.ts'), '--config', 'asconfig.json', '--target', 'bloom', '-o', xxh64Only], { cwd: ROOT });
-rmSync(variant, { recursive: true, force: true });
 const core = gzip(readFileSync(join(ROOT, 'build/bloom.wasm')));
 const bloom = gzip(readFileSync(join(ROOT, 'build/bloom-bloom.wasm')));
 const bloomXxh64 = gzip(readFileSync(xxh64Only));
@@ -128,6 +186,13 @@ const body = [
   `| the core (heap, records, staging, digests, checksums) | ${core.toLocaleString('en-US')} |`,
   `| the Bloom filter's, every scheme | ${bloom.toLocaleString('en-US')} |`,
   `| the Bloom filter's, the xxh64 family alone (no poly, no bytesum) | ${bloomXxh64.toLocaleString('en-US')} |`,
+  `| the Bloom filter's, the xxh64 family's add and has alone | ${gzip(readFileSync(singlesOnly)).toLocaleString('en-US')} |`,
+  '',
+  `Below the bare class (${bare.toLocaleString('en-US')} bytes): what it would weigh with parts of the engine it still reaches left out too, each step on top of the ones above it. Each is a change to the public surface; the figures are of bundles measured, not run.`,
+  '',
+  '| and then | bytes |',
+  '|---|---:|',
+  ...steps,
 ].join('\n');
 console.log(body);
 writeSection(documentPath(process.env.BENCH_QUICK !== undefined), 'bundle', body);
