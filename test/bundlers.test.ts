@@ -6,10 +6,12 @@
 // A bundler drops a module its package calls free of side effects when
 // nothing it exports is used: each class reaches its wasm through what it
 // imports (src/wasm/module.ts the core, each family its own module), never
-// through a module imported for its effect.
+// through a module imported for its effect. So each page's output holds the
+// wasm modules of what it imports and no other family's, as esbuild's does
+// (test/class-bundles.test.ts).
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,25 @@ import { waitForValue, type TestPage } from './helpers/browsers.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const vite = join(root, 'node_modules/vite/dist/node/index.js');
 const webpack = join(root, 'node_modules/webpack/lib/index.js');
+
+/**
+ * The embedded wasm modules (src/build/embed-wasm.mjs lists them in
+ * build/embedded.json), each known in a bundle by its generated file's
+ * FREQUENT literal: 64 hex digits that no minifier rewrites.
+ */
+const EMBEDDED = (JSON.parse(readFileSync(join(root, 'build/embedded.json'), 'utf8')) as { module: string; bytesOf?: string }[])
+  .filter((entry) => entry.bytesOf !== undefined)
+  .map(({ module }) => {
+    const frequent = /_FREQUENT = '([0-9a-f]{64})'/.exec(readFileSync(join(root, 'dist/wasm', `${module}.generated.js`), 'utf8'));
+    if (frequent === null) throw new Error(`dist/wasm/${module}.generated.js has no FREQUENT literal`);
+    return { module, frequent: frequent[1] };
+  });
+
+/** The embedded wasm modules that the .js files under `out` hold, sorted. */
+function wasmModulesIn(out: string): string[] {
+  const text = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(out, file), 'utf8')).join('\n');
+  return EMBEDDED.filter(({ frequent }) => text.includes(frequent)).map(({ module }) => module).sort();
+}
 
 let dir: string;
 
@@ -54,23 +75,26 @@ console.log(JSON.stringify([f.has('https://example.com/a'), f.has('https://examp
 `)).toEqual([true, false, 9586, 7, [0, 1], true, true]);
   }, 120_000);
 
-  it('bloomwasm: each class imported alone runs', () => {
+  it('bloomwasm: each class imported alone runs, with the wasm of its family alone', () => {
     expect(viteRun('bloom', `
 import { BloomFilter } from 'bloomwasm';
 const f = new BloomFilter(9973, 5, { scheme: 'poly' });
 console.log(JSON.stringify([f.add('a'), f.add('a'), f.has('b'), f.bitsSet()]));
 `)).toEqual([true, false, false, 5]);
+    expect(wasmModulesIn(join(dir, 'bloom/out'))).toEqual(['bloom-bytes', 'bytes']);
     expect(viteRun('cuckoo', `
 import { CuckooFilter } from 'bloomwasm';
 const f = CuckooFilter.forCapacity(1000, 0.01);
 f.add('a');
 console.log(JSON.stringify([f.has('a'), f.has('b'), f.count('a')]));
 `)).toEqual([true, false, 1]);
+    expect(wasmModulesIn(join(dir, 'cuckoo/out'))).toEqual(['bytes', 'cuckoo-bytes']);
     expect(viteRun('fuse', `
 import { BinaryFuseFilter } from 'bloomwasm';
 const f = BinaryFuseFilter.from(['a', 'b', 'c']);
 console.log(JSON.stringify([f.has('a'), f.has('c'), f.size]));
 `)).toEqual([true, true, 3]);
+    expect(wasmModulesIn(join(dir, 'fuse/out'))).toEqual(['bytes', 'fuse-bytes']);
     expect(viteRun('others', `
 import { Bitmap, CountingBloomFilter, ScalableBloomFilter, SlidingBloomFilter } from 'bloomwasm';
 const c = new CountingBloomFilter(1000, 4);
@@ -129,6 +153,7 @@ document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f
 f.dispose();
 `,
     expected: [true, false, 9586, 7, 1],
+    modules: ['bloom-bytes', 'bytes'],
   },
   'bloomwasm (CuckooFilter)': {
     source: `import { CuckooFilter } from 'bloomwasm';
@@ -140,6 +165,7 @@ document.body.dataset.result = JSON.stringify([f.has('a'), f.has('b'), removed, 
 f.dispose();
 `,
     expected: [true, false, true, 1],
+    modules: ['bytes', 'cuckoo-bytes'],
   },
   'bloomwasm (BinaryFuseFilter)': {
     source: `import { BinaryFuseFilter } from 'bloomwasm';
@@ -148,6 +174,7 @@ document.body.dataset.result = JSON.stringify([f.has('a'), f.has('c'), f.size]);
 f.dispose();
 `,
     expected: [true, true, 3],
+    modules: ['bytes', 'fuse-bytes'],
   },
   'bloomwasm/core': {
     source: `import { BloomFilter, probeAll } from 'bloomwasm/core';
@@ -158,6 +185,8 @@ g.add('https://example.com/b');
 document.body.dataset.result = JSON.stringify([f.has('https://example.com/a'), f.has('https://example.com/b'), f.bits, f.hashes, Array.from(probeAll([f, g], 'https://example.com/b'))]);
 `,
     expected: [true, false, 9586, 7, [0, 1]],
+    // probeAll walks its filters with the chain's module.
+    modules: ['bloom-bytes', 'bytes', 'chain-bytes'],
   },
 } as const;
 
@@ -172,9 +201,10 @@ describeBrowser('Vite and webpack production builds of a page that imports the p
 
   const builders = { Vite: vitePage, webpack: webpackPage };
   for (const [bundler, buildPage] of Object.entries(builders)) {
-    for (const [entry, { source, expected }] of Object.entries(PAGES)) {
-      it(`${bundler}: ${entry} answers`, async () => {
+    for (const [entry, { source, expected, modules }] of Object.entries(PAGES)) {
+      it(`${bundler}: ${entry} answers, with the wasm of what it imports alone`, async () => {
         const out = buildPage(`${bundler}-${entry.replace(/\W+/g, '-')}`, source);
+        expect(wasmModulesIn(out)).toEqual(modules);
         const { startServer } = await import('../dist/cli/serve.js');
         const server = await startServer(0, out);
         const page = (await browser!.context.newPage()) as unknown as TestPage;
