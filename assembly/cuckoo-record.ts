@@ -22,7 +22,7 @@ import { splitmix64 } from "./hash";
   held: u64;
   /** The kick generator's state (xorshift64*), never 0. */
   randomState: u64;
-  /** L: bit 0 of each of the b lanes of a bucket word (assembly/cuckoo.ts's Mycroft test), fixed by b and f. */
+  /** L: bit 0 of each of the b lanes of a bucket word (assembly/cuckoo-bucket.ts's Mycroft test), fixed by b and f. */
   laneLows: u64;
   /** b: slots a bucket (2, 4 or 8). */
   bucketSize: u32;

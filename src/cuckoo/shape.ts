@@ -39,7 +39,7 @@ export const LOAD_FACTORS: Readonly<Record<BucketSize, number>> = { 2: 0.8, 4: 0
 /** The narrowest fingerprint each bucket size takes, for any n: narrower ones refused small tables half empty. */
 export const MIN_FINGERPRINT_BITS: Readonly<Record<BucketSize, number>> = { 2: 8, 4: 6, 8: 5 };
 
-/** A bucket of b * f bits at most this wide is one u64 load in assembly/cuckoo.ts (bucketIsWord): the fill rule stays within it. */
+/** A bucket of b * f bits at most this wide is one u64 load in assembly/cuckoo-bucket.ts (findInBucket): the fill rule stays within it. */
 const BUCKET_WORD_BITS = 57;
 
 /** The widest fingerprint: 32 bits. */
