@@ -129,31 +129,30 @@ const singlesOnly = bloomVariant('bloom-singles.wasm', (dir) => {
   writeFileSync(join(dir, 'bloom-module.ts'), 'export { add, addString, has, hasString, streamAdd, streamBegin, streamHas, streamUpdate } from "./bloom";\n');
 });
 
-/** Writes `file` of the copied dist as `edit` makes it from the built one; `edit` must change it. */
+/** Rewrites `file` of the copied dist (as the steps before left it) with `edit`, which must change it. */
 function replaceIn(file: string, edit: (source: string) => string): void {
-  const source = readFileSync(join(ROOT, 'dist', file), 'utf8');
+  const source = readFileSync(join(WORK, 'dist', file), 'utf8');
   const edited = edit(source);
   if (edited === source) throw new Error(`dist/${file}: the step no longer applies (renamed?)`);
   writeFileSync(join(WORK, 'dist', file), edited);
 }
 
-/** The generated Bloom module file over `wasm`'s bytes. */
+/** The generated Bloom module file over `wasm`'s bytes (the text has no quote or backslash: src/build/wasm-text.mjs). */
 function bloomBytes(wasm: string): (source: string) => string {
   const { text, frequent } = wasmText(readFileSync(wasm));
-  return (source) => source
-    .replace(/WASM_BLOOM_TEXT = '.*';/, () => `WASM_BLOOM_TEXT = ${JSON.stringify(text)};`)
-    .replace(/WASM_BLOOM_TEXT_FREQUENT = '.*';/, () => `WASM_BLOOM_TEXT_FREQUENT = '${frequent}';`);
+  const literals = [[/WASM_BLOOM_TEXT = '.*';/, `WASM_BLOOM_TEXT = '${text}';`], [/WASM_BLOOM_TEXT_FREQUENT = '.*';/, `WASM_BLOOM_TEXT_FREQUENT = '${frequent}';`]] as const;
+  return (source) => literals.reduce((edited, [literal, by]) => {
+    if (!literal.test(edited)) throw new Error(`dist/wasm/bloom-bytes.generated.js: no ${literal.source}`);
+    return edited.replace(literal, () => by);
+  }, source);
 }
 
 /** The steps, each on top of the ones before it (the class files stay cut to the bare class). */
 const STEPS: { what: string; apply: () => void }[] = [
   { what: 'the Bloom filter\'s module for the xxh64 family alone: poly and bytesum in a class of their own', apply: () => replaceIn('wasm/bloom-bytes.generated.js', bloomBytes(xxh64Only)) },
   {
-    what: 'an engine without shared memory: `shared`, share() and attach() in a class of their own',
-    apply: () => replaceIn('wasm/engine.js', (source) => source.replace(
-      /import \{ [^}]*\} from '\.\/shared-memory\.js';/,
-      'const bounceWhereRefused = () => {}, claimWorkArea = () => 0, createSharedMemory = () => 0, releaseWhenCollected = () => {}, releaseWorkAreaNow = () => {}, sharedBitsBytes = () => 0;',
-    )),
+    what: 'no shared memory: the `shared` option, share() and attach() in a class of their own',
+    apply: () => replaceIn('filter/filter.js', (source) => source.replace("import { SharedEngine } from '../wasm/shared-engine.js';", 'class SharedEngine {}')),
   },
   { what: 'an arena without batches: addMany and hasMany as functions', apply: () => replaceIn('wasm/arena.js', (source) => source.replace("import { Batches } from './batch.js';", 'class Batches {}')) },
   { what: 'the Bloom filter\'s module with its single calls alone: batches, set algebra, digests and positions in other modules', apply: () => replaceIn('wasm/bloom-bytes.generated.js', bloomBytes(singlesOnly)) },

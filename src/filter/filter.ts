@@ -8,6 +8,7 @@ import { checkBytes } from '../wasm/typed-arrays.js';
 import { bitString } from './bit-string.js';
 import { fileChecksum } from '../wasm/checksum.js';
 import { Engine } from '../wasm/engine.js';
+import { SharedEngine } from '../wasm/shared-engine.js';
 import { requireSharedBuild } from '../wasm/module.js';
 import { checkHeldFilter, holdsBits } from '../wasm/shared-memory.js';
 import { BloomDisposedError, BloomTypeError } from '../errors.js';
@@ -62,7 +63,7 @@ export class BloomFilter extends BloomFilterBase {
     const params = checkParams(bits, hashes, o);
     const shared = checkShared(o);
     if (shared) requireSharedBuild('new BloomFilter(bits, hashes, { shared: true })');
-    super(params, Engine.make(params, false, shared ? true : undefined));
+    super(params, shared ? new SharedEngine(params, true) : new Engine(params));
   }
 
   /** True when the bits live in shared memory (created with `{ shared: true }`, attached, or after share()). */
@@ -80,7 +81,7 @@ export class BloomFilter extends BloomFilterBase {
   share(): SharedFilterHandle {
     if (engineOf(this).sharedMemory === undefined) {
       requireSharedBuild('BloomFilter.share()');
-      const engine = new Engine(paramsOf(this), false, true);
+      const engine = new SharedEngine(paramsOf(this), true);
       engine.bitsView().set(engineOf(this).bitsView());
       engine.setCounters(this.bitsSet(), this.size);
       engineOf(this).release();
@@ -102,7 +103,7 @@ export class BloomFilter extends BloomFilterBase {
       throw new BloomTypeError('handle.memory', memory, `a shared memory that holds ${params.bits} bits (this one is smaller)`);
     }
     checkHeldFilter(memory, params);
-    return filterOver(params, new Engine(params, false, memory));
+    return filterOver(params, new SharedEngine(params, memory));
   }
 
   /** A filter sized for `capacity` items at `falsePositiveRate` (under sbbf, with the blocked filter's rate). */

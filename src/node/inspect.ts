@@ -211,7 +211,7 @@ export function inspectFileSync(path: string): FilterFileSummary | ChainFileSumm
     decodeSync(fd, readInto(magic));
     const kind = kindOfMagic(magic, size);
     // An instance of its own: the checksum state must not be shared with other work.
-    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, false, undefined, true);
+    const engine = new Engine({ bits: 8, hashes: 1, scheme: 'xxh64', schemeId: 0, seed: 0n }, false, true);
     if (kind === 'ScalableBloomFilter') return decodeSync(fd, verifyChain(size, engine));
     if (kind === 'CountingBloomFilter') return decodeSync(fd, verifyCounting(size, engine));
     if (kind === 'SlidingBloomFilter') return decodeSync(fd, verifySliding(size, engine));

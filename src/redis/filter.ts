@@ -92,7 +92,7 @@ export class RedisBloomFilter {
     this.capacity = config.capacity;
     this.falsePositiveRate = config.falsePositiveRate;
     this.batchSize = batchSize;
-    this.#engine = new Engine(params, true, undefined, false, 'RedisBloomFilter');
+    this.#engine = new Engine(params, true, false, 'RedisBloomFilter');
     const head = [
       fingerprint(this.shardBits, this.hashes, this.scheme, this.seed, this.shards, config.epoch),
       String(Math.ceil(this.shardBits / 8)),

@@ -119,7 +119,7 @@ export class RedisSlidingBloomFilter {
     this.seed = config.seed;
     this.falsePositiveRate = config.shape.falsePositiveRate;
     this.batchSize = batchSize;
-    this.#engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true, undefined, false, 'RedisSlidingBloomFilter');
+    this.#engine = new Engine(checkParams(config.shape.bits, this.hashes, { scheme: 'xxh64', seed: this.seed }), true, false, 'RedisSlidingBloomFilter');
     this.keys = slidingKeys(name, config.shape.generations);
     this.fingerprint = slidingFingerprint(config);
     const s = config.shape;

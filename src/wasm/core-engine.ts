@@ -38,14 +38,9 @@ export class CoreEngine extends RecordHandle {
   /**
    * The module this filter's calls on an item go to: the Bloom filter's
    * module over its arena's memory, or the shared build's instance of a
-   * shared filter (Engine sets that). RELEASED once released.
+   * shared filter (SharedEngine sets that). RELEASED once released.
    */
   protected calls: BloomCalls = RELEASED;
-
-  /** A filter's engine in an arena. */
-  static make(params: FilterParams): CoreEngine {
-    return new CoreEngine(params);
-  }
 
   /**
    * With `hashOnly`, the record holds no bits: the engine only computes

@@ -1,8 +1,9 @@
-// The Engine: one filter's handle (its arena and record, src/wasm/record-handle.ts)
-// behind named methods: src/wasm/core-engine.ts's CoreEngine (add, has,
-// batches, counters), and here the rest (digests added, positions, counters set,
-// copies of the bits, set algebra) and filters in shared memory. This
-// folder is the one marshalling boundary: nothing outside src/wasm/
+// The Engine: one filter's handle (its arena and record,
+// src/wasm/record-handle.ts) behind named methods: src/wasm/core-engine.ts's
+// CoreEngine (add, has, batches, counters), and here the rest (digests
+// added, positions, counters set, copies of the bits, set algebra); a
+// filter in shared memory is its subclass in src/wasm/shared-engine.ts.
+// This folder is the one marshalling boundary: nothing outside src/wasm/
 // touches wasm memory or the exports. The exports are listed in abi.ts,
 // compiled and instantiated in module.ts; items are copied in by
 // staging.ts and batches chunked by batch.ts. The file checksum and
@@ -10,70 +11,22 @@
 // (lines-region.ts) reach the instance through liveArena() and name the
 // record with walkRecord() and walkGeneration().
 
-import { BloomAllocationError } from '../errors.js';
 import type { FilterParams, Item } from './inputs.js';
-import { Arena } from './arena.js';
+import type { Arena } from './arena.js';
 import { CoreEngine } from './core-engine.js';
 import { bloomModule } from './bloom-module.js';
-import type { BloomCalls, BloomExports } from './abi.js';
+import type { BloomExports } from './abi.js';
 import { unitsStaging } from './units.js';
-import { instantiateShared } from './module.js';
-import { bounceWhereRefused, claimWorkArea, createSharedMemory, releaseWhenCollected, releaseWorkAreaNow, sharedBitsBytes } from './shared-memory.js';
 
 /** One filter's handle, with every call of BloomFilter's. */
 export class Engine extends CoreEngine {
-  /** A shared filter's work area in its shared memory (-1 otherwise, or once given back). */
-  private workArea = -1;
-  /** The shared memory the bits live in, for an engine of the shared build; undefined otherwise. */
+  /** The shared memory the bits live in: set by SharedEngine (src/wasm/shared-engine.ts), undefined here. */
   sharedMemory: WebAssembly.Memory | undefined = undefined;
 
-  /** A filter's engine (the arguments are the constructor's). */
-  static override make(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false): Engine {
-    return new Engine(params, hashOnly, shared, dedicated);
-  }
-
-  /**
-   * CoreEngine's, and with `shared`, the engine is an instance of the
-   * shared build (assembly/shared.ts) over that shared memory, or over a
-   * new one when `shared` is true; it takes a work area of its own there
-   * (src/wasm/shared-memory.ts) and gives it back when collected.
-   */
-  constructor(params: FilterParams, hashOnly = false, shared?: WebAssembly.Memory | true, dedicated = false, owner = 'BloomFilter') {
-    super(params, hashOnly, dedicated, owner, shared === undefined);
-    // Poly's strings are staged as code units.
+  /** CoreEngine's (the arguments are its own), with poly's strings staged as code units. */
+  constructor(params: FilterParams, hashOnly = false, dedicated = false, owner = 'BloomFilter', placed = true) {
+    super(params, hashOnly, dedicated, owner, placed);
     if (params.scheme === 'poly') this.units = unitsStaging;
-    if (shared === undefined) return;
-    const memory = shared === true ? createSharedMemory(params, sharedBitsBytes(params.bits)) : shared;
-    const workArea = claimWorkArea(memory, params.bits);
-    // The shared build's exports are the filter's minus line dedupe, the
-    // Bitmap, the counting filter and the records (SHARED_ABI), which
-    // reserveLines refuses to reach.
-    const x = instantiateShared(memory, workArea);
-    releaseWhenCollected(this, memory, workArea);
-    this.workArea = workArea;
-    this.sharedMemory = memory;
-    if (x.configure(params.bits, params.hashes, params.schemeId, this.seedLo, this.seedHi) !== 0) {
-      throw new BloomAllocationError(params.bits, this.byteLength);
-    }
-    // An instance that holds only this filter: nothing to bind or free (record 0, generation 1; assembly/shared.ts).
-    this.arena = new Arena(true, x as unknown as Arena['x']);
-    this.record = 0;
-    this.generation = 1;
-    // The shared build hashes every scheme (assembly/shared.ts); its strings are copied in (bounceWhereRefused).
-    this.calls = x as unknown as BloomCalls;
-    bounceWhereRefused(this.arena.staging);
-    this.bitsPtr = x.bitsPtr();
-  }
-
-  /**
-   * CoreEngine's release, and a shared filter gives back its work area
-   * (its bits stay, for the other threads).
-   */
-  override release(): void {
-    if (this.workArea >= 0) releaseWorkAreaNow(this, this.sharedMemory!, this.workArea);
-    this.workArea = -1;
-    this.sharedMemory = undefined;
-    super.release();
   }
 
   /** Adds the item whose digest is hi:lo; true when a bit went from 0 to 1. */
@@ -159,8 +112,7 @@ export class Engine extends CoreEngine {
     const r = this.record;
     const g = this.generation;
     const at = other.bitsIn(a);
-    // Every scheme's set algebra is the Bloom filter's module's (the shared build's own, in shared memory).
-    const algebra = this.sharedMemory === undefined ? bloomModule.of(a) : (a.x as unknown as BloomExports);
+    const algebra = this.algebraOf(a);
     if (at >= 0 && r > 0) {
       this.checked(algebra.combineAt(r, g, at, operation === 'intersect' ? 1 : 0), 'combine');
     } else {
@@ -173,5 +125,10 @@ export class Engine extends CoreEngine {
       });
     }
     this.checked(a.x.recountBits(r, g), 'combine');
+  }
+
+  /** The set algebra's calls over `a`: every scheme's are the Bloom filter's module's (SharedEngine: the shared build's own). */
+  protected algebraOf(a: Arena): BloomExports {
+    return bloomModule.of(a);
   }
 }

@@ -18,7 +18,7 @@ import { spiderMonkey, stringsReadInPlace } from './module.js';
 /** What streams an item into a record's hash: the core's calls, or those of the module that hashes the record's scheme. */
 export type StreamCalls = Pick<Exports, 'streamBegin' | 'streamUpdate'>;
 
-/** The one TextEncoder (engine.ts copies strings with it too). */
+/** The one TextEncoder (core-engine.ts copies strings with it too). */
 export const encoder = new TextEncoder();
 
 /**
