@@ -196,6 +196,8 @@ describeRedis('RedisSlidingBloomFilter on one redis-server', () => {
     await bad({ windowMs: 1000, capacity: 4e9, falsePositiveRate: 0.01 }, BloomRangeError, 'capacity');
     await bad({ window: 10, falsePositiveRate: 0.01 }, BloomRangeError, 'batchSize', { batchSize: 0 });
     await bad({ window: 10, falsePositiveRate: 0.01 }, BloomRangeError, 'seed', { seed: -1 });
+    // null is a value to refuse, as for every option, not the default seed.
+    await bad({ window: 10, falsePositiveRate: 0.01 }, BloomTypeError, 'seed', { seed: null });
     await expect(RedisSlidingBloomFilter.reserve(redis.client, 'a{b', { window: 10, falsePositiveRate: 0.01 })).rejects.toThrow(BloomRangeError);
     expect(await redis.client.keys('*bad*')).toEqual([]);
   });

@@ -84,7 +84,7 @@ export function checkParams(bits: unknown, hashes: unknown, options: FilterOptio
   const o = readFilterOptions(options);
   const scheme = schemeOption(o);
   const schemeId = SCHEMES.indexOf(scheme);
-  const seed = checkSeed(o.seed === undefined ? 0 : o.seed);
+  const seed = o.seed === undefined ? 0n : checkSeed(o.seed);
   if (scheme === 'xxh64' && k > m) {
     throw new BloomRangeError('hashes', k, `at most bits (${m}) under xxh64, whose positions are distinct`);
   }

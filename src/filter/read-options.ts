@@ -14,8 +14,18 @@ export type OptionRecord<K extends string> = { readonly [P in K]?: unknown };
 /** The records readOptions made: read again, they are returned as they are. */
 const RECORDS = new WeakSet<object>();
 
+/**
+ * The prototype of every record: no properties and a null prototype, so
+ * that a field a record lacks reads as undefined even where
+ * Object.prototype has been given one. The records are not themselves
+ * made with a null prototype: V8 keeps such an object as a dictionary,
+ * whose loads miss the inline caches and go through the generic load (in
+ * a filter's constructor, more than the rest of reading its options).
+ */
+const NOTHING: object = Object.freeze(Object.create(null));
+
 /** The record of absent options, shared: undefined costs no allocation. */
-const ABSENT = Object.freeze(Object.create(null) as Record<string, unknown>);
+const ABSENT = Object.freeze(Object.create(NOTHING) as Record<string, unknown>);
 
 /**
  * Throws BloomTypeError naming `parameter` (`options`, or another object
@@ -52,7 +62,7 @@ export function readOptions<K extends string>(options: unknown, names: readonly 
   if (options === undefined && !required) return ABSENT as OptionRecord<K>;
   if (options === ABSENT || RECORDS.has(options as object)) return options as OptionRecord<K>;
   checkOptionsObject(options, names, allowed, parameter);
-  const record = Object.create(null) as Record<K, unknown>;
+  const record = Object.create(NOTHING) as Record<K, unknown>;
   for (const name of names) record[name] = options[name];
   Object.freeze(record);
   RECORDS.add(record);
