@@ -101,6 +101,8 @@ export class Arena {
   live = 0;
   /** Set when the garbage collector freed one of its records (see checkCollector()). */
   reported = false;
+  /** The family modules' exports over its memory, each at its FamilyModule's slot (src/wasm/family-module.ts). */
+  readonly families: unknown[] = [];
   /** Bytes of the records made since checkCollector() last ran. */
   private madeBytes = 0;
   /** The heap's bytes in use when the collector last reported or was prompted (checkCollector()). */

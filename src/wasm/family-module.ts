@@ -12,9 +12,18 @@
 import type { Arena } from './arena.js';
 import { compileWithStringBuiltins, moduleImports } from './module.js';
 
+/** The slot of the next family module made (see FamilyModule.slot). */
+let nextSlot = 0;
+
 export class FamilyModule<X extends object> {
   private compiled: WebAssembly.Module | undefined;
-  private readonly instances = new WeakMap<Arena, X>();
+  /**
+   * Where each arena keeps this module's exports over its memory
+   * (Arena.families): an engine made looks them up, and an array slot is
+   * a load where a WeakMap keyed by the arena was a hash lookup. The
+   * arena holds the instance, which lives as long as its memory does.
+   */
+  private readonly slot = nextSlot++;
 
   /** A family module whose bytes `bytes` gives (decoded from the embedded text) when it is first compiled. */
   constructor(private readonly bytes: () => Uint8Array<ArrayBuffer>) {}
@@ -33,7 +42,7 @@ export class FamilyModule<X extends object> {
    * item (the memory is the arena's, `a.x.memory`).
    */
   of(a: Arena): X {
-    let exports = this.instances.get(a);
+    let exports = a.families[this.slot] as X | undefined;
     if (exports === undefined) {
       // With the JS String Builtins where the engine has them, as the core
       // module: a family that reads strings in place (the binary fuse
@@ -46,7 +55,7 @@ export class FamilyModule<X extends object> {
         core: { createRecord: core.createRecord, regionAlloc: core.regionAlloc, regionFree: core.regionFree },
       });
       exports = instance.exports as unknown as X;
-      this.instances.set(a, exports);
+      a.families[this.slot] = exports;
     }
     return exports;
   }
