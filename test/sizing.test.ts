@@ -60,11 +60,13 @@ describe.each(twins)('forCapacity ($name)', ({ BloomFilter }) => {
 });
 
 describe('a size asked again', () => {
-  it('is the same size, in an object of its own, whatever was asked between', async () => {
+  it('is the same size, frozen so that no caller changes it for the next, whatever was asked between', async () => {
     const { schemeSize } = await import('../src/filter/sizing.js');
     const first = schemeSize(1000, 0.01, 'xxh64');
     expect(first).toEqual({ bits: 9586, hashes: 7 });
-    first.bits = 1;
+    expect(() => {
+      (first as { bits: number }).bits = 1;
+    }).toThrow(TypeError);
     expect(schemeSize(1000, 0.01, 'xxh64')).toEqual({ bits: 9586, hashes: 7 });
     expect(schemeSize(1000, 0.01, 'sbbf')).toEqual(schemeSize(1000, 0.01, 'sbbf', 2));
     expect(schemeSize(1000, 0.01, 'sbbf').hashes).toBe(8);

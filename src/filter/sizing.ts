@@ -204,19 +204,21 @@ export const SMALLEST_SEARCHED_RATE = 1e-6;
  * (one per SSTable, per user), and rule 2's exact rate of the generator
  * costs a 1,000-item filter more than the rest of its construction.
  */
-let lastSize: { capacity: number; rate: number; scheme: Scheme; size: { bits: number; hashes: number } } | undefined;
+let lastSize: { capacity: number; rate: number; scheme: Scheme; size: Readonly<{ bits: number; hashes: number }> } | undefined;
 
 /**
  * The m and k that forCapacity builds for `scheme` under `rule` (default
- * SIZING_RULE). Not yet checked against any limit.
+ * SIZING_RULE). Not yet checked against any limit. The object may be the
+ * one a later call returns too (frozen, so that no caller changes it for
+ * the next): callers read its two fields.
  */
-export function schemeSize(capacity: number, rate: number, scheme: Scheme, rule: SizingRule = SIZING_RULE): { bits: number; hashes: number } {
+export function schemeSize(capacity: number, rate: number, scheme: Scheme, rule: SizingRule = SIZING_RULE): Readonly<{ bits: number; hashes: number }> {
   if (rule === 1) return formulaSize(capacity, rate, scheme);
   // Arguments that were sized before were valid then (NaN never matches).
-  if (lastSize !== undefined && lastSize.capacity === capacity && lastSize.rate === rate && lastSize.scheme === scheme) return { ...lastSize.size };
-  const size = ruleTwoSize(capacity, rate, scheme);
+  if (lastSize !== undefined && lastSize.capacity === capacity && lastSize.rate === rate && lastSize.scheme === scheme) return lastSize.size;
+  const size = Object.freeze(ruleTwoSize(capacity, rate, scheme));
   lastSize = { capacity, rate, scheme, size };
-  return { ...size };
+  return size;
 }
 
 /** Rule 2 (SIZING_RULE): rule 1's size where the rate the scheme's positions give meets p, else the searched one. */
