@@ -201,7 +201,7 @@ export function checkShape(capacity: unknown, falsePositiveRate: unknown, option
       `a number in [${smallest}, 1) for buckets of ${bucketSize}${growth === 0 ? '' : ' that grow'} (fingerprints of at most ${MAX_FINGERPRINT_BITS} bits)`,
     );
   }
-  const seed = o.seed === undefined ? 0n : checkSeed(o.seed);
+  const seed = checkSeed(o.seed);
   const most = maxCapacity(falsePositiveRate, bucketSize, growth);
   if (typeof capacity !== 'number') throw new BloomTypeError('capacity', capacity, `an integer in [1, ${most}]`);
   if (!Number.isInteger(capacity) || capacity < 1 || capacity > most) {

@@ -48,7 +48,7 @@ export function digestChecked(item: Item, seed: bigint): Digest {
 export function digest(item: Item, options?: DigestOptions): Digest {
   checkItem(item);
   const seed = readOption(options, 'seed', 'an object ({ seed }) or undefined');
-  return digestChecked(item, seed === undefined ? 0n : checkSeed(seed));
+  return digestChecked(item, checkSeed(seed));
 }
 
 function notAFilter(i: number, f: unknown): BloomTypeError {

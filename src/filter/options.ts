@@ -84,7 +84,7 @@ export function checkParams(bits: unknown, hashes: unknown, options: FilterOptio
   const o = readFilterOptions(options);
   const scheme = schemeOption(o);
   const schemeId = SCHEMES.indexOf(scheme);
-  const seed = o.seed === undefined ? 0n : checkSeed(o.seed);
+  const seed = checkSeed(o.seed);
   if (scheme === 'xxh64' && k > m) {
     throw new BloomRangeError('hashes', k, `at most bits (${m}) under xxh64, whose positions are distinct`);
   }
@@ -125,8 +125,13 @@ export function schemeOption(options: FilterOptions | FilterOptionRecord | undef
   return scheme as Scheme;
 }
 
-/** Checks a seed is an unsigned 64-bit integer, given as a number or a bigint. */
+/**
+ * Checks a seed is an unsigned 64-bit integer, given as a number or a
+ * bigint; undefined (an absent option) is seed 0, the constant 0n rather
+ * than a BigInt made on every construction.
+ */
 export function checkSeed(seed: unknown): bigint {
+  if (seed === undefined) return 0n;
   const allowed = 'an integer in [0, 2^64 - 1] (a bigint, or a safe-integer number)';
   if (typeof seed === 'bigint') {
     if (seed < 0n || seed >= U64_LIMIT) throw new BloomRangeError('seed', seed, allowed);

@@ -160,7 +160,7 @@ export class RedisSlidingBloomFilter {
     }
     const shape = slidingShape(w as SlidingOptions);
     checkGenerationBits(shape);
-    const seed = o.seed === undefined ? 0n : checkSeed(o.seed);
+    const seed = checkSeed(o.seed);
     const batchSize = checkBatchSize(o.batchSize);
     const recreate = checkRecreate(o.recreate);
     const eviction = checkEviction(o.eviction);

@@ -20,7 +20,7 @@ export function digestItem(item: Item, seed: bigint): Digest {
 export function digest(item: Item, options?: DigestOptions): Digest {
   checkItem(item);
   const seed = readOption(options, 'seed', 'an object ({ seed }) or undefined');
-  return digestItem(item, seed === undefined ? 0n : checkSeed(seed));
+  return digestItem(item, checkSeed(seed));
 }
 
 /**

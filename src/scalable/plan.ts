@@ -130,7 +130,7 @@ export function checkScalableOptions(options: unknown, sizing: SizingRule = SIZI
   const tightening = checkNumber('tightening', o.tightening === undefined ? 0.5 : o.tightening, (v) => v > 0 && v < 1, 'a number in (0, 1)');
   const scheme = o.scheme === undefined ? 'xxh64' : o.scheme;
   if (!SCHEMES.includes(scheme as Scheme)) throw new BloomRangeError('scheme', scheme, `one of ${SCHEMES.join(', ')}`);
-  const seed = o.seed === undefined ? 0n : checkSeed(o.seed);
+  const seed = checkSeed(o.seed);
   checkSchemeSeed(scheme as Scheme, seed, o.seed);
   // A chain starts members as it grows, each a region of an instance's
   // memory: there is no one shared memory to hand to other threads
