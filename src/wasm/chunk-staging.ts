@@ -135,7 +135,6 @@ export function putJoined(staging: Staging, units: number): boolean {
   const text = joined;
   // The rope is not kept past its one write.
   joined = '';
-  staging.batchOffsets[0] = 0;
   return encodeJoined(staging, text) === units;
 }
 
