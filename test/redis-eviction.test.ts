@@ -287,12 +287,21 @@ describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', 
       const [config, ...shards] = await exists(['{lru}:config', ...shardKeys]);
       return !config && shards.includes(false);
     });
-    const present = await exists(shardKeys);
+    // As for the sliding filter below: the keys read before and after the
+    // refused reserve agree, so they are the keys reserve saw.
+    const reserveAgain = () => withWarnings(() => RedisBloomFilter.reserve(c, 'lru', { bits: 8 * 1024 * 1024, hashes: 5 }, { shards: 8 }));
+    let present = await exists(shardKeys);
+    let refused = await reserveAgain();
+    for (let tries = 0; tries < 5; tries++) {
+      const after = await exists(shardKeys);
+      if (after.every((p, i) => p === present[i])) break;
+      present = after;
+      refused = await reserveAgain();
+    }
     const absent = shardKeys.filter((_, i) => !present[i]);
     const survivors = shardKeys.filter((_, i) => present[i]);
     console.log(`allkeys-lru: after ${fillers.length} KB of fillers, {lru}:config and ${absent.length} of 16 shard keys were evicted`);
     expect(survivors.length).toBeGreaterThan(0);
-    const refused = await withWarnings(() => RedisBloomFilter.reserve(c, 'lru', { bits: 8 * 1024 * 1024, hashes: 5 }, { shards: 8 }));
     expect(refused.warnings.map((w) => w.code)).toEqual([EVICTION_WARNING]);
     const e = refused.error as RedisBloomConfigError;
     expect(e).toBeInstanceOf(RedisBloomConfigError);
@@ -318,10 +327,19 @@ describeRedis('Redis filters under maxmemory with allkeys-lru (real eviction)', 
     const keys = ['{lru-slide}:sliding', ...Array.from({ length: 8 }, (_, i) => `{lru-slide}:gen:${i}`)];
     const exists = async () => Promise.all(keys.map(async (k) => (await c.exists(k)) === 1));
     const fillers = await fillUntil(async () => (await exists()).includes(false));
-    const present = await exists();
+    // The server may evict again on any command while it is over maxmemory,
+    // so the keys are read before and after the refused reserve, until both
+    // reads agree: the keys reserve saw.
+    let present = await exists();
+    let e = await configError(RedisSlidingBloomFilter.reserve(c, 'lru-slide', window));
+    for (let tries = 0; tries < 5; tries++) {
+      const after = await exists();
+      if (after.every((p, i) => p === present[i])) break;
+      present = after;
+      e = await configError(RedisSlidingBloomFilter.reserve(c, 'lru-slide', window));
+    }
     const evicted = keys.filter((_, i) => !present[i]);
     console.log(`allkeys-lru: after ${fillers.length} KB of fillers, ${evicted.join(', ')} evicted`);
-    const e = await configError(RedisSlidingBloomFilter.reserve(c, 'lru-slide', window));
     if (present[0]) {
       expect(e.field).toBe('bits');
       expect(e.message).toContain(`sliding filter "lru-slide" exists, but ${evicted.join(', ')} `);
